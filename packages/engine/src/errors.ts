@@ -1,0 +1,41 @@
+/**
+ * Every failure the engine expects (bad input, a database it cannot use, a model that fails)
+ * is an `EngineError` with a stable string `code`. Callers branch on the code; the CLI prints
+ * the message on one line and exits with status 2. Anything else that escapes is a bug.
+ */
+export type EngineErrorCode =
+  /** A path given by the user does not exist or cannot be read. */
+  | "INPUT_NOT_FOUND"
+  /** A file exists but is not text we can index (NUL bytes, not UTF-8). */
+  | "BINARY_FILE"
+  | "INVALID_UTF8"
+  /** A record in a JSONL or TREC file is malformed; the message names file and line. */
+  | "MALFORMED_RECORD"
+  /** The database was written by a newer schema version than this engine understands. */
+  | "SCHEMA_NEWER"
+  /** The file is not an index this engine wrote (or not SQLite at all). */
+  | "NOT_AN_INDEX"
+  /** Another process holds a write lock on the database. */
+  | "DB_LOCKED"
+  /** Vectors in the index were made by another embedder than the one asked for. */
+  | "EMBEDDER_MISMATCH"
+  /** The index was built with another tokenizer or chunker; it must be re-indexed. */
+  | "INDEX_STALE"
+  /** An argument or option has the wrong type, range or name. */
+  | "BAD_ARGUMENT"
+  /** A model provider (embeddings, generation) failed. */
+  | "PROVIDER_ERROR";
+
+export class EngineError extends Error {
+  override readonly name = "EngineError";
+  readonly code: EngineErrorCode;
+
+  constructor(code: EngineErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+export function isEngineError(error: unknown): error is EngineError {
+  return error instanceof EngineError;
+}
