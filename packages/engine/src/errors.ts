@@ -6,6 +6,8 @@
 export type EngineErrorCode =
   /** A path given by the user does not exist or cannot be read. */
   | "INPUT_NOT_FOUND"
+  /** A path exists but cannot be read (permissions, a folder where a file was expected). */
+  | "UNREADABLE"
   /** A file exists but is not text we can index (NUL bytes, not UTF-8). */
   | "BINARY_FILE"
   | "INVALID_UTF8"

@@ -1,0 +1,213 @@
+/**
+ * The engine's command line (`pnpm engine ...`). Every expected failure prints one line,
+ * `engine: <what went wrong>`, and exits with status 2; an existing index is never changed by a
+ * failed command.
+ */
+import { writeFileSync, existsSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { Engine } from "./engine.js";
+import { EngineError } from "./errors.js";
+import { readQueriesJsonl } from "./formats/jsonl.js";
+import { formatTrecRun } from "./formats/trec-run.js";
+import { TIERS, type SearchResponse, type Tier } from "./types.js";
+
+const USAGE = `Usage:
+  pnpm engine index <folder|corpus.jsonl> --db <file> [--collection <name>] [--json]
+  pnpm engine search  "<text>" --db <file> [--limit <n>] [--collection <c>] [--language <l>] [--json]
+  pnpm engine vsearch "<text>" --db <file> [--limit <n>] [--collection <c>] [--language <l>] [--json]
+  pnpm engine query   "<text>" --db <file> [--tier fast|balanced|thorough] [--limit <n>] [--collection <c>] [--language <l>] [--json]
+  pnpm engine run <queries.jsonl> --db <file> [--mode search|vsearch|query] [--tier <tier>] [--limit <n>]
+                   [--out <run.txt>] [--tag <name>] [--collection <c>] [--language <l>]
+  pnpm engine stats --db <file> [--json]
+
+  index    Index a folder of Markdown/text files (language from an en/, de/… folder or front matter,
+           else detected) or a BEIR-style corpus.jsonl ({"_id"|"id","title","text"}). Unchanged
+           documents are skipped, deleted ones removed, all in one transaction.
+  search   BM25 only.            vsearch  Vectors only (offline embedder by default).
+  query    Hybrid: fast = BM25; balanced = BM25 + vectors, RRF, rerank; thorough = + query expansion.
+  run      Batch: a JSONL query file ({"_id"|"id","text"}) in, a TREC run file
+           (qid Q0 docid rank score tag) out, top --limit (default 100) documents per query.
+  stats    Collections, languages, sizes and the index fingerprint.
+
+Errors print one line and exit with status 2.`;
+
+class UsageError extends Error {}
+
+const options = {
+  db: { type: "string" },
+  collection: { type: "string" },
+  language: { type: "string" },
+  limit: { type: "string" },
+  tier: { type: "string" },
+  mode: { type: "string" },
+  out: { type: "string" },
+  tag: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} satisfies ParseArgsConfig["options"];
+
+type Values = { [K in keyof typeof options]?: (typeof options)[K]["type"] extends "boolean" ? boolean : string };
+
+const ALLOWED: Record<string, Array<keyof typeof options>> = {
+  index: ["db", "collection", "json"],
+  search: ["db", "limit", "collection", "language", "json"],
+  vsearch: ["db", "limit", "collection", "language", "json"],
+  query: ["db", "tier", "limit", "collection", "language", "json"],
+  run: ["db", "mode", "tier", "limit", "out", "tag", "collection", "language"],
+  stats: ["db", "json"],
+};
+
+export async function main(argv: string[], out: (s: string) => void = (s) => process.stdout.write(s)): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message.split("\n")[0]!);
+  }
+  const values = parsed.values as Values;
+  const [command, ...positionals] = parsed.positionals;
+  if (values.help || command === undefined || command === "help") {
+    out(USAGE + "\n");
+    return command === undefined && !values.help ? 2 : 0;
+  }
+  const allowed = ALLOWED[command];
+  if (!allowed) throw new UsageError(`unknown command "${command}"; expected one of ${Object.keys(ALLOWED).join(", ")} (see --help)`);
+  for (const key of Object.keys(values) as Array<keyof typeof options>) {
+    if (key !== "help" && !allowed.includes(key)) throw new UsageError(`--${key} does not apply to "${command}"`);
+  }
+  if (values.db === undefined) throw new UsageError(`"${command}" needs --db <file>`);
+  if (positionals.length !== (command === "stats" ? 0 : 1)) {
+    throw new UsageError(command === "stats" ? `"stats" takes no arguments besides --db` : `"${command}" takes exactly one argument (quote a query with spaces)`);
+  }
+  const limit = values.limit === undefined ? undefined : parseLimit(values.limit);
+  const filters = { ...(values.collection ? { collection: values.collection } : {}), ...(values.language ? { language: values.language } : {}) };
+
+  if (command === "index") {
+    const engine = Engine.open(values.db, { create: true });
+    try {
+      const report = await engine.index(positionals[0]!, {
+        ...(values.collection ? { collection: values.collection } : {}),
+        onMessage: (line) => process.stderr.write(`engine: ${line}\n`),
+      });
+      if (values.json) out(JSON.stringify(report, null, 2) + "\n");
+      else {
+        const d = report.documents;
+        const e = report.embeddings;
+        out(
+          `indexed ${report.source} as collection "${report.collection}" into ${values.db} in ${(report.elapsedMs / 1000).toFixed(2)} s\n` +
+            `  documents: ${d.total} (${d.added} added, ${d.updated} updated, ${d.unchanged} unchanged, ${d.removed} removed)\n` +
+            `  passages:  ${report.passages.total} (${report.passages.written} written, ${report.passages.removed} removed)\n` +
+            `  vectors:   ${e.computed} computed, ${e.reused} reused (${e.embedder}, ${e.dimensions} dimensions)\n` +
+            (report.skippedFiles.length ? `  skipped ${report.skippedFiles.length} files that are not Markdown or text: ${report.skippedFiles.slice(0, 5).join(", ")}${report.skippedFiles.length > 5 ? ", …" : ""}\n` : ""),
+        );
+      }
+    } finally {
+      engine.close();
+    }
+    return 0;
+  }
+
+  const engine = Engine.open(values.db);
+  try {
+    if (command === "stats") {
+      const stats = { ...engine.stats(), fingerprint: engine.fingerprint() };
+      out(values.json ? JSON.stringify(stats, null, 2) + "\n" : formatStats(stats));
+      return 0;
+    }
+    if (command === "run") {
+      const mode = values.mode ?? "query";
+      if (!["search", "vsearch", "query"].includes(mode)) throw new UsageError(`--mode must be search, vsearch or query, got "${mode}"`);
+      if (values.tier !== undefined && mode !== "query") throw new UsageError(`--tier applies to --mode query only`);
+      const tier = parseTier(values.tier);
+      const queries = readQueriesJsonl(positionals[0]!);
+      const tag = values.tag ?? (mode === "query" ? `hybrid-${tier}` : mode);
+      if (values.out) checkWritable(values.out);
+      let run = "";
+      for (const q of queries) {
+        const response = await ask(engine, mode as "search" | "vsearch" | "query", q.text, { limit: limit ?? 100, ...filters }, tier);
+        const seen = new Set<string>();
+        for (const hit of response.results) {
+          if (seen.has(hit.docId)) throw new EngineError("BAD_ARGUMENT", `document id "${hit.docId}" occurs in two collections; pick one with --collection`);
+          seen.add(hit.docId);
+        }
+        run += formatTrecRun(q.id, response.results, tag);
+      }
+      if (values.out) {
+        writeFileSync(values.out, run);
+        process.stderr.write(`engine: wrote ${queries.length} queries to ${values.out} (tag ${tag})\n`);
+      } else out(run);
+      return 0;
+    }
+    const tier = parseTier(values.tier);
+    if (values.tier !== undefined && command !== "query") throw new UsageError(`--tier applies to "query" only`);
+    const response = await ask(engine, command as "search" | "vsearch" | "query", positionals[0]!, { ...(limit ? { limit } : {}), ...filters }, tier);
+    out(values.json ? JSON.stringify(response, null, 2) + "\n" : formatResponse(response));
+    return 0;
+  } finally {
+    engine.close();
+  }
+}
+
+async function ask(engine: Engine, mode: "search" | "vsearch" | "query", text: string, opts: { limit?: number; collection?: string; language?: string }, tier: Tier): Promise<SearchResponse> {
+  if (mode === "search") return engine.search(text, opts);
+  if (mode === "vsearch") return engine.vsearch(text, opts);
+  return engine.query(text, { ...opts, tier });
+}
+
+function parseLimit(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isInteger(n) || n < 1 || n > 10_000) throw new UsageError(`--limit must be an integer from 1 to 10000, got "${value}"`);
+  return n;
+}
+
+function parseTier(value: string | undefined): Tier {
+  if (value === undefined) return "balanced";
+  if (!(TIERS as readonly string[]).includes(value)) throw new UsageError(`--tier must be one of ${TIERS.join(", ")}, got "${value}"`);
+  return value as Tier;
+}
+
+function checkWritable(file: string): void {
+  const dir = dirname(resolve(file));
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--out ${file}: folder ${dirname(file)} does not exist`);
+}
+
+function formatResponse(response: SearchResponse): string {
+  if (response.results.length === 0) return `no results for ${JSON.stringify(response.query)} (${response.mode}, ${response.elapsedMs.toFixed(1)} ms)\n`;
+  const lines = response.results.map((h) => `${String(h.rank).padStart(2)}. ${h.docId}  ${h.score.toFixed(4)}  ${h.title}${h.heading ? ` › ${h.heading}` : ""}\n    ${h.snippet}`);
+  return `${lines.join("\n")}\n(${response.mode}, ${response.results.length} results, ${response.elapsedMs.toFixed(1)} ms)\n`;
+}
+
+function formatStats(stats: ReturnType<Engine["stats"]> & { fingerprint: ReturnType<Engine["fingerprint"]> }): string {
+  const f = stats.fingerprint;
+  return (
+    `collections: ${stats.collections.join(", ") || "(none)"}\n` +
+    `languages:   ${stats.languages.join(", ") || "(none)"}\n` +
+    `documents:   ${stats.documents}\npassages:    ${stats.passages}\n` +
+    `embedder:    ${stats.embedder ?? "(none)"}${stats.dimensions ? ` (${stats.dimensions} dimensions)` : ""}\n` +
+    `analyzer:    ${f.analyzer}\nchunkers:    ${f.chunkers.join(", ")}\nschema:      ${f.schemaVersion}\ncorpus hash: ${f.corpusHash}\n`
+  );
+}
+
+/** Turns any failure into the one-line message and exit status the CLI promises. */
+export function describeFailure(error: unknown): { message: string; internal: boolean } {
+  if (error instanceof EngineError || error instanceof UsageError || error instanceof TypeError || error instanceof RangeError) {
+    return { message: error.message.split("\n")[0]!, internal: false };
+  }
+  return { message: `internal error: ${((error as Error)?.message ?? String(error)).split("\n")[0]} (set ENGINE_DEBUG=1 for the stack)`, internal: true };
+}
+
+const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname);
+if (isMain) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      const { message, internal } = describeFailure(error);
+      process.stderr.write(`engine: ${message}\n`);
+      if (internal && process.env.ENGINE_DEBUG) process.stderr.write(`${(error as Error)?.stack}\n`);
+      process.exitCode = 2;
+    },
+  );
+}

@@ -1,0 +1,247 @@
+/**
+ * Indexing a source into one collection of the index.
+ *
+ * Order of work, chosen so that a failure at any point leaves the previous index as it was:
+ * 1. read and decode every source document (errors name the file);
+ * 2. diff against the collection's rows by content hash and chunker id: unchanged documents are
+ *    skipped, changed and new ones chunked, missing ones marked for removal;
+ * 3. embed every passage text whose (content hash, embedder) is not cached — including all passages
+ *    when the embedder changed — outside any transaction, since model calls are async;
+ * 4. apply everything in ONE transaction: removals, rewrites, inserts, FTS rows, vectors, meta.
+ * A rebuild of the full-text rows for the whole index happens inside the same transaction when
+ * the analyzer changed.
+ */
+import { createHash } from "node:crypto";
+import { EngineError } from "../errors.js";
+import { chunkDocument, chunkerId, type ChunkerConfig } from "../ingest/chunk.js";
+import { readSource, type SourceDocument } from "../ingest/source.js";
+import { baseLanguage } from "../ingest/language-path.js";
+import { analyzerId, indexTerms, type AnalyzerConfig } from "../text/analyze.js";
+import { embedderId, embedTexts } from "../embed/embedder.js";
+import type { EmbeddingModel, IndexOptions, IndexReport } from "../types.js";
+import { sqliteFailure, type Db } from "./database.js";
+import { readMeta } from "./meta.js";
+
+export interface IndexerContext {
+  db: Db;
+  file: string;
+  analyzer: AnalyzerConfig;
+  chunker: ChunkerConfig;
+  embedder: EmbeddingModel;
+}
+
+interface NewPassage {
+  seq: number;
+  heading: string;
+  text: string;
+  contentHash: string;
+}
+
+interface PlannedDocument {
+  source: SourceDocument;
+  existingId: number | undefined;
+  passages: NewPassage[];
+}
+
+const EMBED_BATCH = 256;
+
+/** The text a passage is embedded and matched as: its heading trail, then its text. */
+export function passageBody(heading: string, text: string): string {
+  return heading === "" ? text : `${heading}\n${text}`;
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/** Terms for the `path` column: the path without its extension, so `md` does not match everything. */
+export function pathTerms(path: string, language: string | null, analyzer: AnalyzerConfig): string {
+  return indexTerms(path.replace(/\.(md|markdown|mdx|txt|text)$/i, ""), language ? baseLanguage(language) : undefined, analyzer);
+}
+
+export async function indexSource(ctx: IndexerContext, location: string, options: IndexOptions = {}): Promise<IndexReport> {
+  const started = performance.now();
+  const say = (line: string): void => {
+    messages.push(line);
+    options.onMessage?.(line);
+  };
+  const messages: string[] = [];
+  const source = readSource(location);
+  const collection = options.collection ?? source.defaultCollection;
+  if (collection.trim() === "") throw new EngineError("BAD_ARGUMENT", `collection name must not be empty`);
+
+  const { db, file } = ctx;
+  const meta = readMeta(db);
+  const analyzer = analyzerId(ctx.analyzer);
+  const chunker = chunkerId(ctx.chunker);
+  const embedder = embedderId(ctx.embedder);
+  const rebuildFts = meta.analyzer !== undefined && meta.analyzer !== analyzer;
+  if (rebuildFts) say(`analyzer changed (${meta.analyzer} → ${analyzer}): rebuilding the full-text index of every collection`);
+  const embedderChanged = meta.embedder !== undefined && meta.embedder !== embedder;
+
+  // 2. Diff against the collection.
+  const existing = new Map<string, { id: number; hash: string; chunker: string }>();
+  for (const row of db.prepare("SELECT id, path, content_hash AS hash, chunker FROM documents WHERE collection = ?").all(collection) as Array<{ id: number; path: string; hash: string; chunker: string }>) {
+    existing.set(row.path, row);
+  }
+  const planned: PlannedDocument[] = [];
+  let unchanged = 0;
+  const seen = new Set<string>();
+  for (const doc of source.documents) {
+    seen.add(doc.path);
+    const old = existing.get(doc.path);
+    if (old && old.hash === doc.contentHash && old.chunker === chunker) {
+      unchanged++;
+      continue;
+    }
+    const passages = chunkDocument(doc.body, doc.title, doc.markdown, ctx.chunker).map((c) => ({
+      seq: c.seq,
+      heading: c.heading,
+      text: c.text,
+      contentHash: sha256(passageBody(c.heading, c.text)),
+    }));
+    planned.push({ source: doc, existingId: old?.id, passages });
+  }
+  const removed = [...existing.entries()].filter(([path]) => !seen.has(path)).map(([, row]) => row.id);
+
+  // 3. Embeddings that are missing for the active embedder.
+  const cached = db.prepare("SELECT 1 FROM embeddings WHERE content_hash = ? AND embedder = ?").pluck();
+  const toEmbed = new Map<string, string>();
+  let reused = 0;
+  for (const doc of planned) {
+    for (const p of doc.passages) {
+      if (toEmbed.has(p.contentHash)) continue;
+      if (cached.get(p.contentHash, embedder)) reused++;
+      else toEmbed.set(p.contentHash, passageBody(p.heading, p.text));
+    }
+  }
+  const removedSet = new Set(removed.concat(planned.flatMap((d) => (d.existingId === undefined ? [] : [d.existingId]))));
+  const stale = db
+    .prepare(
+      `SELECT p.content_hash AS hash, p.heading, p.text, p.document_id AS documentId FROM passages p
+       WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.content_hash = p.content_hash AND e.embedder = ?)`,
+    )
+    .all(embedder) as Array<{ hash: string; heading: string; text: string; documentId: number }>;
+  for (const row of stale) {
+    if (!removedSet.has(row.documentId) && !toEmbed.has(row.hash)) toEmbed.set(row.hash, passageBody(row.heading, row.text));
+  }
+  if (embedderChanged) {
+    say(`embedder changed (${meta.embedder}, ${meta.dimensions} dimensions → ${embedder}): re-embedding ${stale.length} stored passages; vectors of the two are never mixed`);
+  }
+  const vectors = new Map<string, Float32Array>();
+  const hashes = [...toEmbed.keys()];
+  let dimensions = embedderChanged ? 0 : (meta.dimensions ?? 0);
+  for (let i = 0; i < hashes.length; i += EMBED_BATCH) {
+    const batch = hashes.slice(i, i + EMBED_BATCH);
+    const embedded = await embedTexts(ctx.embedder, batch.map((h) => toEmbed.get(h)!));
+    embedded.forEach((vector, j) => {
+      if (dimensions === 0) dimensions = vector.length;
+      if (vector.length !== dimensions || vector.length === 0) {
+        throw new EngineError("PROVIDER_ERROR", `${embedder} returned a ${vector.length}-dimensional vector where ${dimensions} were expected; nothing was written`);
+      }
+      vectors.set(batch[j]!, vector);
+    });
+    const done = Math.min(i + EMBED_BATCH, hashes.length);
+    if (hashes.length >= 10 * EMBED_BATCH && (done === hashes.length || Math.floor(done / (hashes.length / 10)) > Math.floor(i / (hashes.length / 10)))) {
+      options.onMessage?.(`embedded ${done}/${hashes.length} passages`);
+    }
+  }
+  if (dimensions === 0) {
+    const probe = await embedTexts(ctx.embedder, ["dimension probe"]);
+    dimensions = probe[0]!.length;
+  }
+
+  // 4. One transaction.
+  const counts = { written: 0, removedPassages: 0, added: 0, updated: 0 };
+  const apply = db.transaction(() => {
+    const passageIdsOf = db.prepare("SELECT id FROM passages WHERE document_id = ?").pluck();
+    const deleteFts = db.prepare("DELETE FROM passages_fts WHERE rowid = ?");
+    const deletePassages = db.prepare("DELETE FROM passages WHERE document_id = ?");
+    const deleteDocument = db.prepare("DELETE FROM documents WHERE id = ?");
+    const insertDocument = db.prepare(
+      "INSERT INTO documents (collection, path, title, language, language_source, content_hash, chunker) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    );
+    const updateDocument = db.prepare("UPDATE documents SET title = ?, language = ?, language_source = ?, content_hash = ?, chunker = ? WHERE id = ?");
+    const insertPassage = db.prepare("INSERT INTO passages (document_id, seq, heading, text, content_hash) VALUES (?, ?, ?, ?, ?)");
+    const insertFts = db.prepare("INSERT INTO passages_fts (rowid, title, body, path) VALUES (?, ?, ?, ?)");
+    const insertVector = db.prepare("INSERT OR REPLACE INTO embeddings (content_hash, embedder, dimensions, vector) VALUES (?, ?, ?, ?)");
+
+    const dropPassages = (documentId: number): void => {
+      for (const id of passageIdsOf.all(documentId) as number[]) {
+        if (!rebuildFts) deleteFts.run(id);
+        counts.removedPassages++;
+      }
+      deletePassages.run(documentId);
+    };
+    if (rebuildFts) db.prepare("INSERT INTO passages_fts (passages_fts) VALUES ('delete-all')").run();
+
+    for (const id of removed) {
+      dropPassages(id);
+      deleteDocument.run(id);
+    }
+    for (const doc of planned) {
+      const s = doc.source;
+      let documentId: number;
+      if (doc.existingId !== undefined) {
+        dropPassages(doc.existingId);
+        updateDocument.run(s.title, s.language, s.languageSource, s.contentHash, chunker, doc.existingId);
+        documentId = doc.existingId;
+        counts.updated++;
+      } else {
+        documentId = Number(insertDocument.run(collection, s.path, s.title, s.language, s.languageSource, s.contentHash, chunker).lastInsertRowid);
+        counts.added++;
+      }
+      const lang = s.language ? baseLanguage(s.language) : undefined;
+      const titleTerms = indexTerms(s.title, lang, ctx.analyzer);
+      const path = pathTerms(s.path, s.language, ctx.analyzer);
+      for (const p of doc.passages) {
+        const passageId = Number(insertPassage.run(documentId, p.seq, p.heading, p.text, p.contentHash).lastInsertRowid);
+        if (!rebuildFts) insertFts.run(passageId, titleTerms, indexTerms(passageBody(p.heading, p.text), lang, ctx.analyzer), path);
+        counts.written++;
+      }
+    }
+    if (rebuildFts) rebuildFullText(db, ctx.analyzer);
+    for (const [hash, vector] of vectors) {
+      insertVector.run(hash, embedder, vector.length, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
+    }
+    // Cached vectors of text that no passage holds any more are garbage; vectors of other
+    // embedders for live text stay, so switching back does not pay again.
+    db.prepare("DELETE FROM embeddings WHERE content_hash NOT IN (SELECT content_hash FROM passages)").run();
+    const setMeta = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
+    setMeta.run("analyzer", analyzer);
+    setMeta.run("embedder", embedder);
+    setMeta.run("dimensions", String(dimensions));
+    setMeta.run("updated_at", new Date().toISOString());
+  });
+  try {
+    apply.immediate();
+  } catch (error) {
+    throw sqliteFailure(file, error);
+  }
+
+  const totals = db
+    .prepare("SELECT (SELECT count(*) FROM documents WHERE collection = ?) AS docs, (SELECT count(*) FROM passages p JOIN documents d ON d.id = p.document_id WHERE d.collection = ?) AS passages")
+    .get(collection, collection) as { docs: number; passages: number };
+  return {
+    collection,
+    source: location,
+    documents: { added: counts.added, updated: counts.updated, unchanged, removed: removed.length, total: totals.docs },
+    passages: { written: counts.written, removed: counts.removedPassages, total: totals.passages },
+    embeddings: { computed: vectors.size, reused, embedder, dimensions },
+    skippedFiles: source.skippedFiles,
+    messages,
+    elapsedMs: performance.now() - started,
+  };
+}
+
+/** Re-creates every FTS row from the stored passages (after an analyzer change). */
+function rebuildFullText(db: Db, analyzer: AnalyzerConfig): void {
+  const insertFts = db.prepare("INSERT INTO passages_fts (rowid, title, body, path) VALUES (?, ?, ?, ?)");
+  const rows = db
+    .prepare("SELECT p.id, p.heading, p.text, d.title, d.path, d.language FROM passages p JOIN documents d ON d.id = p.document_id")
+    .all() as Array<{ id: number; heading: string; text: string; title: string; path: string; language: string | null }>;
+  for (const row of rows) {
+    const lang = row.language ? baseLanguage(row.language) : undefined;
+    insertFts.run(row.id, indexTerms(row.title, lang, analyzer), indexTerms(passageBody(row.heading, row.text), lang, analyzer), pathTerms(row.path, row.language, analyzer));
+  }
+}

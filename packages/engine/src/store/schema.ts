@@ -1,0 +1,67 @@
+/**
+ * The index schema. `PRAGMA user_version` holds `SCHEMA_VERSION`; an index written by a newer
+ * engine is refused rather than misread.
+ *
+ * - `documents`: one row per source document; `(collection, path)` is its identity, `path` the
+ *   document id shown to users. `content_hash` (sha256 of the source) and `chunker` decide whether a
+ *   re-index may skip it.
+ * - `passages`: chunks; `id` is also the FTS5 rowid; `content_hash` (sha256 of the embedded text)
+ *   keys the embedding cache.
+ * - `passages_fts`: contentless FTS5 table over analyzed terms (see text/analyze.ts) with separate
+ *   `title`, `body` and `path` columns weighted in `bm25()`. The `ascii` tokenizer only splits on
+ *   the spaces the analyzer put there.
+ * - `embeddings`: Float32 little-endian vectors keyed by (passage content hash, embedder id), with
+ *   their dimension: a cache that survives re-indexing and embedder switches, never mixed.
+ * - `meta`: analyzer id, active embedder and its dimension.
+ */
+export const SCHEMA_VERSION = 1;
+
+export const CREATE_SCHEMA = `
+CREATE TABLE meta (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE documents (
+  id INTEGER PRIMARY KEY,
+  collection TEXT NOT NULL,
+  path TEXT NOT NULL,
+  title TEXT NOT NULL,
+  language TEXT,
+  language_source TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  chunker TEXT NOT NULL,
+  UNIQUE (collection, path)
+) STRICT;
+
+CREATE TABLE passages (
+  id INTEGER PRIMARY KEY,
+  document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  heading TEXT NOT NULL,
+  text TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  UNIQUE (document_id, seq)
+) STRICT;
+
+CREATE INDEX passages_by_hash ON passages(content_hash);
+
+CREATE VIRTUAL TABLE passages_fts USING fts5(
+  title, body, path,
+  content = '', contentless_delete = 1,
+  tokenize = 'ascii'
+);
+
+CREATE VIRTUAL TABLE passages_vocab USING fts5vocab(passages_fts, 'row');
+
+CREATE TABLE embeddings (
+  content_hash TEXT NOT NULL,
+  embedder TEXT NOT NULL,
+  dimensions INTEGER NOT NULL,
+  vector BLOB NOT NULL,
+  PRIMARY KEY (content_hash, embedder)
+) STRICT, WITHOUT ROWID;
+`;
+
+/** Tables an index of this schema has; used to tell our index from some other SQLite file. */
+export const SCHEMA_TABLES = ["documents", "embeddings", "meta", "passages", "passages_fts"];

@@ -1,0 +1,270 @@
+/**
+ * The analyzer: the one place that turns text into index terms, for documents and for queries
+ * alike, so both sides always agree.
+ *
+ * A *chunk* is a run of letters/digits, possibly joined by connector characters
+ * (`real-time`, `DEC-0054`, `config.yaml`, `support@tessera.example`). A chunk splits into
+ * *parts* at connectors, at camelCase humps, at letter↔digit boundaries and at script changes.
+ *
+ * Document side, per chunk:
+ * - every part becomes a positional token: NFKC, lower case, stemmed for the document's
+ *   language (parts with digits are never stemmed), then Latin diacritics folded
+ *   (`Kündigungen` → `kundig`, so `Kundigung` finds it);
+ * - a chunk of two or more parts also yields the *joined* form (`dec0054`, `configyaml`,
+ *   `realtime`) so an identifier matches however it is written;
+ * - German words with umlauts also yield their transliterated stem (`kuendig`), so a query typed
+ *   without umlauts (`Kuendigung`) matches;
+ * - CJK runs become overlapping character bigrams (a single character stays a unigram).
+ * Joined and transliterated forms are *extras*: they are appended after the positional stream so
+ * they never break phrase adjacency.
+ *
+ * Query side: the same parts; each word becomes a term whose alternatives are its stems in each
+ * candidate language; a compound becomes a term matching either its joined form or the phrase of
+ * its parts. No user text ever reaches FTS5 syntax: see `buildMatchExpression`.
+ */
+import { stem, STEMMABLE_LANGUAGES } from "./stem.js";
+import { CJK_CHAR, CONNECTORS, foldDiacritics, transliterateGerman } from "./script.js";
+import { stopwordsFor } from "./stopwords.js";
+
+export interface AnalyzerConfig {
+  /**
+   * Languages whose words are stemmed (Snowball). Others are only folded.
+   * @default every language with a stemmer
+   */
+  stemLanguages: readonly string[];
+  /** How CJK runs become tokens. Only overlapping bigrams for now. @default "bigram" */
+  cjk: "bigram";
+}
+
+export const DEFAULT_ANALYZER: AnalyzerConfig = {
+  stemLanguages: STEMMABLE_LANGUAGES,
+  cjk: "bigram",
+};
+
+/** Stable id recorded in the index; a change forces a rebuild of the full-text index. */
+export function analyzerId(config: AnalyzerConfig): string {
+  const stemmed = [...config.stemLanguages].sort().join(",") || "none";
+  return `analyzer-v1(fold,split,join,translit-de,stem=${stemmed},cjk=${config.cjk})`;
+}
+
+const ESC = CONNECTORS.replace(/[\\\-\]^]/g, "\\$&");
+const CHUNK_RE = new RegExp(`[\\p{L}\\p{N}\\p{M}]+(?:[${ESC}]{1,3}[\\p{L}\\p{N}\\p{M}]+)*`, "gu");
+const CONNECTOR_RE = new RegExp(`[${ESC}]+`, "u");
+const CJK_RUN_RE = new RegExp(`(${CJK_CHAR.source.slice(0, -1)}]+)`, "u");
+const HUMP_RE = /\p{Lu}+(?=\p{Lu}[\p{Ll}\p{M}])|\p{Lu}?[\p{Ll}\p{Lo}\p{Lm}\p{Lt}\p{M}]+|\p{Lu}+\p{M}*|\p{N}+/gu;
+const MAX_JOINED_LENGTH = 64;
+const MAX_TOKEN_LENGTH = 64;
+
+interface Part {
+  text: string;
+  start: number;
+  end: number;
+  cjk: boolean;
+}
+
+/** Splits a chunk (at `offset` in the source) into parts, keeping offsets into the source. */
+function splitChunk(chunk: string, offset: number, out: Part[]): void {
+  let pos = 0;
+  for (const piece of chunk.split(CONNECTOR_RE)) {
+    const at = chunk.indexOf(piece, pos);
+    pos = at + piece.length;
+    let segPos = 0;
+    for (const seg of piece.split(CJK_RUN_RE)) {
+      if (seg === "") continue;
+      const segAt = piece.indexOf(seg, segPos);
+      segPos = segAt + seg.length;
+      const base = offset + at + segAt;
+      if (CJK_CHAR.test(seg[0]!)) {
+        out.push({ text: seg, start: base, end: base + seg.length, cjk: true });
+        continue;
+      }
+      HUMP_RE.lastIndex = 0;
+      let m: RegExpExecArray | null;
+      while ((m = HUMP_RE.exec(seg)) !== null) {
+        out.push({ text: m[0], start: base + m.index, end: base + m.index + m[0].length, cjk: false });
+      }
+    }
+  }
+}
+
+function lower(part: string): string {
+  return part.normalize("NFKC").toLowerCase();
+}
+
+function wordTerm(lowered: string, language: string | undefined, config: AnalyzerConfig): string {
+  const stemmed = language !== undefined && config.stemLanguages.includes(language) ? stem(lowered, language) : lowered;
+  const term = foldDiacritics(stemmed);
+  return term.length > MAX_TOKEN_LENGTH ? term.slice(0, MAX_TOKEN_LENGTH) : term;
+}
+
+function cjkGrams(run: string): string[] {
+  const chars = Array.from(run.normalize("NFKC"));
+  if (chars.length === 1) return chars;
+  const grams: string[] = [];
+  for (let i = 0; i + 1 < chars.length; i++) grams.push(chars[i]! + chars[i + 1]!);
+  return grams;
+}
+
+export interface PositionedToken {
+  term: string;
+  /** UTF-16 offsets into the analyzed text. */
+  start: number;
+  end: number;
+}
+
+export interface AnalyzedDocumentText {
+  /** Positional tokens in reading order (phrases match against these). */
+  tokens: PositionedToken[];
+  /** Joined compounds and transliterations, appended after the positional stream. */
+  extras: string[];
+}
+
+/** Analyzes document text for `language` (the document's language, if known). */
+export function analyzeDocumentText(
+  text: string,
+  language: string | undefined,
+  config: AnalyzerConfig = DEFAULT_ANALYZER,
+): AnalyzedDocumentText {
+  const tokens: PositionedToken[] = [];
+  const extras: string[] = [];
+  const parts: Part[] = [];
+  CHUNK_RE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = CHUNK_RE.exec(text)) !== null) {
+    parts.length = 0;
+    splitChunk(m[0], m.index, parts);
+    let joined = "";
+    let latinParts = 0;
+    for (const part of parts) {
+      if (part.cjk) {
+        const grams = cjkGrams(part.text);
+        const chars = Array.from(part.text);
+        let offset = part.start;
+        grams.forEach((gram, i) => {
+          const width = chars[i]!.length + (grams.length > 1 ? chars[i + 1]!.length : 0);
+          tokens.push({ term: gram, start: offset, end: offset + width });
+          offset += chars[i]!.length;
+        });
+        continue;
+      }
+      const lowered = lower(part.text);
+      tokens.push({ term: wordTerm(lowered, language, config), start: part.start, end: part.end });
+      if (language === "de" && /[äöüß]/.test(lowered)) {
+        const alt = wordTerm(transliterateGerman(lowered), language, config);
+        if (alt !== tokens[tokens.length - 1]!.term) extras.push(alt);
+      }
+      joined += foldDiacritics(lowered);
+      latinParts++;
+    }
+    if (latinParts >= 2 && joined.length <= MAX_JOINED_LENGTH) extras.push(joined);
+  }
+  return { tokens, extras };
+}
+
+/** The token stream written into an FTS5 column (terms separated by spaces, extras last). */
+export function indexTerms(text: string, language: string | undefined, config: AnalyzerConfig = DEFAULT_ANALYZER): string {
+  const { tokens, extras } = analyzeDocumentText(text, language, config);
+  let out = "";
+  for (const t of tokens) out += out === "" ? t.term : " " + t.term;
+  for (const e of extras) out += out === "" ? e : " " + e;
+  return out;
+}
+
+export interface QueryTerm {
+  /** How the term appeared in the query (lower case), for explanations and snippets. */
+  surface: string;
+  /** Each alternative is a sequence of index terms; more than one term means a phrase. */
+  alternatives: string[][];
+  kind: "word" | "compound" | "cjk";
+  /** A function word of the query's language; dropped from matching when other terms remain. */
+  stop: boolean;
+}
+
+export interface AnalyzedQuery {
+  terms: QueryTerm[];
+  /** Number of distinct terms dropped because the query exceeded `MAX_QUERY_TERMS`. */
+  truncated: number;
+}
+
+/** Queries longer than this many distinct terms keep their first terms only (a 10,000-character query stays fast). */
+export const MAX_QUERY_TERMS = 64;
+
+export interface QueryAnalysisOptions {
+  /** Languages whose stems a word may take; the union of the index's languages when unknown. */
+  languages: readonly string[];
+  /** The query's own language, if known: it decides which stop words are dropped. */
+  queryLanguage?: string | undefined;
+  config?: AnalyzerConfig;
+}
+
+export function analyzeQuery(text: string, options: QueryAnalysisOptions): AnalyzedQuery {
+  const config = options.config ?? DEFAULT_ANALYZER;
+  const languages = options.queryLanguage !== undefined ? unique([options.queryLanguage, ...options.languages]) : options.languages;
+  const stops = stopwordsFor(options.queryLanguage);
+  const terms: QueryTerm[] = [];
+  const seen = new Set<string>();
+  let truncated = 0;
+  const add = (term: QueryTerm): void => {
+    const key = term.alternatives.map((a) => a.join(" ")).sort().join("|");
+    if (seen.has(key)) return;
+    seen.add(key);
+    if (terms.length >= MAX_QUERY_TERMS) {
+      truncated++;
+      return;
+    }
+    terms.push(term);
+  };
+  const stemsOf = (lowered: string): string[] => unique([wordTerm(lowered, undefined, config), ...languages.map((l) => wordTerm(lowered, l, config))]);
+
+  const parts: Part[] = [];
+  CHUNK_RE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = CHUNK_RE.exec(text)) !== null) {
+    parts.length = 0;
+    splitChunk(m[0], m.index, parts);
+    const latin = parts.filter((p) => !p.cjk);
+    for (const part of parts) {
+      if (!part.cjk) continue;
+      for (const gram of cjkGrams(part.text)) add({ surface: gram, alternatives: [[gram]], kind: "cjk", stop: false });
+    }
+    if (latin.length === 0) continue;
+    const lowered = latin.map((p) => lower(p.text));
+    if (latin.length === 1) {
+      const word = lowered[0]!;
+      add({ surface: word, alternatives: stemsOf(word).map((s) => [s]), kind: "word", stop: stops.has(word) });
+      continue;
+    }
+    const joined = lowered.map(foldDiacritics).join("");
+    const phrases = unique(
+      [undefined, ...languages].map((l) => lowered.map((w) => wordTerm(w, l, config)).join(" ")),
+    ).map((p) => p.split(" "));
+    const alternatives = joined.length <= MAX_JOINED_LENGTH ? [[joined], ...phrases] : phrases;
+    add({ surface: m[0].toLowerCase(), alternatives, kind: "compound", stop: false });
+  }
+  return { terms, truncated };
+}
+
+/** The terms that take part in matching: content terms, or every term when all are stop words. */
+export function matchingTerms(query: AnalyzedQuery): QueryTerm[] {
+  const content = query.terms.filter((t) => !t.stop);
+  return content.length > 0 ? content : query.terms;
+}
+
+function quote(tokens: readonly string[]): string {
+  return `"${tokens.join(" ").replace(/"/g, '""')}"`;
+}
+
+/**
+ * Builds an FTS5 MATCH expression from analyzed terms: every alternative is a quoted phrase, the
+ * alternatives of a term are OR-ed, and the terms are OR-ed (measured: AND of natural-language
+ * terms returns nothing for most real queries). Returns "" when there is nothing to match.
+ */
+export function buildMatchExpression(terms: readonly QueryTerm[]): string {
+  return terms
+    .map((t) => (t.alternatives.length === 1 ? quote(t.alternatives[0]!) : `(${t.alternatives.map(quote).join(" OR ")})`))
+    .join(" OR ");
+}
+
+function unique<T>(items: readonly T[]): T[] {
+  return [...new Set(items)];
+}

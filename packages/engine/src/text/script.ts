@@ -1,0 +1,41 @@
+/**
+ * Character classes the analyzer needs. CJK covers scripts written without spaces between words
+ * (Han, Hiragana, Katakana) and Hangul, whose words carry attached particles; both are indexed as
+ * overlapping character bigrams instead of whitespace words.
+ */
+export const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー々〆〤]/u;
+
+export function isCjkChar(ch: string): boolean {
+  return CJK_CHAR.test(ch);
+}
+
+export function hasCjk(text: string): boolean {
+  return CJK_CHAR.test(text);
+}
+
+/** Characters that may join two alphanumeric runs into one compound (`real-time`, `config.yaml`). */
+export const CONNECTORS = "-‐‑_./\\@:+－＿．／＠：";
+
+/** Folds Latin diacritics (`kündigung` → `kundigung`) and a few letters that do not decompose. */
+export function foldDiacritics(word: string): string {
+  // ASCII fast path: most tokens have nothing to fold.
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(word)) return word;
+  let out = word.normalize("NFD").replace(/\p{M}+/gu, "");
+  if (/[ßæœøłđþ]/.test(out)) {
+    out = out
+      .replace(/ß/g, "ss")
+      .replace(/æ/g, "ae")
+      .replace(/œ/g, "oe")
+      .replace(/ø/g, "o")
+      .replace(/ł/g, "l")
+      .replace(/đ/g, "d")
+      .replace(/þ/g, "th");
+  }
+  return out.normalize("NFC");
+}
+
+/** German transliteration when umlauts cannot be typed: `kündigung` → `kuendigung`. */
+export function transliterateGerman(word: string): string {
+  return word.replace(/ä/g, "ae").replace(/ö/g, "oe").replace(/ü/g, "ue").replace(/ß/g, "ss");
+}

@@ -1,0 +1,189 @@
+/**
+ * The engine's public types: the contract between the engine, its CLI and the eval suite.
+ */
+import type { EmbeddingModelV3, RerankingModelV3 } from "@ai-sdk/provider";
+import type { AnalyzerConfig } from "./text/analyze.js";
+import type { ChunkerConfig } from "./ingest/chunk.js";
+
+/** Any AI SDK embedding model (`google.textEmbeddingModel(...)`, an OpenAI-compatible one, or the offline default). */
+export type EmbeddingModel = EmbeddingModelV3;
+/** Any AI SDK reranking model, or the offline heuristic reranker. */
+export type RerankingModel = RerankingModelV3;
+
+export type Tier = "fast" | "balanced" | "thorough";
+export const TIERS: readonly Tier[] = ["fast", "balanced", "thorough"];
+
+export interface EngineOptions {
+  /** Embedding model for vectors. @default the offline hashed character n-gram embedder (384 dimensions) */
+  embedder?: EmbeddingModel;
+  /** Reranker for the balanced and thorough tiers. @default the offline heuristic reranker */
+  reranker?: RerankingModel;
+  /** Query expander for the thorough tier. @default the deterministic expander */
+  expander?: QueryExpander;
+  /** Text analysis. A change rebuilds the full-text index on the next `index()`. */
+  analyzer?: Partial<AnalyzerConfig>;
+  /** Chunking parameters. A change re-chunks documents on their next `index()`. */
+  chunker?: Partial<ChunkerConfig>;
+  /** Hybrid fusion and reranking parameters. */
+  hybrid?: Partial<HybridConfig>;
+  /** How long to wait for another process's lock before failing with `DB_LOCKED`. @default 2000 */
+  busyTimeoutMs?: number;
+}
+
+export interface HybridConfig {
+  /** Reciprocal rank fusion constant (Cormack, Clarke & Büttcher, SIGIR 2009). @default 60 */
+  rrfK: number;
+  /** Weight of the BM25 list in fusion. @default 1 */
+  bm25Weight: number;
+  /** Weight of the vector list in fusion. @default 1 */
+  vectorWeight: number;
+  /** Weight of lists from expanded queries (thorough), relative to the original query's lists. @default 0.5 */
+  expansionWeight: number;
+  /** Depth of each list that enters fusion. @default 50 */
+  candidates: number;
+  /** How many fused candidates the balanced tier reranks. @default 30 */
+  rerankDepth: number;
+  /** How many fused candidates the thorough tier reranks. @default 50 */
+  thoroughRerankDepth: number;
+  /** Final score = fusionWeight × (fused / max fused) + (1 − fusionWeight) × rerank score. @default 0.5 */
+  fusionWeight: number;
+  /** BM25 column weights (title, body, path) passed to FTS5 `bm25()`. @default [4, 1, 2] */
+  columnWeights: readonly [number, number, number];
+}
+
+export interface SearchOptions {
+  /** Number of documents to return. @default 10 */
+  limit?: number;
+  /** Only documents of this collection. */
+  collection?: string;
+  /** Only documents in this language (e.g. "de"). */
+  language?: string;
+}
+
+export interface QueryOptions extends SearchOptions {
+  /** @default "balanced" */
+  tier?: Tier;
+}
+
+/** One ranked document. Results are document-level: the best passage stands for its document. */
+export interface Hit {
+  /** 1-based rank. */
+  rank: number;
+  /** Document id: the path relative to its collection root (`de/kuendigung.md`), or a JSONL record id. */
+  docId: string;
+  collection: string;
+  /** Best-matching passage, `docId#n`. */
+  passageId: string;
+  /** Higher is better. BM25: −bm25() of FTS5; vectors: cosine; fused and reranked: see the trace. */
+  score: number;
+  title: string;
+  language: string | null;
+  /** Heading trail of the passage. */
+  heading: string;
+  /** Up to ~240 characters of the passage around the query terms. */
+  snippet: string;
+}
+
+export type StageName = "bm25" | "vector" | "fusion" | "rerank" | "expansion";
+
+/** A compact ranked list inside a trace: enough to see where a document went. */
+export interface TraceItem {
+  docId: string;
+  passageId?: string;
+  score: number;
+  rank: number;
+  /** Stage-specific numbers: ranks per fused list, the fused and rerank scores behind a final score. */
+  detail?: Record<string, number>;
+}
+
+export interface TraceStage {
+  stage: StageName;
+  /** What the stage was given (query text, MATCH expression, list sizes, parameters). */
+  input: Record<string, unknown>;
+  /** Ranked output (documents with scores and ranks) or, for expansion, the expansion. */
+  output: TraceItem[] | Record<string, unknown>;
+  /** Epoch milliseconds (fractional). */
+  start: number;
+  end: number;
+  /** Anything the stage wants a reader to know (a fallback, a truncation, a skipped list). */
+  note?: string;
+}
+
+export interface SearchResponse {
+  query: string;
+  /** `search`, `vsearch`, or the tier for `query`. */
+  mode: "search" | "vsearch" | Tier;
+  results: Hit[];
+  trace: TraceStage[];
+  /** Milliseconds spent in the call. */
+  elapsedMs: number;
+}
+
+/** Output of a query expander; its JSON Schema is `fixtures/schemas/expansion.schema.json`. */
+export interface Expansion {
+  /** Keyword queries to run with BM25 (the first is usually the query itself). */
+  lexicalQueries: string[];
+  /** Queries to embed and run against the vectors. */
+  vectorQueries: string[];
+  /** A hypothetical answer passage to embed (HyDE), when the expander writes one. */
+  hyde?: string;
+  /** The query's language, when the expander recognised it. */
+  language?: string;
+}
+
+/** Read-only view of the index vocabulary, given to expanders. */
+export interface Vocabulary {
+  /** Number of passages containing the index term (0 when absent). */
+  documentFrequency(term: string): number;
+  /** Index terms within `maxEdits` edits of `term`, most frequent first. */
+  similarTerms(term: string, maxEdits: number): string[];
+  /** Languages of the indexed documents. */
+  languages: readonly string[];
+}
+
+export interface ExpansionResult {
+  expansion: Expansion;
+  /** Which expander produced it (`deterministic-v1`, `google/gemini-2.5-flash`, ...). */
+  expander: string;
+  /** Set when the expander failed or its output failed validation and the query ran unexpanded. */
+  fallback?: { reason: string; errors?: unknown };
+}
+
+export interface QueryExpander {
+  /** Stable id recorded in traces. */
+  readonly id: string;
+  expand(query: string, context: { vocabulary: Vocabulary }): Promise<ExpansionResult>;
+}
+
+export interface IndexOptions {
+  /** Collection name. @default the folder's name, or the JSONL file's name without extension */
+  collection?: string;
+  /** Progress and notices (re-embedding, rebuilds), one line each. */
+  onMessage?: (line: string) => void;
+}
+
+export interface IndexReport {
+  collection: string;
+  source: string;
+  documents: { added: number; updated: number; unchanged: number; removed: number; total: number };
+  passages: { written: number; removed: number; total: number };
+  embeddings: { computed: number; reused: number; embedder: string; dimensions: number };
+  /** Files under the folder that are not Markdown or text, relative to the folder. */
+  skippedFiles: string[];
+  /** Notices such as an embedder change or a full-text rebuild. */
+  messages: string[];
+  elapsedMs: number;
+}
+
+/** What identifies an index's behaviour: equal fingerprints mean comparable runs. */
+export interface IndexFingerprint {
+  schemaVersion: number;
+  analyzer: string;
+  chunkers: string[];
+  embedder: string;
+  dimensions: number;
+  /** sha256 over every document's (collection, path, content hash), in order. */
+  corpusHash: string;
+  documents: number;
+  passages: number;
+}
