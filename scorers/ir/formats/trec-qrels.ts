@@ -1,0 +1,124 @@
+/**
+ * Reads TREC qrels: one judgment per line, `topic iter docid grade`, separated by whitespace
+ * (the iter column is ignored). The grade is an integer; a negative grade means "in the pool but
+ * not judged" (trec_eval's convention, used by infAP and bpref). Lines whose first non-blank
+ * character is '#' are comments; blank lines are skipped.
+ *
+ * Errors (FormatError, one line, with file and line): a line without exactly 4 fields, a grade
+ * that is not an integer, the same (topic, docid) judged twice, an empty or unreadable file.
+ * trec_eval reads grades with atol (so "1.5" silently becomes 1) and only notices a repeated
+ * judgment when it evaluates that topic; we refuse both up front.
+ */
+import { readFileSync } from "node:fs";
+import { isUtf8 } from "node:buffer";
+import { compareUtf8, topicQrels } from "../judged-ranking.js";
+import type { TopicQrels } from "../types.js";
+import { FormatError, IS_SPACE, fileError, lineFields, showId } from "./format-error.js";
+
+export interface QrelsTopic extends TopicQrels {
+  readonly id: string;
+  /** Line of the topic's first judgment (for messages). */
+  readonly line: number;
+}
+
+export interface Qrels {
+  readonly file: string;
+  /** Topics by id. */
+  readonly topics: ReadonlyMap<string, QrelsTopic>;
+  /** Topic ids sorted by their bytes (trec_eval's output order). */
+  readonly topicOrder: readonly string[];
+}
+
+export interface QrelsReadOptions {
+  /**
+   * How ids are turned into strings: "utf8" (default) decodes and rejects invalid UTF-8;
+   * "latin1" keeps the raw bytes one character per byte (byte-exact, what the CLI uses).
+   */
+  readonly idEncoding?: "utf8" | "latin1";
+}
+
+const MAX_GRADE = 2 ** 31 - 1;
+
+export function readTrecQrels(file: string, options: QrelsReadOptions = {}): Qrels {
+  const encoding = options.idEncoding ?? "utf8";
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    throw fileError(file, error);
+  }
+  const grades = new Map<string, Map<string, number>>();
+  const firstLine = new Map<string, number>();
+  forEachDataLine(bytes, (lineNo, fields, lineStart, lineEnd) => {
+    if (fields.length !== 4) {
+      throw new FormatError(file, lineNo, `expected 4 fields (topic iter docid grade), found ${fields.length}: '${lineFields(bytes, lineStart, lineEnd).join(" ")}'`);
+    }
+    if (encoding === "utf8" && !isUtf8(bytes.subarray(lineStart, lineEnd))) {
+      throw new FormatError(file, lineNo, "invalid UTF-8; ids must be UTF-8 text");
+    }
+    const [[qs, qe], , [ds, de], [gs, ge]] = fields as [Field, Field, Field, Field];
+    const topic = bytes.toString(encoding, qs, qe);
+    const doc = bytes.toString(encoding, ds, de);
+    const gradeText = bytes.toString("latin1", gs, ge);
+    if (!/^[+-]?\d+$/.test(gradeText) || Math.abs(Number(gradeText)) > MAX_GRADE) {
+      throw new FormatError(file, lineNo, `grade '${gradeText}' is not an integer (a judged grade like 0, 1, 2; negative = unjudged)`);
+    }
+    let topicGrades = grades.get(topic);
+    if (!topicGrades) {
+      topicGrades = new Map();
+      grades.set(topic, topicGrades);
+      firstLine.set(topic, lineNo);
+    }
+    if (topicGrades.has(doc)) {
+      const first = findLine(bytes, encoding, topic, doc);
+      throw new FormatError(file, lineNo, `document "${showId(doc, encoding)}" is judged twice for topic "${showId(topic, encoding)}" (first on line ${first})`);
+    }
+    topicGrades.set(doc, Number(gradeText));
+  });
+  if (grades.size === 0) throw new FormatError(file, null, bytes.length === 0 ? "empty file, expected qrels lines 'topic iter docid grade'" : "no judgment lines (only comments or blank lines)");
+  const topics = new Map<string, QrelsTopic>();
+  for (const [id, topicGrades] of grades) topics.set(id, { id, line: firstLine.get(id)!, ...topicQrels(topicGrades) });
+  return { file, topics, topicOrder: [...topics.keys()].sort(compareUtf8) };
+}
+
+type Field = [start: number, end: number];
+
+/**
+ * Calls `visit` for every line that holds data: blank lines and lines whose first field starts
+ * with '#' are skipped. Fields are whitespace-separated byte ranges. `visit` returning false stops.
+ */
+export function forEachDataLine(bytes: Uint8Array, visit: (lineNo: number, fields: Field[], start: number, end: number) => boolean | void): void {
+  const n = bytes.length;
+  let lineNo = 0;
+  let pos = 0;
+  while (pos < n) {
+    lineNo++;
+    let end = bytes.indexOf(10, pos);
+    if (end < 0) end = n;
+    const fields: Field[] = [];
+    let i = pos;
+    while (i < end) {
+      while (i < end && IS_SPACE[bytes[i]!]) i++;
+      if (i >= end) break;
+      const s = i;
+      while (i < end && !IS_SPACE[bytes[i]!]) i++;
+      fields.push([s, i]);
+    }
+    const start = pos;
+    pos = end + 1;
+    if (fields.length === 0 || bytes[fields[0]![0]] === 0x23 /* # */) continue;
+    if (visit(lineNo, fields, start, end) === false) return;
+  }
+}
+
+/** Line of the first judgment of (topic, doc); only used to explain a repeated judgment. */
+function findLine(bytes: Buffer, encoding: "utf8" | "latin1", topic: string, doc: string): number {
+  let found = 0;
+  forEachDataLine(bytes, (lineNo, fields) => {
+    const [[qs, qe], , [ds, de]] = fields as [Field, Field, Field];
+    if (bytes.toString(encoding, qs, qe) !== topic || bytes.toString(encoding, ds, de) !== doc) return true;
+    found = lineNo;
+    return false;
+  });
+  return found;
+}

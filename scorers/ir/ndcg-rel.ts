@@ -1,0 +1,66 @@
+/**
+ * nDCG averaged over the relevant documents (trec_eval `ndcg_rel`, experimental).
+ *
+ * Formula: for every retrieved document with positive gain, nDCG at its rank; each ideal
+ *   positive-gain document that was not retrieved contributes the final DCG / IDCG; the mean is
+ *   over the number of positive-gain documents in the ideal ranking. Gains as for `ndcg`
+ *   (linear = grade, overridable with `grade=gain` parameters).
+ * Relevant: positive gain; relevanceLevel (-l) does not apply.
+ * Ties: the ranking is ordered by judged-ranking.ts (score desc, docId desc).
+ * Fewer than k results: not a cut-off measure.
+ * No relevant documents: 0.
+ */
+import { discount, gainOf, gainTable, type ParamPair } from "./gain-table.js";
+import type { JudgedRanking } from "./types.js";
+
+export function ndcgRel(judged: JudgedRanking, gains: readonly ParamPair[] = []): number {
+  const entries = gainTable(judged.levels, gains);
+  const { rels, numRet } = judged;
+  let dcg = 0;
+  let idcg = 0;
+  let sum = 0;
+  let numRelRet = 0;
+  let numRel = 0;
+  let level = entries.length - 1;
+  let idealGain = level >= 0 ? entries[level]!.gain : 0;
+  let atLevel = 0;
+  const nextIdeal = (): void => {
+    atLevel++;
+    while (level >= 0 && atLevel > entries[level]!.count) {
+      atLevel = 1;
+      level--;
+      idealGain = level >= 0 ? entries[level]!.gain : 0;
+    }
+  };
+  let i = 0;
+  for (; i < numRet && idealGain > 0; i++) {
+    const g = gainOf(entries, rels[i]!);
+    if (g !== 0) dcg += g / discount(i);
+    nextIdeal();
+    if (idealGain > 0) {
+      numRel++;
+      idcg += idealGain / discount(i);
+    }
+    if (g > 0) {
+      sum += dcg / idcg;
+      numRelRet++;
+    }
+  }
+  for (; i < numRet; i++) {
+    const g = gainOf(entries, rels[i]!);
+    if (g !== 0) dcg += g / discount(i);
+    if (g > 0) {
+      sum += dcg / idcg;
+      numRelRet++;
+    }
+  }
+  for (; idealGain > 0; i++) {
+    nextIdeal();
+    if (idealGain > 0) {
+      numRel++;
+      idcg += idealGain / discount(i);
+    }
+  }
+  sum += ((numRel - numRelRet) * dcg) / idcg;
+  return sum > 0 ? sum / numRel : 0;
+}
