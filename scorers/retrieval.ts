@@ -1,0 +1,250 @@
+/**
+ * Evalite scorers for ranked retrieval, built on the trec_eval-exact metrics in scorers/ir/.
+ *
+ * Contract shared by every scorer here:
+ *  - `output.results` is the engine's ranking, best first. It is taken IN THE ORDER GIVEN: the
+ *    engine has already ordered it and broken ties, so scores (if present) are not re-sorted.
+ *    (trec_eval would re-sort a run file by score, ties by docId descending; to get exactly its
+ *    numbers, write the run with `formatTrecRun` and use `pnpm trec-eval`.)
+ *  - `expected.judgments` maps docId → graded relevance (0..3 in our fixtures); documents not in
+ *    it are unjudged and count as non-relevant. Relevant means grade ≥ relevanceLevel (default 1;
+ *    `expected.relevanceLevel` overrides the scorer's option for one row).
+ *  - The score is in [0, 1]. Metadata carries k, hits, relevantTotal (and dcg/idcg for nDCG) and
+ *    the convention used, so a number can be checked by hand.
+ *  - A query with no relevant document scores 0, as trec_eval scores it, with metadata
+ *    `noRelevant: true` and the policy named — never 1, never silently a pass. With
+ *    `onNoRelevant: "throw"` such a row fails instead (use it when every fixture must be judged).
+ *  - A docId repeated in `output.results` throws: the ranking is broken.
+ */
+import { createScorer } from "evalite";
+import type { Evalite } from "evalite";
+import { averagePrecision as apOf } from "./ir/average-precision.js";
+import { judgedRanking, topicQrels } from "./ir/judged-ranking.js";
+import { dcgAtCutoffs, gainFunction, type Gain } from "./ir/ndcg-cut.js";
+import { precision } from "./ir/precision.js";
+import { recall } from "./ir/recall.js";
+import { recipRank, recipRankCut } from "./ir/recip-rank.js";
+import { relevantAtCutoffs } from "./ir/relevant-at-cutoffs.js";
+import type { JudgedRanking } from "./ir/types.js";
+
+export type { Gain } from "./ir/ndcg-cut.js";
+
+/** What the engine task returns: hits best first. */
+export interface RetrievalOutput {
+  readonly results: ReadonlyArray<{ readonly docId: string; readonly score?: number }>;
+}
+
+/** What a fixture row expects: graded judgments for the query. */
+export interface RetrievalExpected {
+  /** docId → grade (integer, 0 = judged non-relevant; negative = unjudged). @example { "doc-7": 3 } */
+  readonly judgments: Readonly<Record<string, number>>;
+  /** Minimum grade that counts as relevant for this row (overrides the scorer option). */
+  readonly relevanceLevel?: number;
+}
+
+export interface RetrievalScorerOptions {
+  /** Minimum grade that counts as relevant (trec_eval -l). @default 1 */
+  readonly relevanceLevel?: number;
+  /** What a query without relevant documents does: score 0 (trec_eval) or throw. @default "zero" */
+  readonly onNoRelevant?: "zero" | "throw";
+}
+
+export interface RetrievalMetadata {
+  /** Cut-off, or null for whole-list measures. */
+  readonly k: number | null;
+  /** Relevant documents retrieved (within k when there is a cut-off). */
+  readonly hits: number;
+  /** Judged documents with grade ≥ relevanceLevel. */
+  readonly relevantTotal: number;
+  /** Documents in the ranking. */
+  readonly retrieved: number;
+  readonly relevanceLevel: number;
+  /** The definition used, in words. */
+  readonly convention: string;
+  readonly dcg?: number;
+  readonly idcg?: number;
+  /** Present (true) only when the query has no relevant document. */
+  readonly noRelevant?: true;
+  /** The no-relevant policy that produced the score, when noRelevant. */
+  readonly policy?: string;
+}
+
+export interface RetrievalScore {
+  /** In [0, 1]. */
+  readonly score: number;
+  readonly metadata: RetrievalMetadata;
+}
+
+const NO_RELEVANT_POLICY = "score 0 (trec_eval: a judged query without relevant documents scores 0, never 1)";
+
+function assertK(k: number, scorer: string): void {
+  if (!Number.isInteger(k) || k < 1) throw new RangeError(`${scorer}: k must be an integer >= 1, got ${k}`);
+}
+
+/** Joins the engine's ranking (kept in its order) with the row's judgments. */
+export function judgeRetrieval(output: RetrievalOutput, expected: RetrievalExpected, options: RetrievalScorerOptions = {}): JudgedRanking {
+  if (!output || !Array.isArray(output.results)) throw new TypeError("output.results must be an array of { docId, score? } in rank order");
+  if (!expected || typeof expected.judgments !== "object" || expected.judgments === null) {
+    throw new TypeError("expected.judgments must be an object mapping docId to grade");
+  }
+  const relevanceLevel = expected.relevanceLevel ?? options.relevanceLevel ?? 1;
+  return judgedRanking({ docIds: output.results.map((r) => r.docId) }, topicQrels(expected.judgments), { relevanceLevel });
+}
+
+function finish(
+  judged: JudgedRanking,
+  score: number,
+  k: number | null,
+  hits: number,
+  convention: string,
+  options: RetrievalScorerOptions,
+  noRelevant: boolean,
+  extra: { dcg?: number; idcg?: number } = {},
+): RetrievalScore {
+  const metadata: RetrievalMetadata = { k, hits, relevantTotal: judged.numRel, retrieved: judged.numRet, relevanceLevel: judged.relevanceLevel, convention, ...extra };
+  if (!noRelevant) return { score, metadata };
+  if (options.onNoRelevant === "throw") {
+    throw new Error(`query has no judged document with grade >= ${judged.relevanceLevel}; judge it or drop the row (onNoRelevant: "throw")`);
+  }
+  return { score: 0, metadata: { ...metadata, noRelevant: true, policy: NO_RELEVANT_POLICY } };
+}
+
+// ---------------------------------------------------------------- per-query functions
+
+export function recallAtKScore(output: RetrievalOutput, expected: RetrievalExpected, k: number, options: RetrievalScorerOptions = {}): RetrievalScore {
+  assertK(k, "recallAtK");
+  const judged = judgeRetrieval(output, expected, options);
+  const [hits] = relevantAtCutoffs(judged, [k]);
+  return finish(judged, recall(judged, [k])[0]!, k, hits!, "trec_eval recall_k: relevant in top k / all judged-relevant docs (grade >= level)", options, judged.numRel === 0);
+}
+
+export function precisionAtKScore(output: RetrievalOutput, expected: RetrievalExpected, k: number, options: RetrievalScorerOptions = {}): RetrievalScore {
+  assertK(k, "precisionAtK");
+  const judged = judgeRetrieval(output, expected, options);
+  const [hits] = relevantAtCutoffs(judged, [k]);
+  return finish(judged, precision(judged, [k])[0]!, k, hits!, "trec_eval P_k: relevant in top k / k (fewer than k results: missing ranks are non-relevant)", options, judged.numRel === 0);
+}
+
+const GAIN_WORDS = (gain: Gain): string =>
+  gain === "linear" ? "linear gain=grade" : gain === "exponential" ? "exponential gain=2^grade-1" : `custom gain map ${JSON.stringify(gain)} (other grades: gain=grade)`;
+
+export function ndcgAtKScore(
+  output: RetrievalOutput,
+  expected: RetrievalExpected,
+  k: number,
+  options: RetrievalScorerOptions & { readonly gain?: Gain } = {},
+): RetrievalScore {
+  assertK(k, "ndcgAtK");
+  const gain = options.gain ?? "linear";
+  const judged = judgeRetrieval(output, expected, options);
+  const { dcg, idcg } = dcgAtCutoffs(judged, [k], gain);
+  const [hits] = relevantAtCutoffs(judged, [k]);
+  const convention = `${gain === "linear" ? "trec_eval ndcg_cut" : "nDCG@k (ndcg_cut with other gains)"}: ${GAIN_WORDS(gain)}, log2(rank+1) discount, ideal from all judged-positive docs`;
+  const score = idcg[0]! > 0 ? dcg[0]! / idcg[0]! : 0;
+  return finish(judged, score, k, hits!, convention, options, idcg[0]! === 0, { dcg: dcg[0]!, idcg: idcg[0]! });
+}
+
+export function reciprocalRankScore(output: RetrievalOutput, expected: RetrievalExpected, options: RetrievalScorerOptions & { readonly k?: number } = {}): RetrievalScore {
+  const judged = judgeRetrieval(output, expected, options);
+  if (options.k !== undefined) {
+    assertK(options.k, "mrr");
+    const score = recipRankCut(judged, [options.k])[0]!;
+    return finish(judged, score, options.k, score > 0 ? 1 : 0, "recip_rank_cut: 1/rank of the first relevant doc if within the top k, else 0", options, judged.numRel === 0);
+  }
+  const score = recipRank(judged);
+  return finish(judged, score, null, score > 0 ? 1 : 0, "trec_eval recip_rank: 1/rank of the first relevant doc over the whole list (no cut-off)", options, judged.numRel === 0);
+}
+
+export function averagePrecisionScore(output: RetrievalOutput, expected: RetrievalExpected, options: RetrievalScorerOptions = {}): RetrievalScore {
+  const judged = judgeRetrieval(output, expected, options);
+  return finish(judged, apOf(judged), null, judged.numRelRet, "trec_eval map (per query): sum of P@rank at relevant retrieved docs / all judged-relevant docs", options, judged.numRel === 0);
+}
+
+// ---------------------------------------------------------------- Evalite scorers
+
+type RetrievalScorer<TInput> = Evalite.Scorer<TInput, RetrievalOutput, RetrievalExpected>;
+
+/**
+ * Recall@k: the share of all judged-relevant documents that appear in the top k.
+ *
+ * **When to use:** the engine feeds a reranker or an LLM that reads the top k: did the
+ * evidence make it in at all?
+ * **When NOT to use:** to judge ordering inside the top k (use nDCG@k), or with k larger than
+ * what the engine returns (recall then only measures the engine's result count).
+ */
+export function recallAtK<TInput = unknown>(k: number, options: RetrievalScorerOptions = {}): RetrievalScorer<TInput> {
+  assertK(k, "recallAtK");
+  return createScorer<TInput, RetrievalOutput, RetrievalExpected>({
+    name: `Recall@${k}`,
+    description: `trec_eval recall_${k}: relevant in top ${k} / all judged-relevant`,
+    scorer: ({ output, expected }) => recallAtKScore(output, expected, k, options),
+  });
+}
+
+/**
+ * Precision@k: relevant documents in the top k, divided by k (even when fewer than k came back).
+ *
+ * **When to use:** users see exactly k results and every wrong one costs attention.
+ * **When NOT to use:** queries with fewer than k relevant documents cannot reach 1 (prefer
+ * recall or nDCG there); it ignores order inside the top k.
+ */
+export function precisionAtK<TInput = unknown>(k: number, options: RetrievalScorerOptions = {}): RetrievalScorer<TInput> {
+  assertK(k, "precisionAtK");
+  return createScorer<TInput, RetrievalOutput, RetrievalExpected>({
+    name: `P@${k}`,
+    description: `trec_eval P_${k}: relevant in top ${k} / ${k}`,
+    scorer: ({ output, expected }) => precisionAtKScore(output, expected, k, options),
+  });
+}
+
+/**
+ * nDCG@k: graded, position-discounted gain relative to the ideal ordering of all judged docs.
+ * `gain: "linear"` (default) is trec_eval's ndcg_cut (gain = grade); `"exponential"` uses
+ * 2^grade − 1 (weights highly relevant docs more); a map sets gains per grade.
+ *
+ * **When to use:** the main ranking-quality number for graded judgments.
+ * **When NOT to use:** binary judgments where only "found it or not" matters (use recall or MRR);
+ * never compare linear-gain and exponential-gain numbers with each other.
+ */
+export function ndcgAtK<TInput = unknown>(k: number, options: RetrievalScorerOptions & { readonly gain?: Gain } = {}): RetrievalScorer<TInput> {
+  assertK(k, "ndcgAtK");
+  const gain = options.gain ?? "linear";
+  gainFunction(gain); // a bad gain map fails here, when the eval is defined
+  return createScorer<TInput, RetrievalOutput, RetrievalExpected>({
+    name: `nDCG@${k}${gain === "linear" ? "" : gain === "exponential" ? " (exp)" : " (custom gain)"}`,
+    description: `nDCG@${k}, ${GAIN_WORDS(gain)}`,
+    scorer: ({ output, expected }) => ndcgAtKScore(output, expected, k, { ...options, gain }),
+  });
+}
+
+/**
+ * Reciprocal rank of the first relevant document (its mean over rows is MRR). Over the whole
+ * list like trec_eval's recip_rank, or MRR@k with `{ k }`.
+ *
+ * **When to use:** navigational or single-answer queries where the first hit is what counts.
+ * **When NOT to use:** queries with several relevant documents (it ignores all but the first).
+ */
+export function mrr<TInput = unknown>(options: RetrievalScorerOptions & { readonly k?: number } = {}): RetrievalScorer<TInput> {
+  if (options.k !== undefined) assertK(options.k, "mrr");
+  return createScorer<TInput, RetrievalOutput, RetrievalExpected>({
+    name: options.k === undefined ? "MRR" : `MRR@${options.k}`,
+    description: options.k === undefined ? "trec_eval recip_rank: 1/rank of first relevant, whole list" : `1/rank of first relevant within top ${options.k}`,
+    scorer: ({ output, expected }) => reciprocalRankScore(output, expected, options),
+  });
+}
+
+/**
+ * Average precision (its mean over rows is MAP): precision at each relevant document's rank,
+ * averaged over ALL judged-relevant documents (missed ones count 0).
+ *
+ * **When to use:** recall-oriented comparisons of whole rankings with binary relevance.
+ * **When NOT to use:** graded judgments where grade 3 should beat grade 1 (use nDCG), or
+ * when only the top few results are ever shown.
+ */
+export function averagePrecision<TInput = unknown>(options: RetrievalScorerOptions = {}): RetrievalScorer<TInput> {
+  return createScorer<TInput, RetrievalOutput, RetrievalExpected>({
+    name: "AP",
+    description: "trec_eval map per query: mean of P@rank over all judged-relevant docs",
+    scorer: ({ output, expected }) => averagePrecisionScore(output, expected, options),
+  });
+}
