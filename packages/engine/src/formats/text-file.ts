@@ -16,22 +16,32 @@ export function decodeUtf8File(file: string, bytes: Uint8Array): string {
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   } catch {
     const at = firstInvalidUtf8Offset(bytes);
-    throw new EngineError("INVALID_UTF8", `${file}: invalid UTF-8 at byte ${at}; convert the file to UTF-8`);
+    throw new EngineError("INVALID_UTF8", `${file}: invalid UTF-8 at byte ${at} (0-based); convert the file to UTF-8`);
   }
 }
 
-function firstInvalidUtf8Offset(bytes: Uint8Array): number {
-  // Binary search for the shortest prefix that fails to decode.
-  let lo = 0;
-  let hi = bytes.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    try {
-      new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, mid + 1), { stream: true });
-      lo = mid + 1;
-    } catch {
-      hi = mid;
+/** 0-based offset of the first byte that starts an invalid UTF-8 sequence. */
+export function firstInvalidUtf8Offset(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    let need: number;
+    let min: number;
+    if (b < 0x80) {
+      i++;
+      continue;
+    } else if (b >= 0xc2 && b <= 0xdf) [need, min] = [1, 0x80];
+    else if (b >= 0xe0 && b <= 0xef) [need, min] = [2, 0x800];
+    else if (b >= 0xf0 && b <= 0xf4) [need, min] = [3, 0x10000];
+    else return i;
+    let cp = b & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
     }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
   }
-  return lo;
+  return bytes.length;
 }

@@ -13,8 +13,10 @@ export function hasCjk(text: string): boolean {
   return CJK_CHAR.test(text);
 }
 
-/** Characters that may join two alphanumeric runs into one compound (`real-time`, `config.yaml`). */
-export const CONNECTORS = "-‐‑_./\\@:+－＿．／＠：";
+/** Characters that may join two alphanumeric runs into one compound (`real-time`, `config.yaml`).
+ * A colon does not: `title:cancel` is two words (and looks like FTS5 column syntax), and a URL's
+ * `https://host/path` still yields the compound `host/path`. */
+export const CONNECTORS = "-‐‑_./\\@+－＿．／＠";
 
 /** Folds Latin diacritics (`kündigung` → `kundigung`) and a few letters that do not decompose. */
 export function foldDiacritics(word: string): string {

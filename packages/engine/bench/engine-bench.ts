@@ -1,0 +1,470 @@
+/**
+ * Engine benchmark (`pnpm bench:engine`): builds an index of ≥ 100,000 passages and measures
+ * ingest, BM25 (against raw FTS5 on the same database in the same run), vectors, every tier and
+ * memory. Speed is measured here, never in unit tests; BM25 is reported as a ratio against a
+ * baseline measured in the same run, because machines are noisy.
+ *
+ *   pnpm bench:engine [corpus-folder|corpus.jsonl] [--queries 500] [--seed 42] [--passages 100000]
+ *                     [--warmup 20] [--json results.json]
+ *
+ * Without a corpus argument, a deterministic synthetic corpus (bench/corpus.ts) is written as
+ * Markdown files under a temp folder until the engine's own chunker yields `--passages` passages.
+ * The index and the generated files live in one temp folder that is removed at the end, on error
+ * and on Ctrl-C (taken at the next await: during a phase that never yields, such as `index()`,
+ * that is when the phase ends).
+ *
+ * What is compared for BM25: the engine's `search(text, { limit: 10 })` against the statement the
+ * engine runs inside it — `SELECT rowid, bm25(passages_fts, 4, 1, 2) … MATCH ? ORDER BY s, rowid
+ * LIMIT ?` with the same MATCH expression (`prepareLexicalQuery`, computed before timing) and the
+ * same LIMIT (depth × 3 + 20 = 50 for limit 10, see retrieval/bm25.ts) — prepared on a separate
+ * read-only connection to the same file. The two are interleaved per query, alternating which goes
+ * first, so drift and noise hit both.
+ */
+import Database from "better-sqlite3";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { Engine } from "../src/index.js";
+import { chunkDocument } from "../src/ingest/chunk.js";
+import { parseDocument } from "../src/ingest/markdown.js";
+import { prepareLexicalQuery } from "../src/retrieval/bm25.js";
+import { makeSnippet } from "../src/retrieval/snippet.js";
+import { DEFAULT_ANALYZER } from "../src/text/analyze.js";
+import type { IndexReport, SearchResponse } from "../src/types.js";
+import { buildVocabulary, generateDocument, generateQueries, mulberry32, queriesFromSample, type BenchQuery } from "./corpus.js";
+
+const USAGE = `Usage: pnpm bench:engine [corpus-folder|corpus.jsonl] [--queries N] [--seed N] [--passages N] [--warmup N] [--json file]`;
+
+const TARGETS = {
+  bm25Ratio: 1.3,
+  vsearchP95Ms: 50,
+  ingestPerSec: 5000,
+  peakRssBytes: 1024 ** 3,
+  passages: 100_000,
+  queries: 500,
+};
+
+/** The engine's inner LIMIT for `search(…, { limit: 10 })` without filters: depth × 3 + 20. */
+const LIMIT = 10;
+const ENGINE_FTS_LIMIT = LIMIT * 3 + 20;
+const FTS_SQL = "SELECT rowid, bm25(passages_fts, 4, 1, 2) AS s FROM passages_fts WHERE passages_fts MATCH ? ORDER BY s, rowid LIMIT ?";
+
+interface Summary {
+  n: number;
+  p50: number;
+  p95: number;
+  mean: number;
+  max: number;
+}
+
+function summarize(values: readonly number[]): Summary {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (p: number): number => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? NaN;
+  const mean = sorted.reduce((s, v) => s + v, 0) / (sorted.length || 1);
+  return { n: sorted.length, p50: at(0.5), p95: at(0.95), mean, max: sorted[sorted.length - 1] ?? NaN };
+}
+
+const mib = (bytes: number): number => bytes / 1024 ** 2;
+const fmt = (n: number, digits = 2): string => n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const int = (n: number): string => Math.round(n).toLocaleString("en-US");
+const say = (line: string): void => void process.stderr.write(`bench: ${line}\n`);
+/** Lets signal handlers run between synchronous stretches. */
+const yieldToEventLoop = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+function time<T>(fn: () => T): [T, number] {
+  const t0 = performance.now();
+  const out = fn();
+  return [out, performance.now() - t0];
+}
+
+async function timeAsync<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const t0 = performance.now();
+  const out = await fn();
+  return [out, performance.now() - t0];
+}
+
+function memory(): { rssMiB: number; heapUsedMiB: number } {
+  const m = process.memoryUsage();
+  return { rssMiB: mib(m.rss), heapUsedMiB: mib(m.heapUsed) };
+}
+
+function positiveInt(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got "${value}"`);
+  return n;
+}
+
+interface GeneratedCorpus {
+  folder: string;
+  documents: number;
+  passages: number;
+  bytes: number;
+  wordTypes: number;
+  ms: number;
+}
+
+/** Writes Markdown files until the engine's chunker (same code, same defaults) yields `target` passages. */
+async function writeCorpus(folder: string, seed: number, target: number): Promise<GeneratedCorpus> {
+  const started = performance.now();
+  const vocab = buildVocabulary(seed);
+  const rng = mulberry32(seed);
+  const dirs = new Set<string>();
+  let passages = 0;
+  let bytes = 0;
+  let documents = 0;
+  while (passages < target) {
+    const doc = generateDocument(vocab, documents, rng);
+    const parsed = parseDocument(doc.path, doc.markdown);
+    passages += chunkDocument(parsed.body, parsed.title, parsed.markdown).length;
+    const file = join(folder, doc.path);
+    const dir = dirname(file);
+    if (!dirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      dirs.add(dir);
+    }
+    writeFileSync(file, doc.markdown);
+    bytes += Buffer.byteLength(doc.markdown);
+    documents++;
+    if (documents % 1000 === 0) await yieldToEventLoop();
+  }
+  return { folder, documents, passages, bytes, wordTypes: vocab.types, ms: performance.now() - started };
+}
+
+interface IngestResult {
+  report: IndexReport;
+  wallMs: number;
+  passagesPerSec: number;
+  /**
+   * Estimated from the engine's progress messages ("embedded k/n passages", every 10%): embedding runs
+   * at a steady rate, so its start is extrapolated back from the first message.
+   */
+  phases: { readChunkHashMs: number; embedMs: number; writeTransactionMs: number } | null;
+}
+
+async function ingest(engine: Engine, location: string): Promise<IngestResult> {
+  const t0 = performance.now();
+  const progress: Array<{ at: number; done: number; total: number }> = [];
+  const report = await engine.index(location, {
+    collection: "bench",
+    onMessage: (line) => {
+      const m = /^embedded (\d+)\/(\d+) passages/.exec(line);
+      if (m) progress.push({ at: performance.now() - t0, done: Number(m[1]), total: Number(m[2]) });
+      say(`engine: ${line}`);
+    },
+  });
+  const wallMs = performance.now() - t0;
+  let phases: IngestResult["phases"] = null;
+  const first = progress[0];
+  const last = progress[progress.length - 1];
+  if (first && last && last !== first && last.done === last.total) {
+    const msPerPassage = (last.at - first.at) / (last.done - first.done);
+    const embedStart = first.at - msPerPassage * first.done;
+    phases = { readChunkHashMs: embedStart, embedMs: last.at - embedStart, writeTransactionMs: wallMs - last.at };
+  }
+  return { report, wallMs, passagesPerSec: report.passages.written / (wallMs / 1000), phases };
+}
+
+function bm25StageMs(response: SearchResponse): number {
+  const stage = response.trace.find((s) => s.stage === "bm25");
+  return stage ? stage.end - stage.start : NaN;
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: process.argv.slice(2),
+    allowPositionals: true,
+    options: {
+      queries: { type: "string" },
+      seed: { type: "string" },
+      passages: { type: "string" },
+      warmup: { type: "string" },
+      json: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(USAGE + "\n");
+    return;
+  }
+  if (positionals.length > 1) throw new Error(`expected at most one corpus argument\n${USAGE}`);
+  const queryCount = positiveInt("queries", values.queries, TARGETS.queries);
+  const seed = positiveInt("seed", values.seed, 42);
+  const targetPassages = positiveInt("passages", values.passages, TARGETS.passages);
+  const warmupCount = positiveInt("warmup", values.warmup, 20);
+  const userCorpus = positionals[0] === undefined ? undefined : resolve(positionals[0]);
+
+  const tmp = mkdtempSync(join(os.tmpdir(), "engine-bench-"));
+  let removed = false;
+  const cleanup = (): void => {
+    if (removed) return;
+    removed = true;
+    rmSync(tmp, { recursive: true, force: true });
+  };
+  process.on("exit", cleanup);
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      say(`${signal}: removing ${tmp}`);
+      cleanup();
+      process.exit(130);
+    });
+  }
+
+  const dbFile = join(tmp, "index.db");
+  let engine: Engine | undefined;
+  let raw: Database.Database | undefined;
+  try {
+    // ---- corpus ----
+    let corpus: GeneratedCorpus | undefined;
+    let location: string;
+    if (userCorpus) {
+      location = userCorpus;
+      say(`indexing ${userCorpus}`);
+    } else {
+      say(`writing a synthetic corpus of ≥ ${int(targetPassages)} passages (seed ${seed}) to ${tmp}`);
+      corpus = await writeCorpus(join(tmp, "corpus"), seed, targetPassages);
+      location = corpus.folder;
+      say(`wrote ${int(corpus.documents)} Markdown files (${fmt(mib(corpus.bytes), 1)} MiB, ${int(corpus.passages)} passages by the chunker) in ${fmt(corpus.ms / 1000, 1)} s`);
+    }
+    const memAfterCorpus = memory();
+
+    // ---- ingest ----
+    engine = Engine.open(dbFile, { create: true });
+    const ingestResult = await ingest(engine, location);
+    const { report } = ingestResult;
+    say(`indexed ${int(report.passages.written)} passages in ${fmt(ingestResult.wallMs / 1000, 1)} s`);
+    if (corpus && report.passages.written !== corpus.passages) {
+      throw new Error(`the engine wrote ${report.passages.written} passages, the chunker predicted ${corpus.passages}`);
+    }
+    const memAfterIngest = memory();
+
+    // ---- baseline connection ----
+    raw = new Database(dbFile, { readonly: true });
+    const sqliteVersion = raw.prepare("SELECT sqlite_version()").pluck().get() as string;
+    const rawStatement = raw.prepare(FTS_SQL).raw();
+    const documentOf = new Int32Array(((raw.prepare("SELECT max(id) FROM passages").pluck().get() as number | null) ?? 0) + 1);
+    for (const [id, doc] of raw.prepare("SELECT id, document_id FROM passages").raw().iterate() as IterableIterator<[number, number]>) documentOf[id] = doc;
+
+    const stats = engine.stats();
+    const languages = stats.languages;
+
+    // ---- queries ----
+    let queries: BenchQuery[];
+    let warmups: BenchQuery[];
+    if (corpus) {
+      const vocab = buildVocabulary(seed);
+      queries = generateQueries(vocab, queryCount, mulberry32(seed ^ 0x51ed270b));
+      warmups = generateQueries(vocab, warmupCount, mulberry32(seed ^ 0x2545f491));
+    } else {
+      const step = Math.max(1, Math.floor(stats.passages / 5000));
+      const sample = raw.prepare("SELECT text FROM passages WHERE id % ? = 0 LIMIT 5000").pluck().all(step) as string[];
+      const rng = mulberry32(seed ^ 0x51ed270b);
+      queries = queriesFromSample(sample, queryCount, rng);
+      warmups = queriesFromSample(sample, warmupCount, rng);
+    }
+    const matches = queries.map((q) => prepareLexicalQuery(q.text, languages, DEFAULT_ANALYZER).match);
+
+    // ---- first calls: one-time loads ----
+    const e = engine;
+    const first = warmups[0]!;
+    const [, firstSearchMs] = time(() => e.search(first.text, { limit: LIMIT }));
+    const [, firstVsearchMs] = await timeAsync(() => e.vsearch(first.text, { limit: LIMIT }));
+    const memAfterVectors = memory();
+    const typoQuery = warmups.find((q) => q.kind === "typo") ?? first;
+    const [, firstThoroughMs] = await timeAsync(() => e.query(typoQuery.text, { tier: "thorough", limit: LIMIT }));
+    say(`first calls: search ${fmt(firstSearchMs, 0)} ms, vsearch ${fmt(firstVsearchMs, 0)} ms, thorough ${fmt(firstThoroughMs, 0)} ms`);
+
+    // ---- warm-up ----
+    for (const q of warmups) {
+      const m = prepareLexicalQuery(q.text, languages, DEFAULT_ANALYZER).match;
+      if (m !== "") rawStatement.all(m, ENGINE_FTS_LIMIT);
+      e.search(q.text, { limit: LIMIT });
+      await e.vsearch(q.text, { limit: LIMIT });
+      for (const tier of ["fast", "balanced", "thorough"] as const) await e.query(q.text, { tier, limit: LIMIT });
+    }
+
+    // ---- timed run ----
+    const t = { raw: [] as number[], search: [] as number[], vsearch: [] as number[], fast: [] as number[], balanced: [] as number[], thorough: [] as number[] };
+    const stageMs: number[] = [];
+    const kinds = new Map<string, { raw: number[]; search: number[] }>();
+    const searchResults: SearchResponse[] = [];
+    let emptyMatches = 0;
+    let retries = 0;
+    const runStarted = performance.now();
+    for (let i = 0; i < queries.length; i++) {
+      const q = queries[i]!;
+      const match = matches[i]!;
+      let rawMs = NaN;
+      let rows: Array<[number, number]> = [];
+      const runRaw = (): void => {
+        [rows, rawMs] = time(() => rawStatement.all(match, ENGINE_FTS_LIMIT) as Array<[number, number]>);
+      };
+      let response: SearchResponse | undefined;
+      let searchMs = NaN;
+      const runSearch = (): void => {
+        [response, searchMs] = time(() => e.search(q.text, { limit: LIMIT }));
+      };
+      if (match === "") {
+        emptyMatches++;
+        runSearch();
+      } else {
+        if (i % 2 === 0) {
+          runRaw();
+          runSearch();
+        } else {
+          runSearch();
+          runRaw();
+        }
+        t.raw.push(rawMs);
+        t.search.push(searchMs);
+        stageMs.push(bm25StageMs(response!));
+        const k = kinds.get(q.kind) ?? { raw: [], search: [] };
+        k.raw.push(rawMs);
+        k.search.push(searchMs);
+        kinds.set(q.kind, k);
+        // The engine re-runs the statement with 4× the LIMIT when 50 passages hold < 10 documents.
+        if (rows.length === ENGINE_FTS_LIMIT && new Set(rows.map(([id]) => documentOf[id])).size < LIMIT) retries++;
+      }
+      searchResults.push(response!);
+      t.vsearch.push((await timeAsync(() => e.vsearch(q.text, { limit: LIMIT })))[1]);
+      for (const tier of ["fast", "balanced", "thorough"] as const) t[tier].push((await timeAsync(() => e.query(q.text, { tier, limit: LIMIT })))[1]);
+      if ((i + 1) % 100 === 0) say(`${i + 1}/${queries.length} queries (${fmt((performance.now() - runStarted) / 1000, 1)} s)`);
+      await yieldToEventLoop();
+    }
+
+    // ---- where engine BM25 time goes (diagnostic pass, after the timed run) ----
+    const analysisMs = queries.map((q) => time(() => prepareLexicalQuery(q.text, languages, DEFAULT_ANALYZER))[1]);
+    const rawLimit10Ms = matches.filter((m) => m !== "").map((m) => time(() => rawStatement.all(m, LIMIT))[1]);
+    const dataVersionMs = time(() => {
+      for (let i = 0; i < 10_000; i++) raw!.pragma("data_version", { simple: true });
+    })[1] / 10_000;
+    const passageText = raw.prepare("SELECT p.text FROM passages p JOIN documents d ON d.id = p.document_id WHERE d.path = ? AND p.seq = ?").pluck();
+    const snippetMs = searchResults.map((r, i) => {
+      const lexical = prepareLexicalQuery(queries[i]!.text, languages, DEFAULT_ANALYZER);
+      const tokens = new Set(lexical.terms.flatMap((term) => term.alternatives.flat()));
+      const texts = r.results.map((h) => ({ text: passageText.get(h.docId, Number(h.passageId.slice(h.passageId.lastIndexOf("#") + 1))) as string, language: h.language?.split("-")[0] }));
+      return time(() => {
+        for (const x of texts) makeSnippet(x.text, tokens, x.language, DEFAULT_ANALYZER);
+      })[1];
+    });
+
+    const usage = process.resourceUsage();
+    const memEnd = memory();
+    const peakRssBytes = usage.maxRSS * 1024;
+
+    // ---- results ----
+    const latency = {
+      rawFts: summarize(t.raw),
+      search: summarize(t.search),
+      vsearch: summarize(t.vsearch),
+      fast: summarize(t.fast),
+      balanced: summarize(t.balanced),
+      thorough: summarize(t.thorough),
+    };
+    const ratios = { p50: latency.search.p50 / latency.rawFts.p50, p95: latency.search.p95 / latency.rawFts.p95, mean: latency.search.mean / latency.rawFts.mean };
+    const breakdown = {
+      analysisPrepareLexicalQuery: summarize(analysisMs),
+      bm25StageFtsAndMapping: summarize(stageMs),
+      rawFtsLimit10: summarize(rawLimit10Ms),
+      snippetsFor10Results: summarize(snippetMs),
+      dataVersionPragmaMs: dataVersionMs,
+      retriedStatements: retries,
+    };
+    const byKind = Object.fromEntries(
+      [...kinds.entries()].map(([kind, k]) => {
+        const r = summarize(k.raw);
+        const s = summarize(k.search);
+        return [kind, { queries: k.raw.length, rawFtsP50: r.p50, searchP50: s.p50, ratioP50: s.p50 / r.p50 }];
+      }),
+    );
+    const ingestPerSec = ingestResult.passagesPerSec;
+    const targets = [
+      { name: "corpus ≥ 100,000 passages", measured: `${int(report.passages.total)} passages`, pass: report.passages.total >= TARGETS.passages },
+      { name: "≥ 500 timed queries", measured: `${int(t.search.length)} BM25 / ${int(t.vsearch.length)} vector`, pass: t.search.length >= TARGETS.queries },
+      { name: "engine BM25 p50 ≤ 1.3 × raw FTS5 p50", measured: `${fmt(ratios.p50)}×`, pass: ratios.p50 <= TARGETS.bm25Ratio },
+      { name: "vsearch p95 < 50 ms", measured: `${fmt(latency.vsearch.p95, 1)} ms`, pass: latency.vsearch.p95 < TARGETS.vsearchP95Ms },
+      { name: "ingest ≥ 5,000 passages/s", measured: `${int(ingestPerSec)} passages/s`, pass: ingestPerSec >= TARGETS.ingestPerSec },
+      { name: "peak RSS < 1 GiB", measured: `${fmt(mib(peakRssBytes), 0)} MiB`, pass: peakRssBytes < TARGETS.peakRssBytes },
+    ];
+    const machine = {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? "unknown",
+      totalMemoryGiB: os.totalmem() / 1024 ** 3,
+      node: process.version,
+      sqlite: sqliteVersion,
+      platform: `${os.platform()} ${os.release()}`,
+    };
+
+    const lines: string[] = [];
+    lines.push(`Engine benchmark — ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, SQLite ${machine.sqlite}`);
+    lines.push(
+      corpus
+        ? `corpus: generated, seed ${seed}: ${int(corpus.documents)} Markdown files, ${fmt(mib(corpus.bytes), 1)} MiB, ${int(report.passages.total)} passages, languages ${languages.join(", ")}, ~${int(corpus.wordTypes)} word types`
+        : `corpus: ${userCorpus}: ${int(report.documents.total)} documents, ${int(report.passages.total)} passages, languages ${languages.join(", ") || "(unknown)"}`,
+    );
+    const ph = ingestResult.phases;
+    lines.push(
+      `ingest: ${int(report.passages.written)} passages in ${fmt(ingestResult.wallMs / 1000, 1)} s = ${int(ingestPerSec)} passages/s` +
+        (ph
+          ? ` (phases ≈ read+chunk+hash ${fmt(ph.readChunkHashMs / 1000, 1)} s, embed ${fmt(ph.embedMs / 1000, 1)} s, write transaction (analysis, FTS, vectors) ${fmt(ph.writeTransactionMs / 1000, 1)} s)`
+          : ""),
+    );
+    lines.push(`first calls: search ${fmt(firstSearchMs, 0)} ms (catalog), vsearch ${fmt(firstVsearchMs, 0)} ms (vector load), thorough ${fmt(firstThoroughMs, 0)} ms (term list for spelling)`);
+    lines.push(`queries: ${int(queries.length)} timed after ${warmups.length} warm-up, limit ${LIMIT}${emptyMatches ? `, ${emptyMatches} with no searchable terms left out of the BM25 comparison` : ""}`);
+    lines.push("");
+    lines.push(`${"method".padEnd(34)}${"p50 ms".padStart(9)}${"p95 ms".padStart(9)}${"mean ms".padStart(9)}${"max ms".padStart(9)}`);
+    const row = (name: string, s: Summary): void => void lines.push(`${name.padEnd(34)}${fmt(s.p50).padStart(9)}${fmt(s.p95).padStart(9)}${fmt(s.mean).padStart(9)}${fmt(s.max).padStart(9)}`);
+    row(`raw FTS5 MATCH (LIMIT ${ENGINE_FTS_LIMIT})`, latency.rawFts);
+    row("engine search (BM25)", latency.search);
+    row("engine vsearch", latency.vsearch);
+    row("engine query fast", latency.fast);
+    row("engine query balanced", latency.balanced);
+    row("engine query thorough", latency.thorough);
+    lines.push("");
+    lines.push(`engine BM25 / raw FTS5: p50 ${fmt(ratios.p50)}×, p95 ${fmt(ratios.p95)}×, mean ${fmt(ratios.mean)}×`);
+    lines.push(`  by query kind (p50 raw → engine): ${Object.entries(byKind).map(([k, v]) => `${k} ${fmt(v.rawFtsP50)} → ${fmt(v.searchP50)} (${fmt(v.ratioP50)}×)`).join("; ")}`);
+    lines.push(
+      `  engine search p50 parts: analysis ${fmt(breakdown.analysisPrepareLexicalQuery.p50, 3)} ms, bm25 stage (FTS + mapping) ${fmt(breakdown.bm25StageFtsAndMapping.p50)} ms, ` +
+        `snippets ×10 ${fmt(breakdown.snippetsFor10Results.p50, 3)} ms, data_version ${fmt(dataVersionMs * 1000, 1)} µs; raw LIMIT 10 p50 ${fmt(breakdown.rawFtsLimit10.p50)} ms; ` +
+        `statement re-run with LIMIT ${ENGINE_FTS_LIMIT * 4} on ${retries}/${t.search.length} queries`,
+    );
+    lines.push(
+      `memory: peak RSS ${fmt(mib(peakRssBytes), 0)} MiB; RSS after corpus ${fmt(memAfterCorpus.rssMiB, 0)}, after ingest ${fmt(memAfterIngest.rssMiB, 0)}, after vector load ${fmt(memAfterVectors.rssMiB, 0)}, at end ${fmt(memEnd.rssMiB, 0)} MiB; heap used at end ${fmt(memEnd.heapUsedMiB, 0)} MiB`,
+    );
+    lines.push("");
+    lines.push("targets:");
+    for (const target of targets) lines.push(`  ${target.pass ? "PASS" : "MISS"}  ${target.name.padEnd(40)}${target.measured}`);
+    process.stdout.write(lines.join("\n") + "\n");
+
+    if (values.json) {
+      const result = {
+        machine,
+        config: { seed, queries: queries.length, warmup: warmups.length, limit: LIMIT, engineFtsLimit: ENGINE_FTS_LIMIT, corpus: userCorpus ?? "generated", targetPassages },
+        corpus: corpus
+          ? { kind: "generated-markdown", documents: corpus.documents, bytes: corpus.bytes, passages: report.passages.total, wordTypes: corpus.wordTypes, languages, generationMs: corpus.ms }
+          : { kind: "user", location: userCorpus, documents: report.documents.total, passages: report.passages.total, languages },
+        ingest: { passages: report.passages.written, wallMs: ingestResult.wallMs, engineElapsedMs: report.elapsedMs, passagesPerSec: ingestPerSec, phases: ingestResult.phases },
+        firstCalls: { searchMs: firstSearchMs, vsearchMs: firstVsearchMs, thoroughMs: firstThoroughMs },
+        latencyMs: latency,
+        bm25Ratio: ratios,
+        bm25ByKind: byKind,
+        breakdown,
+        memory: { peakRssMiB: mib(peakRssBytes), afterCorpus: memAfterCorpus, afterIngest: memAfterIngest, afterVectorLoad: memAfterVectors, end: memEnd },
+        targets,
+        emptyMatches,
+      };
+      writeFileSync(values.json, JSON.stringify(result, null, 2) + "\n");
+      say(`wrote ${values.json}`);
+    }
+  } finally {
+    raw?.close();
+    engine?.close();
+    cleanup();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${(error as Error)?.stack ?? String(error)}\n`);
+  process.exitCode = 1;
+});

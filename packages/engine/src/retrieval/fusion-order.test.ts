@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { reciprocalRankFusion } from "./rrf.js";
+import { compareUtf8, TopK, byScoreThenDocIdDesc } from "./order.js";
+
+const item = (docIndex: number, docId: string) => ({ docIndex, docId, passageRowId: docIndex * 10, score: 0 });
+
+describe("reciprocal rank fusion", () => {
+  it("sums weight / (k + rank) over the lists a document appears in", () => {
+    const fused = reciprocalRankFusion(
+      [
+        { name: "bm25", weight: 1, items: [item(1, "a"), item(2, "b")] },
+        { name: "vector", weight: 2, items: [item(2, "b"), item(3, "c")] },
+      ],
+      60,
+    );
+    expect(fused.map((f) => f.docId)).toEqual(["b", "c", "a"]);
+    expect(fused[0]!.score).toBeCloseTo(1 / 62 + 2 / 61, 12);
+    expect(fused[0]!.ranks).toEqual({ bm25: 2, vector: 1 });
+    expect(fused[1]!.score).toBeCloseTo(2 / 62, 12);
+    expect(fused[2]!.score).toBeCloseTo(1 / 61, 12);
+  });
+
+  it("orders equal fused scores by document id descending", () => {
+    const fused = reciprocalRankFusion(
+      [
+        { name: "x", weight: 1, items: [item(1, "a")] },
+        { name: "y", weight: 1, items: [item(2, "b")] },
+      ],
+      60,
+    );
+    expect(fused.map((f) => f.docId)).toEqual(["b", "a"]);
+  });
+
+  it("rejects a negative k", () => expect(() => reciprocalRankFusion([], -1)).toThrow(RangeError));
+});
+
+describe("ordering", () => {
+  it("compares document ids in UTF-8 byte order, not UTF-16", () => {
+    // U+FF21 (3 UTF-8 bytes, EF BC A1) sorts before U+1F600 (F0 ...) in bytes but after it in UTF-16.
+    expect(compareUtf8("\uff21", "😀")).toBeLessThan(0);
+    expect("\uff21" < "😀").toBe(false);
+    expect(compareUtf8("a", "b")).toBeLessThan(0);
+    expect(compareUtf8("b", "b")).toBe(0);
+  });
+
+  it("TopK keeps the best k in engine order", () => {
+    const top = new TopK<{ score: number; docId: string }>(3, byScoreThenDocIdDesc);
+    for (const [score, docId] of [[1, "a"], [5, "b"], [3, "c"], [5, "d"], [0, "e"], [3, "f"]] as const) top.push({ score, docId });
+    expect(top.sorted().map((x) => x.docId)).toEqual(["d", "b", "f"]);
+    const none = new TopK<{ score: number; docId: string }>(0, byScoreThenDocIdDesc);
+    none.push({ score: 1, docId: "a" });
+    expect(none.sorted()).toEqual([]);
+  });
+});

@@ -1,0 +1,141 @@
+import Database from "better-sqlite3";
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync, existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { SMALL_CORPUS, tempDir, writeFiles } from "./helpers.js";
+
+const root = resolve(import.meta.dirname, "../../..");
+const tsx = join(root, "node_modules/.bin/tsx");
+const cli = join(root, "packages/engine/src/cli.ts");
+const dir = tempDir("engine-cli-");
+const corpus = join(dir, "corpus");
+const db = join(dir, "index.db");
+
+function engine(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(tsx, [cli, ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, ENGINE_DEBUG: "" } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The CLI's promise for a user's mistake: one line on stderr, exit 2, no stack trace. */
+function expectOneLineError(r: ReturnType<typeof engine>, pattern: RegExp): void {
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(/^engine: .+\n$/);
+  expect(r.stderr).toMatch(pattern);
+  expect(r.stderr).not.toMatch(/\n\s+at /);
+  expect(r.stdout).toBe("");
+}
+
+beforeAll(() => {
+  writeFiles(corpus, SMALL_CORPUS);
+  const r = engine("index", corpus, "--db", db);
+  expect(r.stderr).toBe("");
+  expect(r.code).toBe(0);
+});
+
+describe("engine CLI", () => {
+  it("indexes a folder and answers every tier, as text and as JSON", () => {
+    for (const tier of ["fast", "balanced", "thorough"]) {
+      const r = engine("query", "cancel subscription", "--db", db, "--tier", tier, "--limit", "3");
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^ 1\. en\/billing\.md /);
+      // BM25 alone returns only documents that share a term; the vector tiers fill the limit.
+      expect(r.stdout).toMatch(tier === "fast" ? /\(fast, [1-3] results/ : new RegExp(`\\(${tier}, 3 results`));
+    }
+    const json = JSON.parse(engine("search", "DEC-0054", "--db", db, "--json").stdout);
+    expect(json.results[0].docId).toBe("en/decisions/dec-0054.md");
+    expect(json.trace[0].stage).toBe("bm25");
+    expect(JSON.parse(engine("vsearch", "subscripton", "--db", db, "--json").stdout).mode).toBe("vsearch");
+  });
+
+  it("writes a TREC run file for a JSONL query batch at any tier", () => {
+    const queries = join(dir, "queries.jsonl");
+    writeFileSync(queries, `${JSON.stringify({ _id: "q1", text: "cancel subscription" })}\n${JSON.stringify({ id: "q2", text: "DEC-0054" })}\n`);
+    for (const tier of ["fast", "balanced", "thorough"]) {
+      const out = join(dir, `run-${tier}.txt`);
+      const r = engine("run", queries, "--db", db, "--tier", tier, "--limit", "5", "--out", out);
+      expect(r.code).toBe(0);
+      const lines = readFileSync(out, "utf8").trim().split("\n");
+      const q1 = lines.filter((l) => l.startsWith("q1 "));
+      const q2 = lines.filter((l) => l.startsWith("q2 "));
+      if (tier !== "fast") expect(lines).toHaveLength(10);
+      expect(q1[0]).toMatch(new RegExp(`^q1 Q0 en/billing\\.md 1 \\S+ hybrid-${tier}$`));
+      expect(q2[0]).toMatch(/^q2 Q0 en\/decisions\/dec-0054\.md 1 /);
+      for (const topic of [q1, q2]) {
+        expect(topic.map((l) => Number(l.split(" ")[3]))).toEqual(topic.map((_, i) => i + 1));
+        const scores = topic.map((l) => Number(l.split(" ")[4]));
+        expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+      }
+    }
+    const bm25 = engine("run", queries, "--db", db, "--mode", "search", "--tag", "mine");
+    expect(bm25.stdout.split("\n")[0]).toMatch(/ mine$/);
+  });
+
+  it("prints stats with the fingerprint", () => {
+    const r = engine("stats", "--db", db);
+    expect(r.stdout).toMatch(/collections: corpus/);
+    expect(r.stdout).toMatch(/embedder: {4}offline\/hashed-char-ngram-v1-384 \(384 dimensions\)/);
+    expect(r.stdout).toMatch(/corpus hash: [0-9a-f]{64}/);
+  });
+
+  describe("errors: one line, exit 2, no stack, index untouched", () => {
+    const untouched = (): string => readFileSync(db).toString("base64");
+
+    it.each([
+      ["missing folder", ["index", "no-such-folder", "--db", "x.db"], /no-such-folder: no such folder or file/],
+      ["missing index", ["search", "x", "--db", "missing.db"], /missing\.db: no index here/],
+      ["no --db", ["search", "x"], /"search" needs --db <file>/],
+      ["unknown flag", ["search", "x", "--db", "index.db", "--limt", "3"], /Unknown option '--limt'/],
+      ["flag for another command", ["search", "x", "--db", "index.db", "--tier", "fast"], /--tier does not apply to "search"/],
+      ["bad limit", ["search", "x", "--db", "index.db", "--limit", "ten"], /--limit must be an integer from 1 to 10000, got "ten"/],
+      ["bad tier", ["query", "x", "--db", "index.db", "--tier", "slow"], /--tier must be one of fast, balanced, thorough, got "slow"/],
+      ["unknown command", ["serach", "x", "--db", "index.db"], /unknown command "serach"/],
+      ["two positionals", ["search", "a", "b", "--db", "index.db"], /takes exactly one argument \(quote a query with spaces\)/],
+      ["index as folder", ["search", "x", "--db", "corpus"], /corpus: is a folder/],
+      ["not a corpus", ["index", "index.db", "--db", "other.db"], /expected a folder of Markdown\/text files or a \.jsonl corpus/],
+    ])("%s", (_name, args, pattern) => {
+      const before = untouched();
+      expectOneLineError(engine(...args), pattern);
+      expect(untouched()).toBe(before);
+    });
+
+    it("binary and invalid UTF-8 files", () => {
+      const before = untouched();
+      const bad = join(dir, "bad");
+      writeFiles(bad, { "ok.md": "# ok\n\nfine", "pic.md": Buffer.from([0x47, 0x49, 0x46, 0x00, 0x01]) });
+      expectOneLineError(engine("index", bad, "--db", db), /bad\/pic\.md: binary file/);
+      writeFiles(bad, { "pic.md": "# ok", "latin1.txt": Buffer.from("caf\xe9", "latin1") });
+      expectOneLineError(engine("index", bad, "--db", db), /bad\/latin1\.txt: invalid UTF-8 at byte 3/);
+      expect(untouched()).toBe(before);
+    });
+
+    it("a database from a newer schema", () => {
+      const newer = join(dir, "newer.db");
+      writeFileSync(newer, readFileSync(db));
+      const conn = new Database(newer);
+      conn.pragma("user_version = 7");
+      conn.close();
+      expectOneLineError(engine("search", "x", "--db", newer), /written by index schema version 7; this engine reads up to version 1/);
+      expectOneLineError(engine("index", corpus, "--db", newer), /schema version 7/);
+    });
+
+    it("a locked database", () => {
+      const holder = new Database(db);
+      holder.exec("BEGIN IMMEDIATE");
+      try {
+        writeFileSync(join(corpus, "en/extra.md"), "# extra\n\nmore");
+        expectOneLineError(engine("index", corpus, "--db", db), /index\.db: locked by another process \(SQLITE_BUSY\)/);
+      } finally {
+        holder.exec("ROLLBACK");
+        holder.close();
+      }
+      expect(existsSync(db)).toBe(true);
+    });
+
+    it("a malformed query batch names file and line", () => {
+      const queries = join(dir, "bad-queries.jsonl");
+      writeFileSync(queries, `${JSON.stringify({ _id: "q1", text: "x" })}\n${JSON.stringify({ _id: "q2" })}\n`);
+      expectOneLineError(engine("run", queries, "--db", db), /bad-queries\.jsonl:2: missing "text"/);
+    });
+  });
+});

@@ -1,0 +1,281 @@
+import Database from "better-sqlite3";
+import { rmSync, writeFileSync, copyFileSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { Engine, EngineError, HashedNgramEmbedder } from "../src/index.js";
+import type { EmbeddingModelV3 } from "@ai-sdk/provider";
+import { SMALL_CORPUS, tempDir, writeFiles } from "./helpers.js";
+
+const dir = tempDir();
+let n = 0;
+function fresh(files: Record<string, string | Uint8Array> = SMALL_CORPUS): { corpus: string; db: string } {
+  n++;
+  const corpus = join(dir, `corpus${n}`);
+  writeFiles(corpus, files);
+  return { corpus, db: join(dir, `index${n}.db`) };
+}
+
+/** Everything an index holds that a failed run must leave alone. */
+function snapshot(db: string): string {
+  const conn = new Database(db, { readonly: true });
+  try {
+    const rows = (sql: string): unknown[] => conn.prepare(sql).raw().all();
+    return JSON.stringify([
+      rows("SELECT collection, path, title, language, content_hash FROM documents ORDER BY id"),
+      rows("SELECT id, document_id, seq, text FROM passages ORDER BY id"),
+      rows("SELECT content_hash, embedder, dimensions FROM embeddings ORDER BY content_hash, embedder"),
+      rows("SELECT key, value FROM meta WHERE key <> 'updated_at' ORDER BY key"),
+      rows("SELECT term, doc, cnt FROM passages_vocab ORDER BY term"),
+    ]);
+  } finally {
+    conn.close();
+  }
+}
+
+describe("re-indexing", () => {
+  it("skips unchanged documents, rewrites changed ones and removes deleted ones", async () => {
+    const { corpus, db } = fresh();
+    const engine = Engine.open(db, { create: true });
+    try {
+      const first = await engine.index(corpus);
+      expect(first.documents).toMatchObject({ added: 14, updated: 0, unchanged: 0, removed: 0, total: 14 });
+      expect(first.embeddings.computed).toBe(first.passages.written);
+
+      const again = await engine.index(corpus);
+      expect(again.documents).toMatchObject({ added: 0, updated: 0, unchanged: 14, removed: 0, total: 14 });
+      expect(again.passages.written).toBe(0);
+      expect(again.embeddings.computed).toBe(0);
+
+      writeFileSync(join(corpus, "en/billing.md"), "# Cancel your subscription\n\nCancellation now takes effect immediately; refunds are pro rata.");
+      rmSync(join(corpus, "en/upload.md"));
+      writeFileSync(join(corpus, "en/new.md"), "# Brand new\n\nA document about zeppelins.");
+      const third = await engine.index(corpus);
+      expect(third.documents).toMatchObject({ added: 1, updated: 1, unchanged: 12, removed: 1, total: 14 });
+      expect(engine.search("zeppelins").results[0]!.docId).toBe("en/new.md");
+      expect(engine.search("pro rata refunds").results[0]!.docId).toBe("en/billing.md");
+      expect(engine.search("background uploads parts").results.map((h) => h.docId)).not.toContain("en/upload.md");
+      // Vectors of removed text are gone; the FTS index holds no rows of removed passages.
+      const conn = new Database(db, { readonly: true });
+      const orphans = conn.prepare("SELECT count(*) FROM embeddings WHERE content_hash NOT IN (SELECT content_hash FROM passages)").pluck().get();
+      const fts = conn.prepare("SELECT count(*) FROM passages_fts").pluck().get();
+      const passages = conn.prepare("SELECT count(*) FROM passages").pluck().get();
+      conn.close();
+      expect(orphans).toBe(0);
+      expect(fts).toBe(passages);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it("keeps collections apart: removing from one never touches another", async () => {
+    const a = fresh({ "x.md": "# X\n\nalpha text" });
+    const b = fresh({ "y.md": "# Y\n\nbeta text" });
+    const engine = Engine.open(a.db, { create: true });
+    try {
+      await engine.index(a.corpus, { collection: "a" });
+      await engine.index(b.corpus, { collection: "b" });
+      expect(engine.stats().collections).toEqual(["a", "b"]);
+      rmSync(join(a.corpus, "x.md"));
+      writeFileSync(join(a.corpus, "z.md"), "# Z\n\ngamma text");
+      await engine.index(a.corpus, { collection: "a" });
+      expect(engine.search("beta").results.map((h) => [h.collection, h.docId])).toEqual([["b", "y.md"]]);
+      expect(engine.search("text", { collection: "a" }).results.map((h) => h.docId)).toEqual(["z.md"]);
+    } finally {
+      engine.close();
+    }
+  });
+});
+
+describe("a failed index run leaves the previous index intact", () => {
+  it("a binary file stops the run before anything is written", async () => {
+    const { corpus, db } = fresh();
+    const engine = Engine.open(db, { create: true });
+    try {
+      await engine.index(corpus);
+      const before = snapshot(db);
+      writeFileSync(join(corpus, "en/billing.md"), "# Changed\n\nchanged text");
+      writeFileSync(join(corpus, "en/image.md"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]));
+      await expect(engine.index(corpus)).rejects.toMatchObject({ code: "BINARY_FILE", message: expect.stringContaining("en/image.md") });
+      expect(snapshot(db)).toBe(before);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it("invalid UTF-8 names the file and the byte", async () => {
+    const { corpus, db } = fresh();
+    writeFileSync(join(corpus, "en/latin1.md"), Buffer.from("# Caf\xe9\n", "latin1"));
+    const engine = Engine.open(db, { create: true });
+    try {
+      await expect(engine.index(corpus)).rejects.toThrow(/en\/latin1\.md: invalid UTF-8 at byte 5 \(0-based\)/);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it("a failure inside the write transaction rolls everything back", async () => {
+    const { corpus, db } = fresh();
+    const engine = Engine.open(db, { create: true });
+    try {
+      await engine.index(corpus);
+      const before = snapshot(db);
+      // A trigger added from outside makes SQLite abort half-way through the transaction.
+      const conn = new Database(db);
+      conn.exec("CREATE TRIGGER boom BEFORE INSERT ON passages WHEN NEW.text LIKE '%BOOM%' BEGIN SELECT RAISE(ABORT, 'boom'); END");
+      conn.close();
+      writeFileSync(join(corpus, "en/a-first.md"), "# First\n\nfine text that is inserted before the failure");
+      writeFileSync(join(corpus, "en/billing.md"), "# Cancel\n\nBOOM");
+      rmSync(join(corpus, "en/upload.md"));
+      await expect(engine.index(corpus)).rejects.toThrow(/boom/);
+      expect(snapshot(db)).toBe(before);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it("an embedding provider failure writes nothing", async () => {
+    const { corpus, db } = fresh();
+    const engine = Engine.open(db, { create: true });
+    await engine.index(corpus);
+    engine.close();
+    const before = snapshot(db);
+    const failing: EmbeddingModelV3 = {
+      specificationVersion: "v3",
+      provider: "test",
+      modelId: "failing",
+      maxEmbeddingsPerCall: 10,
+      supportsParallelCalls: false,
+      doEmbed: async () => {
+        throw new Error("HTTP 500 from provider");
+      },
+    };
+    const other = Engine.open(db, { embedder: failing });
+    try {
+      await expect(other.index(corpus)).rejects.toMatchObject({ code: "PROVIDER_ERROR", message: expect.stringMatching(/test\/failing failed: .*HTTP 500/) });
+      expect(snapshot(db)).toBe(before);
+    } finally {
+      other.close();
+    }
+  });
+});
+
+describe("embedder changes", () => {
+  it("re-embeds every passage with a clear message and never mixes dimensions", async () => {
+    const { corpus, db } = fresh();
+    const first = Engine.open(db, { create: true });
+    await first.index(corpus);
+    first.close();
+
+    const wide = new HashedNgramEmbedder({ dimensions: 512 });
+    const second = Engine.open(db, { embedder: wide });
+    try {
+      await expect(second.vsearch("cancel")).rejects.toMatchObject({
+        code: "EMBEDDER_MISMATCH",
+        message: expect.stringContaining("vectors were made by offline/hashed-char-ngram-v1-384 (384 dimensions)"),
+      });
+      const messages: string[] = [];
+      const report = await second.index(corpus, { onMessage: (m) => messages.push(m) });
+      expect(messages.join("\n")).toMatch(/embedder changed \(offline\/hashed-char-ngram-v1-384, 384 dimensions → offline\/hashed-char-ngram-v1-512\): re-embedding \d+ stored passages/);
+      expect(report.embeddings).toMatchObject({ embedder: "offline/hashed-char-ngram-v1-512", dimensions: 512 });
+      expect((await second.vsearch("cancel subscription")).results[0]!.docId).toBe("en/billing.md");
+      expect(second.fingerprint()).toMatchObject({ embedder: "offline/hashed-char-ngram-v1-512", dimensions: 512 });
+    } finally {
+      second.close();
+    }
+    // Switching back reuses the cached 384-dimensional vectors instead of embedding again.
+    const back = Engine.open(db);
+    try {
+      const report = await back.index(corpus);
+      expect(report.embeddings.computed).toBe(0);
+      expect((await back.vsearch("cancel subscription")).results[0]!.docId).toBe("en/billing.md");
+    } finally {
+      back.close();
+    }
+  });
+});
+
+describe("JSONL corpora", () => {
+  it("indexes BEIR-style records with _id or id, detecting language", async () => {
+    const file = join(dir, "corpus.jsonl");
+    writeFileSync(
+      file,
+      [
+        JSON.stringify({ _id: "doc-1", title: "Cancel a plan", text: "You can cancel the plan at any time from the settings page." }),
+        JSON.stringify({ id: 2, title: "Kündigung", text: "Sie können das Abonnement jederzeit kündigen und die Daten behalten." }),
+        "",
+        JSON.stringify({ _id: "doc-3", title: "", text: "Un texte sans titre pour la résiliation de votre abonnement." }),
+      ].join("\n"),
+    );
+    const engine = Engine.open(join(dir, "jsonl.db"), { create: true });
+    try {
+      const report = await engine.index(file);
+      expect(report.collection).toBe("corpus");
+      expect(report.documents.added).toBe(3);
+      const hit = engine.search("kündigen").results[0]!;
+      expect(hit).toMatchObject({ docId: "2", language: "de", title: "Kündigung" });
+      expect(engine.search("résiliation").results[0]).toMatchObject({ docId: "doc-3", language: "fr", title: "doc-3" });
+    } finally {
+      engine.close();
+    }
+  });
+
+  it("names the file and line of a malformed record", async () => {
+    const file = join(dir, "bad.jsonl");
+    writeFileSync(file, `${JSON.stringify({ _id: "a", text: "x" })}\n{"_id": "b", "text": 5}\n`);
+    const engine = Engine.open(join(dir, "bad.db"), { create: true });
+    try {
+      await expect(engine.index(file)).rejects.toThrow(`${file}:2: "text" must be a string`);
+      writeFileSync(file, `${JSON.stringify({ _id: "a", text: "x" })}\n{not json\n`);
+      await expect(engine.index(file)).rejects.toThrow(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}:2: not valid JSON`));
+      writeFileSync(file, `${JSON.stringify({ _id: "a", text: "x" })}\n${JSON.stringify({ _id: "a", text: "y" })}\n`);
+      await expect(engine.index(file)).rejects.toThrow(`${file}:2: id "a" repeats the record on line 1`);
+    } finally {
+      engine.close();
+    }
+  });
+});
+
+describe("opening indexes", () => {
+  it("refuses a newer schema, a foreign SQLite file, a non-SQLite file and a missing index", () => {
+    const newer = join(dir, "newer.db");
+    copyFileSync(join(dir, "index1.db"), newer);
+    const conn = new Database(newer);
+    conn.pragma("user_version = 99");
+    conn.close();
+    expect(() => Engine.open(newer)).toThrow(/written by index schema version 99; this engine reads up to version 1/);
+
+    const foreign = join(dir, "foreign.db");
+    const f = new Database(foreign);
+    f.exec("CREATE TABLE t (x)");
+    f.close();
+    expect(() => Engine.open(foreign)).toThrow(/a SQLite database, but not an index of this engine/);
+
+    const text = join(dir, "text.db");
+    writeFileSync(text, "this is not a database at all, just some text that is long enough to have a header ".repeat(20));
+    expect(() => Engine.open(text)).toThrow(EngineError);
+    expect(() => Engine.open(text)).toThrow(/not a SQLite database/);
+    expect(readFileSync(text, "utf8")).toMatch(/^this is not a database/);
+
+    expect(() => Engine.open(join(dir, "missing.db"))).toThrow(/no index here; build one with `pnpm engine index/);
+  });
+
+  it("reports a write lock held by another process as DB_LOCKED", async () => {
+    const { corpus, db } = fresh();
+    const engine = Engine.open(db, { create: true, busyTimeoutMs: 100 });
+    try {
+      await engine.index(corpus);
+      const before = snapshot(db);
+      const holder = new Database(db);
+      holder.exec("BEGIN IMMEDIATE");
+      writeFileSync(join(corpus, "en/billing.md"), "# Changed\n\nchanged");
+      await expect(engine.index(corpus)).rejects.toMatchObject({ code: "DB_LOCKED" });
+      // Readers are not blocked by a writer in WAL mode.
+      expect(engine.search("uploads").results.length).toBeGreaterThan(0);
+      holder.exec("ROLLBACK");
+      holder.close();
+      expect(snapshot(db)).toBe(before);
+    } finally {
+      engine.close();
+    }
+  });
+});

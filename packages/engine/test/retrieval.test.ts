@@ -1,0 +1,90 @@
+import { join } from "node:path";
+import { beforeAll, afterAll, describe, expect, it } from "vitest";
+import { Engine } from "../src/index.js";
+import { SMALL_CORPUS, tempDir, writeFiles } from "./helpers.js";
+
+let engine: Engine;
+const dir = tempDir();
+
+beforeAll(async () => {
+  writeFiles(join(dir, "corpus"), SMALL_CORPUS);
+  engine = Engine.open(join(dir, "index.db"), { create: true });
+  await engine.index(join(dir, "corpus"));
+});
+afterAll(() => engine.close());
+
+const topIds = (text: string): string[] => engine.search(text, { limit: 3 }).results.map((h) => h.docId);
+
+describe("BM25 finds identifiers by how they are written", () => {
+  it.each([
+    ["real-time", "en/realtime.md"],
+    ["realtime", "en/realtime.md"],
+    ["real time", "en/realtime.md"],
+    ["gpt-4", "en/models.md"],
+    ["GPT4", "en/models.md"],
+    ["DEC-0054", "en/decisions/dec-0054.md"],
+    ["dec0054", "en/decisions/dec-0054.md"],
+    ["dec 0054", "en/decisions/dec-0054.md"],
+    ["max_parallel_uploads", "en/config.md"],
+    ["maxParallelUploads", "en/config.md"],
+    ["maxRetryCount", "en/config.md"],
+    ["max_retry_count", "en/config.md"],
+    ["config.yaml", "en/config.md"],
+    ["src/index.ts", "en/config.md"],
+    ["v1.2.3", "en/config.md"],
+    ["privacy@tessera.example", "en/config.md"],
+    ["https://status.tessera.example/incidents", "en/config.md"],
+    ["Kündigung", "de/kuendigung.md"],
+    ["Kundigung", "de/kuendigung.md"],
+    ["Kuendigung", "de/kuendigung.md"],
+    ["kündigen", "de/kuendigung.md"],
+    ["Größe", "de/groesse.md"],
+    ["Grosse", "de/groesse.md"],
+    ["résilier", "fr/resiliation.md"],
+    ["resilier", "fr/resiliation.md"],
+    ["disdire abbonamento", "it/disdetta.md"],
+    ["取消订阅", "zh/sync.md"],
+    ["同期クライアント", "ja/sync.md"],
+    ["구독 해지", "ko/sync.md"],
+  ])("%s → %s", (query, expected) => {
+    expect(topIds(query)[0]).toBe(expected);
+  });
+
+  it("ranks DEC-0054 first and the record it mentions (DEC-0047) after it", () => {
+    expect(topIds("DEC-0047")).toEqual(["en/decisions/dec-0047.md", "en/decisions/dec-0054.md"]);
+  });
+});
+
+describe("results and filters", () => {
+  it("returns document-level hits with passage ids, ranks, snippets and higher-is-better scores", () => {
+    const { results } = engine.search("cancel subscription");
+    expect(results[0]).toMatchObject({ rank: 1, docId: "en/billing.md", collection: "corpus", language: "en", title: "Cancel your subscription" });
+    expect(results[0]!.passageId).toMatch(/^en\/billing\.md#\d+$/);
+    expect(results[0]!.snippet).toContain("cancel");
+    for (let i = 1; i < results.length; i++) expect(results[i - 1]!.score).toBeGreaterThanOrEqual(results[i]!.score);
+    expect(new Set(results.map((r) => r.docId)).size).toBe(results.length);
+  });
+
+  it("filters by language and collection, and respects the limit", () => {
+    const de = engine.search("Abonnement abonnement abbonamento", { language: "de" }).results;
+    expect(de.length).toBeGreaterThan(0);
+    expect(de.every((h) => h.language === "de")).toBe(true);
+    expect(engine.search("files", { collection: "no-such-collection" }).results).toEqual([]);
+    expect(engine.search("files", { limit: 2 }).results).toHaveLength(2);
+  });
+
+  it("rejects bad options with errors that name them", () => {
+    expect(() => engine.search("x", { limit: 0 })).toThrow(/"limit" to be an integer/);
+    expect(() => engine.search("x", { limt: 3 } as never)).toThrow(/Unknown search option "limt"; did you mean "limit"/);
+    expect(() => engine.search(42 as never)).toThrow(TypeError);
+  });
+});
+
+describe("vectors", () => {
+  it("vsearch finds documents by spelling similarity (the offline embedder's honest strength)", async () => {
+    const { results, trace } = await engine.vsearch("subscripton cancelation");
+    expect(results[0]!.docId).toBe("en/billing.md");
+    expect(trace.map((s) => s.stage)).toEqual(["vector"]);
+    expect(trace[0]!.input).toMatchObject({ embedder: "offline/hashed-char-ngram-v1-384", dimensions: 384 });
+  });
+});
