@@ -38,6 +38,8 @@ export interface RunReadOptions {
   readonly wantTopic?: (id: string) => boolean;
   /** "utf8" (default) decodes ids and rejects invalid UTF-8; "latin1" keeps raw bytes, 1 char per byte. */
   readonly idEncoding?: "utf8" | "latin1";
+  /** Read size in bytes (tests use tiny chunks to exercise lines split across reads). @default 4 MiB */
+  readonly chunkSize?: number;
 }
 
 export interface RunSummary {
@@ -94,6 +96,7 @@ export function readTrecRun(file: string, options: RunReadOptions): RunSummary {
 
 function readPass(file: string, options: RunReadOptions, streaming: boolean): RunSummary {
   const encoding = options.idEncoding ?? "utf8";
+  const latin1 = encoding === "latin1";
   const wantTopic = options.wantTopic ?? (() => true);
   let fd: number;
   try {
@@ -101,7 +104,7 @@ function readPass(file: string, options: RunReadOptions, streaming: boolean): Ru
   } catch (error) {
     throw fileError(file, error);
   }
-  let buf: Buffer = Buffer.allocUnsafe(CHUNK);
+  let buf: Buffer = Buffer.allocUnsafe(options.chunkSize ?? CHUNK);
   let filled = 0;
   let lineNo = 0;
   let dataLines = 0;
@@ -243,7 +246,7 @@ function readPass(file: string, options: RunReadOptions, streaming: boolean): Ru
           openTopic(buf.toString(encoding, qs, qe));
         }
         const topic = current!;
-        if (topic.wanted) topic.push(buf.toString(encoding, ds, de), score, lineNo);
+        if (topic.wanted) topic.push(latin1 ? fastLatin1(buf, ds, de) : buf.toString("utf8", ds, de), score, lineNo);
       }
       if (runIdEnd >= 0) runId = buf.toString(encoding, runIdStart, runIdEnd);
       // Keep the partial last line for the next read.
@@ -259,6 +262,12 @@ function readPass(file: string, options: RunReadOptions, streaming: boolean): Ru
   if (streaming) closeTopic();
   else for (const group of groups.values()) if (group.wanted) options.onTopic(group);
   return { runId, lines: dataLines, grouped: streaming };
+}
+
+/** Node's internal Buffer#latin1Slice skips toString's argument handling; fall back if absent. */
+const latin1Slice = (Buffer.prototype as unknown as { latin1Slice?: (start: number, end: number) => string }).latin1Slice;
+function fastLatin1(buf: Buffer, start: number, end: number): string {
+  return latin1Slice ? latin1Slice.call(buf, start, end) : buf.toString("latin1", start, end);
 }
 
 function grow(buf: Buffer, used: number): Buffer {
