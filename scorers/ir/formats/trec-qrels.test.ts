@@ -1,0 +1,46 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { readTrecQrels } from "./trec-qrels.js";
+
+const dir = mkdtempSync(join(tmpdir(), "trec-qrels-test-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+function file(text: string): string {
+  const path = join(dir, `qrels${n++}.txt`);
+  writeFileSync(path, text);
+  return path;
+}
+
+describe("readTrecQrels", () => {
+  it("reads judgments per topic, skipping comments and blank lines; topics in byte order", () => {
+    const q = readTrecQrels(file("# header\n9 0 a 1\n10 0 b 0\n\n10 0 c 2\n  # indented comment\n10 0 d -1\n"));
+    expect(q.topicOrder).toEqual(["10", "9"]);
+    const t = q.topics.get("10")!;
+    expect([...t.grades]).toEqual([
+      ["b", 0],
+      ["c", 2],
+      ["d", -1],
+    ]);
+    expect(t.levels).toEqual([
+      { grade: 0, count: 1 },
+      { grade: 2, count: 1 },
+    ]);
+    expect(t.line).toBe(3);
+  });
+
+  it("reports malformed lines with file and line", () => {
+    expect(() => readTrecQrels(file("1 0 a 1\n1 0 b\n"))).toThrow(/qrels\d+\.txt:2: expected 4 fields \(topic iter docid grade\), found 3/);
+    expect(() => readTrecQrels(file("1 0 a 1 extra\n"))).toThrow(/:1: expected 4 fields/);
+    expect(() => readTrecQrels(file("1 0 a 1.5\n"))).toThrow(/:1: grade '1.5' is not an integer/);
+    expect(() => readTrecQrels(file("1 0 a x\n"))).toThrow(/grade 'x'/);
+    expect(() => readTrecQrels(file("1 0 a 1\n2 0 a 1\n1 0 a 0\n"))).toThrow(/:3: document "a" is judged twice for topic "1" \(first on line 1\)/);
+  });
+
+  it("rejects empty and missing files", () => {
+    expect(() => readTrecQrels(file(""))).toThrow(/empty file/);
+    expect(() => readTrecQrels(file("# only\n"))).toThrow(/no judgment lines/);
+    expect(() => readTrecQrels(join(dir, "nope"))).toThrow(/nope: cannot read: no such file/);
+  });
+});
