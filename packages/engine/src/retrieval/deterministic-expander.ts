@@ -10,6 +10,7 @@
  * - identifiers: `DEC-0054`-style compounds also appear joined (`DEC0054`) and spaced (`DEC 0054`);
  * - keywords: for vectors, the query without function words.
  *
+ * Words inside double quotes are the user's exact wording and are never rewritten.
  * The original query is always the first lexical and the first vector query. It never invents
  * words that are not in the index and never translates; that is what a model expander is for.
  */
@@ -21,7 +22,8 @@ import type { ExpansionResult, QueryExpander, Vocabulary } from "../types.js";
 
 const ESC = CONNECTORS.replace(/[\\\-\]^]/g, "\\$&");
 const CHUNK_RE = new RegExp(`[\\p{L}\\p{N}\\p{M}]+(?:[${ESC}]{1,3}[\\p{L}\\p{N}\\p{M}]+)*`, "gu");
-const LINKS = ["", "s", "es", "n", "en"];
+// Linked forms first: "Kündigungsfrist" is "Kündigung" + -s- + "Frist", not "Kündigungs" + "Frist".
+const LINKS = ["s", "es", "en", "n", ""];
 const MAX_QUERIES = 8;
 
 export class DeterministicExpander implements QueryExpander {
@@ -49,14 +51,22 @@ export class DeterministicExpander implements QueryExpander {
     let last = 0;
     const gaps: string[] = [];
     const words: string[] = [];
+    const quoted = quotedSpans(query);
+    const inQuotes: boolean[] = [];
     for (const m of query.matchAll(CHUNK_RE)) {
       gaps.push(query.slice(last, m.index));
       words.push(m[0]);
+      inQuotes.push(quoted.some(([a, b]) => m.index >= a && m.index < b));
       last = m.index + m[0].length;
     }
     const tail = query.slice(last);
-    for (const word of words) {
+    for (const [i, word] of words.entries()) {
       const lower = word.toLowerCase();
+      // A quoted phrase is the user's exact wording: kept as typed in every variant.
+      if (inQuotes[i]) {
+        for (const list of [corrected, decompounded, joined, spaced, keywords]) list.push(word);
+        continue;
+      }
       const isIdentifier = /[\p{L}][\p{N}]|[\p{N}][\p{L}]/u.test(word) || new RegExp(`[${ESC}]`).test(word);
       let fix = word;
       let split = word;
@@ -109,6 +119,14 @@ export class DeterministicExpander implements QueryExpander {
     }
     return undefined;
   }
+}
+
+/** [start, end) offsets of text between straight or typographic double quotes. */
+function quotedSpans(query: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  const re = /"([^"]+)"|“([^”]+)”|„([^“”]+)[“”]|«([^»]+)»/gu;
+  for (const m of query.matchAll(re)) spans.push([m.index, m.index + m[0].length]);
+  return spans;
 }
 
 function unique(items: string[]): string[] {
