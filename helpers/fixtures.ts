@@ -542,49 +542,38 @@ export function findJsonSyntaxError(text: string): { offset: number; problem: st
     if (c === "[") return array();
     if (c === '"') return string();
     const number = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
-    if (number && number[0] !== "" && number[0] !== "-") return void (i += number[0].length);
+    if (number) return void (i += number[0].length);
     for (const word of ["true", "false", "null"]) if (text.startsWith(word, i)) return void (i += word.length);
     fail(`expected a value but found ${describe(i)}`);
   };
-  const object = () => {
+  /** The body of an object or array: elements separated by commas, up to the closing bracket. */
+  const sequence = (close: "}" | "]", element: () => void, elementName: string) => {
     i++;
     space();
-    if (text[i] === "}") return void i++;
+    if (text[i] === close) return void i++;
     for (;;) {
       space();
-      if (text[i] === "}") fail("trailing comma before '}'");
-      if (text[i] !== '"') fail(`expected a double-quoted property name but found ${describe(i)}`);
-      string();
-      space();
-      if (text[i] !== ":") fail(`expected ':' after property name but found ${describe(i)}`);
-      i++;
-      value();
+      if (text[i] === close) fail(`trailing comma before '${close}'`);
+      element();
       space();
       if (text[i] === ",") {
         i++;
         continue;
       }
-      if (text[i] === "}") return void i++;
-      fail(`expected ',' or '}' after property value but found ${describe(i)}`);
+      if (text[i] === close) return void i++;
+      fail(`expected ',' or '${close}' after ${elementName} but found ${describe(i)}`);
     }
   };
-  const array = () => {
-    i++;
+  const member = () => {
+    if (text[i] !== '"') fail(`expected a double-quoted property name but found ${describe(i)}`);
+    string();
     space();
-    if (text[i] === "]") return void i++;
-    for (;;) {
-      space();
-      if (text[i] === "]") fail("trailing comma before ']'");
-      value();
-      space();
-      if (text[i] === ",") {
-        i++;
-        continue;
-      }
-      if (text[i] === "]") return void i++;
-      fail(`expected ',' or ']' after array element but found ${describe(i)}`);
-    }
+    if (text[i] !== ":") fail(`expected ':' after property name but found ${describe(i)}`);
+    i++;
+    value();
   };
+  const object = () => sequence("}", member, "property value");
+  const array = () => sequence("]", value, "array element");
   try {
     value();
     space();
@@ -681,14 +670,26 @@ function missingDocs(docIds: readonly string[], pointer: string, context: LintCo
   return [{ pointer, problem: `${verb} ${missing.join(", ")}, which ${missing.length === 1 ? "does" : "do"} not exist in ${where}` }];
 }
 
+/** A fixture file `{ "version": 1, "<key>": [records] }`, such as queries.json. */
+export type RecordsFile<K extends string, T> = { version: 1 } & { [key in K]: T[] };
+
+/** Loads `<name>.json` against `<name>.schema.json` and returns its records. */
+function loadRecords<K extends string, T>(
+  name: string,
+  key: K,
+  label: string,
+  lint: (file: RecordsFile<K, T>, context: LintContext) => FixtureIssue[],
+  location: FixtureLocation | undefined,
+): T[] {
+  const spec = { file: `${name}.json`, schema: `${name}.schema.json`, records: { key, label }, lint };
+  return loadFixture<RecordsFile<K, T>>(spec, location)[key];
+}
+
 // ---------------------------------------------------------------------------------------------
 // queries.json
 // ---------------------------------------------------------------------------------------------
 
-interface QueriesFile {
-  version: 1;
-  queries: Query[];
-}
+type QueriesFile = RecordsFile<"queries", Query>;
 
 export function lintQueries(file: QueriesFile, context: LintContext): FixtureIssue[] {
   const issues = duplicateIds(file.queries, "queries");
@@ -724,20 +725,14 @@ function relevanceMismatch(query: Query, pointer: string): FixtureIssue[] {
 
 /** The golden retrieval queries. Throws FixtureError when the file, its schema or its lint fails. */
 export function loadQueries(location?: FixtureLocation): Query[] {
-  return loadFixture<QueriesFile>(
-    { file: "queries.json", schema: "queries.schema.json", records: { key: "queries", label: "query" }, lint: lintQueries },
-    location,
-  ).queries;
+  return loadRecords("queries", "queries", "query", lintQueries, location);
 }
 
 // ---------------------------------------------------------------------------------------------
 // ask-cases.json
 // ---------------------------------------------------------------------------------------------
 
-interface AskCasesFile {
-  version: 1;
-  cases: AskCase[];
-}
+type AskCasesFile = RecordsFile<"cases", AskCase>;
 
 export function lintAskCases(file: AskCasesFile, context: LintContext): FixtureIssue[] {
   const issues = duplicateIds(file.cases, "cases");
@@ -770,20 +765,14 @@ export function lintAskCases(file: AskCasesFile, context: LintContext): FixtureI
 
 /** The answer-quality cases. Throws FixtureError when the file, its schema or its lint fails. */
 export function loadAskCases(location?: FixtureLocation): AskCase[] {
-  return loadFixture<AskCasesFile>(
-    { file: "ask-cases.json", schema: "ask-cases.schema.json", records: { key: "cases", label: "case" }, lint: lintAskCases },
-    location,
-  ).cases;
+  return loadRecords("ask-cases", "cases", "case", lintAskCases, location);
 }
 
 // ---------------------------------------------------------------------------------------------
 // translations.json
 // ---------------------------------------------------------------------------------------------
 
-interface TranslationsFile {
-  version: 1;
-  groups: TranslationGroup[];
-}
+type TranslationsFile = RecordsFile<"groups", TranslationGroup>;
 
 export function lintTranslations(file: TranslationsFile, context: LintContext): FixtureIssue[] {
   const issues = duplicateIds(file.groups, "groups");
@@ -812,15 +801,7 @@ export function lintTranslations(file: TranslationsFile, context: LintContext): 
 
 /** Groups of docs that are faithful translations of each other. */
 export function loadTranslations(location?: FixtureLocation): TranslationGroup[] {
-  return loadFixture<TranslationsFile>(
-    {
-      file: "translations.json",
-      schema: "translations.schema.json",
-      records: { key: "groups", label: "group" },
-      lint: lintTranslations,
-    },
-    location,
-  ).groups;
+  return loadRecords("translations", "groups", "group", lintTranslations, location);
 }
 
 /** For each doc that has translations, the other docs of its group. */
