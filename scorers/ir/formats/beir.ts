@@ -1,0 +1,114 @@
+/**
+ * Reads a BEIR dataset folder: `corpus.jsonl`, `queries.jsonl` and `qrels/<split>.tsv`.
+ * The JSONL files are read by the engine's own readers (so the suite and the engine agree on
+ * what a record is); the qrels TSV starts with the header `query-id<TAB>corpus-id<TAB>score` and
+ * holds one integer judgment per line.
+ *
+ * Errors are FormatErrors naming file and line: a missing file or folder (the message lists the
+ * splits that exist), a bad header, a line without 3 tab-separated fields, a non-integer score,
+ * a query-id absent from queries.jsonl (an unknown topic), a corpus-id absent from corpus.jsonl
+ * (unless `allowUnknownDocs`), a repeated (query, doc) pair.
+ */
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { readCorpusJsonl, readQueriesJsonl, type CorpusRecord, type QueryRecord } from "@hybrid-search/engine/formats";
+import { compareUtf8, topicQrels } from "../judged-ranking.js";
+import { FormatError, fileError } from "./format-error.js";
+import type { Qrels, QrelsTopic } from "./trec-qrels.js";
+
+export interface BeirDataset {
+  readonly folder: string;
+  readonly split: string;
+  readonly corpus: CorpusRecord[];
+  readonly queries: QueryRecord[];
+  /** Judgments of the split, in the same shape as TREC qrels. */
+  readonly qrels: Qrels;
+}
+
+export interface BeirReadOptions {
+  /** Which qrels/<split>.tsv to read. @default "test" */
+  readonly split?: string;
+  /** Accept judgments of documents that corpus.jsonl does not contain. @default false */
+  readonly allowUnknownDocs?: boolean;
+}
+
+export function readBeirDataset(folder: string, options: BeirReadOptions = {}): BeirDataset {
+  const split = options.split ?? "test";
+  if (!existsSync(folder)) throw new FormatError(folder, null, "cannot read: no such folder (expected a BEIR dataset folder)");
+  const corpus = engineRead(join(folder, "corpus.jsonl"), readCorpusJsonl);
+  const queries = engineRead(join(folder, "queries.jsonl"), readQueriesJsonl);
+  const qrelsFile = join(folder, "qrels", `${split}.tsv`);
+  if (!existsSync(qrelsFile)) {
+    let splits: string[] = [];
+    try {
+      splits = readdirSync(join(folder, "qrels")).filter((f) => f.endsWith(".tsv")).map((f) => f.slice(0, -4));
+    } catch {
+      // no qrels folder at all
+    }
+    throw new FormatError(qrelsFile, null, `cannot read: no such file (splits here: ${splits.length > 0 ? splits.join(", ") : "none"})`);
+  }
+  const qrels = readBeirQrels(qrelsFile, {
+    queryIds: new Set(queries.map((q) => q.id)),
+    docIds: options.allowUnknownDocs ? undefined : new Set(corpus.map((d) => d.id)),
+  });
+  return { folder, split, corpus, queries, qrels };
+}
+
+/** Reads a BEIR qrels TSV; ids not in `queryIds`/`docIds` (when given) are errors. */
+export function readBeirQrels(file: string, known: { queryIds?: ReadonlySet<string>; docIds?: ReadonlySet<string> } = {}): Qrels {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw fileError(file, error);
+  }
+  const lines = text.split("\n");
+  const header = (lines[0] ?? "").replace(/\r$/, "").replace(/^\uFEFF/, "");
+  if (header.trim() === "") throw new FormatError(file, 1, "empty file, expected the header 'query-id<TAB>corpus-id<TAB>score'");
+  if (header.split("\t").map((f) => f.trim()).join("\t") !== "query-id\tcorpus-id\tscore") {
+    throw new FormatError(file, 1, `expected the header 'query-id<TAB>corpus-id<TAB>score', found '${header}'`);
+  }
+  const grades = new Map<string, Map<string, number>>();
+  const firstLine = new Map<string, number>();
+  const seenAt = new Map<string, number>();
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!.replace(/\r$/, "");
+    if (line.trim() === "") continue;
+    const lineNo = i + 1;
+    const fields = line.split("\t");
+    if (fields.length !== 3) throw new FormatError(file, lineNo, `expected 3 tab-separated fields (query-id corpus-id score), found ${fields.length}`);
+    const [queryId, docId, scoreText] = fields.map((f) => f.trim()) as [string, string, string];
+    if (queryId === "" || docId === "") throw new FormatError(file, lineNo, "empty query-id or corpus-id");
+    if (!/^[+-]?\d+$/.test(scoreText)) throw new FormatError(file, lineNo, `score '${scoreText}' is not an integer grade`);
+    if (known.queryIds && !known.queryIds.has(queryId)) throw new FormatError(file, lineNo, `unknown topic: query-id "${queryId}" is not in queries.jsonl`);
+    if (known.docIds && !known.docIds.has(docId)) throw new FormatError(file, lineNo, `unknown document: corpus-id "${docId}" is not in corpus.jsonl`);
+    const key = `${queryId}\0${docId}`;
+    const first = seenAt.get(key);
+    if (first !== undefined) throw new FormatError(file, lineNo, `document "${docId}" is judged twice for query "${queryId}" (first on line ${first})`);
+    seenAt.set(key, lineNo);
+    let topic = grades.get(queryId);
+    if (!topic) {
+      topic = new Map();
+      grades.set(queryId, topic);
+      firstLine.set(queryId, lineNo);
+    }
+    topic.set(docId, Number(scoreText));
+  }
+  if (grades.size === 0) throw new FormatError(file, null, "no judgment lines after the header");
+  const topics = new Map<string, QrelsTopic>();
+  for (const [id, g] of grades) topics.set(id, { id, line: firstLine.get(id)!, ...topicQrels(g) });
+  return { file, topics, topicOrder: [...topics.keys()].sort(compareUtf8) };
+}
+
+/** Runs an engine JSONL reader, turning its errors ("file:line: problem") into FormatErrors. */
+function engineRead<T>(file: string, read: (file: string) => T): T {
+  if (!existsSync(file)) throw new FormatError(file, null, "cannot read: no such file");
+  try {
+    return read(file);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const located = message.startsWith(`${file}:`) ? /^:(\d+): (.*)$/s.exec(message.slice(file.length)) : null;
+    if (located) throw new FormatError(file, Number(located[1]), located[2]!);
+    throw new FormatError(file, null, message.startsWith(`${file}: `) ? message.slice(file.length + 2) : message);
+  }
+}
