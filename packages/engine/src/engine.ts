@@ -67,7 +67,7 @@ export const DEFAULT_HYBRID: HybridConfig = {
 
 /** Longest text sent to an embedding model for a query; longer queries are cut (and the trace says so). */
 const MAX_EMBED_QUERY_CHARS = 8000;
-/** Items per ranked list kept in a trace. */
+/** Items per ranked list kept in a trace, unless a call asks for more. */
 const TRACE_DEPTH = 20;
 
 export interface OpenEngineOptions extends EngineOptions {
@@ -210,11 +210,11 @@ export class Engine {
     trace.push({
       stage: "fusion",
       input: { method: "rrf", k: h.rrfK, lists: lists.map((l) => ({ name: l.name, weight: l.weight, size: l.items.length })) },
-      output: fused.slice(0, TRACE_DEPTH).map((c, i) => ({ docId: c.docId, score: c.score, rank: i + 1, detail: c.ranks })),
+      output: fused.slice(0, opts.traceDepth).map((c, i) => ({ docId: c.docId, score: c.score, rank: i + 1, detail: c.ranks })),
       start: fusionStart,
       end: now(),
     });
-    const reranked = await this.rerankStage(state, text, fused, Math.max(rerankDepth, opts.limit), trace);
+    const reranked = await this.rerankStage(state, text, fused, Math.max(rerankDepth, opts.limit), opts.traceDepth, trace);
     return this.respond(text, tier, state, reranked, lexical, opts.limit, trace, started);
   }
 
@@ -273,7 +273,7 @@ export class Engine {
     trace.push({
       stage: "bm25",
       input: { name, query: text, match: lexical.match, language: lexical.queryLanguage ?? null, depth, columnWeights: this.hybrid.columnWeights },
-      output: traceItems(items, state.catalog),
+      output: traceItems(items, state.catalog, opts.traceDepth),
       start,
       end: now(),
       ...(notes.length ? { note: notes.join("; ") } : {}),
@@ -303,7 +303,7 @@ export class Engine {
       trace.push({
         stage: "vector",
         input: { name: i === 0 ? "vector" : `vector:expansion ${i}`, query: queries[i], embedder, dimensions: vectors.dimensions, passages: vectors.size, depth },
-        output: traceItems(items, state.catalog),
+        output: traceItems(items, state.catalog, opts.traceDepth),
         start: listStart,
         end: now(),
         ...(queries[i]!.length > MAX_EMBED_QUERY_CHARS ? { note: `query cut to ${MAX_EMBED_QUERY_CHARS} characters for embedding` } : {}),
@@ -335,7 +335,7 @@ export class Engine {
     return result.expansion;
   }
 
-  private async rerankStage(state: State, text: string, fused: FusedCandidate[], depth: number, trace: TraceStage[]): Promise<DocCandidate[]> {
+  private async rerankStage(state: State, text: string, fused: FusedCandidate[], depth: number, traceDepth: number, trace: TraceStage[]): Promise<DocCandidate[]> {
     const start = now();
     const pool = fused.slice(0, depth);
     if (pool.length === 0) {
@@ -369,7 +369,7 @@ export class Engine {
     trace.push({
       stage: "rerank",
       input: { reranker: rerankerId(this.reranker), query: text, candidates: pool.length, passages: documents.length, formula: `${w} × fused/max(fused) + ${1 - w} × rerank` },
-      output: out.slice(0, TRACE_DEPTH).map((c, i) => ({
+      output: out.slice(0, traceDepth).map((c, i) => ({
         docId: c.docId,
         passageId: state.catalog.passageId(c.passageRowId),
         score: c.score,
@@ -465,20 +465,23 @@ export class Engine {
 
 interface SearchOptionsResolved {
   limit: number;
+  traceDepth: number;
   collection?: string | undefined;
   language?: string | undefined;
 }
 
 function searchOptions(options: SearchOptions, where: string): SearchOptionsResolved {
-  checkOptions(options, ["limit", "collection", "language"], where);
+  checkOptions(options, ["limit", "collection", "language", "traceDepth"], where);
   const limit = options.limit ?? 10;
   if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new RangeError(`Expected "limit" to be an integer from 1 to 10000, got ${limit}`);
+  const traceDepth = options.traceDepth ?? TRACE_DEPTH;
+  if (!Number.isInteger(traceDepth) || traceDepth < 0) throw new RangeError(`Expected "traceDepth" to be a non-negative integer, got ${traceDepth}`);
   for (const key of ["collection", "language"] as const) {
     if (options[key] !== undefined && (typeof options[key] !== "string" || options[key] === "")) {
       throw new TypeError(`Expected "${key}" to be a non-empty string`);
     }
   }
-  return { limit, collection: options.collection, language: options.language };
+  return { limit, traceDepth, collection: options.collection, language: options.language };
 }
 
 function checkText(text: unknown): string {
@@ -527,8 +530,8 @@ function validateHybrid(h: HybridConfig): void {
   }
 }
 
-function traceItems(items: readonly DocCandidate[], catalog: Catalog): TraceItem[] {
-  return items.slice(0, TRACE_DEPTH).map((c, i) => ({ docId: c.docId, passageId: catalog.passageId(c.passageRowId), score: c.score, rank: i + 1 }));
+function traceItems(items: readonly DocCandidate[], catalog: Catalog, depth: number): TraceItem[] {
+  return items.slice(0, depth).map((c, i) => ({ docId: c.docId, passageId: catalog.passageId(c.passageRowId), score: c.score, rank: i + 1 }));
 }
 
 function rerankerId(model: RerankingModel): string {

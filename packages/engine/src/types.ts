@@ -58,6 +58,8 @@ export interface SearchOptions {
   collection?: string;
   /** Only documents in this language (e.g. "de"). */
   language?: string;
+  /** How many items of each ranked list the trace keeps. @default 20 */
+  traceDepth?: number;
 }
 
 export interface QueryOptions extends SearchOptions {

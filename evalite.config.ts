@@ -1,0 +1,38 @@
+/**
+ * Evalite configuration for the suite. Read ../shared/reference/evalite-1.0.0-beta.16.md for the
+ * traps of this Evalite version (one threshold over every score, camelCase CLI flags, no 0–1 check).
+ *
+ * Environment overrides (used by tests, so they never touch a user's history):
+ *   EVALITE_PORT     UI port (default 3006)
+ *   EVALITE_STORAGE  SQLite storage file (default .evalite/evalite.db, git-ignored)
+ */
+import { configDefaults } from "vitest/config";
+import { defineConfig } from "evalite/config";
+import { createSqliteStorage } from "evalite/sqlite-storage";
+
+export default defineConfig({
+  testTimeout: 120_000,
+  maxConcurrency: 5,
+  scoreThreshold: 70,
+  trialCount: 1,
+  cache: true,
+  server: { port: Number(process.env.EVALITE_PORT ?? 3006) },
+  storage: () => createSqliteStorage(process.env.EVALITE_STORAGE ?? ".evalite/evalite.db"),
+  // Evalite's list replaces Vitest's defaults, so they are kept explicitly. Fixtures, prompts and
+  // engine source re-run the suite in watch mode (the engine is also in the import graph, but a
+  // prompt file or a corpus document is not).
+  forceRerunTriggers: [
+    ...configDefaults.forceRerunTriggers,
+    "fixtures/**/*",
+    "packages/engine/src/**/*",
+    "packages/engine/prompts/**/*",
+    "scorers/**/*.ts",
+    "helpers/**/*.ts",
+  ],
+  viteConfig: {
+    test: {
+      // Builds the temporary index once per run (and re-indexes on watch-mode reruns).
+      globalSetup: ["./helpers/global-setup.ts"],
+    },
+  },
+});

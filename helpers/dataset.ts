@@ -1,0 +1,58 @@
+/**
+ * The retrieval dataset a run measures: the project's fixtures by default, or any BEIR-format
+ * folder named in `EVAL_DATASET` (corpus.jsonl, queries.jsonl, qrels/<split>.tsv; split from
+ * `EVAL_DATASET_SPLIT`, default `test`), so a user measures the engine on their own data with the
+ * same eval files, scorers and UI.
+ */
+import { basename, join, resolve } from "node:path";
+import { FIXTURES_DIR, loadQueries, type QueryCategory } from "./fixtures.js";
+
+export interface RetrievalCase {
+  id: string;
+  query: string;
+  /** Query language, when the dataset says (fixtures do; BEIR does not). */
+  language?: string;
+  category?: QueryCategory;
+  collection?: string;
+  /** docId → graded relevance (0 = judged non-relevant). */
+  judgments: Record<string, number>;
+  /** What this query guards (fixtures). */
+  note?: string;
+}
+
+export interface Dataset {
+  /** `fixtures`, or the BEIR folder's name. */
+  name: string;
+  kind: "fixtures" | "beir";
+  /** What gets indexed: a folder of Markdown files or a corpus.jsonl. */
+  corpus: string;
+  collection: string;
+  cases: RetrievalCase[];
+}
+
+export function loadDataset(env: NodeJS.ProcessEnv = process.env): Dataset {
+  const folder = env.EVAL_DATASET?.trim();
+  if (folder) return loadBeirDataset(resolve(folder), env.EVAL_DATASET_SPLIT?.trim() || "test");
+  const cases = loadQueries().map((q) => ({
+    id: q.id,
+    query: q.query,
+    language: q.language,
+    category: q.category,
+    ...(q.collection ? { collection: q.collection } : {}),
+    judgments: { ...q.judgments },
+    note: q.note,
+  }));
+  return { name: "fixtures", kind: "fixtures", corpus: join(FIXTURES_DIR, "corpus"), collection: "corpus", cases };
+}
+
+function loadBeirDataset(folder: string, split: string): Dataset {
+  void split;
+  throw new Error(`EVAL_DATASET=${folder}: BEIR datasets are not readable yet`);
+}
+
+/** Cases that have at least one relevant document (grade ≥ 1): the ones ranking metrics can score. */
+export function judgedCases(cases: readonly RetrievalCase[]): RetrievalCase[] {
+  return cases.filter((c) => Object.values(c.judgments).some((g) => g >= 1));
+}
+
+export { basename };

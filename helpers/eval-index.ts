@@ -1,0 +1,40 @@
+/**
+ * Inside an eval file: the run's shared index, opened once per worker process. Built by
+ * `helpers/global-setup.ts`; when an eval runs without it, a private temp index is built instead.
+ */
+import { inject } from "vitest";
+import { Engine } from "@hybrid-search/engine";
+import { loadDataset, type Dataset } from "./dataset.js";
+import { buildTempIndex, type SuiteFingerprint } from "./setup-db.js";
+
+export interface ProvidedIndex {
+  dbPath: string;
+  fingerprint: SuiteFingerprint;
+}
+
+declare module "vitest" {
+  interface ProvidedContext {
+    evalIndex: ProvidedIndex;
+  }
+}
+
+export interface EvalIndex {
+  engine: Engine;
+  fingerprint: SuiteFingerprint;
+  dataset: Dataset;
+}
+
+let opened: Promise<EvalIndex> | undefined;
+
+export function evalIndex(): Promise<EvalIndex> {
+  opened ??= open();
+  return opened;
+}
+
+async function open(): Promise<EvalIndex> {
+  const dataset = loadDataset();
+  const provided = inject("evalIndex") as ProvidedIndex | undefined;
+  if (provided) return { engine: Engine.open(provided.dbPath), fingerprint: provided.fingerprint, dataset };
+  const built = await buildTempIndex(dataset.corpus, { dataset: dataset.name, collection: dataset.collection });
+  return { engine: Engine.open(built.dbPath), fingerprint: built.fingerprint, dataset };
+}

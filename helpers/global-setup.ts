@@ -1,0 +1,47 @@
+/**
+ * Vitest global setup for the Evalite run (see evalite.config.ts): validates the dataset, builds the
+ * run's temp index once, prints what is being measured, and shares the index with the eval files.
+ * In watch mode every rerun re-indexes first (unchanged documents are skipped), so an edit to a
+ * corpus document is measured on the next run. A malformed fixture stops the run with one line.
+ */
+import { writeFileSync } from "node:fs";
+import type { TestProject } from "vitest/node";
+import { loadDataset } from "./dataset.js";
+import { formatFixtureError, isFixtureError } from "./fixtures.js";
+import { buildTempIndex, describeFingerprint, type TempIndex } from "./setup-db.js";
+import "./eval-index.js";
+
+function datasetOrExit(): ReturnType<typeof loadDataset> {
+  try {
+    return loadDataset();
+  } catch (error) {
+    if (!isFixtureError(error)) throw error;
+    process.stderr.write(`eval: ${formatFixtureError(error)}\n`);
+    process.exit(2);
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => void> {
+  const dataset = datasetOrExit();
+  const index: TempIndex = await buildTempIndex(dataset.corpus, { dataset: dataset.name, collection: dataset.collection });
+  const publish = (): void => {
+    project.provide("evalIndex", { dbPath: index.dbPath, fingerprint: index.fingerprint });
+    process.stdout.write(`${describeFingerprint(index.fingerprint)}\n`);
+    // The run wrapper (bin/eval.ts) asks for the fingerprint so reports can record it.
+    if (process.env.EVAL_FINGERPRINT_FILE) writeFileSync(process.env.EVAL_FINGERPRINT_FILE, JSON.stringify(index.fingerprint, null, 2));
+  };
+  publish();
+  project.onTestsRerun(async () => {
+    try {
+      loadDataset();
+    } catch (error) {
+      // Watch mode keeps running: say what is wrong once; the evals will fail on it too.
+      if (!isFixtureError(error)) throw error;
+      process.stderr.write(`eval: ${formatFixtureError(error)}\n`);
+      return;
+    }
+    await index.refresh();
+    publish();
+  });
+  return () => index.remove();
+}

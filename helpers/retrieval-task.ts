@@ -1,0 +1,66 @@
+/**
+ * The task every retrieval eval runs: one engine call for a case, its stage trace forwarded to
+ * Evalite (`reportTrace`, one entry per stage, then where each relevant document went), and an
+ * output the retrieval scorers read.
+ */
+import { reportTrace } from "evalite/traces";
+import type { Engine, SearchResponse, Tier, TraceStage } from "@hybrid-search/engine";
+import { relevantDocPaths, summarizeLosses, type RelevantDocPath } from "../scorers/stage-loss.js";
+import type { RetrievalCase } from "./dataset.js";
+
+export type RetrievalMode = "search" | "vsearch" | Tier;
+
+export interface RetrievalOutput {
+  mode: RetrievalMode;
+  results: Array<{ docId: string; score: number; passageId: string }>;
+  elapsedMs: number;
+  /** Each judged-relevant document's rank at every stage, and the stage that lost it. */
+  relevantPaths: RelevantDocPath[];
+  /** Corpus hash prefix of the index measured. */
+  index: string;
+}
+
+/** Result depth asked of the engine: the deepest cut-off any retrieval scorer uses. */
+export const RESULT_DEPTH = 10;
+/** Trace depth: as deep as fusion's candidate lists, so "lost at" is exact. */
+const TRACE_DEPTH = 50;
+
+export async function runRetrieval(engine: Engine, mode: RetrievalMode, c: RetrievalCase, indexId: string): Promise<RetrievalOutput> {
+  const options = { limit: RESULT_DEPTH, traceDepth: TRACE_DEPTH, ...(c.collection ? { collection: c.collection } : {}) };
+  let response: SearchResponse;
+  if (mode === "search") response = engine.search(c.query, options);
+  else if (mode === "vsearch") response = await engine.vsearch(c.query, options);
+  else response = await engine.query(c.query, { ...options, tier: mode });
+  forwardTrace(response.trace);
+  const relevantPaths = relevantDocPaths(response.trace, response.results, c.judgments, RESULT_DEPTH);
+  const end = performance.timeOrigin + performance.now();
+  reportTrace({ input: { stage: "relevant documents", judged: relevantPaths.length, k: RESULT_DEPTH }, output: relevantPaths, start: end, end });
+  return {
+    mode,
+    results: response.results.map((h) => ({ docId: h.docId, score: h.score, passageId: h.passageId })),
+    elapsedMs: response.elapsedMs,
+    relevantPaths,
+    index: indexId,
+  };
+}
+
+export function forwardTrace(trace: readonly TraceStage[]): void {
+  for (const stage of trace) {
+    reportTrace({
+      input: { stage: stage.stage, ...stage.input, ...(stage.note ? { note: stage.note } : {}) },
+      output: stage.output,
+      start: stage.start,
+      end: stage.end,
+    });
+  }
+}
+
+/** The columns every retrieval eval shows: query, top 3, time, and what was lost where. */
+export function retrievalColumns({ input, output }: { input: RetrievalCase; output: RetrievalOutput }): Array<{ label: string; value: unknown }> {
+  return [
+    { label: "Query", value: `${input.id}: ${input.query}` },
+    { label: "Top 3", value: output.results.slice(0, 3).map((r) => r.docId).join("\n") || "(none)" },
+    { label: "Time", value: `${output.elapsedMs.toFixed(1)} ms` },
+    { label: "Lost at", value: summarizeLosses(output.relevantPaths) },
+  ];
+}

@@ -1,0 +1,110 @@
+/**
+ * The suite's index: every run measures a fresh index of its dataset, built in a unique temp folder
+ * that is removed when the process ends (normally, or on SIGINT/SIGTERM). A user's own index is
+ * never opened.
+ *
+ * `helpers/global-setup.ts` builds it once per Evalite run (in the main process) and hands its
+ * path to the eval files, which open it read-only through `evalEngine()`. An eval file run without
+ * that global setup builds a private one, once per process.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Engine, type EngineOptions, type IndexFingerprint, type IndexReport } from "@hybrid-search/engine";
+
+export interface SuiteFingerprint extends IndexFingerprint {
+  /** Dataset name (`fixtures`, or the EVAL_DATASET folder name). */
+  dataset: string;
+  collection: string;
+}
+
+export interface TempIndex {
+  dir: string;
+  dbPath: string;
+  collection: string;
+  report: IndexReport;
+  fingerprint: SuiteFingerprint;
+  /** Indexes the source again (unchanged documents are skipped) and refreshes the fingerprint. */
+  refresh(): Promise<IndexReport>;
+  /** Removes the temp folder now (it is also removed at exit). */
+  remove(): void;
+}
+
+const SIGNALS = ["SIGINT", "SIGTERM"] as const;
+
+/** Removes `dir` when the process exits or is interrupted; returns the remover. */
+export function removeOnExit(dir: string): () => void {
+  let removed = false;
+  const remove = (): void => {
+    if (removed) return;
+    removed = true;
+    rmSync(dir, { recursive: true, force: true });
+    process.removeListener("exit", remove);
+    for (const signal of SIGNALS) process.removeListener(signal, handlers[signal]);
+  };
+  const handlers = Object.fromEntries(
+    SIGNALS.map((signal) => [
+      signal,
+      (): void => {
+        const othersListening = process.listenerCount(signal) > 1;
+        remove();
+        // Alone, we must still end the process the way the signal would have.
+        if (!othersListening) process.kill(process.pid, signal);
+      },
+    ]),
+  ) as Record<(typeof SIGNALS)[number], () => void>;
+  process.once("exit", remove);
+  for (const signal of SIGNALS) process.once(signal, handlers[signal]);
+  return remove;
+}
+
+export interface BuildOptions {
+  dataset: string;
+  collection: string;
+  engine?: EngineOptions;
+  onMessage?: (line: string) => void;
+}
+
+/** Builds a fresh index of `source` (folder or corpus.jsonl) in a new temp folder. */
+export async function buildTempIndex(source: string, options: BuildOptions): Promise<TempIndex> {
+  const dir = mkdtempSync(join(tmpdir(), "hybrid-evals-"));
+  const remove = removeOnExit(dir);
+  const dbPath = join(dir, "index.db");
+  try {
+    const engine = Engine.open(dbPath, { ...options.engine, create: true });
+    const index = async (): Promise<{ report: IndexReport; fingerprint: SuiteFingerprint }> => {
+      const report = await engine.index(source, { collection: options.collection, ...(options.onMessage ? { onMessage: options.onMessage } : {}) });
+      return { report, fingerprint: { ...engine.fingerprint(), dataset: options.dataset, collection: options.collection } };
+    };
+    const first = await index();
+    const built: TempIndex = {
+      dir,
+      dbPath,
+      collection: options.collection,
+      report: first.report,
+      fingerprint: first.fingerprint,
+      async refresh() {
+        const next = await index();
+        built.report = next.report;
+        built.fingerprint = next.fingerprint;
+        return next.report;
+      },
+      remove() {
+        engine.close();
+        remove();
+      },
+    };
+    return built;
+  } catch (error) {
+    remove();
+    throw error;
+  }
+}
+
+/** One line that says what a run measures; printed at start and recorded with the results. */
+export function describeFingerprint(f: SuiteFingerprint): string {
+  return (
+    `index: dataset ${f.dataset}, ${f.documents} documents / ${f.passages} passages, corpus ${f.corpusHash.slice(0, 12)}, ` +
+    `${f.analyzer}, ${f.chunkers.join("+")}, embedder ${f.embedder} (${f.dimensions}d), schema v${f.schemaVersion}`
+  );
+}

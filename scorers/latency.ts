@@ -1,0 +1,40 @@
+/**
+ * Latency budget: 1 when the task took at most `budgetMs`, falling linearly to 0 at twice the
+ * budget (score = clamp(2 − elapsed / budget, 0, 1)). The elapsed time is the engine's own
+ * measurement of the call (`output.elapsedMs`), so Evalite's overhead does not count against it.
+ *
+ * **When to use:** guard a tier's speed next to its quality, so a change that buys nDCG with
+ * seconds shows up.
+ * **When NOT to use:** for benchmarking; one noisy sample per case says little (use `pnpm bench`).
+ */
+import { createScorer } from "evalite";
+import type { Evalite } from "evalite";
+
+export interface TimedOutput {
+  readonly elapsedMs: number;
+}
+
+export interface LatencyScore {
+  score: number;
+  metadata: { elapsedMs: number; budgetMs: number; convention: string };
+}
+
+export function latencyBudgetScore(elapsedMs: number, budgetMs: number): LatencyScore {
+  if (!(budgetMs > 0)) throw new RangeError(`latency budget must be > 0 ms, got ${budgetMs}`);
+  if (!Number.isFinite(elapsedMs) || elapsedMs < 0) throw new RangeError(`elapsed time must be a finite number ≥ 0 ms, got ${elapsedMs}`);
+  const score = Math.min(1, Math.max(0, 2 - elapsedMs / budgetMs));
+  return { score, metadata: { elapsedMs, budgetMs, convention: "1 within budget, linear to 0 at 2× budget" } };
+}
+
+/** `budgetMs` is a number, or a function of the output (e.g. per tier). */
+export function latencyBudget<TInput, TOutput extends TimedOutput, TExpected>(
+  budgetMs: number | ((output: TOutput) => number),
+): Evalite.Scorer<TInput, TOutput, TExpected> {
+  const budgetOf = typeof budgetMs === "number" ? () => budgetMs : budgetMs;
+  if (typeof budgetMs === "number") latencyBudgetScore(0, budgetMs);
+  return createScorer<TInput, TOutput, TExpected>({
+    name: typeof budgetMs === "number" ? `Latency ≤ ${budgetMs / 1000} s` : "Latency budget",
+    description: "1 within budget, linear to 0 at twice the budget",
+    scorer: ({ output }) => latencyBudgetScore(output.elapsedMs, budgetOf(output)),
+  });
+}
