@@ -12,6 +12,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { CONFORMANCE_COVERAGE } from "../../scorers/ir/measure-docs.js";
 import { MEASURES } from "../../scorers/ir/registry.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -48,10 +49,16 @@ function runCli(args: readonly string[]): { status: number | null; stdout: strin
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** Whether an output line belongs to a measure we implement (id, or id_<param>). */
-function isSupportedLine(line: string): boolean {
+/** The measure an output line belongs to (longest id matching `id` or `id_<param>`), if we implement it. */
+function measureOf(line: string): string | undefined {
   const name = line.split("\t")[0]!.trim();
-  return MEASURES.some((m) => name === m.id || name.startsWith(`${m.id}_`));
+  let best: string | undefined;
+  for (const { id } of MEASURES) if ((name === id || name.startsWith(`${id}_`)) && id.length > (best?.length ?? 0)) best = id;
+  return best;
+}
+
+function isSupportedLine(line: string): boolean {
+  return measureOf(line) !== undefined;
 }
 
 const present = existsSync(readme);
@@ -92,6 +99,17 @@ if (!present) {
       for (let i = 0; i < want.length; i++) expect(got[i], `line ${i + 1}`).toBe(want[i]);
     });
   }
+
+  it("docs/metrics.md lists exactly the conformance files that hold each measure", () => {
+    const files = [...new Set(commands.filter((c) => !NOT_REPLAYED[c.expected]).map((c) => c.expected))];
+    const actual: Record<string, string[]> = {};
+    for (const f of files) {
+      const ids = new Set(readFileSync(resolve(dataDir, f), "latin1").split("\n").filter((l) => l !== "").map(measureOf));
+      for (const id of ids) if (id) (actual[id] ??= []).push(f.replace("test/", ""));
+    }
+    const documented = Object.fromEntries(Object.entries(CONFORMANCE_COVERAGE).map(([id, fs]) => [id, [...fs].sort()]));
+    expect(Object.fromEntries(Object.entries(actual).map(([id, fs]) => [id, fs.sort()]))).toEqual(documented);
+  });
 
   it("replays every README command except the documented exceptions", () => {
     const replayed = commands.filter((c) => !NOT_REPLAYED[c.expected]).map((c) => c.expected);
