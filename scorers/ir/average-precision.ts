@@ -12,7 +12,8 @@
 import { assertCutoffs } from "./relevant-at-cutoffs.js";
 import type { JudgedRanking } from "./types.js";
 
-export function averagePrecision(judged: JudgedRanking): number {
+/** Σ over relevant retrieved docs of P@rank(d) (AP's numerator, also yaap's S). */
+export function precisionSumAtRelevant(judged: JudgedRanking): number {
   const { rels, relevanceLevel } = judged;
   let relSoFar = 0;
   let sum = 0;
@@ -22,7 +23,12 @@ export function averagePrecision(judged: JudgedRanking): number {
       sum += relSoFar / (i + 1);
     }
   }
-  return relSoFar > 0 ? sum / judged.numRel : 0;
+  return sum;
+}
+
+export function averagePrecision(judged: JudgedRanking): number {
+  const sum = precisionSumAtRelevant(judged);
+  return sum > 0 ? sum / judged.numRel : 0;
 }
 
 export function averagePrecisionCut(judged: JudgedRanking, cutoffs: readonly number[]): number[] {

@@ -46,6 +46,29 @@ export function gainTable(levels: readonly LevelCount[], pairs: readonly ParamPa
   return entries;
 }
 
+/**
+ * Walks the ideal ranking of a gain table: the highest-gain entry first, `count` documents per
+ * entry, down to the first gain ≤ 0 (trec_eval's cur_level / num_at_level loop). `gain` is the
+ * ideal gain at the current position; `advance()` moves to the next position.
+ */
+export class IdealGains {
+  private level: number;
+  private atLevel = 0;
+  gain: number;
+  constructor(private readonly entries: readonly GainEntry[]) {
+    this.level = entries.length - 1;
+    this.gain = this.level >= 0 ? entries[this.level]!.gain : 0;
+  }
+  advance(): void {
+    this.atLevel++;
+    while (this.level >= 0 && this.atLevel > this.entries[this.level]!.count) {
+      this.atLevel = 1;
+      this.level--;
+      this.gain = this.level >= 0 ? this.entries[this.level]!.gain : 0;
+    }
+  }
+}
+
 /** Gain of a grade: the first entry (in sorted order) for it, else 0. */
 export function gainOf(entries: readonly GainEntry[], grade: number): number {
   for (const e of entries) if (e.grade === grade) return e.gain;

@@ -10,7 +10,7 @@
  * Fewer than k results: not a cut-off measure.
  * No relevant documents: 0.
  */
-import { discount, gainOf, gainTable, type ParamPair } from "./gain-table.js";
+import { IdealGains, discount, gainOf, gainTable, type ParamPair } from "./gain-table.js";
 import type { JudgedRanking } from "./types.js";
 
 export function ndcgRel(judged: JudgedRanking, gains: readonly ParamPair[] = []): number {
@@ -21,25 +21,15 @@ export function ndcgRel(judged: JudgedRanking, gains: readonly ParamPair[] = [])
   let sum = 0;
   let numRelRet = 0;
   let numRel = 0;
-  let level = entries.length - 1;
-  let idealGain = level >= 0 ? entries[level]!.gain : 0;
-  let atLevel = 0;
-  const nextIdeal = (): void => {
-    atLevel++;
-    while (level >= 0 && atLevel > entries[level]!.count) {
-      atLevel = 1;
-      level--;
-      idealGain = level >= 0 ? entries[level]!.gain : 0;
-    }
-  };
+  const ideal = new IdealGains(entries);
   let i = 0;
-  for (; i < numRet && idealGain > 0; i++) {
+  for (; i < numRet && ideal.gain > 0; i++) {
     const g = gainOf(entries, rels[i]!);
     if (g !== 0) dcg += g / discount(i);
-    nextIdeal();
-    if (idealGain > 0) {
+    ideal.advance();
+    if (ideal.gain > 0) {
       numRel++;
-      idcg += idealGain / discount(i);
+      idcg += ideal.gain / discount(i);
     }
     if (g > 0) {
       sum += dcg / idcg;
@@ -54,11 +44,11 @@ export function ndcgRel(judged: JudgedRanking, gains: readonly ParamPair[] = [])
       numRelRet++;
     }
   }
-  for (; idealGain > 0; i++) {
-    nextIdeal();
-    if (idealGain > 0) {
+  for (; ideal.gain > 0; i++) {
+    ideal.advance();
+    if (ideal.gain > 0) {
       numRel++;
-      idcg += idealGain / discount(i);
+      idcg += ideal.gain / discount(i);
     }
   }
   sum += ((numRel - numRelRet) * dcg) / idcg;

@@ -11,7 +11,7 @@
  * Fewer than k results: whole-list measure; the ideal ranking may be longer than the run.
  * No relevant documents: 0 (IDCG = 0).
  */
-import { discount, gainOf, gainTable, type ParamPair } from "./gain-table.js";
+import { IdealGains, discount, gainOf, gainTable, type ParamPair } from "./gain-table.js";
 import { dcgAtCutoffs } from "./ndcg-cut.js";
 import type { JudgedRanking } from "./types.js";
 
@@ -26,31 +26,21 @@ export function ndcg(judged: JudgedRanking, gains: readonly ParamPair[] = []): D
   const { rels, numRet } = judged;
   let dcg = 0;
   let idcg = 0;
-  let level = entries.length - 1;
-  let idealGain = level >= 0 ? entries[level]!.gain : 0;
-  let atLevel = 0;
-  const nextIdeal = (): void => {
-    atLevel++;
-    while (level >= 0 && atLevel > entries[level]!.count) {
-      atLevel = 1;
-      level--;
-      idealGain = level >= 0 ? entries[level]!.gain : 0;
-    }
-  };
+  const ideal = new IdealGains(entries);
   let i = 0;
-  for (; i < numRet && idealGain > 0; i++) {
+  for (; i < numRet && ideal.gain > 0; i++) {
     const g = gainOf(entries, rels[i]!);
     if (g !== 0) dcg += g / discount(i);
-    nextIdeal();
-    if (idealGain > 0) idcg += idealGain / discount(i);
+    ideal.advance();
+    if (ideal.gain > 0) idcg += ideal.gain / discount(i);
   }
   for (; i < numRet; i++) {
     const g = gainOf(entries, rels[i]!);
     if (g !== 0) dcg += g / discount(i);
   }
-  for (; idealGain > 0; i++) {
-    nextIdeal();
-    if (idealGain > 0) idcg += idealGain / discount(i);
+  for (; ideal.gain > 0; i++) {
+    ideal.advance();
+    if (ideal.gain > 0) idcg += ideal.gain / discount(i);
   }
   return { ndcg: idcg > 0 ? dcg / idcg : 0, dcg, idcg };
 }

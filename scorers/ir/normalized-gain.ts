@@ -10,7 +10,7 @@
  * Fewer than k results: not a cut-off measure.
  * No relevant documents: 0.
  */
-import { gainOf, gainTable, type ParamPair } from "./gain-table.js";
+import { IdealGains, gainOf, gainTable, type ParamPair } from "./gain-table.js";
 import type { JudgedRanking } from "./types.js";
 
 export function binaryNormalizedGain(judged: JudgedRanking): number {
@@ -34,24 +34,14 @@ export function normalizedGain(judged: JudgedRanking, gains: readonly ParamPair[
   let sumResults = 0;
   let sumIdeal = 0;
   let sumCost = 0;
-  let level = entries.length - 1;
-  let idealGain = level >= 0 ? entries[level]!.gain : 0;
-  let atLevel = 0;
-  const nextIdeal = (): void => {
-    atLevel++;
-    while (level >= 0 && atLevel > entries[level]!.count) {
-      atLevel = 1;
-      level--;
-      idealGain = level >= 0 ? entries[level]!.gain : 0;
-    }
-  };
+  const ideal = new IdealGains(entries);
   let i = 0;
-  for (; i < numRet && idealGain > 0; i++) {
+  for (; i < numRet && ideal.gain > 0; i++) {
     const g = gainOf(entries, rels[i]!);
     sumResults += g;
-    nextIdeal();
-    if (idealGain > 0) sumIdeal += idealGain;
-    sumCost += idealGain >= minCost ? idealGain : minCost;
+    ideal.advance();
+    if (ideal.gain > 0) sumIdeal += ideal.gain;
+    sumCost += ideal.gain >= minCost ? ideal.gain : minCost;
     if (g !== 0) resultsG += g / Math.log2(2 + sumCost - sumResults);
   }
   for (; i < numRet; i++) {
@@ -60,9 +50,9 @@ export function normalizedGain(judged: JudgedRanking, gains: readonly ParamPair[
     sumCost += minCost;
     if (g !== 0) resultsG += g / Math.log2(2 + sumCost - sumResults);
   }
-  while (idealGain > 0) {
-    nextIdeal();
-    if (idealGain > 0) sumIdeal += idealGain;
+  while (ideal.gain > 0) {
+    ideal.advance();
+    if (ideal.gain > 0) sumIdeal += ideal.gain;
   }
   return sumIdeal > 0 ? resultsG / sumIdeal : 0;
 }

@@ -10,7 +10,7 @@
  * Fewer than k results: not a cut-off measure.
  * No relevant documents: 0.
  */
-import { discount, gainOf, gainTable, type ParamPair } from "./gain-table.js";
+import { IdealGains, discount, gainOf, gainTable, type ParamPair } from "./gain-table.js";
 import type { JudgedRanking } from "./types.js";
 
 export function rndcg(judged: JudgedRanking, gains: readonly ParamPair[] = []): number {
@@ -21,31 +21,25 @@ export function rndcg(judged: JudgedRanking, gains: readonly ParamPair[] = []): 
   let idcg = 0;
   let sum = 0;
   let changes = 0;
-  let level = entries.length - 1;
-  let idealGain = level >= 0 ? entries[level]!.gain : 0;
-  let oldIdealGain = idealGain;
-  let atLevel = 0;
+  const ideal = new IdealGains(entries);
+  let oldIdealGain = ideal.gain;
+  /** Next ideal position; at a change of ideal gain, nDCG so far joins the average. */
   const nextIdeal = (): void => {
-    atLevel++;
-    while (level >= 0 && atLevel > entries[level]!.count) {
-      atLevel = 1;
-      level--;
-      idealGain = level >= 0 ? entries[level]!.gain : 0;
-    }
-    if (oldIdealGain !== idealGain) {
+    ideal.advance();
+    if (oldIdealGain !== ideal.gain) {
       if (idcg > 0) {
         sum += dcg / idcg;
         changes++;
       }
-      oldIdealGain = idealGain;
+      oldIdealGain = ideal.gain;
     }
   };
   let i = 0;
-  for (; i < numRet && idealGain > 0; i++) {
+  for (; i < numRet && ideal.gain > 0; i++) {
     const g = gainOf(entries, rels[i]!);
     nextIdeal();
     if (g !== 0) dcg += g / discount(i);
-    if (idealGain > 0) idcg += idealGain / discount(i);
+    if (ideal.gain > 0) idcg += ideal.gain / discount(i);
   }
   if (i < numRet) {
     for (; i < numRet; i++) {
@@ -57,9 +51,9 @@ export function rndcg(judged: JudgedRanking, gains: readonly ParamPair[] = []): 
       changes++;
     }
   }
-  for (; idealGain > 0; i++) {
+  for (; ideal.gain > 0; i++) {
     nextIdeal();
-    if (idealGain > 0) idcg += idealGain / discount(i);
+    if (ideal.gain > 0) idcg += ideal.gain / discount(i);
   }
   return sum / changes;
 }

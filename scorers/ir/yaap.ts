@@ -8,17 +8,10 @@
  * Fewer than k results: not a cut-off measure.
  * No relevant documents: log(1) = 0 when nothing relevant exists.
  */
+import { precisionSumAtRelevant } from "./average-precision.js";
 import type { JudgedRanking } from "./types.js";
 
 export function yaap(judged: JudgedRanking): number {
-  const { rels, relevanceLevel } = judged;
-  let relSoFar = 0;
-  let sum = 0;
-  for (let i = 0; i < rels.length; i++) {
-    if (rels[i]! >= relevanceLevel) {
-      relSoFar++;
-      sum += relSoFar / (i + 1);
-    }
-  }
+  const sum = precisionSumAtRelevant(judged);
   return Math.log((1 + sum) / (1 + judged.numRel - sum));
 }
