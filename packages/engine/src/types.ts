@@ -35,7 +35,7 @@ export interface HybridConfig {
   rrfK: number;
   /** Weight of the BM25 list in fusion. @default 1 */
   bm25Weight: number;
-  /** Weight of the vector list in fusion. @default 1 */
+  /** Weight of the vector list in fusion. @default 1 (0.5 with the offline embedder, see OFFLINE_VECTOR_WEIGHT) */
   vectorWeight: number;
   /** Weight of lists from expanded queries (thorough), relative to the original query's lists. @default 0.5 */
   expansionWeight: number;
@@ -45,7 +45,7 @@ export interface HybridConfig {
   rerankDepth: number;
   /** How many fused candidates the thorough tier reranks. @default 50 */
   thoroughRerankDepth: number;
-  /** Final score = fusionWeight × (fused / max fused) + (1 − fusionWeight) × rerank score. @default 0.5 */
+  /** Final score = fusionWeight × (fused / max fused) + (1 − fusionWeight) × rerank score. @default 0.7 */
   fusionWeight: number;
   /** BM25 column weights (title, body, path) passed to FTS5 `bm25()`. @default [4, 1, 2] */
   columnWeights: readonly [number, number, number];

@@ -1,0 +1,35 @@
+// The engine's real query expander on every query: schema validity, variants, and whether
+// identifiers and quoted phrases survive expansion.
+import { evalite } from "evalite";
+import { loadDataset, type RetrievalCase } from "../helpers/dataset.js";
+import { evalIndex } from "../helpers/eval-index.js";
+import { validateExpansion } from "../helpers/fixtures.js";
+import { expansionSchemaValid, hasLexicalVariants, hasVectorVariants, keepsAnchors, queryAnchors, type ExpansionOutput } from "../scorers/expansion.js";
+
+async function expand(input: RetrievalCase): Promise<ExpansionOutput & { elapsedMs: number }> {
+  const { engine } = await evalIndex();
+  const started = performance.now();
+  const result = await engine.expand(input.query);
+  return { query: input.query, ...result, elapsedMs: performance.now() - started };
+}
+
+const columns = ({ input, output }: { input: RetrievalCase; output: ExpansionOutput }) => [
+  { label: "Query", value: `${input.id}: ${input.query}` },
+  { label: "Expander", value: output.expander },
+  { label: "Lexical", value: output.expansion.lexicalQueries.join("\n") },
+  { label: "Vector", value: output.expansion.vectorQueries.join("\n") },
+];
+
+evalite("Query expansion", {
+  data: () => loadDataset().cases.map((c) => ({ input: c })),
+  task: expand,
+  scorers: [expansionSchemaValid(validateExpansion), hasLexicalVariants(), hasVectorVariants()],
+  columns,
+});
+
+evalite("Expansion keeps identifiers", {
+  data: () => loadDataset().cases.filter((c) => queryAnchors(c.query).length > 0).map((c) => ({ input: c })),
+  task: expand,
+  scorers: [keepsAnchors()],
+  columns,
+});

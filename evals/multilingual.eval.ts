@@ -1,0 +1,56 @@
+// Cross-language retrieval: queries whose relevant documents are (also or only) in another
+// language, at the balanced tier; plus the query-language × document-language recall matrix.
+import { evalite } from "evalite";
+import { loadDataset } from "../helpers/dataset.js";
+import { evalIndex } from "../helpers/eval-index.js";
+import { docLanguage } from "../helpers/fixtures.js";
+import { retrievalColumns, runRetrieval, type RetrievalOutput } from "../helpers/retrieval-task.js";
+import { crossLanguageRecallAtK, formatLanguageMatrix, languageRecallMatrix } from "../scorers/language-matrix.js";
+import { recallAtK } from "../scorers/retrieval.js";
+
+// Language comes from the fixture corpus layout (en/, de/…); a BEIR dataset has none.
+const define = loadDataset().kind === "fixtures" ? evalite : evalite.skip;
+const crossLanguage = () => loadDataset().cases.filter((c) => c.category === "cross-language");
+const outputs = new Map<string, Promise<RetrievalOutput>>();
+
+define("Cross-language recall", {
+  data: () => crossLanguage().map((c) => ({ input: c, expected: { judgments: c.judgments } })),
+  task: async (input) => {
+    const { engine, fingerprint } = await evalIndex();
+    const run = runRetrieval(engine, "balanced", input, fingerprint.corpusHash.slice(0, 12));
+    outputs.set(input.id, run);
+    return run;
+  },
+  scorers: [recallAtK(5), crossLanguageRecallAtK(5, docLanguage)],
+  columns: retrievalColumns,
+});
+
+define("Cross-language recall matrix", {
+  data: [{ input: "query language × document language, Recall@5" }],
+  task: async () => {
+    const { engine } = await evalIndex();
+    const rows = await Promise.all(
+      crossLanguage().map(async (c) => {
+        // Reuse the case's run when it already happened in this process; otherwise run it quietly.
+        const ranking = outputs.has(c.id) ? (await outputs.get(c.id)!).results : (await engine.query(c.query, { tier: "balanced", limit: 10 })).results;
+        return { queryLanguage: c.language!, ranking: ranking.map((r) => r.docId), judgments: c.judgments };
+      }),
+    );
+    const matrix = languageRecallMatrix(rows, docLanguage, 5);
+    console.log(`\n${formatLanguageMatrix(matrix, 5)}\n`);
+    return matrix;
+  },
+  scorers: [
+    {
+      name: "Off-diagonal Recall@5",
+      description: "micro-averaged recall@5 of relevant documents in another language than the query",
+      scorer: ({ output }) => {
+        let found = 0;
+        let relevant = 0;
+        for (const [q, cells] of Object.entries(output)) for (const [d, cell] of Object.entries(cells)) if (q !== d) (found += cell.found), (relevant += cell.relevant);
+        return { score: relevant > 0 ? found / relevant : 0, metadata: { found, relevant, ...(relevant === 0 ? { noRelevant: true } : {}) } };
+      },
+    },
+  ],
+  columns: ({ output }) => [{ label: "Matrix", value: formatLanguageMatrix(output, 5) }],
+});

@@ -1,0 +1,47 @@
+// Every query at each tier (fast, balanced, thorough), then whether the tiers are ordered
+// thorough ≥ balanced ≥ fast, per query and over the means, reported as measured.
+import { evalite } from "evalite";
+import { judgedCases, loadDataset, type RetrievalCase } from "../helpers/dataset.js";
+import { evalIndex } from "../helpers/eval-index.js";
+import { retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
+import { tierComparison, tierMeans, TIER_BUDGET_MS } from "../helpers/tier-comparison.js";
+import { latencyBudget } from "../scorers/latency.js";
+import { ndcgAtK, recallAtK } from "../scorers/retrieval.js";
+import { tiersOrdered } from "../scorers/tier-order.js";
+
+const cases = () => judgedCases(loadDataset().cases);
+
+evalite.each([
+  { name: "fast", input: "fast" as const },
+  { name: "balanced", input: "balanced" as const },
+  { name: "thorough", input: "thorough" as const },
+])("Thoroughness", {
+  data: () => cases().map((c) => ({ input: c, expected: { judgments: c.judgments } })),
+  task: async (input, tier) => {
+    const { engine, fingerprint } = await evalIndex();
+    return runRetrieval(engine, tier, input, fingerprint.corpusHash.slice(0, 12));
+  },
+  scorers: [recallAtK(5), ndcgAtK(10), latencyBudget((output) => TIER_BUDGET_MS[output.mode as keyof typeof TIER_BUDGET_MS])],
+  columns: retrievalColumns,
+});
+
+evalite("Tier order per query", {
+  data: () => cases().map((c) => ({ input: c })),
+  task: async (input: RetrievalCase) => tierComparison(input),
+  scorers: [tiersOrdered("nDCG@10"), tiersOrdered("Recall@5")],
+  columns: ({ input, output }) => [
+    { label: "Query", value: `${input.id}: ${input.query}` },
+    { label: "nDCG@10 fast / balanced / thorough", value: Object.values(output["nDCG@10"]).map((v) => v.toFixed(3)).join(" / ") },
+    { label: "Recall@5 fast / balanced / thorough", value: Object.values(output["Recall@5"]).map((v) => v.toFixed(3)).join(" / ") },
+  ],
+});
+
+evalite("Tier order over all queries", {
+  data: [{ input: "mean over every judged query" }],
+  task: async () => {
+    const means = await tierMeans(cases());
+    console.log(`tier means over ${means.queries} queries: nDCG@10 ${Object.entries(means["nDCG@10"]).map(([t, v]) => `${t} ${v.toFixed(3)}`).join(", ")}; Recall@5 ${Object.entries(means["Recall@5"]).map(([t, v]) => `${t} ${v.toFixed(3)}`).join(", ")}`);
+    return means;
+  },
+  scorers: [tiersOrdered("nDCG@10"), tiersOrdered("Recall@5")],
+});

@@ -1,0 +1,71 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, writeFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { buildTempIndex, describeFingerprint } from "./setup-db.js";
+import { FIXTURES_DIR } from "./fixtures.js";
+
+const root = resolve(import.meta.dirname, "..");
+const scratch = mkdtempSync(join(tmpdir(), "setup-db-test-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Starts a process that builds a temp index, prints its folder, then waits (or exits). */
+function child(mode: "wait" | "exit"): Promise<{ dir: string; done: Promise<{ code: number | null; signal: NodeJS.Signals | null }>; kill: (s: NodeJS.Signals) => void }> {
+  const script = join(scratch, `child-${mode}-${Math.random().toString(36).slice(2)}.mts`);
+  writeFileSync(
+    script,
+    `import { buildTempIndex } from ${JSON.stringify(join(root, "helpers/setup-db.ts"))};
+     const index = await buildTempIndex(${JSON.stringify(join(FIXTURES_DIR, "corpus"))}, { dataset: "fixtures", collection: "corpus" });
+     console.log(index.dir);
+     ${mode === "wait" ? "setInterval(() => {}, 1000);" : ""}`,
+  );
+  // node itself (not the tsx wrapper process) receives the signal, as in a real run.
+  const proc = spawn(process.execPath, ["--import", "tsx", script], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => proc.on("exit", (code, signal) => res({ code, signal })));
+  return new Promise((res, rej) => {
+    let out = "";
+    proc.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes("\n")) res({ dir: out.trim(), done, kill: (s) => proc.kill(s) });
+    });
+    proc.on("exit", () => rej(new Error(`child exited before printing its folder: ${out}`)));
+  });
+}
+
+describe("buildTempIndex", () => {
+  it("indexes the corpus into a fresh temp folder and fingerprints it", async () => {
+    const index = await buildTempIndex(join(FIXTURES_DIR, "corpus"), { dataset: "fixtures", collection: "corpus" });
+    try {
+      expect(index.dir.startsWith(tmpdir())).toBe(true);
+      expect(existsSync(index.dbPath)).toBe(true);
+      expect(index.fingerprint).toMatchObject({ dataset: "fixtures", collection: "corpus", schemaVersion: 1, embedder: "offline/hashed-char-ngram-v1-384", dimensions: 384 });
+      expect(index.fingerprint.corpusHash).toMatch(/^[0-9a-f]{64}$/);
+      expect(index.fingerprint.documents).toBeGreaterThanOrEqual(48);
+      expect(describeFingerprint(index.fingerprint)).toMatch(/^index: dataset fixtures, \d+ documents \/ \d+ passages, corpus [0-9a-f]{12}, analyzer-v1/);
+      const again = await buildTempIndex(join(FIXTURES_DIR, "corpus"), { dataset: "fixtures", collection: "corpus" });
+      expect(again.dir).not.toBe(index.dir);
+      expect(again.fingerprint.corpusHash).toBe(index.fingerprint.corpusHash);
+      again.remove();
+      expect((await index.refresh()).documents.unchanged).toBe(index.fingerprint.documents);
+    } finally {
+      index.remove();
+    }
+    expect(existsSync(index.dir)).toBe(false);
+  });
+
+  it.each(["SIGINT", "SIGTERM"] as const)("removes the folder when the process gets %s", async (signal) => {
+    const c = await child("wait");
+    expect(existsSync(c.dir)).toBe(true);
+    c.kill(signal);
+    const { signal: got } = await c.done;
+    expect(got).toBe(signal);
+    expect(existsSync(c.dir)).toBe(false);
+  });
+
+  it("removes the folder on a normal exit", async () => {
+    const c = await child("exit");
+    expect((await c.done).code).toBe(0);
+    expect(existsSync(c.dir)).toBe(false);
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * Cross-language retrieval: recall of relevant documents by (query language × document language).
+ *
+ * For each query, each judged-relevant document (grade ≥ level) counts in the cell of the query's
+ * language and the document's language; it is found when it is in the top k. A cell's recall is
+ * found / relevant over all queries (micro-averaged), so a cell with few documents is shown with
+ * its counts, never as a bare percentage.
+ */
+import { createScorer } from "evalite";
+import type { Evalite } from "evalite";
+
+export interface LanguageCell {
+  relevant: number;
+  found: number;
+  /** found / relevant; null when the cell has no relevant documents. */
+  recall: number | null;
+}
+
+export type LanguageMatrix = Record<string, Record<string, LanguageCell>>;
+
+export interface MatrixRow {
+  queryLanguage: string;
+  /** Ranked doc ids, best first. */
+  ranking: readonly string[];
+  judgments: Readonly<Record<string, number>>;
+}
+
+export function languageRecallMatrix(rows: readonly MatrixRow[], languageOf: (docId: string) => string, k: number, relevanceLevel = 1): LanguageMatrix {
+  const matrix: LanguageMatrix = {};
+  for (const row of rows) {
+    const top = new Set(row.ranking.slice(0, k));
+    for (const [docId, grade] of Object.entries(row.judgments)) {
+      if (grade < relevanceLevel) continue;
+      const cell = ((matrix[row.queryLanguage] ??= {})[languageOf(docId)] ??= { relevant: 0, found: 0, recall: null });
+      cell.relevant++;
+      if (top.has(docId)) cell.found++;
+    }
+  }
+  for (const cells of Object.values(matrix)) for (const cell of Object.values(cells)) cell.recall = cell.relevant > 0 ? cell.found / cell.relevant : null;
+  return matrix;
+}
+
+/** The matrix as a fixed-width text table: rows are query languages, columns document languages. */
+export function formatLanguageMatrix(matrix: LanguageMatrix, k: number): string {
+  const queryLangs = Object.keys(matrix).sort();
+  const docLangs = [...new Set(queryLangs.flatMap((q) => Object.keys(matrix[q]!)))].sort();
+  const cell = (c: LanguageCell | undefined): string => (c ? `${c.recall === null ? "  –  " : c.recall.toFixed(2)} (${c.found}/${c.relevant})` : "      –     ");
+  const width = 13;
+  const header = `Recall@${k}  query ↓ doc →`.padEnd(24) + docLangs.map((d) => d.padEnd(width)).join("");
+  const lines = queryLangs.map((q) => q.padEnd(24) + docLangs.map((d) => cell(matrix[q]![d]).padEnd(width)).join(""));
+  return [header, ...lines].join("\n");
+}
+
+/**
+ * Recall@k over the relevant documents written in ANOTHER language than the query.
+ *
+ * **When to use:** cross-language queries: did the engine cross the language boundary?
+ * **When NOT to use:** queries whose relevant documents are all in the query's language (the
+ * score is then 0 with `noRelevant` in metadata, as for any query without relevant documents).
+ */
+export function crossLanguageRecallAtK<TInput extends { language?: string }, TOutput extends { results: ReadonlyArray<{ docId: string }> }, TExpected extends { judgments: Readonly<Record<string, number>> }>(
+  k: number,
+  languageOf: (docId: string) => string,
+): Evalite.Scorer<TInput, TOutput, TExpected> {
+  if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be an integer ≥ 1, got ${k}`);
+  return createScorer<TInput, TOutput, TExpected>({
+    name: `Cross-language Recall@${k}`,
+    description: `recall@${k} over relevant documents in another language than the query`,
+    scorer: ({ input, output, expected }) => {
+      if (!input.language) throw new Error("cross-language recall needs the query's language");
+      const others = Object.entries(expected.judgments).filter(([doc, g]) => g >= 1 && languageOf(doc) !== input.language);
+      const top = new Set(output.results.slice(0, k).map((r) => r.docId));
+      const found = others.filter(([doc]) => top.has(doc)).map(([doc]) => doc);
+      const metadata = { k, relevantOtherLanguage: others.length, found, missed: others.filter(([doc]) => !top.has(doc)).map(([doc]) => doc) };
+      if (others.length === 0) return { score: 0, metadata: { ...metadata, noRelevant: true, policy: "score 0: no relevant document in another language" } };
+      return { score: found.length / others.length, metadata };
+    },
+  });
+}
