@@ -39,7 +39,7 @@ describe("buildTempIndex", () => {
     try {
       expect(index.dir.startsWith(tmpdir())).toBe(true);
       expect(existsSync(index.dbPath)).toBe(true);
-      expect(index.fingerprint).toMatchObject({ dataset: "fixtures", collection: "corpus", schemaVersion: 1, embedder: "offline/hashed-char-ngram-v1-384", dimensions: 384 });
+      expect(index.fingerprint).toMatchObject({ dataset: "fixtures", collection: "corpus", schemaVersion: 1, embedder: "offline/hashed-char-ngram-v2-384", dimensions: 384 });
       expect(index.fingerprint.corpusHash).toMatch(/^[0-9a-f]{64}$/);
       expect(index.fingerprint.documents).toBeGreaterThanOrEqual(48);
       expect(describeFingerprint(index.fingerprint)).toMatch(/^index: dataset fixtures, \d+ documents \/ \d+ passages, corpus [0-9a-f]{12}, analyzer-v1/);

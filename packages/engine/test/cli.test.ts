@@ -74,7 +74,7 @@ describe("engine CLI", () => {
   it("prints stats with the fingerprint", () => {
     const r = engine("stats", "--db", db);
     expect(r.stdout).toMatch(/collections: corpus/);
-    expect(r.stdout).toMatch(/embedder: {4}offline\/hashed-char-ngram-v1-384 \(384 dimensions\)/);
+    expect(r.stdout).toMatch(/embedder: {4}offline\/hashed-char-ngram-v2-384 \(384 dimensions\)/);
     expect(r.stdout).toMatch(/corpus hash: [0-9a-f]{64}/);
   });
 

@@ -171,14 +171,14 @@ describe("embedder changes", () => {
     try {
       await expect(second.vsearch("cancel")).rejects.toMatchObject({
         code: "EMBEDDER_MISMATCH",
-        message: expect.stringContaining("vectors were made by offline/hashed-char-ngram-v1-384 (384 dimensions)"),
+        message: expect.stringContaining("vectors were made by offline/hashed-char-ngram-v2-384 (384 dimensions)"),
       });
       const messages: string[] = [];
       const report = await second.index(corpus, { onMessage: (m) => messages.push(m) });
-      expect(messages.join("\n")).toMatch(/embedder changed \(offline\/hashed-char-ngram-v1-384, 384 dimensions → offline\/hashed-char-ngram-v1-512\): re-embedding \d+ stored passages/);
-      expect(report.embeddings).toMatchObject({ embedder: "offline/hashed-char-ngram-v1-512", dimensions: 512 });
+      expect(messages.join("\n")).toMatch(/embedder changed \(offline\/hashed-char-ngram-v2-384, 384 dimensions → offline\/hashed-char-ngram-v2-512\): re-embedding \d+ stored passages/);
+      expect(report.embeddings).toMatchObject({ embedder: "offline/hashed-char-ngram-v2-512", dimensions: 512 });
       expect((await second.vsearch("cancel subscription")).results[0]!.docId).toBe("en/billing.md");
-      expect(second.fingerprint()).toMatchObject({ embedder: "offline/hashed-char-ngram-v1-512", dimensions: 512 });
+      expect(second.fingerprint()).toMatchObject({ embedder: "offline/hashed-char-ngram-v2-512", dimensions: 512 });
     } finally {
       second.close();
     }

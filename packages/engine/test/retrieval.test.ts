@@ -85,6 +85,6 @@ describe("vectors", () => {
     const { results, trace } = await engine.vsearch("subscripton cancelation");
     expect(results[0]!.docId).toBe("en/billing.md");
     expect(trace.map((s) => s.stage)).toEqual(["vector"]);
-    expect(trace[0]!.input).toMatchObject({ embedder: "offline/hashed-char-ngram-v1-384", dimensions: 384 });
+    expect(trace[0]!.input).toMatchObject({ embedder: "offline/hashed-char-ngram-v2-384", dimensions: 384 });
   });
 });

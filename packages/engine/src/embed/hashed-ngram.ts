@@ -2,21 +2,25 @@
  * The offline default embedder: feature hashing of character n-grams.
  *
  * Each word (a run of letters/digits after NFKC, lower-casing and diacritic folding) contributes
- * itself and its padded character 3-, 4- and 5-grams (`<sync>` → `<sy`, `syn`, …); a CJK run
- * contributes its character bigrams and trigrams. Every feature is hashed (FNV-1a, 32 bit) to one
- * of `dimensions` buckets with a hash-derived sign; counts are dampened with log(1 + n) and the
- * vector is L2-normalized.
+ * itself (weight 2) and its padded character 3- and 4-grams (`<sync>` → `<sy`, `syn`, …, weight 1);
+ * function words of the languages we know ("the", "der", "le"…) are skipped unless the text has
+ * nothing else, since they carry no topic and dominated the n-gram counts. A CJK run contributes
+ * its character bigrams and trigrams. Every feature is hashed (FNV-1a, 32 bit, murmur3 finalizer)
+ * to one of `dimensions` buckets with a hash-derived sign; counts are dampened with log(1 + n) and
+ * the vector is L2-normalized. (v1 kept function words, weighted words 1 and used 3–5-grams:
+ * vsearch nDCG@10 on the fixtures 0.467 against 0.517 for v2.)
  *
  * What it captures is SPELLING similarity — shared word pieces, inflections, typos, cognates such as
  * `synchronization`/`Synchronisierung` — not meaning: it does not know that "cancel" and
  * "terminate" are related, and it cannot cross languages that share no spelling. It is
  * deterministic and needs no network or model weights, which is why it is the default; results
- * from it are labeled with its id, `offline/hashed-char-ngram-v1`.
+ * from it are labeled with its id, `offline/hashed-char-ngram-v2-<dimensions>`.
  *
  * It implements the AI SDK's EmbeddingModelV3, so a real embedding model replaces it unchanged.
  */
 import type { EmbeddingModelV3, EmbeddingModelV3CallOptions, EmbeddingModelV3Result } from "@ai-sdk/provider";
 import { foldDiacritics, CJK_CHAR } from "../text/script.js";
+import { stopwordsFor } from "../text/stopwords.js";
 
 export interface HashedNgramOptions {
   /** @default 384 */
@@ -24,6 +28,8 @@ export interface HashedNgramOptions {
 }
 
 const WORD_RE = /[\p{L}\p{N}]+/gu;
+const FUNCTION_WORDS = stopwordsFor(undefined);
+const WORD_WEIGHT = 2;
 
 export class HashedNgramEmbedder implements EmbeddingModelV3 {
   readonly specificationVersion = "v3" as const;
@@ -39,7 +45,7 @@ export class HashedNgramEmbedder implements EmbeddingModelV3 {
       throw new RangeError(`Expected "dimensions" to be an integer between 16 and 8192, got ${dimensions}`);
     }
     this.dimensions = dimensions;
-    this.modelId = `hashed-char-ngram-v1-${dimensions}`;
+    this.modelId = `hashed-char-ngram-v2-${dimensions}`;
   }
 
   async doEmbed(options: EmbeddingModelV3CallOptions): Promise<EmbeddingModelV3Result> {
@@ -51,17 +57,16 @@ export class HashedNgramEmbedder implements EmbeddingModelV3 {
     const dims = this.dimensions;
     const acc = new Float32Array(dims);
     const normalized = foldDiacritics(text.normalize("NFKC").toLowerCase());
-    WORD_RE.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = WORD_RE.exec(normalized)) !== null) {
-      const word = m[0];
+    const words = normalized.match(WORD_RE) ?? [];
+    const content = words.filter((w) => !FUNCTION_WORDS.has(w));
+    for (const word of content.length > 0 ? content : words) {
       if (CJK_CHAR.test(word[0]!)) {
         addCjk(word, acc, dims);
         continue;
       }
-      add(hash(word, 0, word.length, 0x9e3779b9), acc, dims);
+      add(hash(word, 0, word.length, 0x9e3779b9), acc, dims, WORD_WEIGHT);
       const padded = `<${word}>`;
-      for (let n = 3; n <= 5; n++) {
+      for (let n = 3; n <= 4; n++) {
         if (padded.length < n) break;
         for (let i = 0; i + n <= padded.length; i++) add(hash(padded, i, i + n, n), acc, dims);
       }
@@ -91,9 +96,9 @@ function addCjk(run: string, acc: Float32Array, dims: number): void {
   }
 }
 
-function add(h: number, acc: Float32Array, dims: number): void {
+function add(h: number, acc: Float32Array, dims: number, weight = 1): void {
   const index = (h >>> 1) % dims;
-  acc[index]! += h & 1 ? 1 : -1;
+  acc[index]! += h & 1 ? weight : -weight;
 }
 
 /** FNV-1a over UTF-16 code units of s[start, end), seeded so n-gram sizes hash apart. */
