@@ -5,6 +5,8 @@
  * same eval files, scorers and UI.
  */
 import { basename, join, resolve } from "node:path";
+import { readBeirDataset } from "../scorers/ir/formats/beir.js";
+import { FormatError } from "../scorers/ir/formats/format-error.js";
 import { FIXTURES_DIR, loadQueries, type QueryCategory } from "./fixtures.js";
 
 export interface RetrievalCase {
@@ -45,14 +47,33 @@ export function loadDataset(env: NodeJS.ProcessEnv = process.env): Dataset {
   return { name: "fixtures", kind: "fixtures", corpus: join(FIXTURES_DIR, "corpus"), collection: "corpus", cases };
 }
 
+/** A problem with the dataset named in EVAL_DATASET, reported on one line. */
+export class DatasetError extends Error {
+  override readonly name = "DatasetError";
+}
+
+/** Queries without any judgment are left out: nothing could score them. */
 function loadBeirDataset(folder: string, split: string): Dataset {
-  void split;
-  throw new Error(`EVAL_DATASET=${folder}: BEIR datasets are not readable yet`);
+  let beir;
+  try {
+    beir = readBeirDataset(folder, { split });
+  } catch (error) {
+    if (error instanceof FormatError || (error as { name?: string }).name === "EngineError") {
+      throw new DatasetError(`EVAL_DATASET: ${(error as Error).message}`);
+    }
+    throw error;
+  }
+  const cases: RetrievalCase[] = [];
+  for (const q of beir.queries) {
+    const topic = beir.qrels.topics.get(q.id);
+    if (!topic) continue;
+    cases.push({ id: q.id, query: q.text, judgments: Object.fromEntries(topic.grades) });
+  }
+  if (cases.length === 0) throw new DatasetError(`EVAL_DATASET: ${folder}: no query of queries.jsonl has a judgment in qrels/${split}.tsv`);
+  return { name: basename(folder), kind: "beir", corpus: join(folder, "corpus.jsonl"), collection: basename(folder), cases };
 }
 
 /** Cases that have at least one relevant document (grade ≥ 1): the ones ranking metrics can score. */
 export function judgedCases(cases: readonly RetrievalCase[]): RetrievalCase[] {
   return cases.filter((c) => Object.values(c.judgments).some((g) => g >= 1));
 }
-
-export { basename };

@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from "node:fs";
 import type { TestProject } from "vitest/node";
-import { loadDataset } from "./dataset.js";
+import { DatasetError, loadDataset } from "./dataset.js";
 import { formatFixtureError, isFixtureError } from "./fixtures.js";
 import { buildTempIndex, describeFingerprint, type TempIndex } from "./setup-db.js";
 import "./eval-index.js";
@@ -15,8 +15,8 @@ function datasetOrExit(): ReturnType<typeof loadDataset> {
   try {
     return loadDataset();
   } catch (error) {
-    if (!isFixtureError(error)) throw error;
-    process.stderr.write(`eval: ${formatFixtureError(error)}\n`);
+    if (!isFixtureError(error) && !(error instanceof DatasetError)) throw error;
+    process.stderr.write(`eval: ${isFixtureError(error) ? formatFixtureError(error) : error.message}\n`);
     process.exit(2);
   }
 }

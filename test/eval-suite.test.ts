@@ -1,0 +1,86 @@
+import { mkdirSync, writeFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runEval, type EvalRun } from "./eval-run.js";
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+async function run(args: string[], env: Record<string, string> = {}): Promise<EvalRun> {
+  const r = await runEval(args, env);
+  dirs.push(r.dir);
+  return r;
+}
+
+const EXPECTED_SUITES = [
+  "Search (BM25)",
+  "Vector search",
+  "Hybrid query (balanced)",
+  "Thoroughness [fast]",
+  "Thoroughness [balanced]",
+  "Thoroughness [thorough]",
+  "Tier order per query",
+  "Tier order over all queries",
+  "Cross-language recall",
+  "Cross-language recall matrix",
+  "Query expansion",
+  "Expansion keeps identifiers",
+];
+
+describe("pnpm eval on the fixtures, offline", () => {
+  let result: EvalRun;
+
+  it("runs every eval file and records scores in [0, 1]", async () => {
+    result = await run([]);
+    expect(result.output, result.stderr).toBeDefined();
+    const names = result.output!.suites.map((s) => s.name);
+    for (const name of EXPECTED_SUITES) expect(names).toContain(name);
+    for (const suite of result.output!.suites) {
+      expect(suite.status, suite.name).toBe("success");
+      for (const e of suite.evals) {
+        expect(e.status).toBe("success");
+        expect(e.scores.length).toBeGreaterThan(0);
+        for (const s of e.scores) expect(s.score >= 0 && s.score <= 1, `${suite.name} ${s.name} = ${s.score}`).toBe(true);
+      }
+    }
+    // Exit status follows Evalite's threshold: 0 at or above 70 %, 1 below.
+    expect([0, 1]).toContain(result.code);
+    expect(result.stdout).toMatch(/index: dataset fixtures, \d+ documents/);
+  }, 180_000);
+
+  it("forwards every engine stage to the trace, and where relevant documents went", () => {
+    const balanced = result.output!.suites.find((s) => s.name === "Hybrid query (balanced)")!;
+    const stages = balanced.evals[0]!.traces.map((t) => (t.input as { stage: string }).stage);
+    expect(stages).toEqual(["bm25", "vector", "fusion", "rerank", "relevant documents"]);
+    const thorough = result.output!.suites.find((s) => s.name === "Thoroughness [thorough]")!;
+    expect((thorough.evals[0]!.traces[0]!.input as { stage: string }).stage).toBe("expansion");
+  });
+});
+
+describe("pnpm eval on a BEIR folder (EVAL_DATASET)", () => {
+  it("measures the engine on the user's own data with the same evals", async () => {
+    const beir = join(dirs[0] ?? "/tmp", "beir-mini");
+    mkdirSync(join(beir, "qrels"), { recursive: true });
+    const docs = [
+      { _id: "d1", title: "Solar panels", text: "Photovoltaic solar panels convert sunlight into electricity on rooftops." },
+      { _id: "d2", title: "Wind turbines", text: "Wind turbines turn the kinetic energy of wind into electric power." },
+      { _id: "d3", title: "Bread baking", text: "Sourdough bread needs flour, water, salt and a lively starter." },
+      { _id: "d4", title: "Tides", text: "Tidal power plants use the rise and fall of the sea to make electricity." },
+    ];
+    writeFileSync(join(beir, "corpus.jsonl"), docs.map((d) => JSON.stringify(d)).join("\n") + "\n");
+    writeFileSync(join(beir, "queries.jsonl"), [{ _id: "q1", text: "solar electricity" }, { _id: "q2", text: "baking sourdough" }, { _id: "q3", text: "unjudged query" }].map((q) => JSON.stringify(q)).join("\n") + "\n");
+    writeFileSync(join(beir, "qrels", "test.tsv"), "query-id\tcorpus-id\tscore\nq1\td1\t2\nq1\td4\t1\nq2\td3\t1\n");
+    const r = await run(["search"], { EVAL_DATASET: beir });
+    expect(r.stdout).toMatch(/eval: dataset beir-mini \(2 queries\)/);
+    const suite = r.output!.suites.find((s) => s.name === "Search (BM25)")!;
+    expect(suite.evals).toHaveLength(2);
+    const mrr = suite.evals.flatMap((e) => e.scores.filter((s) => s.name === "MRR").map((s) => s.score));
+    expect(mrr).toEqual([1, 1]);
+  }, 120_000);
+
+  it("stops with one line when the dataset is unusable", async () => {
+    const r = await run(["search"], { EVAL_DATASET: "/no/such/beir" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^eval: EVAL_DATASET: \/no\/such\/beir: cannot read: no such folder/);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  });
+});
