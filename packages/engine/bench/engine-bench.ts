@@ -287,6 +287,8 @@ async function main(): Promise<void> {
     // ---- timed run ----
     const t = { raw: [] as number[], search: [] as number[], vsearch: [] as number[], fast: [] as number[], balanced: [] as number[], thorough: [] as number[] };
     const stageMs: number[] = [];
+    /** Per query, paired: engine search − raw, bm25 stage − raw, engine-clocked time outside the bm25 stage. */
+    const paired = { overhead: [] as number[], stageOverRaw: [] as number[], outsideStage: [] as number[] };
     const kinds = new Map<string, { raw: number[]; search: number[] }>();
     const searchResults: SearchResponse[] = [];
     let emptyMatches = 0;
@@ -318,7 +320,11 @@ async function main(): Promise<void> {
         }
         t.raw.push(rawMs);
         t.search.push(searchMs);
-        stageMs.push(bm25StageMs(response!));
+        const stage = bm25StageMs(response!);
+        stageMs.push(stage);
+        paired.overhead.push(searchMs - rawMs);
+        paired.stageOverRaw.push(stage - rawMs);
+        paired.outsideStage.push(response!.elapsedMs - stage);
         const k = kinds.get(q.kind) ?? { raw: [], search: [] };
         k.raw.push(rawMs);
         k.search.push(searchMs);
@@ -366,6 +372,9 @@ async function main(): Promise<void> {
     const breakdown = {
       analysisPrepareLexicalQuery: summarize(analysisMs),
       bm25StageFtsAndMapping: summarize(stageMs),
+      pairedSearchMinusRaw: summarize(paired.overhead),
+      pairedStageMinusRaw: summarize(paired.stageOverRaw),
+      pairedOutsideStage: summarize(paired.outsideStage),
       rawFtsLimit10: summarize(rawLimit10Ms),
       snippetsFor10Results: summarize(snippetMs),
       dataVersionPragmaMs: dataVersionMs,
@@ -425,9 +434,12 @@ async function main(): Promise<void> {
     lines.push(`engine BM25 / raw FTS5: p50 ${fmt(ratios.p50)}×, p95 ${fmt(ratios.p95)}×, mean ${fmt(ratios.mean)}×`);
     lines.push(`  by query kind (p50 raw → engine): ${Object.entries(byKind).map(([k, v]) => `${k} ${fmt(v.rawFtsP50)} → ${fmt(v.searchP50)} (${fmt(v.ratioP50)}×)`).join("; ")}`);
     lines.push(
-      `  engine search p50 parts: analysis ${fmt(breakdown.analysisPrepareLexicalQuery.p50, 3)} ms, bm25 stage (FTS + mapping) ${fmt(breakdown.bm25StageFtsAndMapping.p50)} ms, ` +
-        `snippets ×10 ${fmt(breakdown.snippetsFor10Results.p50, 3)} ms, data_version ${fmt(dataVersionMs * 1000, 1)} µs; raw LIMIT 10 p50 ${fmt(breakdown.rawFtsLimit10.p50)} ms; ` +
-        `statement re-run with LIMIT ${ENGINE_FTS_LIMIT * 4} on ${retries}/${t.search.length} queries`,
+      `  per query, paired (median): engine − raw ${fmt(breakdown.pairedSearchMinusRaw.p50, 3)} ms = bm25 stage (FTS, rowid → document mapping, trace, re-runs) − raw ${fmt(breakdown.pairedStageMinusRaw.p50, 3)} ms` +
+        ` + outside the bm25 stage (analysis, data_version check, passage rows, snippets, hits) ${fmt(breakdown.pairedOutsideStage.p50, 3)} ms`,
+    );
+    lines.push(
+      `  measured apart (median): prepareLexicalQuery ${fmt(breakdown.analysisPrepareLexicalQuery.p50, 3)} ms, 10 snippets ${fmt(breakdown.snippetsFor10Results.p50, 3)} ms, ` +
+        `data_version pragma ${fmt(dataVersionMs * 1000, 1)} µs, raw FTS5 with LIMIT ${LIMIT} ${fmt(breakdown.rawFtsLimit10.p50, 3)} ms; statement re-run with LIMIT ${ENGINE_FTS_LIMIT * 4} on ${retries}/${t.search.length} queries`,
     );
     lines.push(
       `memory: peak RSS ${fmt(mib(peakRssBytes), 0)} MiB; RSS after corpus ${fmt(memAfterCorpus.rssMiB, 0)}, after ingest ${fmt(memAfterIngest.rssMiB, 0)}, after vector load ${fmt(memAfterVectors.rssMiB, 0)}, at end ${fmt(memEnd.rssMiB, 0)} MiB; heap used at end ${fmt(memEnd.heapUsedMiB, 0)} MiB`,
