@@ -3,13 +3,14 @@
 import { evalite } from "evalite";
 import { loadDataset, type RetrievalCase } from "../helpers/dataset.js";
 import { evalIndex } from "../helpers/eval-index.js";
+import { serially } from "../helpers/retrieval-task.js";
 import { validateExpansion } from "../helpers/fixtures.js";
 import { expansionSchemaValid, hasLexicalVariants, hasVectorVariants, keepsAnchors, queryAnchors, type ExpansionOutput } from "../scorers/expansion.js";
 
 async function expand(input: RetrievalCase): Promise<ExpansionOutput & { elapsedMs: number }> {
   const { engine } = await evalIndex();
   const started = performance.now();
-  const result = await engine.expand(input.query);
+  const result = await serially(() => engine.expand(input.query));
   return { query: input.query, ...result, elapsedMs: performance.now() - started };
 }
 

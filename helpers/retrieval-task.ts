@@ -25,12 +25,26 @@ export const RESULT_DEPTH = 10;
 /** Trace depth: as deep as fusion's candidate lists, so "lost at" is exact. */
 const TRACE_DEPTH = 50;
 
+let queue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs engine calls of this process one at a time. Evalite runs up to five cases at once; without
+ * this, a call's measured time would include other cases' work interleaved at every `await`, and
+ * the latency column would show the harness's queue instead of the engine.
+ */
+export function serially<T>(fn: () => Promise<T>): Promise<T> {
+  const run = queue.then(fn, fn);
+  queue = run.catch(() => undefined);
+  return run;
+}
+
 export async function runRetrieval(engine: Engine, mode: RetrievalMode, c: RetrievalCase, indexId: string): Promise<RetrievalOutput> {
   const options = { limit: RESULT_DEPTH, traceDepth: TRACE_DEPTH, ...(c.collection ? { collection: c.collection } : {}) };
-  let response: SearchResponse;
-  if (mode === "search") response = engine.search(c.query, options);
-  else if (mode === "vsearch") response = await engine.vsearch(c.query, options);
-  else response = await engine.query(c.query, { ...options, tier: mode });
+  const response: SearchResponse = await serially(async () => {
+    if (mode === "search") return engine.search(c.query, options);
+    if (mode === "vsearch") return engine.vsearch(c.query, options);
+    return engine.query(c.query, { ...options, tier: mode });
+  });
   forwardTrace(response.trace);
   const relevantPaths = relevantDocPaths(response.trace, response.results, c.judgments, RESULT_DEPTH);
   const end = performance.timeOrigin + performance.now();
