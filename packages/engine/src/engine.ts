@@ -31,7 +31,6 @@ import { readMeta } from "./store/meta.js";
 import { SCHEMA_VERSION } from "./store/schema.js";
 import { IndexVocabulary } from "./store/vocabulary.js";
 import { analyzerId, DEFAULT_ANALYZER, type AnalyzerConfig } from "./text/analyze.js";
-import { rerank as aiRerank } from "ai";
 import type {
   EmbeddingModel,
   EngineOptions,
@@ -409,6 +408,7 @@ export class Engine {
       return this.reranker.score(text, documents, { termIdf: lazyIdf(state.vocabulary, termIdf), languages: state.catalog.languages, maxIdf: state.vocabulary.idf("") }).map((f) => f.score);
     }
     try {
+      const { rerank: aiRerank } = await import("ai");
       const { ranking } = await aiRerank({ model: this.reranker, documents, query: text, maxRetries: 2 });
       const scores = new Array<number>(documents.length).fill(0);
       for (const r of ranking) scores[r.originalIndex] = r.score;

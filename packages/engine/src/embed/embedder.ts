@@ -2,7 +2,6 @@
  * Embedding through any AI SDK embedding model, with batching, retries (AI SDK `embedMany`) and
  * failures turned into `PROVIDER_ERROR`. The offline embedder is called synchronously.
  */
-import { embedMany } from "ai";
 import { EngineError } from "../errors.js";
 import type { EmbeddingModel } from "../types.js";
 import { HashedNgramEmbedder } from "./hashed-ngram.js";
@@ -17,6 +16,8 @@ export async function embedTexts(model: EmbeddingModel, texts: readonly string[]
   if (model instanceof HashedNgramEmbedder) return texts.map((t) => model.embedOne(t));
   let embeddings: number[][];
   try {
+    // Loaded on first use: the AI SDK costs ~250 ms to import, and offline runs never need it.
+    const { embedMany } = await import("ai");
     ({ embeddings } = await embedMany({ model, values: [...texts], maxRetries: 2, maxParallelCalls: 2 }));
   } catch (error) {
     throw new EngineError("PROVIDER_ERROR", `embedding with ${embedderId(model)} failed: ${oneLine(error)}`, { cause: error });
