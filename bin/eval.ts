@@ -7,16 +7,18 @@
 import { spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
 import { DatasetError, loadDataset } from "../helpers/dataset.js";
+import { ConfigError, engineOptionsFromEnv } from "../helpers/engine-options.js";
 import { formatFixtureError, isFixtureError } from "../helpers/fixtures.js";
 
 const root = resolve(import.meta.dirname, "..");
 
 function main(argv: string[]): number {
   try {
+    engineOptionsFromEnv();
     const dataset = loadDataset();
     process.stdout.write(`eval: dataset ${dataset.name} (${dataset.cases.length} queries)\n`);
   } catch (error) {
-    if (!isFixtureError(error) && !(error instanceof DatasetError)) throw error;
+    if (!isFixtureError(error) && !(error instanceof DatasetError) && !(error instanceof ConfigError)) throw error;
     process.stderr.write(`eval: ${isFixtureError(error) ? formatFixtureError(error) : (error as Error).message}\n`);
     return 2;
   }

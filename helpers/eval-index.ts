@@ -5,6 +5,7 @@
 import { inject } from "vitest";
 import { Engine } from "@hybrid-search/engine";
 import { loadDataset, type Dataset } from "./dataset.js";
+import { engineOptionsFromEnv } from "./engine-options.js";
 import { buildTempIndex, type SuiteFingerprint } from "./setup-db.js";
 
 export interface ProvidedIndex {
@@ -33,8 +34,9 @@ export function evalIndex(): Promise<EvalIndex> {
 
 async function open(): Promise<EvalIndex> {
   const dataset = loadDataset();
+  const options = engineOptionsFromEnv();
   const provided = inject("evalIndex") as ProvidedIndex | undefined;
-  if (provided) return { engine: Engine.open(provided.dbPath), fingerprint: provided.fingerprint, dataset };
-  const built = await buildTempIndex(dataset.corpus, { dataset: dataset.name, collection: dataset.collection });
-  return { engine: Engine.open(built.dbPath), fingerprint: built.fingerprint, dataset };
+  if (provided) return { engine: Engine.open(provided.dbPath, options), fingerprint: provided.fingerprint, dataset };
+  const built = await buildTempIndex(dataset.corpus, { dataset: dataset.name, collection: dataset.collection, engine: options });
+  return { engine: Engine.open(built.dbPath, options), fingerprint: built.fingerprint, dataset };
 }

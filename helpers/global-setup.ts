@@ -7,28 +7,50 @@
 import { writeFileSync } from "node:fs";
 import type { TestProject } from "vitest/node";
 import { DatasetError, loadDataset } from "./dataset.js";
+import { ConfigError, engineOptionsFromEnv } from "./engine-options.js";
 import { formatFixtureError, isFixtureError } from "./fixtures.js";
 import { buildTempIndex, describeFingerprint, type TempIndex } from "./setup-db.js";
 import "./eval-index.js";
 
 function datasetOrExit(): ReturnType<typeof loadDataset> {
   try {
+    engineOptionsFromEnv();
     return loadDataset();
   } catch (error) {
-    if (!isFixtureError(error) && !(error instanceof DatasetError)) throw error;
+    if (!isFixtureError(error) && !(error instanceof DatasetError) && !(error instanceof ConfigError)) throw error;
     process.stderr.write(`eval: ${isFixtureError(error) ? formatFixtureError(error) : error.message}\n`);
     process.exit(2);
   }
 }
 
+/** What a run measured: the index fingerprint, the model mode and ids, the engine parameters. */
+export interface RunInfo {
+  fingerprint: TempIndex["fingerprint"];
+  /** "offline", or the model configuration's name. */
+  mode: string;
+  /** Which component produced what: embedder, reranker, expander (and, with answers, answerer and judge). */
+  models: Record<string, string | null>;
+  engineOptions: ReturnType<typeof engineOptionsFromEnv>;
+}
+
+function runInfo(index: TempIndex, engineOptions: ReturnType<typeof engineOptionsFromEnv>): RunInfo {
+  return {
+    fingerprint: index.fingerprint,
+    mode: "offline",
+    models: { embedder: index.fingerprint.embedder, reranker: "offline/heuristic-rerank-v1", expander: "deterministic-v1" },
+    engineOptions,
+  };
+}
+
 export default async function setup(project: TestProject): Promise<() => void> {
   const dataset = datasetOrExit();
-  const index: TempIndex = await buildTempIndex(dataset.corpus, { dataset: dataset.name, collection: dataset.collection });
+  const engine = engineOptionsFromEnv();
+  const index: TempIndex = await buildTempIndex(dataset.corpus, { dataset: dataset.name, collection: dataset.collection, engine });
   const publish = (): void => {
     project.provide("evalIndex", { dbPath: index.dbPath, fingerprint: index.fingerprint });
     process.stdout.write(`${describeFingerprint(index.fingerprint)}\n`);
-    // The run wrapper (bin/eval.ts) asks for the fingerprint so reports can record it.
-    if (process.env.EVAL_FINGERPRINT_FILE) writeFileSync(process.env.EVAL_FINGERPRINT_FILE, JSON.stringify(index.fingerprint, null, 2));
+    // The run wrapper (bin/eval.ts) asks for what this run measures so reports can record it.
+    if (process.env.EVAL_RUN_INFO_FILE) writeFileSync(process.env.EVAL_RUN_INFO_FILE, JSON.stringify(runInfo(index, engine), null, 2));
   };
   publish();
   project.onTestsRerun(async () => {

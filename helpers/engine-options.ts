@@ -1,0 +1,33 @@
+/**
+ * Engine parameters for a run, from `EVAL_ENGINE_OPTIONS` (JSON): `analyzer`, `chunker` and
+ * `hybrid` settings, e.g. `EVAL_ENGINE_OPTIONS='{"hybrid":{"vectorWeight":1,"fusionWeight":0.5}}'`.
+ * For tuning experiments, and for tests that measure a deliberately weakened engine. Models are
+ * not set here: they come from the model selection.
+ */
+import type { EngineOptions } from "@hybrid-search/engine";
+
+export type TunableEngineOptions = Pick<EngineOptions, "analyzer" | "chunker" | "hybrid">;
+
+/** A run configuration the user got wrong; reported on one line, exit status 2. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+const KEYS = ["analyzer", "chunker", "hybrid"] as const;
+
+export function engineOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): TunableEngineOptions {
+  const raw = env.EVAL_ENGINE_OPTIONS?.trim();
+  if (!raw) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (error) {
+    throw new ConfigError(`EVAL_ENGINE_OPTIONS is not valid JSON (${(error as Error).message})`);
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new ConfigError("EVAL_ENGINE_OPTIONS must be a JSON object");
+  for (const [key, value] of Object.entries(parsed)) {
+    if (!(KEYS as readonly string[]).includes(key)) throw new ConfigError(`EVAL_ENGINE_OPTIONS: unknown key "${key}" (known: ${KEYS.join(", ")})`);
+    if (value === null || typeof value !== "object" || Array.isArray(value)) throw new ConfigError(`EVAL_ENGINE_OPTIONS.${key} must be an object`);
+  }
+  return parsed as TunableEngineOptions;
+}
