@@ -10,8 +10,8 @@
  * Without a corpus argument, a deterministic synthetic corpus (bench/corpus.ts) is written as
  * Markdown files under a temp folder until the engine's own chunker yields `--passages` passages.
  * The index and the generated files live in one temp folder that is removed at the end, on error
- * and on Ctrl-C (taken at the next await: during a phase that never yields, such as `index()`,
- * that is when the phase ends).
+ * and on Ctrl-C / SIGTERM (`removeOnExit` of the eval suite; a signal is handled at the next await,
+ * so during a phase that never yields, such as `index()`, when that phase ends).
  *
  * What is compared for BM25: the engine's `search(text, { limit: 10 })` against the statement the
  * engine runs inside it — `SELECT rowid, bm25(passages_fts, 4, 1, 2) … MATCH ? ORDER BY s, rowid
@@ -21,7 +21,7 @@
  * first, so drift and noise hit both.
  */
 import Database from "better-sqlite3";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -32,6 +32,7 @@ import { prepareLexicalQuery } from "../src/retrieval/bm25.js";
 import { makeSnippet } from "../src/retrieval/snippet.js";
 import { DEFAULT_ANALYZER } from "../src/text/analyze.js";
 import type { IndexReport, SearchResponse } from "../src/types.js";
+import { removeOnExit } from "../../../helpers/setup-db.js";
 import { buildVocabulary, generateDocument, generateQueries, mulberry32, queriesFromSample, type BenchQuery } from "./corpus.js";
 
 const USAGE = `Usage: pnpm bench:engine [corpus-folder|corpus.jsonl] [--queries N] [--seed N] [--passages N] [--warmup N] [--json file]`;
@@ -196,20 +197,7 @@ async function main(): Promise<void> {
   const userCorpus = positionals[0] === undefined ? undefined : resolve(positionals[0]);
 
   const tmp = mkdtempSync(join(os.tmpdir(), "engine-bench-"));
-  let removed = false;
-  const cleanup = (): void => {
-    if (removed) return;
-    removed = true;
-    rmSync(tmp, { recursive: true, force: true });
-  };
-  process.on("exit", cleanup);
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.on(signal, () => {
-      say(`${signal}: removing ${tmp}`);
-      cleanup();
-      process.exit(130);
-    });
-  }
+  const cleanup = removeOnExit(tmp);
 
   const dbFile = join(tmp, "index.db");
   let engine: Engine | undefined;
