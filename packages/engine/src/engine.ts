@@ -31,7 +31,19 @@ import { readMeta } from "./store/meta.js";
 import { SCHEMA_VERSION } from "./store/schema.js";
 import { IndexVocabulary } from "./store/vocabulary.js";
 import { analyzerId, DEFAULT_ANALYZER, type AnalyzerConfig } from "./text/analyze.js";
+import { citedRefs, isRefusal, REFUSAL } from "./answer/citations.js";
+import { EXTRACTIVE_ANSWERER, extractiveAnswer } from "./answer/extractive.js";
+import { looksLikeInstruction } from "./answer/injection.js";
+import { splitSentences } from "./answer/sentences.js";
+import { oneLine } from "./models/model-expander.js";
+import { PRESETS, type Preset } from "./models/select.js";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type {
+  AskOptions,
+  AskResult,
+  AskSource,
   EmbeddingModel,
   EngineOptions,
   Expansion,
@@ -71,6 +83,10 @@ export const DEFAULT_HYBRID: HybridConfig = {
  */
 export const OFFLINE_VECTOR_WEIGHT = 0.5;
 
+export const ASK_PROMPT_PATH = resolve(import.meta.dirname, "../prompts/ask.md");
+/** Evidence needed to answer, see AskOptions.evidenceThreshold. */
+export const EVIDENCE_THRESHOLD = { extractive: 0.4, model: 0.3 } as const;
+
 /** Longest text sent to an embedding model for a query; longer queries are cut (and the trace says so). */
 const MAX_EMBED_QUERY_CHARS = 8000;
 /** Items per ranked list kept in a trace, unless a call asks for more. */
@@ -98,6 +114,7 @@ export class Engine {
   readonly analyzer: AnalyzerConfig;
   readonly chunker: ChunkerConfig;
   readonly hybrid: HybridConfig;
+  readonly languageModels: Partial<Record<Preset, LanguageModelV3>>;
   private readonly db: Db;
   private readonly bm25: Bm25Retriever;
   private readonly passageText;
@@ -116,13 +133,14 @@ export class Engine {
     validateHybrid(this.hybrid);
     this.reranker = options.reranker ?? new HeuristicReranker(this.analyzer);
     this.expander = options.expander ?? new DeterministicExpander(this.analyzer);
+    this.languageModels = { ...options.languageModels };
     this.bm25 = new Bm25Retriever(db, this.hybrid.columnWeights);
     this.passageText = db.prepare("SELECT heading, text FROM passages WHERE id = ?");
   }
 
   /** Opens (or, with `create`, creates) the index at `file`. Throws EngineError when it cannot. */
   static open(file: string, options: OpenEngineOptions = {}): Engine {
-    checkOptions(options, ["create", "embedder", "reranker", "expander", "analyzer", "chunker", "hybrid", "busyTimeoutMs"], "Engine.open");
+    checkOptions(options, ["create", "embedder", "reranker", "expander", "languageModels", "analyzer", "chunker", "hybrid", "busyTimeoutMs"], "Engine.open");
     if (typeof file !== "string" || file === "") throw new TypeError(`Expected the index path to be a non-empty string`);
     const busyTimeoutMs = options.busyTimeoutMs ?? 2000;
     if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) throw new RangeError(`Expected "busyTimeoutMs" to be a non-negative integer, got ${busyTimeoutMs}`);
@@ -223,6 +241,109 @@ export class Engine {
     });
     const reranked = await this.rerankStage(state, text, fused, Math.max(rerankDepth, opts.limit), opts.traceDepth, trace);
     return this.respond(text, tier, state, reranked, lexical, opts.limit, trace, started);
+  }
+
+  /**
+   * Answers a question from the index, citing sources as [n]. Retrieval first (a hybrid tier), then
+   * an evidence check that decides, before any model is called, whether the sources can answer at
+   * all; then the preset's language model, or the offline extractive answerer when there is none.
+   * Never throws for a model failure: the result then has `error` and an empty answer.
+   */
+  async ask(question: string, options: AskOptions = {}): Promise<AskResult> {
+    const started = now();
+    checkOptions(options, ["preset", "limit", "tier", "collection", "language", "evidenceThreshold", "headers", "timeoutMs"], "ask");
+    checkText(question);
+    const { preset = "balanced", tier = "balanced", evidenceThreshold, headers, timeoutMs = 60_000, limit = 5, ...filters } = options;
+    if (!PRESETS.includes(preset)) throw new RangeError(`Expected "preset" to be one of ${PRESETS.join(", ")}, got ${JSON.stringify(preset)}`);
+    const model = this.languageModels[preset];
+    const threshold = evidenceThreshold ?? (model ? EVIDENCE_THRESHOLD.model : EVIDENCE_THRESHOLD.extractive);
+    if (!(threshold >= 0 && threshold <= 1)) throw new RangeError(`Expected "evidenceThreshold" to be between 0 and 1, got ${threshold}`);
+
+    const retrieval = await this.query(question, { ...filters, limit, tier });
+    const trace = [...retrieval.trace];
+    const state = this.state();
+    const heuristic = this.reranker instanceof HeuristicReranker ? this.reranker : new HeuristicReranker(this.analyzer);
+    const scoring = this.rerankScoring(state);
+    // Sources: for each retrieved document, the passage retrieval chose and the passage of that
+    // document that covers the question best (when different) — the fact asked for often sits in
+    // another section than the one that matched the query best.
+    const sources: AskSource[] = [];
+    for (const hit of retrieval.results) {
+      const lang = hit.language ? baseLanguage(hit.language) : null;
+      const passages = this.documentPassages(hit.collection, hit.docId);
+      const scores = heuristic.score(question, passages.map((p) => ({ title: hit.title, text: passageBody(p.heading, p.text), language: lang })), scoring);
+      const bestSeq = passages[scores.reduce((b, f, i) => (f.score > scores[b]!.score ? i : b), 0)]?.seq;
+      const chosenSeq = Number(hit.passageId.slice(hit.passageId.lastIndexOf("#") + 1));
+      for (const seq of [...new Set([chosenSeq, bestSeq])]) {
+        const p = passages.find((x) => x.seq === seq);
+        if (!p) continue;
+        sources.push({ ref: sources.length + 1, docId: hit.docId, passageId: `${hit.docId}#${seq}`, title: hit.title, heading: p.heading, text: p.text, language: hit.language, score: hit.score });
+      }
+    }
+    const flagged = sources.flatMap((src) => splitSentences(src.text).filter(looksLikeInstruction).map((sentence) => ({ ref: src.ref, sentence })));
+
+    // Evidence: how much of the question the best source covers (lexical, IDF-weighted).
+    const evidenceStart = now();
+    const coverage = heuristic.score(question, sources.map((src) => ({ title: src.title, text: passageBody(src.heading, src.text), language: src.language ? baseLanguage(src.language) : null })), scoring).map((f) => f.coverage);
+    const best = coverage.reduce((b, c, i) => (c > (coverage[b] ?? -1) ? i : b), -1);
+    const evidence = { coverage: best >= 0 ? coverage[best]! : 0, threshold, sufficient: best >= 0 && coverage[best]! >= threshold, bestRef: best >= 0 ? best + 1 : null };
+    trace.push({
+      stage: "evidence",
+      input: { question, method: "IDF-weighted share of the question's content terms in a source", threshold },
+      output: sources.map((src, i) => ({ docId: src.docId, passageId: src.passageId, score: coverage[i]!, rank: src.ref })),
+      start: evidenceStart,
+      end: now(),
+      note: evidence.sufficient ? `sufficient: source [${evidence.bestRef}] covers ${evidence.coverage.toFixed(2)} ≥ ${threshold}` : `insufficient: best coverage ${evidence.coverage.toFixed(2)} < ${threshold}; refused without calling the answerer`,
+    });
+    const base = { question, sources, evidence, flagged, preset: model ? preset : null, answerer: model ? `${model.provider}/${model.modelId}` : EXTRACTIVE_ANSWERER };
+    const finish = (answer: string, extra: Partial<AskResult> = {}): AskResult => {
+      const refs = citedRefs(answer);
+      const citations = refs.filter((r) => r >= 1 && r <= sources.length).map((r) => ({ ref: r, docId: sources[r - 1]!.docId, passageId: sources[r - 1]!.passageId }));
+      return { ...base, answer, refused: false, citations, invalidCitations: refs.filter((r) => r < 1 || r > sources.length), ...extra, trace, elapsedMs: now() - started };
+    };
+    if (!evidence.sufficient) return finish(REFUSAL, { refused: true, refusal: "insufficient-evidence" });
+
+    const genStart = now();
+    if (!model) {
+      const extractive = extractiveAnswer(question, sources.map((src) => ({ ref: src.ref, title: src.title, text: src.text, language: src.language ? baseLanguage(src.language) : null })), heuristic, scoring);
+      trace.push({
+        stage: "generation",
+        input: { answerer: EXTRACTIVE_ANSWERER, question, sources: sources.length },
+        output: { sentences: extractive.sentences, skippedAsInstructions: extractive.flagged },
+        start: genStart,
+        end: now(),
+        ...(extractive.answer === null ? { note: "no sentence covers enough of the question; refused" } : {}),
+      });
+      return extractive.answer === null ? finish(REFUSAL, { refused: true, refusal: "no-supporting-sentence" }) : finish(extractive.answer);
+    }
+
+    const system = readFileSync(ASK_PROMPT_PATH, "utf8");
+    const prompt = askPrompt(question, sources);
+    try {
+      const { generateText } = await import("ai");
+      const result = await generateText({
+        model,
+        system,
+        prompt,
+        temperature: 0,
+        maxRetries: 2,
+        abortSignal: AbortSignal.timeout(timeoutMs),
+        ...(headers ? { headers } : {}),
+      });
+      const answer = result.text.trim();
+      trace.push({
+        stage: "generation",
+        input: { answerer: base.answerer, preset, prompt: "prompts/ask.md", question, sources: sources.length },
+        output: { text: answer, finishReason: result.finishReason, usage: result.usage },
+        start: genStart,
+        end: now(),
+      });
+      return isRefusal(answer) ? finish(answer, { refused: true, refusal: "model", citations: [] }) : finish(answer);
+    } catch (error) {
+      const message = `answer model ${base.answerer} failed: ${oneLine(error)}`;
+      trace.push({ stage: "generation", input: { answerer: base.answerer, preset, question }, output: { error: message }, start: genStart, end: now(), note: message });
+      return finish("", { error: message });
+    }
   }
 
   /** What identifies this index's behaviour; equal fingerprints mean comparable runs. */
@@ -402,10 +523,19 @@ export class Engine {
     return out;
   }
 
+  private rerankScoring(state: State): { termIdf: Record<string, number>; languages: string[]; maxIdf: number } {
+    return { termIdf: lazyIdf(state.vocabulary, {}), languages: state.catalog.languages, maxIdf: state.vocabulary.idf("") };
+  }
+
+  private documentPassages(collection: string, docId: string): Array<{ seq: number; heading: string; text: string }> {
+    return this.db
+      .prepare("SELECT p.seq, p.heading, p.text FROM passages p JOIN documents d ON d.id = p.document_id WHERE d.collection = ? AND d.path = ? ORDER BY p.seq")
+      .all(collection, docId) as Array<{ seq: number; heading: string; text: string }>;
+  }
+
   private async rerankScores(state: State, text: string, documents: RerankDocument[]): Promise<number[]> {
     if (this.reranker instanceof HeuristicReranker) {
-      const termIdf: Record<string, number> = {};
-      return this.reranker.score(text, documents, { termIdf: lazyIdf(state.vocabulary, termIdf), languages: state.catalog.languages, maxIdf: state.vocabulary.idf("") }).map((f) => f.score);
+      return this.reranker.score(text, documents, this.rerankScoring(state)).map((f) => f.score);
     }
     try {
       const { rerank: aiRerank } = await import("ai");
@@ -568,6 +698,13 @@ function lazyIdf(vocabulary: IndexVocabulary, cache: Record<string, number>): Re
       return target[key];
     },
   });
+}
+
+/** The user message of an answer call: the question, then each source inside delimiters. */
+export function askPrompt(question: string, sources: readonly AskSource[]): string {
+  const escape = (text: string): string => text.replace(/<\/?source\b/gi, (m) => m.replace("<", "‹"));
+  const blocks = sources.map((s) => `<source ref="${s.ref}" doc="${s.docId}" title="${escape(s.title).replace(/"/g, "'")}">\n${escape(passageBody(s.heading, s.text))}\n</source>`);
+  return `Question: ${question}\n\nSources:\n${blocks.join("\n")}`;
 }
 
 export { HashedNgramEmbedder };

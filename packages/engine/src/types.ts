@@ -1,7 +1,8 @@
 /**
  * The engine's public types: the contract between the engine, its CLI and the eval suite.
  */
-import type { EmbeddingModelV3, RerankingModelV3 } from "@ai-sdk/provider";
+import type { EmbeddingModelV3, LanguageModelV3, RerankingModelV3 } from "@ai-sdk/provider";
+import type { Preset } from "./models/select.js";
 import type { AnalyzerConfig } from "./text/analyze.js";
 import type { ChunkerConfig } from "./ingest/chunk.js";
 
@@ -20,6 +21,8 @@ export interface EngineOptions {
   reranker?: RerankingModel;
   /** Query expander for the thorough tier. @default the deterministic expander */
   expander?: QueryExpander;
+  /** Language models that write answers, per preset. A preset without one answers extractively, offline. */
+  languageModels?: Partial<Record<Preset, LanguageModelV3>>;
   /** Text analysis. A change rebuilds the full-text index on the next `index()`. */
   analyzer?: Partial<AnalyzerConfig>;
   /** Chunking parameters. A change re-chunks documents on their next `index()`. */
@@ -86,7 +89,7 @@ export interface Hit {
   snippet: string;
 }
 
-export type StageName = "bm25" | "vector" | "fusion" | "rerank" | "expansion";
+export type StageName = "bm25" | "vector" | "fusion" | "rerank" | "expansion" | "evidence" | "generation";
 
 /** A compact ranked list inside a trace: enough to see where a document went. */
 export interface TraceItem {
@@ -188,4 +191,69 @@ export interface IndexFingerprint {
   corpusHash: string;
   documents: number;
   passages: number;
+}
+
+export type { Preset };
+
+export interface AskOptions {
+  /** Which answer model to use. @default "balanced" */
+  preset?: Preset;
+  /** Number of sources retrieved and shown to the answerer. @default 5 */
+  limit?: number;
+  /** Retrieval tier. @default "balanced" */
+  tier?: Tier;
+  collection?: string;
+  language?: string;
+  /**
+   * Minimum evidence (the best source's IDF-weighted share of the question's content terms) to
+   * answer at all. @default 0.5 offline (extractive), 0.3 with a model (which may still refuse)
+   */
+  evidenceThreshold?: number;
+  /** Extra HTTP headers for the model call (the eval suite makes trials distinct with one). */
+  headers?: Record<string, string>;
+  /** Give up on the model after this long. @default 60000 */
+  timeoutMs?: number;
+}
+
+export interface AskSource {
+  /** The number the answer cites: [1], [2]… */
+  ref: number;
+  docId: string;
+  passageId: string;
+  title: string;
+  heading: string;
+  text: string;
+  language: string | null;
+  /** Retrieval score of the document. */
+  score: number;
+}
+
+export interface Citation {
+  ref: number;
+  docId: string;
+  passageId: string;
+}
+
+export interface AskResult {
+  question: string;
+  /** The answer, the refusal sentence when refused, "" when the answerer failed. */
+  answer: string;
+  refused: boolean;
+  /** Why it refused: too little evidence (decided before any model), no supporting sentence (extractive), or the model. */
+  refusal?: "insufficient-evidence" | "no-supporting-sentence" | "model";
+  citations: Citation[];
+  /** [n] references in the answer that point to no source. */
+  invalidCitations: number[];
+  sources: AskSource[];
+  /** Who wrote the answer: `offline/extractive-v1` or `provider/model`. */
+  answerer: string;
+  /** The preset asked for; null when answered offline (no model for it). */
+  preset: Preset | null;
+  evidence: { coverage: number; threshold: number; sufficient: boolean; bestRef: number | null };
+  /** Source sentences that read as instructions to an assistant (never used as answer text). */
+  flagged: Array<{ ref: number; sentence: string }>;
+  /** Set when the answer model failed; the answer is then empty, never a made-up refusal. */
+  error?: string;
+  trace: TraceStage[];
+  elapsedMs: number;
 }

@@ -1,0 +1,172 @@
+/**
+ * Model selection from the environment — the one place that decides which models the engine, its
+ * CLI and the eval suite use:
+ *
+ * | variable | meaning |
+ * | --- | --- |
+ * | `ENGINE_PROVIDER` | `google`, `openai-compatible` or `offline`; forces the mode (default: below) |
+ * | `OPENAI_COMPATIBLE_BASE_URL` | an OpenAI-compatible server (Ollama, llama.cpp, vLLM, LM Studio), e.g. `http://127.0.0.1:11434/v1` |
+ * | `OPENAI_COMPATIBLE_API_KEY` | its key, if it wants one |
+ * | `GOOGLE_GENERATIVE_AI_API_KEY` | Gemini through `@ai-sdk/google` |
+ * | `ENGINE_MODEL` | model id for every preset (openai-compatible: required unless the three below are set) |
+ * | `ENGINE_MODEL_SLIM` / `_BALANCED` / `_QUALITY` | model id per preset |
+ * | `ENGINE_JUDGE_MODEL` | the LLM judge's model id (default: the quality preset's) |
+ * | `ENGINE_EXPANSION_PRESET` | preset the query expander uses (default `slim`) |
+ * | `ENGINE_EMBEDDING_MODEL` | embedding model id (Google default `gemini-embedding-001`; openai-compatible: offline embedder unless set; `offline` forces it) |
+ *
+ * Without `ENGINE_PROVIDER`, a base URL selects openai-compatible, else a Google key selects google,
+ * else everything is offline. Google presets: slim `gemini-2.5-flash-lite`, balanced
+ * `gemini-2.5-flash`, quality `gemini-2.5-pro`. Keys are read here and passed to the provider
+ * only: they never appear in ids, descriptions, traces or reports.
+ */
+import { createGoogleGenerativeAI } from "@ai-sdk/google";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { EmbeddingModelV3, LanguageModelV3 } from "@ai-sdk/provider";
+import { EngineError } from "../errors.js";
+
+export type Preset = "slim" | "balanced" | "quality";
+export const PRESETS: readonly Preset[] = ["slim", "balanced", "quality"];
+export type ModelMode = "offline" | "google" | "openai-compatible";
+
+export const GOOGLE_PRESETS: Record<Preset, string> = {
+  slim: "gemini-2.5-flash-lite",
+  balanced: "gemini-2.5-flash",
+  quality: "gemini-2.5-pro",
+};
+export const GOOGLE_EMBEDDING_MODEL = "gemini-embedding-001";
+
+export interface ModelSelection {
+  mode: ModelMode;
+  /** A name for this configuration, unique per set of model ids (used to key baselines). */
+  configuration: string;
+  /** Model ids by role, for printing and recording; `null` where the offline component is used. */
+  ids: {
+    presets: Record<Preset, string> | null;
+    judge: string | null;
+    expansion: string | null;
+    embedder: string | null;
+  };
+  /** Where requests go (no credentials), for printing. */
+  endpoint: string | null;
+  /** The generator of a preset, or undefined offline. */
+  languageModel(preset: Preset): LanguageModelV3 | undefined;
+  judgeModel(): LanguageModelV3 | undefined;
+  expansionModel(): LanguageModelV3 | undefined;
+  /** The embedding model, or undefined for the offline embedder. */
+  embeddingModel(): EmbeddingModelV3 | undefined;
+}
+
+/** One line for the start of a run: mode and every model id. */
+export function describeModels(s: ModelSelection): string {
+  if (s.mode === "offline") return "models: offline (extractive answers, heuristic judge, deterministic expander, hashed n-gram embedder)";
+  const p = s.ids.presets!;
+  return (
+    `models: ${s.mode}${s.endpoint ? ` at ${s.endpoint}` : ""}; presets slim=${p.slim}, balanced=${p.balanced}, quality=${p.quality}; ` +
+    `judge=${s.ids.judge}; expansion=${s.ids.expansion}; embedder=${s.ids.embedder ?? "offline hashed n-grams"}`
+  );
+}
+
+export function selectModels(env: NodeJS.ProcessEnv = process.env): ModelSelection {
+  const forced = env.ENGINE_PROVIDER?.trim();
+  if (forced !== undefined && forced !== "" && !["google", "openai-compatible", "offline"].includes(forced)) {
+    throw new EngineError("BAD_ARGUMENT", `ENGINE_PROVIDER must be google, openai-compatible or offline, got "${forced}"`);
+  }
+  const baseURL = env.OPENAI_COMPATIBLE_BASE_URL?.trim();
+  const googleKey = env.GOOGLE_GENERATIVE_AI_API_KEY?.trim();
+  const mode: ModelMode = forced ? (forced as ModelMode) : baseURL ? "openai-compatible" : googleKey ? "google" : "offline";
+  if (mode === "offline") return offline();
+  const expansionPreset = (env.ENGINE_EXPANSION_PRESET?.trim() || "slim") as Preset;
+  if (!PRESETS.includes(expansionPreset)) throw new EngineError("BAD_ARGUMENT", `ENGINE_EXPANSION_PRESET must be one of ${PRESETS.join(", ")}, got "${expansionPreset}"`);
+
+  if (mode === "google") {
+    if (!googleKey) throw new EngineError("BAD_ARGUMENT", "ENGINE_PROVIDER=google needs GOOGLE_GENERATIVE_AI_API_KEY");
+    const presets = presetIds(env, GOOGLE_PRESETS);
+    const google = createGoogleGenerativeAI({ apiKey: googleKey });
+    const embedding = env.ENGINE_EMBEDDING_MODEL?.trim() || GOOGLE_EMBEDDING_MODEL;
+    return build("google", null, presets, env, expansionPreset, (id) => google(id), embedding === "offline" ? undefined : embedding, (id) => google.embeddingModel(id));
+  }
+
+  if (!baseURL) throw new EngineError("BAD_ARGUMENT", "ENGINE_PROVIDER=openai-compatible needs OPENAI_COMPATIBLE_BASE_URL");
+  let url: URL;
+  try {
+    url = new URL(baseURL);
+  } catch {
+    throw new EngineError("BAD_ARGUMENT", `OPENAI_COMPATIBLE_BASE_URL is not a URL: "${redact(baseURL)}"`);
+  }
+  const fallback = env.ENGINE_MODEL?.trim();
+  const presets = presetIds(env, fallback ? { slim: fallback, balanced: fallback, quality: fallback } : undefined);
+  const apiKey = env.OPENAI_COMPATIBLE_API_KEY?.trim();
+  const provider = createOpenAICompatible({ name: "openai-compatible", baseURL, ...(apiKey ? { apiKey } : {}), supportsStructuredOutputs: true });
+  const embedding = env.ENGINE_EMBEDDING_MODEL?.trim();
+  return build(
+    "openai-compatible",
+    `${url.protocol}//${url.host}${url.pathname.replace(/\/$/, "")}`,
+    presets,
+    env,
+    expansionPreset,
+    (id) => provider.chatModel(id),
+    embedding && embedding !== "offline" ? embedding : undefined,
+    (id) => provider.embeddingModel(id),
+  );
+}
+
+function presetIds(env: NodeJS.ProcessEnv, defaults: Record<Preset, string> | undefined): Record<Preset, string> {
+  const out = {} as Record<Preset, string>;
+  for (const preset of PRESETS) {
+    const id = env[`ENGINE_MODEL_${preset.toUpperCase()}`]?.trim() || env.ENGINE_MODEL?.trim() || defaults?.[preset];
+    if (!id) throw new EngineError("BAD_ARGUMENT", `no model for preset "${preset}": set ENGINE_MODEL or ENGINE_MODEL_${preset.toUpperCase()}`);
+    out[preset] = id;
+  }
+  return out;
+}
+
+function build(
+  mode: Exclude<ModelMode, "offline">,
+  endpoint: string | null,
+  presets: Record<Preset, string>,
+  env: NodeJS.ProcessEnv,
+  expansionPreset: Preset,
+  languageModel: (id: string) => LanguageModelV3,
+  embeddingId: string | undefined,
+  embeddingModel: (id: string) => EmbeddingModelV3,
+): ModelSelection {
+  const judge = env.ENGINE_JUDGE_MODEL?.trim() || presets.quality;
+  const cache = new Map<string, LanguageModelV3>();
+  const lm = (id: string): LanguageModelV3 => {
+    let m = cache.get(id);
+    if (!m) {
+      m = languageModel(id);
+      cache.set(id, m);
+    }
+    return m;
+  };
+  const ids = { presets, judge, expansion: presets[expansionPreset], embedder: embeddingId ?? null };
+  return {
+    mode,
+    configuration: `${mode}(${[presets.slim, presets.balanced, presets.quality].join(",")};judge=${judge};embed=${embeddingId ?? "offline"})`,
+    ids,
+    endpoint,
+    languageModel: (preset) => lm(presets[preset]),
+    judgeModel: () => lm(judge),
+    expansionModel: () => lm(ids.expansion),
+    embeddingModel: () => (embeddingId ? embeddingModel(embeddingId) : undefined),
+  };
+}
+
+function offline(): ModelSelection {
+  return {
+    mode: "offline",
+    configuration: "offline",
+    ids: { presets: null, judge: null, expansion: null, embedder: null },
+    endpoint: null,
+    languageModel: () => undefined,
+    judgeModel: () => undefined,
+    expansionModel: () => undefined,
+    embeddingModel: () => undefined,
+  };
+}
+
+/** Removes credentials from a URL before it is shown anywhere. */
+export function redact(url: string): string {
+  return url.replace(/\/\/[^/@]*@/, "//***@").replace(/([?&](?:key|api_key|token)=)[^&]*/gi, "$1***");
+}
