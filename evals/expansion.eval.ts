@@ -3,6 +3,7 @@
 import { evalite } from "evalite";
 import { loadDataset, type RetrievalCase } from "../helpers/dataset.js";
 import { evalIndex } from "../helpers/eval-index.js";
+import { evalModels, trialHeaders } from "../helpers/models.js";
 import { serially } from "../helpers/retrieval-task.js";
 import { validateExpansion } from "../helpers/fixtures.js";
 import { expansionSchemaValid, hasLexicalVariants, hasVectorVariants, keepsAnchors, queryAnchors, type ExpansionOutput } from "../scorers/expansion.js";
@@ -10,7 +11,7 @@ import { expansionSchemaValid, hasLexicalVariants, hasVectorVariants, keepsAncho
 async function expand(input: RetrievalCase): Promise<ExpansionOutput & { elapsedMs: number }> {
   const { engine } = await evalIndex();
   const started = performance.now();
-  const result = await serially(() => engine.expand(input.query));
+  const result = await serially(() => engine.expand(input.query, { headers: trialHeaders(`expand:${input.id}`) }));
   return { query: input.query, ...result, elapsedMs: performance.now() - started };
 }
 
@@ -21,7 +22,11 @@ const columns = ({ input, output }: { input: RetrievalCase; output: ExpansionOut
   { label: "Vector", value: output.expansion.vectorQueries.join("\n") },
 ];
 
+// A model's expansions vary between calls; three trials show how much (offline they cannot vary).
+const trialCount = evalModels().selection.mode === "offline" ? 1 : 3;
+
 evalite("Query expansion", {
+  trialCount,
   data: () => loadDataset().cases.map((c) => ({ input: c })),
   task: expand,
   scorers: [expansionSchemaValid(validateExpansion), hasLexicalVariants(), hasVectorVariants()],
@@ -29,6 +34,7 @@ evalite("Query expansion", {
 });
 
 evalite("Expansion keeps identifiers", {
+  trialCount,
   data: () => loadDataset().cases.filter((c) => queryAnchors(c.query).length > 0).map((c) => ({ input: c })),
   task: expand,
   scorers: [keepsAnchors()],

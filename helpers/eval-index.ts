@@ -6,6 +6,7 @@ import { inject } from "vitest";
 import { Engine } from "@hybrid-search/engine";
 import { loadDataset, type Dataset } from "./dataset.js";
 import { engineOptionsFromEnv } from "./engine-options.js";
+import { evalModels } from "./models.js";
 import { buildTempIndex, type SuiteFingerprint } from "./setup-db.js";
 
 export interface ProvidedIndex {
@@ -34,7 +35,7 @@ export function evalIndex(): Promise<EvalIndex> {
 
 async function open(): Promise<EvalIndex> {
   const dataset = loadDataset();
-  const options = engineOptionsFromEnv();
+  const options = { ...engineOptionsFromEnv(), ...evalModels().engine };
   const provided = inject("evalIndex") as ProvidedIndex | undefined;
   if (provided) return { engine: Engine.open(provided.dbPath, options), fingerprint: provided.fingerprint, dataset };
   const built = await buildTempIndex(dataset.corpus, { dataset: dataset.name, collection: dataset.collection, engine: options });

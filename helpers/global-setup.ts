@@ -8,6 +8,7 @@ import { writeFileSync } from "node:fs";
 import type { TestProject } from "vitest/node";
 import { DatasetError, loadDataset } from "./dataset.js";
 import { ConfigError, engineOptionsFromEnv } from "./engine-options.js";
+import { evalModels, type EvalModels } from "./models.js";
 import { formatFixtureError, isFixtureError } from "./fixtures.js";
 import { buildTempIndex, describeFingerprint, type TempIndex } from "./setup-db.js";
 import "./eval-index.js";
@@ -15,10 +16,12 @@ import "./eval-index.js";
 function datasetOrExit(): ReturnType<typeof loadDataset> {
   try {
     engineOptionsFromEnv();
+    evalModels();
     return loadDataset();
   } catch (error) {
-    if (!isFixtureError(error) && !(error instanceof DatasetError) && !(error instanceof ConfigError)) throw error;
-    process.stderr.write(`eval: ${isFixtureError(error) ? formatFixtureError(error) : error.message}\n`);
+    const known = isFixtureError(error) || error instanceof DatasetError || error instanceof ConfigError || (error as { name?: string }).name === "EngineError";
+    if (!known) throw error;
+    process.stderr.write(`eval: ${isFixtureError(error) ? formatFixtureError(error) : (error as Error).message}\n`);
     process.exit(2);
   }
 }
@@ -33,11 +36,11 @@ export interface RunInfo {
   engineOptions: ReturnType<typeof engineOptionsFromEnv>;
 }
 
-function runInfo(index: TempIndex, engineOptions: ReturnType<typeof engineOptionsFromEnv>): RunInfo {
+function runInfo(index: TempIndex, engineOptions: ReturnType<typeof engineOptionsFromEnv>, models: EvalModels): RunInfo {
   return {
     fingerprint: index.fingerprint,
-    mode: "offline",
-    models: { embedder: index.fingerprint.embedder, reranker: "offline/heuristic-rerank-v1", expander: "deterministic-v1" },
+    mode: models.selection.configuration,
+    models: { embedder: index.fingerprint.embedder, ...models.ids },
     engineOptions,
   };
 }
@@ -45,12 +48,18 @@ function runInfo(index: TempIndex, engineOptions: ReturnType<typeof engineOption
 export default async function setup(project: TestProject): Promise<() => void> {
   const dataset = datasetOrExit();
   const engine = engineOptionsFromEnv();
-  const index: TempIndex = await buildTempIndex(dataset.corpus, { dataset: dataset.name, collection: dataset.collection, engine });
+  const models = evalModels();
+  process.stdout.write(`${models.description}\n`);
+  const index: TempIndex = await buildTempIndex(dataset.corpus, {
+    dataset: dataset.name,
+    collection: dataset.collection,
+    engine: { ...engine, ...(models.engine.embedder ? { embedder: models.engine.embedder } : {}) },
+  });
   const publish = (): void => {
     project.provide("evalIndex", { dbPath: index.dbPath, fingerprint: index.fingerprint });
     process.stdout.write(`${describeFingerprint(index.fingerprint)}\n`);
     // The run wrapper (bin/eval.ts) asks for what this run measures so reports can record it.
-    if (process.env.EVAL_RUN_INFO_FILE) writeFileSync(process.env.EVAL_RUN_INFO_FILE, JSON.stringify(runInfo(index, engine), null, 2));
+    if (process.env.EVAL_RUN_INFO_FILE) writeFileSync(process.env.EVAL_RUN_INFO_FILE, JSON.stringify(runInfo(index, engine, models), null, 2));
   };
   publish();
   project.onTestsRerun(async () => {

@@ -8,9 +8,11 @@ import { dirname, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { Engine } from "./engine.js";
 import { EngineError } from "./errors.js";
-import { readQueriesJsonl } from "./formats/jsonl.js";
+import { readJsonlObjects, readQueriesJsonl } from "./formats/jsonl.js";
+import { DeterministicExpander } from "./retrieval/deterministic-expander.js";
 import { formatTrecRun } from "./formats/trec-run.js";
-import { TIERS, type SearchResponse, type Tier } from "./types.js";
+import { TIERS, type AskResult, type EngineOptions, type SearchResponse, type Tier } from "./types.js";
+import { describeModels, engineModelOptions, PRESETS, selectModels, type Preset } from "./models/select.js";
 
 const USAGE = `Usage:
   pnpm engine index <folder|corpus.jsonl> --db <file> [--collection <name>] [--json]
@@ -20,6 +22,9 @@ const USAGE = `Usage:
   pnpm engine run <queries.jsonl> --db <file> [--mode search|vsearch|query] [--tier <tier>] [--limit <n>]
                    [--out <run.txt>] [--tag <name>] [--collection <c>] [--language <l>]
   pnpm engine stats --db <file> [--json]
+  pnpm engine expand "<query>" [--db <file>] [--json]
+  pnpm engine ask "<question>" --db <file> [--preset slim|balanced|quality] [--limit <n>] [--tier <tier>] [--json]
+  pnpm engine ask --batch <questions.jsonl> --db <file> [--preset <p>] [--limit <n>] [--out <answers.jsonl>]
 
   index    Index a folder of Markdown/text files (language from an en/, de/… folder or front matter,
            else detected) or a BEIR-style corpus.jsonl ({"_id"|"id","title","text"}). Unchanged
@@ -29,6 +34,14 @@ const USAGE = `Usage:
   run      Batch: a JSONL query file ({"_id"|"id","text"}) in, a TREC run file
            (qid Q0 docid rank score tag) out, top --limit (default 100) documents per query.
   stats    Collections, languages, sizes and the index fingerprint.
+  expand   The thorough tier's query expansion (a model when configured, else deterministic; --db lets
+           the deterministic expander use the index vocabulary).
+  ask      Answer a question from the index with [n] citations, or refuse when the sources do not
+           support an answer. --batch reads {"id"|"_id", "text"|"question"} lines and writes one JSON
+           answer per line (id, answer, citations, refused, answerer, error).
+
+Models come from the environment (docs/engine.md): OPENAI_COMPATIBLE_BASE_URL or
+GOOGLE_GENERATIVE_AI_API_KEY select a provider; without them everything runs offline.
 
 Errors print one line and exit with status 2.`;
 
@@ -41,6 +54,8 @@ const options = {
   limit: { type: "string" },
   tier: { type: "string" },
   mode: { type: "string" },
+  preset: { type: "string" },
+  batch: { type: "string" },
   out: { type: "string" },
   tag: { type: "string" },
   json: { type: "boolean" },
@@ -56,6 +71,8 @@ const ALLOWED: Record<string, Array<keyof typeof options>> = {
   query: ["db", "tier", "limit", "collection", "language", "json"],
   run: ["db", "mode", "tier", "limit", "out", "tag", "collection", "language"],
   stats: ["db", "json"],
+  expand: ["db", "json"],
+  ask: ["db", "preset", "limit", "tier", "collection", "language", "json", "batch", "out"],
 };
 
 export async function main(argv: string[], out: (s: string) => void = (s) => process.stdout.write(s)): Promise<number> {
@@ -76,15 +93,24 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
   for (const key of Object.keys(values) as Array<keyof typeof options>) {
     if (key !== "help" && !allowed.includes(key)) throw new UsageError(`--${key} does not apply to "${command}"`);
   }
-  if (values.db === undefined) throw new UsageError(`"${command}" needs --db <file>`);
-  if (positionals.length !== (command === "stats" ? 0 : 1)) {
-    throw new UsageError(command === "stats" ? `"stats" takes no arguments besides --db` : `"${command}" takes exactly one argument (quote a query with spaces)`);
+  if (values.db === undefined && command !== "expand") throw new UsageError(`"${command}" needs --db <file>`);
+  const expectedArgs = command === "stats" || (command === "ask" && values.batch !== undefined) ? 0 : 1;
+  if (positionals.length !== expectedArgs) {
+    throw new UsageError(
+      command === "stats" ? `"stats" takes no arguments besides --db` : values.batch !== undefined ? `"ask --batch" takes no question argument` : `"${command}" takes exactly one argument (quote a query with spaces)`,
+    );
   }
+  const selection = selectModels();
+  const models: EngineOptions = engineModelOptions(selection);
+  if (command === "ask" || command === "expand") process.stderr.write(`engine: ${describeModels(selection)}\n`);
+  if (command === "expand") return expand(positionals[0]!, values.db, models, values.json === true, out);
   const limit = values.limit === undefined ? undefined : parseLimit(values.limit);
+  if (values.preset !== undefined && !(PRESETS as readonly string[]).includes(values.preset)) throw new UsageError(`--preset must be one of ${PRESETS.join(", ")}, got "${values.preset}"`);
+  if (values.out !== undefined && command === "ask" && values.batch === undefined) throw new UsageError(`--out applies to "ask --batch" only`);
   const filters = { ...(values.collection ? { collection: values.collection } : {}), ...(values.language ? { language: values.language } : {}) };
 
   if (command === "index") {
-    const engine = Engine.open(values.db, { create: true });
+    const engine = Engine.open(values.db!, { ...models, create: true });
     try {
       const report = await engine.index(positionals[0]!, {
         ...(values.collection ? { collection: values.collection } : {}),
@@ -108,8 +134,29 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
     return 0;
   }
 
-  const engine = Engine.open(values.db);
+  const engine = Engine.open(values.db!, models);
   try {
+    if (command === "ask") {
+      const askOptions = { ...(values.preset ? { preset: values.preset as Preset } : {}), ...(limit ? { limit } : {}), ...(values.tier ? { tier: parseTier(values.tier) } : {}), ...filters };
+      if (values.batch !== undefined) {
+        if (values.json) throw new UsageError(`--json does not apply to "ask --batch" (its output is JSONL)`);
+        if (values.out) checkWritable(values.out);
+        const lines: string[] = [];
+        for (const q of readQuestionsJsonl(values.batch)) {
+          const r = await engine.ask(q.text, askOptions);
+          lines.push(JSON.stringify({ id: q.id, question: q.text, answer: r.answer, citations: r.citations, refused: r.refused, ...(r.refusal ? { refusal: r.refusal } : {}), answerer: r.answerer, preset: r.preset, ...(r.error ? { error: r.error } : {}) }));
+        }
+        const jsonl = lines.join("\n") + "\n";
+        if (values.out) {
+          writeFileSync(values.out, jsonl);
+          process.stderr.write(`engine: wrote ${lines.length} answers to ${values.out}\n`);
+        } else out(jsonl);
+        return 0;
+      }
+      const r = await engine.ask(positionals[0]!, askOptions);
+      out(values.json ? JSON.stringify(r, null, 2) + "\n" : formatAnswer(r));
+      return r.error ? 2 : 0;
+    }
     if (command === "stats") {
       const stats = { ...engine.stats(), fingerprint: engine.fingerprint() };
       out(values.json ? JSON.stringify(stats, null, 2) + "\n" : formatStats(stats));
@@ -170,6 +217,51 @@ function parseTier(value: string | undefined): Tier {
 function checkWritable(file: string): void {
   const dir = dirname(resolve(file));
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--out ${file}: folder ${dirname(file)} does not exist`);
+}
+
+/** Questions for `ask --batch`: BEIR-style query lines, with `question` accepted for `text`. */
+function readQuestionsJsonl(file: string): Array<{ id: string; text: string }> {
+  return readJsonlObjects(file).map(({ line, value }) => {
+    const id = value._id ?? value.id;
+    const text = value.text ?? value.question;
+    if ((typeof id !== "string" || id === "") && typeof id !== "number") throw new EngineError("MALFORMED_RECORD", `${file}:${line}: missing "_id" or "id"`);
+    if (typeof text !== "string" || text.trim() === "") throw new EngineError("MALFORMED_RECORD", `${file}:${line}: missing "text" (or "question")`);
+    return { id: String(id), text };
+  });
+}
+
+async function expand(query: string, db: string | undefined, models: EngineOptions, json: boolean, out: (s: string) => void): Promise<number> {
+  let result;
+  if (db !== undefined) {
+    const engine = Engine.open(db, models);
+    try {
+      result = await engine.expand(query);
+    } finally {
+      engine.close();
+    }
+  } else {
+    const expander = models.expander ?? new DeterministicExpander();
+    const empty = { documentFrequency: () => 0, similarTerms: () => [], languages: [] };
+    result = await expander.expand(query, { vocabulary: empty });
+  }
+  if (json) out(JSON.stringify(result, null, 2) + "\n");
+  else {
+    const e = result.expansion;
+    out(
+      `expander: ${result.expander}${result.fallback ? ` (fell back: ${result.fallback.reason})` : ""}\n` +
+        `lexical:  ${e.lexicalQueries.map((q) => JSON.stringify(q)).join(", ")}\n` +
+        `vector:   ${e.vectorQueries.map((q) => JSON.stringify(q)).join(", ")}\n` +
+        (e.hyde ? `hyde:     ${JSON.stringify(e.hyde)}\n` : "") +
+        (e.language ? `language: ${e.language}\n` : ""),
+    );
+  }
+  return 0;
+}
+
+function formatAnswer(r: AskResult): string {
+  if (r.error) return `error: ${r.error}\n`;
+  const sources = r.citations.map((c) => `  [${c.ref}] ${c.passageId}`).join("\n");
+  return `${r.answer}\n${sources ? `\n${sources}\n` : ""}(${r.answerer}${r.refused ? `, refused: ${r.refusal}` : ""}, evidence ${r.evidence.coverage.toFixed(2)}/${r.evidence.threshold}, ${r.elapsedMs.toFixed(0)} ms)\n`;
 }
 
 function formatResponse(response: SearchResponse): string {

@@ -115,6 +115,7 @@ export class Engine {
   readonly chunker: ChunkerConfig;
   readonly hybrid: HybridConfig;
   readonly languageModels: Partial<Record<Preset, LanguageModelV3>>;
+  readonly modelLimits: { timeoutMs: number; maxRetries: number };
   private readonly db: Db;
   private readonly bm25: Bm25Retriever;
   private readonly passageText;
@@ -134,13 +135,14 @@ export class Engine {
     this.reranker = options.reranker ?? new HeuristicReranker(this.analyzer);
     this.expander = options.expander ?? new DeterministicExpander(this.analyzer);
     this.languageModels = { ...options.languageModels };
+    this.modelLimits = options.modelLimits ?? { timeoutMs: 60_000, maxRetries: 2 };
     this.bm25 = new Bm25Retriever(db, this.hybrid.columnWeights);
     this.passageText = db.prepare("SELECT heading, text FROM passages WHERE id = ?");
   }
 
   /** Opens (or, with `create`, creates) the index at `file`. Throws EngineError when it cannot. */
   static open(file: string, options: OpenEngineOptions = {}): Engine {
-    checkOptions(options, ["create", "embedder", "reranker", "expander", "languageModels", "analyzer", "chunker", "hybrid", "busyTimeoutMs"], "Engine.open");
+    checkOptions(options, ["create", "embedder", "reranker", "expander", "languageModels", "modelLimits", "analyzer", "chunker", "hybrid", "busyTimeoutMs"], "Engine.open");
     if (typeof file !== "string" || file === "") throw new TypeError(`Expected the index path to be a non-empty string`);
     const busyTimeoutMs = options.busyTimeoutMs ?? 2000;
     if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) throw new RangeError(`Expected "busyTimeoutMs" to be a non-negative integer, got ${busyTimeoutMs}`);
@@ -253,7 +255,7 @@ export class Engine {
     const started = now();
     checkOptions(options, ["preset", "limit", "tier", "collection", "language", "evidenceThreshold", "headers", "timeoutMs"], "ask");
     checkText(question);
-    const { preset = "balanced", tier = "balanced", evidenceThreshold, headers, timeoutMs = 60_000, limit = 5, ...filters } = options;
+    const { preset = "balanced", tier = "balanced", evidenceThreshold, headers, timeoutMs = this.modelLimits.timeoutMs, limit = 5, ...filters } = options;
     if (!PRESETS.includes(preset)) throw new RangeError(`Expected "preset" to be one of ${PRESETS.join(", ")}, got ${JSON.stringify(preset)}`);
     const model = this.languageModels[preset];
     const threshold = evidenceThreshold ?? (model ? EVIDENCE_THRESHOLD.model : EVIDENCE_THRESHOLD.extractive);
@@ -326,7 +328,7 @@ export class Engine {
         system,
         prompt,
         temperature: 0,
-        maxRetries: 2,
+        maxRetries: this.modelLimits.maxRetries,
         abortSignal: AbortSignal.timeout(timeoutMs),
         ...(headers ? { headers } : {}),
       });
@@ -445,14 +447,15 @@ export class Engine {
    * tier does. Never throws for an expander failure: the result then holds the query unexpanded and
    * a `fallback` with the reason.
    */
-  async expand(text: string): Promise<ExpansionResult> {
+  async expand(text: string, options: { headers?: Record<string, string> } = {}): Promise<ExpansionResult> {
+    checkOptions(options, ["headers"], "expand");
     checkText(text);
-    return this.expandWith(this.state(), text);
+    return this.expandWith(this.state(), text, options.headers);
   }
 
-  private async expandWith(state: State, text: string): Promise<ExpansionResult> {
+  private async expandWith(state: State, text: string, headers?: Record<string, string>): Promise<ExpansionResult> {
     try {
-      return await this.expander.expand(text, { vocabulary: state.vocabulary });
+      return await this.expander.expand(text, { vocabulary: state.vocabulary, ...(headers ? { headers } : {}) });
     } catch (error) {
       return {
         expansion: { lexicalQueries: [text], vectorQueries: [text] },

@@ -23,6 +23,8 @@ export interface EngineOptions {
   expander?: QueryExpander;
   /** Language models that write answers, per preset. A preset without one answers extractively, offline. */
   languageModels?: Partial<Record<Preset, LanguageModelV3>>;
+  /** Per-call limits for answer models. @default { timeoutMs: 60000, maxRetries: 2 } */
+  modelLimits?: { timeoutMs: number; maxRetries: number };
   /** Text analysis. A change rebuilds the full-text index on the next `index()`. */
   analyzer?: Partial<AnalyzerConfig>;
   /** Chunking parameters. A change re-chunks documents on their next `index()`. */
@@ -157,7 +159,8 @@ export interface ExpansionResult {
 export interface QueryExpander {
   /** Stable id recorded in traces. */
   readonly id: string;
-  expand(query: string, context: { vocabulary: Vocabulary }): Promise<ExpansionResult>;
+  /** `headers` go with a model call, if the expander makes one (the eval suite makes trials distinct with them). */
+  expand(query: string, context: { vocabulary: Vocabulary; headers?: Record<string, string> }): Promise<ExpansionResult>;
 }
 
 export interface IndexOptions {
@@ -211,7 +214,7 @@ export interface AskOptions {
   evidenceThreshold?: number;
   /** Extra HTTP headers for the model call (the eval suite makes trials distinct with one). */
   headers?: Record<string, string>;
-  /** Give up on the model after this long. @default 60000 */
+  /** Give up on the model after this long. @default the engine's modelLimits.timeoutMs (60000) */
   timeoutMs?: number;
 }
 

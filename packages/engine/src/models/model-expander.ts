@@ -13,9 +13,10 @@ import { expansionErrors, expansionSchema } from "./expansion-schema.js";
 export const EXPAND_PROMPT_PATH = resolve(import.meta.dirname, "../../prompts/expand.md");
 
 export interface ModelExpanderOptions {
-  /** Extra HTTP headers per call (the eval suite makes each trial's call distinct with one). */
-  headers?: () => Record<string, string> | undefined;
+  /** @default 2 */
   maxRetries?: number;
+  /** @default 60000 */
+  timeoutMs?: number;
 }
 
 export class ModelExpander implements QueryExpander {
@@ -28,12 +29,12 @@ export class ModelExpander implements QueryExpander {
     this.id = `${model.provider}/${model.modelId}`;
   }
 
-  async expand(query: string): Promise<ExpansionResult> {
+  async expand(query: string, context: { headers?: Record<string, string> } = {}): Promise<ExpansionResult> {
     const unexpanded = { lexicalQueries: [query], vectorQueries: [query] };
     const { generateObject, jsonSchema, NoObjectGeneratedError } = await import("ai");
     let object: unknown;
     try {
-      const headers = this.options.headers?.();
+      const headers = context.headers;
       const result = await generateObject({
         model: this.model,
         schema: jsonSchema(expansionSchema()),
@@ -41,6 +42,7 @@ export class ModelExpander implements QueryExpander {
         prompt: `Query: ${JSON.stringify(query)}`,
         temperature: 0,
         maxRetries: this.options.maxRetries ?? 2,
+        abortSignal: AbortSignal.timeout(this.options.timeoutMs ?? 60_000),
         ...(headers ? { headers } : {}),
       });
       object = result.object;

@@ -13,6 +13,8 @@
  * | `ENGINE_JUDGE_MODEL` | the LLM judge's model id (default: the quality preset's) |
  * | `ENGINE_EXPANSION_PRESET` | preset the query expander uses (default `slim`) |
  * | `ENGINE_EMBEDDING_MODEL` | embedding model id (Google default `gemini-embedding-001`; openai-compatible: offline embedder unless set; `offline` forces it) |
+ * | `ENGINE_TIMEOUT_MS` | give up on one model call after this long (default 60000) |
+ * | `ENGINE_MAX_RETRIES` | retries of a failed or rate-limited model call, with backoff (default 2) |
  *
  * Without `ENGINE_PROVIDER`, a base URL selects openai-compatible, else a Google key selects google,
  * else everything is offline. Google presets: slim `gemini-2.5-flash-lite`, balanced
@@ -23,6 +25,8 @@ import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { EmbeddingModelV3, LanguageModelV3 } from "@ai-sdk/provider";
 import { EngineError } from "../errors.js";
+import type { EngineOptions } from "../types.js";
+import { ModelExpander, type ModelExpanderOptions } from "./model-expander.js";
 
 export type Preset = "slim" | "balanced" | "quality";
 export const PRESETS: readonly Preset[] = ["slim", "balanced", "quality"];
@@ -37,6 +41,8 @@ export const GOOGLE_EMBEDDING_MODEL = "gemini-embedding-001";
 
 export interface ModelSelection {
   mode: ModelMode;
+  /** Per-call limits for generation and expansion calls. */
+  limits: { timeoutMs: number; maxRetries: number };
   /** A name for this configuration, unique per set of model ids (used to key baselines). */
   configuration: string;
   /** Model ids by role, for printing and recording; `null` where the offline component is used. */
@@ -66,6 +72,17 @@ export function describeModels(s: ModelSelection): string {
   );
 }
 
+function limitsFrom(env: NodeJS.ProcessEnv): ModelSelection["limits"] {
+  const int = (name: string, fallback: number, min: number): number => {
+    const raw = env[name]?.trim();
+    if (!raw) return fallback;
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw) || n < min) throw new EngineError("BAD_ARGUMENT", `${name} must be an integer ≥ ${min}, got "${raw}"`);
+    return n;
+  };
+  return { timeoutMs: int("ENGINE_TIMEOUT_MS", 60_000, 1), maxRetries: int("ENGINE_MAX_RETRIES", 2, 0) };
+}
+
 export function selectModels(env: NodeJS.ProcessEnv = process.env): ModelSelection {
   const forced = env.ENGINE_PROVIDER?.trim();
   if (forced !== undefined && forced !== "" && !["google", "openai-compatible", "offline"].includes(forced)) {
@@ -74,7 +91,8 @@ export function selectModels(env: NodeJS.ProcessEnv = process.env): ModelSelecti
   const baseURL = env.OPENAI_COMPATIBLE_BASE_URL?.trim();
   const googleKey = env.GOOGLE_GENERATIVE_AI_API_KEY?.trim();
   const mode: ModelMode = forced ? (forced as ModelMode) : baseURL ? "openai-compatible" : googleKey ? "google" : "offline";
-  if (mode === "offline") return offline();
+  const limits = limitsFrom(env);
+  if (mode === "offline") return offline(limits);
   const expansionPreset = (env.ENGINE_EXPANSION_PRESET?.trim() || "slim") as Preset;
   if (!PRESETS.includes(expansionPreset)) throw new EngineError("BAD_ARGUMENT", `ENGINE_EXPANSION_PRESET must be one of ${PRESETS.join(", ")}, got "${expansionPreset}"`);
 
@@ -83,7 +101,7 @@ export function selectModels(env: NodeJS.ProcessEnv = process.env): ModelSelecti
     const presets = presetIds(env, GOOGLE_PRESETS);
     const google = createGoogleGenerativeAI({ apiKey: googleKey });
     const embedding = env.ENGINE_EMBEDDING_MODEL?.trim() || GOOGLE_EMBEDDING_MODEL;
-    return build("google", null, presets, env, expansionPreset, (id) => google(id), embedding === "offline" ? undefined : embedding, (id) => google.embeddingModel(id));
+    return build("google", null, presets, env, expansionPreset, limits, (id) => google(id), embedding === "offline" ? undefined : embedding, (id) => google.embeddingModel(id));
   }
 
   if (!baseURL) throw new EngineError("BAD_ARGUMENT", "ENGINE_PROVIDER=openai-compatible needs OPENAI_COMPATIBLE_BASE_URL");
@@ -104,6 +122,7 @@ export function selectModels(env: NodeJS.ProcessEnv = process.env): ModelSelecti
     presets,
     env,
     expansionPreset,
+    limits,
     (id) => provider.chatModel(id),
     embedding && embedding !== "offline" ? embedding : undefined,
     (id) => provider.embeddingModel(id),
@@ -126,6 +145,7 @@ function build(
   presets: Record<Preset, string>,
   env: NodeJS.ProcessEnv,
   expansionPreset: Preset,
+  limits: ModelSelection["limits"],
   languageModel: (id: string) => LanguageModelV3,
   embeddingId: string | undefined,
   embeddingModel: (id: string) => EmbeddingModelV3,
@@ -143,6 +163,7 @@ function build(
   const ids = { presets, judge, expansion: presets[expansionPreset], embedder: embeddingId ?? null };
   return {
     mode,
+    limits,
     configuration: `${mode}(${[presets.slim, presets.balanced, presets.quality].join(",")};judge=${judge};embed=${embeddingId ?? "offline"})`,
     ids,
     endpoint,
@@ -153,9 +174,10 @@ function build(
   };
 }
 
-function offline(): ModelSelection {
+function offline(limits: ModelSelection["limits"]): ModelSelection {
   return {
     mode: "offline",
+    limits,
     configuration: "offline",
     ids: { presets: null, judge: null, expansion: null, embedder: null },
     endpoint: null,
@@ -169,4 +191,26 @@ function offline(): ModelSelection {
 /** Removes credentials from a URL before it is shown anywhere. */
 export function redact(url: string): string {
   return url.replace(/\/\/[^/@]*@/, "//***@").replace(/([?&](?:key|api_key|token)=)[^&]*/gi, "$1***");
+}
+
+/**
+ * Engine options for a selection: the embedding model, one language model per preset for answers,
+ * and the model expander. `wrap` lets a caller (the eval suite) wrap every language model, e.g. with
+ * Evalite's tracing and caching wrapper. Offline, nothing is set and the engine's offline defaults apply.
+ */
+export function engineModelOptions(
+  selection: ModelSelection,
+  wrap: (model: LanguageModelV3) => LanguageModelV3 = (m) => m,
+  expanderOptions: ModelExpanderOptions = {},
+): Pick<EngineOptions, "embedder" | "languageModels" | "expander" | "modelLimits"> {
+  if (selection.mode === "offline") return {};
+  const languageModels: Partial<Record<Preset, LanguageModelV3>> = {};
+  for (const preset of PRESETS) languageModels[preset] = wrap(selection.languageModel(preset)!);
+  const embedder = selection.embeddingModel();
+  return {
+    ...(embedder ? { embedder } : {}),
+    languageModels,
+    modelLimits: selection.limits,
+    expander: new ModelExpander(wrap(selection.expansionModel()!), { ...selection.limits, ...expanderOptions }),
+  };
 }

@@ -1,0 +1,168 @@
+/**
+ * A stub OpenAI-compatible server on 127.0.0.1, for driving the real HTTP model paths (AI SDK →
+ * @ai-sdk/openai-compatible → fetch) without any network. It recognises the three kinds of calls the
+ * suite makes — answers (prompts/ask.md), query expansion (a JSON schema with `lexicalQueries`) and
+ * the LLM judge (any other JSON schema) — and answers them according to a behaviour:
+ *
+ * - `good`: a cited answer quoting the first source (or the exact refusal when the question's
+ *   subject is absent from the sources), a valid expansion keeping the query, a judge verdict;
+ * - `bad-json`: expansion and judge output that breaks the schema or is not JSON;
+ * - `rate-limit`: every call first gets 429 with `retry-after: 0`, the retry succeeds (as `good`);
+ * - `server-error`: every call gets 500;
+ * - `timeout`: calls are held open past the client's timeout, then dropped.
+ *
+ * It records every request (path, headers, body) so tests can check what was sent. Run it by hand:
+ * `node --import tsx test/stub-openai-server.ts [behaviour] [port]`.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { HashedNgramEmbedder } from "@hybrid-search/engine";
+
+export type StubBehaviour = "good" | "bad-json" | "rate-limit" | "server-error" | "timeout";
+
+export interface RecordedRequest {
+  path: string;
+  headers: IncomingMessage["headers"];
+  body: Record<string, unknown>;
+  kind: "answer" | "expansion" | "judge" | "embedding" | "other";
+}
+
+export interface StubServer {
+  url: string;
+  requests: RecordedRequest[];
+  behaviour: StubBehaviour;
+  close(): Promise<void>;
+}
+
+interface ChatBody {
+  model?: string;
+  messages?: Array<{ role: string; content: unknown }>;
+  response_format?: { type?: string; json_schema?: { schema?: { properties?: Record<string, unknown> } } };
+}
+
+const embedder = new HashedNgramEmbedder();
+
+function text(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map((p) => (typeof p === "object" && p && "text" in p ? String((p as { text: unknown }).text) : "")).join("");
+  return "";
+}
+
+function kindOf(path: string, body: ChatBody): RecordedRequest["kind"] {
+  if (path.endsWith("/embeddings")) return "embedding";
+  if (!path.endsWith("/chat/completions")) return "other";
+  const props = body.response_format?.json_schema?.schema?.properties ?? {};
+  if ("lexicalQueries" in props) return "expansion";
+  if (body.response_format) return "judge";
+  const system = (body.messages ?? []).filter((m) => m.role === "system").map((m) => text(m.content)).join("\n");
+  if (/Expansion|rewrite a search query/i.test(system) || /lexicalQueries/.test(system)) return "expansion";
+  if (/answer questions about Tessera/i.test(system)) return "answer";
+  return "judge";
+}
+
+/** What a cooperative model would write for each kind of call. */
+function goodContent(kind: RecordedRequest["kind"], body: ChatBody): string {
+  const user = (body.messages ?? []).filter((m) => m.role === "user").map((m) => text(m.content)).join("\n");
+  if (kind === "expansion") {
+    const query = /Query: (".*")/.exec(user)?.[1];
+    const q = query ? (JSON.parse(query) as string) : "query";
+    return JSON.stringify({ lexicalQueries: [q, `${q} help`], vectorQueries: [q, `How do I ${q}?`], language: "en" });
+  }
+  if (kind === "judge") {
+    return JSON.stringify({ score: 0.8, reasoning: "The stub judge finds the answer mostly supported by the sources.", supportedClaims: 1, unsupportedClaims: 0 });
+  }
+  // An answer: quote the first source's first sentence with a citation.
+  const first = /<source ref="1"[^>]*>\n([\s\S]*?)\n<\/source>/.exec(user)?.[1] ?? "";
+  const sentence = first.split("\n").slice(1).join(" ").split(/(?<=[.!?])\s/)[0]?.trim();
+  return sentence ? `${sentence} [1]` : "The documents do not contain an answer to this question.";
+}
+
+function badContent(kind: RecordedRequest["kind"]): string {
+  if (kind === "expansion") return JSON.stringify({ lexicalQueries: "not an array", extra: true });
+  if (kind === "judge") return "I think the answer is fine, score: high";
+  return "An answer without any citation.";
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function completion(model: string, content: string): unknown {
+  return {
+    id: "chatcmpl-stub",
+    object: "chat.completion",
+    created: 1_700_000_000,
+    model,
+    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+    usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
+  };
+}
+
+export function startStubServer(behaviour: StubBehaviour, port = 0): Promise<StubServer> {
+  const requests: RecordedRequest[] = [];
+  const seen = new Set<string>();
+  const held: ServerResponse[] = [];
+  const server: Server = createServer((req, res) => {
+    let raw = "";
+    req.on("data", (chunk: Buffer) => (raw += chunk.toString()));
+    req.on("end", () => {
+      let body: ChatBody & { input?: unknown };
+      try {
+        body = raw ? JSON.parse(raw) : {};
+      } catch {
+        return send(res, 400, { error: { message: "body is not JSON" } });
+      }
+      const path = req.url ?? "";
+      const kind = kindOf(path, body);
+      requests.push({ path, headers: req.headers, body: body as Record<string, unknown>, kind });
+
+      if (behaviour === "server-error") return send(res, 500, { error: { message: "stub: internal server error", type: "server_error" } });
+      if (behaviour === "timeout") {
+        held.push(res);
+        return;
+      }
+      if (behaviour === "rate-limit") {
+        const key = raw;
+        if (!seen.has(key)) {
+          seen.add(key);
+          return send(res, 429, { error: { message: "stub: rate limited", type: "rate_limit" } }, { "retry-after": "0" });
+        }
+      }
+      if (kind === "embedding") {
+        const inputs = Array.isArray(body.input) ? (body.input as string[]) : [String(body.input)];
+        return send(res, 200, {
+          object: "list",
+          model: body.model,
+          data: inputs.map((t, index) => ({ object: "embedding", index, embedding: Array.from(embedder.embedOne(t)) })),
+          usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
+        });
+      }
+      if (kind === "other") return send(res, 404, { error: { message: `stub: no route ${path}` } });
+      const content = behaviour === "bad-json" ? badContent(kind) : goodContent(kind, body);
+      return send(res, 200, completion(body.model ?? "stub", content));
+    });
+  });
+  return new Promise((resolve) => {
+    server.listen(port, "127.0.0.1", () => {
+      const { port: actual } = server.address() as { port: number };
+      resolve({
+        url: `http://127.0.0.1:${actual}/v1`,
+        requests,
+        behaviour,
+        close: () =>
+          new Promise<void>((done) => {
+            for (const res of held) res.destroy();
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}
+
+const isMain = process.argv[1] !== undefined && new URL(import.meta.url).pathname === process.argv[1];
+if (isMain) {
+  const behaviour = (process.argv[2] ?? "good") as StubBehaviour;
+  const stub = await startStubServer(behaviour, Number(process.argv[3] ?? 0));
+  console.log(`stub OpenAI-compatible server (${behaviour}) at ${stub.url}`);
+}
