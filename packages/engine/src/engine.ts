@@ -601,7 +601,7 @@ export class Engine {
     const results: Hit[] = items.slice(0, limit).map((item, i) => {
       const doc = state.catalog.documents[item.docIndex]!;
       const row = this.passageText.get(item.passageRowId) as { heading: string; text: string };
-      return {
+      const hit = {
         rank: i + 1,
         docId: doc.docId,
         collection: doc.collection,
@@ -610,8 +610,15 @@ export class Engine {
         title: doc.title,
         language: doc.language,
         heading: row.heading,
-        snippet: makeSnippet(row.text, queryTokens, doc.language ? baseLanguage(doc.language) : undefined, this.analyzer),
-      };
+      } as Hit;
+      // Snippets analyze the passage text; most callers (TREC runs, evals, ask) never read them,
+      // so one is made on first read. The getter is enumerable, so JSON output still has it.
+      let snippet: string | undefined;
+      Object.defineProperty(hit, "snippet", {
+        enumerable: true,
+        get: () => (snippet ??= makeSnippet(row.text, queryTokens, doc.language ? baseLanguage(doc.language) : undefined, this.analyzer)),
+      });
+      return hit;
     });
     return { query, mode, results, trace, elapsedMs: now() - started };
   }

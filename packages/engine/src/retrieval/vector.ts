@@ -41,12 +41,10 @@ export class VectorIndex {
         throw new EngineError("EMBEDDER_MISMATCH", `${file}: passage ${passageId} has a ${dims}-dimensional vector from ${embedder}, the index records ${dimensions}; re-index`);
       }
       const offset = row * dimensions;
+      // One copy of the little-endian bytes (x86 and ARM are little-endian), then normalize in place.
+      new Uint8Array(matrix.buffer, offset * 4, dimensions * 4).set(blob);
       let norm = 0;
-      for (let i = 0; i < dimensions; i++) {
-        const v = blob.readFloatLE(i * 4);
-        matrix[offset + i] = v;
-        norm += v * v;
-      }
+      for (let i = offset; i < offset + dimensions; i++) norm += matrix[i]! * matrix[i]!;
       if (norm > 0) {
         const inv = 1 / Math.sqrt(norm);
         for (let i = 0; i < dimensions; i++) matrix[offset + i]! *= inv;
