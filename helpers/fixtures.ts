@@ -709,7 +709,7 @@ export function lintQueries(file: QueriesFile, context: LintContext): FixtureIss
 }
 
 /** relevantDocs must be exactly the docs judged 1..3. */
-function relevanceMismatch(query: Query, pointer: string): FixtureIssue[] {
+function relevanceMismatch(query: Pick<Query, "relevantDocs" | "judgments">, pointer: string): FixtureIssue[] {
   const listed = new Set(query.relevantDocs);
   const positive = Object.entries(query.judgments).filter(([, grade]) => grade >= 1);
   const unlisted = positive.filter(([doc]) => !listed.has(doc)).map(([doc, grade]) => `${doc} (judged ${grade})`);
@@ -811,4 +811,246 @@ export function translationsByDoc(groups: readonly TranslationGroup[]): Map<stri
     for (const doc of group.docs) map.set(doc, group.docs.filter((other) => other !== doc));
   }
   return map;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lanes: fixture sets with their own corpus (fixtures/lexical, fixtures/cjk)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The words of a text as the leak lint compares them: NFKC, lower case; runs of letters and
+ * digits split at script changes; a CJK run becomes its character bigrams (a lone character
+ * stays itself). Deliberately independent of the engine's analyzer, so an analyzer bug cannot
+ * hide a leak.
+ */
+export function leakTokens(text: string): Set<string> {
+  const tokens = new Set<string>();
+  for (const run of text.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}\p{M}]+/gu) ?? []) {
+    for (const piece of run.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+|\p{L}[\p{L}\p{M}]*|\p{N}+/gu) ?? []) {
+      const chars = [...piece];
+      if (!/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]/u.test(chars[0]!)) tokens.add(piece);
+      else if (chars.length === 1) tokens.add(piece);
+      else for (let i = 0; i + 1 < chars.length; i++) tokens.add(chars[i]! + chars[i + 1]!);
+    }
+  }
+  return tokens;
+}
+
+/** The words of a doc id that the engine indexes in its path column: no language folder, no extension. */
+function pathWords(docId: string): Set<string> {
+  return leakTokens(docId.split("/").slice(1).join("/").replace(/\.md$/, ""));
+}
+
+/** Query words that also occur in a doc's path, per doc (empty when nothing leaks). */
+export function pathLeaks(query: string, docIds: Iterable<string>): Map<string, string[]> {
+  const words = leakTokens(query);
+  const leaks = new Map<string, string[]>();
+  for (const doc of docIds) {
+    const shared = [...pathWords(doc)].filter((w) => words.has(w));
+    if (shared.length > 0) leaks.set(doc, shared);
+  }
+  return leaks;
+}
+
+function describeLeaks(leaks: Map<string, string[]>): string {
+  const shown = [...leaks].slice(0, 3).map(([doc, words]) => `${doc} (${words.join(", ")})`);
+  return leaks.size > 3 ? `${shown.join(", ")} and ${leaks.size - 3} more` : shown.join(", ");
+}
+
+/** Letters and digits only, lower case: how an identifier and a query spelling of it are compared. */
+function alnum(text: string): string {
+  return text.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+}
+
+/** Whether `text` contains `identifier` as a whole token (NFKC, case-insensitive, not inside a longer word). */
+export function containsIdentifier(text: string, identifier: string): boolean {
+  const haystack = text.normalize("NFKC").toLowerCase();
+  const needle = identifier.normalize("NFKC").toLowerCase();
+  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + 1)) {
+    const before = haystack.slice(0, at).match(/[\p{L}\p{N}_]$/u);
+    const after = haystack.slice(at + needle.length).match(/^[\p{L}\p{N}_]/u);
+    if (!before && !after) return true;
+  }
+  return false;
+}
+
+function docsGraded(judgments: Judgments, grade: Grade): string[] {
+  return Object.entries(judgments).filter(([, g]) => g === grade).map(([doc]) => doc);
+}
+
+// ---- fixtures/lexical: the lexical regression matrix ----------------------------------------
+
+export const LEXICAL_DIR = join(FIXTURES_DIR, "lexical");
+/** Each collection of the lexical lane is a folder of fixtures/lexical indexed under that name. */
+export const LEXICAL_COLLECTIONS = ["handbook", "archive"] as const;
+export type LexicalCollection = (typeof LEXICAL_COLLECTIONS)[number];
+
+/** The matrix cells; every cell has at least one case (the lint checks it). */
+export const LEXICAL_CELLS = [
+  "hyphen-compound",
+  "digit-hyphen-id",
+  "snake-case",
+  "camel-case",
+  "dotted-path",
+  "version",
+  "email-url",
+  "title-over-body",
+  "path-over-body",
+  "collection-filter",
+  "malformed-input",
+] as const;
+export type LexicalCell = (typeof LEXICAL_CELLS)[number];
+
+export interface LexicalCase {
+  id: string;
+  query: string;
+  cell: LexicalCell;
+  collection?: LexicalCollection;
+  /** Identifier cells: the identifier exactly as the grade-3 doc spells it. */
+  identifier?: string;
+  relevantDocs: string[];
+  /** Exactly one doc is graded 3: the one the case is about. */
+  judgments: Judgments;
+  note: string;
+}
+
+/** Doc ids of the lexical lane per collection (ids are unique across collections). */
+export function lexicalCollectionDocs(dir: string = LEXICAL_DIR): Map<LexicalCollection, string[]> {
+  return new Map(LEXICAL_COLLECTIONS.map((c) => [c, listCorpusDocs(join(dir, c))]));
+}
+
+function lintLexical(dir: string) {
+  return (file: { queries: LexicalCase[] }): FixtureIssue[] => {
+    const byCollection = lexicalCollectionDocs(dir);
+    const collectionOf = new Map<string, LexicalCollection>();
+    const issues: FixtureIssue[] = [];
+    for (const [collection, docs] of byCollection) {
+      for (const doc of docs) {
+        const other = collectionOf.get(doc);
+        if (other) issues.push({ pointer: "", problem: `${doc} is in both ${other} and ${collection}: doc ids must be unique across collections` });
+        collectionOf.set(doc, collection);
+      }
+    }
+    const texts = new Map<string, string>();
+    const text = (doc: string): string => {
+      let t = texts.get(doc);
+      if (t === undefined) texts.set(doc, (t = readCorpusDoc(doc, join(dir, collectionOf.get(doc)!))));
+      return t;
+    };
+    const context: LintContext = { corpusDir: dir, corpusDocs: () => new Set(collectionOf.keys()), readDoc: text };
+    issues.push(...duplicateIds(file.queries, "queries"));
+    file.queries.forEach((c, index) => {
+      const at = `/queries/${index}`;
+      issues.push(...repeatedEntries(c.relevantDocs, `${at}/relevantDocs`, "relevantDocs"));
+      issues.push(...relevanceMismatch(c, `${at}/relevantDocs`));
+      const missing = missingDocs(Object.keys(c.judgments), `${at}/judgments`, context, "judges");
+      issues.push(...missing);
+      const best = docsGraded(c.judgments, 3);
+      if (best.length !== 1) issues.push({ pointer: `${at}/judgments`, problem: `exactly one doc must be graded 3, the one the case is about (got ${best.length})` });
+      if (missing.length > 0 || best.length !== 1) return;
+      const answer = best[0]!;
+      if (c.collection !== undefined) {
+        const outside = c.relevantDocs.filter((d) => collectionOf.get(d) !== c.collection);
+        if (outside.length > 0) issues.push({ pointer: `${at}/relevantDocs`, problem: `${outside.join(", ")} cannot be found within collection "${c.collection}"` });
+      }
+      if (c.identifier !== undefined) {
+        const holders = [...collectionOf.keys()].filter((d) => containsIdentifier(text(d), c.identifier!));
+        if (holders.length !== 1 || holders[0] !== answer) {
+          issues.push({
+            pointer: `${at}/identifier`,
+            problem: `${show(c.identifier)} must occur as a whole token in exactly one doc, ${answer} (found in ${holders.join(", ") || "none"})`,
+          });
+        }
+      }
+      const leaks = pathLeaks(c.query, collectionOf.keys());
+      if (c.cell === "path-over-body") {
+        // The point of the cell: the answer's path has the query's words, and no other judged doc's path does.
+        if (!leaks.has(answer)) issues.push({ pointer: `${at}/query`, problem: `a path-over-body case needs the query's words in the answer's path (${answer})` });
+        leaks.delete(answer);
+      }
+      if (leaks.size > 0) issues.push({ pointer: `${at}/query`, problem: `the query leaks its answer through document paths: ${describeLeaks(leaks)}` });
+    });
+    const missingCells = LEXICAL_CELLS.filter((cell) => !file.queries.some((c) => c.cell === cell));
+    if (missingCells.length > 0) issues.push({ pointer: "/queries", problem: `no case for matrix cell${missingCells.length === 1 ? "" : "s"} ${missingCells.join(", ")}` });
+    return issues;
+  };
+}
+
+/**
+ * The lexical regression matrix (fixtures/lexical/queries.json against its collections
+ * fixtures/lexical/handbook and fixtures/lexical/archive). `location.dir` moves the whole set.
+ */
+export function loadLexicalCases(location?: FixtureLocation): LexicalCase[] {
+  const dir = resolve(location?.dir ?? LEXICAL_DIR);
+  const spec = { file: "queries.json", schema: "lexical-queries.schema.json", records: { key: "queries", label: "case" }, lint: lintLexical(dir) };
+  return loadFixture<RecordsFile<"queries", LexicalCase>>(spec, { ...location, dir }).queries;
+}
+
+// ---- fixtures/cjk: the CJK lane --------------------------------------------------------------
+
+export const CJK_DIR = join(FIXTURES_DIR, "cjk");
+export const CJK_LANGUAGES = ["zh-hans", "zh-hant", "ja", "ko"] as const;
+export type CjkLanguage = (typeof CJK_LANGUAGES)[number];
+export const CJK_CATEGORIES = ["exact-term", "question", "identifier", "mixed-script", "token-boundary", "punctuation", "normalization"] as const;
+export type CjkCategory = (typeof CJK_CATEGORIES)[number];
+export const CJK_FORMS = ["nfd", "half-width", "full-width", "compatibility-ideograph"] as const;
+export type CjkForm = (typeof CJK_FORMS)[number];
+
+export interface CjkQuery {
+  id: string;
+  query: string;
+  language: CjkLanguage;
+  category: CjkCategory;
+  /** Normalization queries: how the query is written. */
+  form?: CjkForm;
+  identifier?: string;
+  relevantDocs: string[];
+  /** Only docs of the query's own language are judged. */
+  judgments: Judgments;
+  note: string;
+}
+
+/** Whether `query` is really written in `form`. */
+const FORM_CHECKS: Record<CjkForm, { test: (q: string) => boolean; what: string }> = {
+  nfd: { test: (q) => q === q.normalize("NFD") && q !== q.normalize("NFC"), what: "decomposed (NFD) and different from its NFC form" },
+  "half-width": { test: (q) => /[\uFF61-\uFF9F]/.test(q), what: "written with half-width katakana (U+FF61–FF9F)" },
+  "full-width": { test: (q) => /[\uFF01-\uFF5E]/.test(q), what: "written with full-width ASCII forms (U+FF01–FF5E)" },
+  "compatibility-ideograph": { test: (q) => /[\uF900-\uFAFF]/.test(q), what: "written with a CJK compatibility ideograph (U+F900–FAFF)" },
+};
+
+export function lintCjkQueries(file: { queries: CjkQuery[] }, context: LintContext): FixtureIssue[] {
+  const issues = duplicateIds(file.queries, "queries");
+  const corpus = [...context.corpusDocs()];
+  file.queries.forEach((q, index) => {
+    const at = `/queries/${index}`;
+    issues.push(...repeatedEntries(q.relevantDocs, `${at}/relevantDocs`, "relevantDocs"));
+    issues.push(...relevanceMismatch(q, `${at}/relevantDocs`));
+    const missing = missingDocs(Object.keys(q.judgments), `${at}/judgments`, context, "judges");
+    issues.push(...missing);
+    const foreign = Object.keys(q.judgments).filter((d) => docLanguage(d) !== q.language);
+    if (foreign.length > 0) issues.push({ pointer: `${at}/judgments`, problem: `judges ${foreign.join(", ")}, not in the query's language "${q.language}"` });
+    if (!q.id.startsWith(`${q.language}-`)) issues.push({ pointer: `${at}/id`, problem: `must start with its language "${q.language}-"` });
+    if (q.form !== undefined && q.category !== "normalization") issues.push({ pointer: `${at}/form`, problem: "only normalization queries have a form" });
+    if (q.form !== undefined && !FORM_CHECKS[q.form].test(q.query)) issues.push({ pointer: `${at}/query`, problem: `must be ${FORM_CHECKS[q.form].what} (form "${q.form}")` });
+    if (q.identifier !== undefined && missing.length === 0) {
+      const best = docsGraded(q.judgments, 3);
+      if (!best.some((d) => normalizeForMatch(context.readDoc(d).normalize("NFKC")).includes(normalizeForMatch(q.identifier!.normalize("NFKC"))))) {
+        issues.push({ pointer: `${at}/identifier`, problem: `${show(q.identifier)} does not occur in a doc graded 3 (${best.join(", ") || "none"})` });
+      }
+      if (!alnum(q.query).includes(alnum(q.identifier))) issues.push({ pointer: `${at}/identifier`, problem: `the query does not spell ${show(q.identifier)} in any form` });
+    }
+    const leaks = pathLeaks(q.query, corpus);
+    if (leaks.size > 0) issues.push({ pointer: `${at}/query`, problem: `the query leaks its answer through document paths: ${describeLeaks(leaks)}` });
+  });
+  for (const language of CJK_LANGUAGES) {
+    const missingCategories = CJK_CATEGORIES.filter((category) => !file.queries.some((q) => q.language === language && q.category === category));
+    if (missingCategories.length > 0) issues.push({ pointer: "/queries", problem: `no "${language}" query for ${missingCategories.join(", ")}` });
+  }
+  return issues;
+}
+
+/** The CJK lane's queries (fixtures/cjk/queries.json against fixtures/cjk/corpus). */
+export function loadCjkQueries(location?: FixtureLocation): CjkQuery[] {
+  const spec = { file: "queries.json", schema: "cjk-queries.schema.json", records: { key: "queries", label: "query" }, lint: lintCjkQueries };
+  return loadFixture<RecordsFile<"queries", CjkQuery>>(spec, { ...location, dir: location?.dir ?? CJK_DIR }).queries;
 }
