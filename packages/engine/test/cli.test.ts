@@ -44,7 +44,7 @@ describe("engine CLI", () => {
     }
     const json = JSON.parse(engine("search", "DEC-0054", "--db", db, "--json").stdout);
     expect(json.results[0].docId).toBe("en/decisions/dec-0054.md");
-    expect(json.results[0].snippet).toContain("DEC-0054");
+    expect(json.results[0].snippet).toContain("keeps deleted files for 30 days");
     expect(json.trace[0].stage).toBe("bm25");
     expect(JSON.parse(engine("vsearch", "subscripton", "--db", db, "--json").stdout).mode).toBe("vsearch");
   });
