@@ -1,0 +1,54 @@
+/**
+ * Hand-made cases and engine results for the scorer tests (answer, judge, diagnosis). Not a test
+ * file itself, so importing it registers no tests twice.
+ */
+import type { AskResult, AskSource } from "@hybrid-search/engine";
+import type { AskCase } from "../helpers/fixtures.js";
+import { citationRefs } from "./answer.js";
+
+export function askCase(over: Partial<AskCase> = {}): AskCase {
+  return { id: "t-001", question: "How many recovery codes do I get?", language: "en", category: "answerable", note: "test", ...over };
+}
+
+export function source(ref: number, docId: string, text: string, language = "en"): AskSource {
+  return { ref, docId, passageId: `${docId}#0`, title: docId, heading: "", text, language, score: 1 };
+}
+
+/** An AskResult whose citations are derived from the answer's [n] markers, as the engine does. */
+export function askResult(answer: string, sources: AskSource[], over: Partial<AskResult> = {}): AskResult {
+  const refs = citationRefs(answer);
+  const byRef = new Map(sources.map((s) => [s.ref, s]));
+  return {
+    question: "How many recovery codes do I get?",
+    answer,
+    refused: false,
+    citations: refs.flatMap((ref) => (byRef.has(ref) ? [{ ref, docId: byRef.get(ref)!.docId, passageId: byRef.get(ref)!.passageId }] : [])),
+    invalidCitations: refs.filter((r) => !byRef.has(r)),
+    sources,
+    answerer: "offline/extractive-v1",
+    preset: null,
+    evidence: { coverage: 0.8, threshold: 0.5, sufficient: true, bestRef: 1 },
+    flagged: [],
+    trace: [],
+    elapsedMs: 1,
+    ...over,
+  };
+}
+
+export const REFUSAL = "The documents do not contain an answer to this question.";
+
+export function refused(sources: AskSource[], over: Partial<AskResult> = {}): AskResult {
+  return askResult(REFUSAL, sources, { refused: true, refusal: "insufficient-evidence", ...over });
+}
+
+export function failed(sources: AskSource[] = []): AskResult {
+  return askResult("", sources, { error: "answer model mock/m1 failed: 503 Service Unavailable" });
+}
+
+export const inUnit = (x: number): boolean => Number.isFinite(x) && x >= 0 && x <= 1;
+
+/** A seeded generator in [0, 1), so property tests are reproducible. */
+export function random(seed: number): () => number {
+  let state = seed;
+  return () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+}
