@@ -7,14 +7,17 @@
 import { basename, join, resolve } from "node:path";
 import { readBeirDataset } from "../scorers/ir/formats/beir.js";
 import { FormatError } from "../scorers/ir/formats/format-error.js";
-import { FIXTURES_DIR, loadQueries, type QueryCategory } from "./fixtures.js";
+import { FIXTURES_DIR, loadQueries, type CjkCategory, type LexicalCell, type QueryCategory } from "./fixtures.js";
 
 export interface RetrievalCase {
   id: string;
   query: string;
   /** Query language, when the dataset says (fixtures do; BEIR does not). */
   language?: string;
-  category?: QueryCategory;
+  /** The golden queries' category, or the CJK lane's (helpers/lanes.ts). */
+  category?: QueryCategory | CjkCategory;
+  /** The lexical matrix cell a lane case protects (helpers/lanes.ts). */
+  cell?: LexicalCell;
   collection?: string;
   /** docId → graded relevance (0 = judged non-relevant). */
   judgments: Record<string, number>;

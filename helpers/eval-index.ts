@@ -7,6 +7,7 @@ import { Engine } from "@hybrid-search/engine";
 import { loadDataset, type Dataset } from "./dataset.js";
 import { engineOptionsFromEnv } from "./engine-options.js";
 import { evalModels } from "./models.js";
+import { buildLaneIndex, loadLane, type Lane, type LaneName } from "./lanes.js";
 import { buildTempIndex, type SuiteFingerprint } from "./setup-db.js";
 
 export interface ProvidedIndex {
@@ -17,6 +18,8 @@ export interface ProvidedIndex {
 declare module "vitest" {
   interface ProvidedContext {
     evalIndex: ProvidedIndex;
+    /** The lanes' indexes (helpers/lanes.ts), by lane name. */
+    laneIndexes: Partial<Record<LaneName, ProvidedIndex>>;
   }
 }
 
@@ -40,4 +43,28 @@ async function open(): Promise<EvalIndex> {
   if (provided) return { engine: Engine.open(provided.dbPath, options), fingerprint: provided.fingerprint, dataset };
   const built = await buildTempIndex(dataset.corpus, { dataset: dataset.name, collection: dataset.collection, engine: options });
   return { engine: Engine.open(built.dbPath, options), fingerprint: built.fingerprint, dataset };
+}
+
+export interface LaneIndex {
+  engine: Engine;
+  fingerprint: SuiteFingerprint;
+  lane: Lane;
+}
+
+const lanesOpened = new Map<LaneName, Promise<LaneIndex>>();
+
+/** A lane's shared index (built by the global setup), opened once per worker; built privately without it. */
+export function laneIndex(name: LaneName): Promise<LaneIndex> {
+  let lane = lanesOpened.get(name);
+  if (!lane) lanesOpened.set(name, (lane = openLane(name)));
+  return lane;
+}
+
+async function openLane(name: LaneName): Promise<LaneIndex> {
+  const lane = loadLane(name);
+  const options = engineOptionsFromEnv();
+  const provided = (inject("laneIndexes") as Partial<Record<LaneName, ProvidedIndex>> | undefined)?.[name];
+  if (provided) return { engine: Engine.open(provided.dbPath, options), fingerprint: provided.fingerprint, lane };
+  const built = await buildLaneIndex(lane, options);
+  return { engine: Engine.open(built.dbPath, options), fingerprint: built.fingerprint, lane };
 }

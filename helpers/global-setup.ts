@@ -10,6 +10,7 @@ import { DatasetError, loadDataset } from "./dataset.js";
 import { ConfigError, engineOptionsFromEnv } from "./engine-options.js";
 import { evalModels, type EvalModels } from "./models.js";
 import { formatFixtureError, isFixtureError } from "./fixtures.js";
+import { buildLaneIndex, LANES, loadLane, type LaneName } from "./lanes.js";
 import { buildTempIndex, describeFingerprint, type TempIndex } from "./setup-db.js";
 import "./eval-index.js";
 
@@ -17,6 +18,7 @@ function datasetOrExit(): ReturnType<typeof loadDataset> {
   try {
     engineOptionsFromEnv();
     evalModels();
+    for (const lane of LANES) loadLane(lane);
     return loadDataset();
   } catch (error) {
     const known = isFixtureError(error) || error instanceof DatasetError || error instanceof ConfigError || (error as { name?: string }).name === "EngineError";
@@ -55,9 +57,14 @@ export default async function setup(project: TestProject): Promise<() => void> {
     collection: dataset.collection,
     engine: { ...engine, ...(models.engine.embedder ? { embedder: models.engine.embedder } : {}) },
   });
+  // Each lane has its own temp index, built with the same engine parameters.
+  const lanes = new Map<LaneName, TempIndex>();
+  for (const lane of LANES) lanes.set(lane, await buildLaneIndex(loadLane(lane), engine));
   const publish = (): void => {
     project.provide("evalIndex", { dbPath: index.dbPath, fingerprint: index.fingerprint });
+    project.provide("laneIndexes", Object.fromEntries([...lanes].map(([name, lane]) => [name, { dbPath: lane.dbPath, fingerprint: lane.fingerprint }])));
     process.stdout.write(`${describeFingerprint(index.fingerprint)}\n`);
+    for (const lane of lanes.values()) process.stdout.write(`${describeFingerprint(lane.fingerprint)}\n`);
     // The run wrapper (bin/eval.ts) asks for what this run measures so reports can record it.
     if (process.env.EVAL_RUN_INFO_FILE) writeFileSync(process.env.EVAL_RUN_INFO_FILE, JSON.stringify(runInfo(index, engine, models), null, 2));
   };
@@ -65,6 +72,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
   project.onTestsRerun(async () => {
     try {
       loadDataset();
+      for (const lane of LANES) loadLane(lane);
     } catch (error) {
       // Watch mode keeps running: say what is wrong once; the evals will fail on it too.
       if (!isFixtureError(error)) throw error;
@@ -72,7 +80,11 @@ export default async function setup(project: TestProject): Promise<() => void> {
       return;
     }
     await index.refresh();
+    for (const lane of lanes.values()) await lane.refresh();
     publish();
   });
-  return () => index.remove();
+  return () => {
+    index.remove();
+    for (const lane of lanes.values()) lane.remove();
+  };
 }

@@ -63,6 +63,8 @@ export interface BuildOptions {
   collection: string;
   engine?: EngineOptions;
   onMessage?: (line: string) => void;
+  /** Further sources indexed into the same index, each as its own collection (a lane with several collections). */
+  more?: ReadonlyArray<{ source: string; collection: string }>;
 }
 
 /** Builds a fresh index of `source` (folder or corpus.jsonl) in a new temp folder. */
@@ -73,7 +75,9 @@ export async function buildTempIndex(source: string, options: BuildOptions): Pro
   try {
     const engine = Engine.open(dbPath, { ...options.engine, create: true });
     const index = async (): Promise<{ report: IndexReport; fingerprint: SuiteFingerprint }> => {
-      const report = await engine.index(source, { collection: options.collection, ...(options.onMessage ? { onMessage: options.onMessage } : {}) });
+      const onMessage = options.onMessage ? { onMessage: options.onMessage } : {};
+      const report = await engine.index(source, { collection: options.collection, ...onMessage });
+      for (const extra of options.more ?? []) await engine.index(extra.source, { collection: extra.collection, ...onMessage });
       return { report, fingerprint: { ...engine.fingerprint(), dataset: options.dataset, collection: options.collection } };
     };
     const first = await index();
