@@ -1030,6 +1030,10 @@ export function lintCjkQueries(file: { queries: CjkQuery[] }, context: LintConte
     const foreign = Object.keys(q.judgments).filter((d) => docLanguage(d) !== q.language);
     if (foreign.length > 0) issues.push({ pointer: `${at}/judgments`, problem: `judges ${foreign.join(", ")}, not in the query's language "${q.language}"` });
     if (!q.id.startsWith(`${q.language}-`)) issues.push({ pointer: `${at}/id`, problem: `must start with its language "${q.language}-"` });
+    // A query without CJK text carries no language: it would match every language's article alike.
+    if (!/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(q.query.normalize("NFKC"))) {
+      issues.push({ pointer: `${at}/query`, problem: "a same-language query must contain CJK text" });
+    }
     if (q.form !== undefined && q.category !== "normalization") issues.push({ pointer: `${at}/form`, problem: "only normalization queries have a form" });
     if (q.form !== undefined && !FORM_CHECKS[q.form].test(q.query)) issues.push({ pointer: `${at}/query`, problem: `must be ${FORM_CHECKS[q.form].what} (form "${q.form}")` });
     if (q.identifier !== undefined && missing.length === 0) {

@@ -181,5 +181,6 @@ describe("broken lane fixtures fail with one line naming the record", () => {
     const id = (d: { queries: CjkQuery[] }) => d.queries.find((q) => q.category === "identifier")!;
     expect(cjkError((d) => void (id(d).identifier = "E-9999"))).toMatch(/"E-9999" does not occur in a doc graded 3/);
     expect(cjkError((d) => void (d.queries[0]!.query = "取消订阅 doc"))).toMatch(/leaks its answer through document paths: ja\/doc-01\.md \(doc\), ja\/doc-02\.md \(doc\), ja\/doc-03\.md \(doc\) and 37 more$/);
+    expect(cjkError((d) => void (id(d).query = "E4012"))).toMatch(/\(\/queries\/10\/query\): a same-language query must contain CJK text$/);
   });
 });
