@@ -170,8 +170,17 @@ export function failedGrade(grader: string, c: AskCase, result: AskResult, defin
   };
 }
 
-function grade(id: GraderId, c: AskCase, score: number, details: Record<string, unknown>): Grade {
-  return { score, metadata: { grader: id, method: "heuristic", status: "scored", caseId: c.id, definition: GRADERS[id].definition, ...details } };
+/**
+ * A grader from its rule: the policies of the header (not applicable → throw, failed answer → 0)
+ * come first, then `rule` gives the score and the facts it checked.
+ */
+function gradeWith<O = unknown>(id: GraderId, rule: (c: AskCase, result: AskResult, options: O) => [number, Record<string, unknown>]) {
+  return (c: AskCase, result: AskResult, options?: O): Grade => {
+    requireApplicable(id, c);
+    if (result.error !== undefined) return failedGrade(id, c, result, GRADERS[id].definition);
+    const [score, details] = rule(c, result, options as O);
+    return { score, metadata: { grader: id, method: "heuristic", status: "scored", caseId: c.id, definition: GRADERS[id].definition, ...details } };
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -229,35 +238,28 @@ export function containsFact(haystack: string, needle: string): boolean {
   return false;
 }
 
-/** The answer as the substring graders read it. */
-function answerForm(result: AskResult): string {
-  return matchForm(stripCitationMarkers(result.answer));
-}
-
 const MATCHING = "NFC, lower case, white space folded, citation markers removed; a digit-edged substring must not sit inside a longer number";
+
+/** Which of `substrings` the answer contains (citation markers removed first). */
+function inAnswer(result: AskResult, substrings: readonly string[]): { found: string[]; missing: string[] } {
+  const answer = matchForm(stripCitationMarkers(result.answer));
+  const found = substrings.filter((s) => containsFact(answer, matchForm(s)));
+  return { found, missing: substrings.filter((s) => !found.includes(s)) };
+}
 
 // ---------------------------------------------------------------------------------------------
 // The graders, one case at a time
 // ---------------------------------------------------------------------------------------------
 
-export function answerIncludesScore(c: AskCase, result: AskResult): Grade {
-  requireApplicable("answer-includes", c);
-  if (result.error !== undefined) return failedGrade("answer-includes", c, result, GRADERS["answer-includes"].definition);
-  const expected = c.expectedSubstrings!;
-  const answer = answerForm(result);
-  const found = expected.filter((s) => containsFact(answer, matchForm(s)));
-  const missing = expected.filter((s) => !found.includes(s));
-  return grade("answer-includes", c, found.length / expected.length, { found, missing, refused: result.refused, matching: MATCHING });
-}
+export const answerIncludesScore = gradeWith("answer-includes", (c, result) => {
+  const { found, missing } = inAnswer(result, c.expectedSubstrings!);
+  return [found.length / c.expectedSubstrings!.length, { found, missing, refused: result.refused, matching: MATCHING }];
+});
 
-export function answerExcludesScore(c: AskCase, result: AskResult): Grade {
-  requireApplicable("answer-excludes", c);
-  if (result.error !== undefined) return failedGrade("answer-excludes", c, result, GRADERS["answer-excludes"].definition);
-  const forbidden = c.forbiddenSubstrings!;
-  const answer = answerForm(result);
-  const found = forbidden.filter((s) => containsFact(answer, matchForm(s)));
-  return grade("answer-excludes", c, found.length === 0 ? 1 : 0, { found, checked: forbidden, refused: result.refused, matching: MATCHING });
-}
+export const answerExcludesScore = gradeWith("answer-excludes", (c, result) => {
+  const { found } = inAnswer(result, c.forbiddenSubstrings!);
+  return [found.length === 0 ? 1 : 0, { found, checked: c.forbiddenSubstrings, refused: result.refused, matching: MATCHING }];
+});
 
 export interface CitesOptions {
   /** Whether citing a translation of a mustCite doc counts. @default true */
@@ -279,9 +281,7 @@ export function translationsUnder(options: CitesOptions): ReadonlyMap<string, re
   return options.acceptTranslations === false ? new Map() : (options.translations ?? defaultTranslations());
 }
 
-export function citesScore(c: AskCase, result: AskResult, options: CitesOptions = {}): Grade {
-  requireApplicable("cites", c);
-  if (result.error !== undefined) return failedGrade("cites", c, result, GRADERS.cites.definition);
+export const citesScore = gradeWith<CitesOptions | undefined>("cites", (c, result, options = {}) => {
   const translations = translationsUnder(options);
   const cited = new Set(result.citations.map((x) => x.docId));
   const direct: string[] = [];
@@ -293,18 +293,20 @@ export function citesScore(c: AskCase, result: AskResult, options: CitesOptions 
     else if (translation !== undefined) viaTranslation.push({ required: doc, cited: translation });
     else missing.push(doc);
   }
-  return grade("cites", c, (direct.length + viaTranslation.length) / c.mustCite!.length, {
-    cited: [...cited],
-    direct,
-    viaTranslation,
-    missing,
-    refused: result.refused,
-    translationPolicy: options.acceptTranslations === false ? "only the listed docs count" : "a citation of a translation of a mustCite doc counts (same facts)",
-  });
-}
+  return [
+    (direct.length + viaTranslation.length) / c.mustCite!.length,
+    {
+      cited: [...cited],
+      direct,
+      viaTranslation,
+      missing,
+      refused: result.refused,
+      translationPolicy: options.acceptTranslations === false ? "only the listed docs count" : "a citation of a translation of a mustCite doc counts (same facts)",
+    },
+  ];
+});
 
-export function citesOnlySurfacedScore(c: AskCase, result: AskResult): Grade {
-  if (result.error !== undefined) return failedGrade("cites-only-surfaced", c, result, GRADERS["cites-only-surfaced"].definition);
+export const citesOnlySurfacedScore = gradeWith("cites-only-surfaced", (_c, result) => {
   const byRef = new Map(result.sources.map((s) => [s.ref, s]));
   const unsurfaced: string[] = [];
   for (const cit of result.citations) {
@@ -314,51 +316,48 @@ export function citesOnlySurfacedScore(c: AskCase, result: AskResult): Grade {
   }
   for (const ref of result.invalidCitations) unsurfaced.push(`[${ref}] (no such source; ${result.sources.length} retrieved)`);
   const total = result.citations.length + result.invalidCitations.length;
-  return grade("cites-only-surfaced", c, unsurfaced.length === 0 ? 1 : 0, {
-    citations: total,
-    unsurfaced,
-    vacuous: total === 0,
-    ...(total === 0 ? { note: "no citation markers: none points elsewhere (missing citations are no-citations' failure)" } : {}),
-  });
-}
+  return [
+    unsurfaced.length === 0 ? 1 : 0,
+    {
+      citations: total,
+      unsurfaced,
+      vacuous: total === 0,
+      ...(total === 0 ? { note: "no citation markers: none points elsewhere (missing citations are no-citations' failure)" } : {}),
+    },
+  ];
+});
 
-export function noCitationsScore(c: AskCase, result: AskResult): Grade {
-  if (result.error !== undefined) return failedGrade("no-citations", c, result, GRADERS["no-citations"].definition);
+export const noCitationsScore = gradeWith("no-citations", (_c, result) => {
   const markers = result.citations.length + result.invalidCitations.length;
   const ok = result.refused ? markers === 0 : result.citations.length >= 1;
-  return grade("no-citations", c, ok ? 1 : 0, {
-    refused: result.refused,
-    citations: result.citations.length,
-    invalidCitations: result.invalidCitations.length,
-    rule: result.refused ? "a refusal must carry no citation" : "an answer must carry at least one valid citation",
-  });
-}
+  return [
+    ok ? 1 : 0,
+    {
+      refused: result.refused,
+      citations: result.citations.length,
+      invalidCitations: result.invalidCitations.length,
+      rule: result.refused ? "a refusal must carry no citation" : "an answer must carry at least one valid citation",
+    },
+  ];
+});
 
-export function refusalScore(c: AskCase, result: AskResult): Grade {
-  if (result.error !== undefined) return failedGrade("refusal", c, result, GRADERS.refusal.definition);
+export const refusalScore = gradeWith("refusal", (c, result) => {
   const expected = c.expectedRefusal === true;
-  return grade("refusal", c, result.refused === expected ? 1 : 0, {
-    expected: expected ? "refuse" : "answer",
-    refused: result.refused,
-    refusal: result.refusal ?? null,
-    category: c.category,
-  });
-}
+  return [result.refused === expected ? 1 : 0, { expected: expected ? "refuse" : "answer", refused: result.refused, refusal: result.refusal ?? null, category: c.category }];
+});
 
 /** Share of a topic's content terms that must occur in the answer for the topic to count as covered. */
 export const TOPIC_SHARE = 0.5;
 
-export function topicCoverageScore(c: AskCase, result: AskResult): Grade {
-  requireApplicable("topic-coverage", c);
-  if (result.error !== undefined) return failedGrade("topic-coverage", c, result, GRADERS["topic-coverage"].definition);
+export const topicCoverageScore = gradeWith("topic-coverage", (c, result) => {
   const answer = analyzedText(stripCitationMarkers(result.answer), answerLanguage(result, c));
   const topics = c.expectedTopics!.map((topic) => {
     const o = termOverlap(topic, c.language, [answer]);
     return { topic, share: round(o.share), covered: o.terms.length > 0 && o.share >= TOPIC_SHARE, missing: o.missing };
   });
   const covered = topics.filter((t) => t.covered).length;
-  return grade("topic-coverage", c, covered / topics.length, { covered, topics, threshold: TOPIC_SHARE, refused: result.refused, terms: "engine analyzer (stemmed, folded), stop words dropped, unweighted" });
-}
+  return [covered / topics.length, { covered, topics, threshold: TOPIC_SHARE, refused: result.refused, terms: "engine analyzer (stemmed, folded), stop words dropped, unweighted" }];
+});
 
 // ---------------------------------------------------------------------------------------------
 // Evalite scorers
