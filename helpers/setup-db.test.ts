@@ -42,7 +42,7 @@ describe("buildTempIndex", () => {
       expect(index.fingerprint).toMatchObject({ dataset: "fixtures", collection: "corpus", schemaVersion: 1, embedder: "offline/hashed-char-ngram-v2-384", dimensions: 384 });
       expect(index.fingerprint.corpusHash).toMatch(/^[0-9a-f]{64}$/);
       expect(index.fingerprint.documents).toBeGreaterThanOrEqual(48);
-      expect(describeFingerprint(index.fingerprint)).toMatch(/^index: dataset fixtures, \d+ documents \/ \d+ passages, corpus [0-9a-f]{12}, analyzer-v1/);
+      expect(describeFingerprint(index.fingerprint)).toMatch(/^index: dataset fixtures, \d+ documents \/ \d+ passages, corpus [0-9a-f]{12}, analyzer-v\d+\(/);
       const again = await buildTempIndex(join(FIXTURES_DIR, "corpus"), { dataset: "fixtures", collection: "corpus" });
       expect(again.dir).not.toBe(index.dir);
       expect(again.fingerprint.corpusHash).toBe(index.fingerprint.corpusHash);

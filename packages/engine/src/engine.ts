@@ -30,7 +30,7 @@ import { indexSource, passageBody } from "./store/indexer.js";
 import { readMeta } from "./store/meta.js";
 import { SCHEMA_VERSION } from "./store/schema.js";
 import { IndexVocabulary } from "./store/vocabulary.js";
-import { analyzerId, DEFAULT_ANALYZER, type AnalyzerConfig } from "./text/analyze.js";
+import { analyzerId, resolveAnalyzer, type AnalyzerConfig } from "./text/analyze.js";
 import { citedRefs, isRefusal, REFUSAL } from "./answer/citations.js";
 import { EXTRACTIVE_ANSWERER, extractiveAnswer } from "./answer/extractive.js";
 import { looksLikeInstruction } from "./answer/injection.js";
@@ -125,7 +125,7 @@ export class Engine {
   private constructor(file: string, db: Db, options: EngineOptions) {
     this.file = file;
     this.db = db;
-    this.analyzer = { ...DEFAULT_ANALYZER, ...options.analyzer };
+    this.analyzer = resolveAnalyzer(options.analyzer);
     this.chunker = { ...DEFAULT_CHUNKER, ...options.chunker };
     validateChunker(this.chunker);
     this.embedder = options.embedder ?? defaultEmbedder();

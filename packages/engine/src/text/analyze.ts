@@ -14,7 +14,9 @@
  *   `realtime`) so an identifier matches however it is written;
  * - German words with umlauts also yield their transliterated stem (`kuendig`), so a query typed
  *   without umlauts (`Kuendigung`) matches;
- * - CJK runs become overlapping character bigrams (a single character stays a unigram).
+ * - CJK runs become terms by the configured strategy (text/cjk.ts): overlapping character bigrams
+ *   by default, chosen on the CJK lane (docs/engine.md); every run is NFKC-normalized per grapheme
+ *   first, so NFD kana/Hangul and half-width katakana index like their composed forms.
  * Joined and transliterated forms are *extras*: they are appended after the positional stream so
  * they never break phrase adjacency.
  *
@@ -23,7 +25,8 @@
  * its parts. No user text ever reaches FTS5 syntax: see `buildMatchExpression`.
  */
 import { stem, STEMMABLE_LANGUAGES } from "./stem.js";
-import { CJK_CHAR, CONNECTORS, foldDiacritics, transliterateGerman } from "./script.js";
+import { CJK_STRATEGIES, cjkDocumentTerms, cjkQueryTerms, type CjkStrategy } from "./cjk.js";
+import { CJK_RUN_CHAR, CONNECTORS, foldDiacritics, transliterateGerman } from "./script.js";
 import { stopwordsFor } from "./stopwords.js";
 
 export interface AnalyzerConfig {
@@ -32,8 +35,8 @@ export interface AnalyzerConfig {
    * @default every language with a stemmer
    */
   stemLanguages: readonly string[];
-  /** How CJK runs become tokens. Only overlapping bigrams for now. @default "bigram" */
-  cjk: "bigram";
+  /** How CJK runs become terms (text/cjk.ts). @default "bigram" */
+  cjk: CjkStrategy;
 }
 
 export const DEFAULT_ANALYZER: AnalyzerConfig = {
@@ -41,16 +44,35 @@ export const DEFAULT_ANALYZER: AnalyzerConfig = {
   cjk: "bigram",
 };
 
+/**
+ * The analyzer for `options` (defaults for what is missing). Throws TypeError/RangeError naming a
+ * misspelled key or a bad value, e.g. `{ cjk: "unigram" }`.
+ */
+export function resolveAnalyzer(options: Partial<AnalyzerConfig> = {}): AnalyzerConfig {
+  if (options === null || typeof options !== "object") throw new TypeError(`Expected "analyzer" to be an object`);
+  for (const key of Object.keys(options)) {
+    if (!Object.hasOwn(DEFAULT_ANALYZER, key)) throw new TypeError(`Unknown analyzer option "${key}" (known: ${Object.keys(DEFAULT_ANALYZER).join(", ")})`);
+  }
+  const config = { ...DEFAULT_ANALYZER, ...options };
+  if (!CJK_STRATEGIES.includes(config.cjk)) {
+    throw new RangeError(`Expected analyzer "cjk" to be one of ${CJK_STRATEGIES.join(", ")}, got ${JSON.stringify(config.cjk)}`);
+  }
+  if (!Array.isArray(config.stemLanguages) || config.stemLanguages.some((l) => typeof l !== "string")) {
+    throw new TypeError(`Expected analyzer "stemLanguages" to be an array of language codes`);
+  }
+  return config;
+}
+
 /** Stable id recorded in the index; a change forces a rebuild of the full-text index. */
 export function analyzerId(config: AnalyzerConfig): string {
   const stemmed = [...config.stemLanguages].sort().join(",") || "none";
-  return `analyzer-v1(fold,split,join,translit-de,stem=${stemmed},cjk=${config.cjk})`;
+  return `analyzer-v2(fold,split,join,translit-de,stem=${stemmed},cjk=${config.cjk})`;
 }
 
 const ESC = CONNECTORS.replace(/[\\\-\]^]/g, "\\$&");
 const CHUNK_RE = new RegExp(`[\\p{L}\\p{N}\\p{M}]+(?:[${ESC}]{1,3}[\\p{L}\\p{N}\\p{M}]+)*`, "gu");
 const CONNECTOR_RE = new RegExp(`[${ESC}]+`, "u");
-const CJK_RUN_RE = new RegExp(`(${CJK_CHAR.source.slice(0, -1)}]+)`, "u");
+const CJK_RUN_RE = new RegExp(`(${CJK_RUN_CHAR.source.slice(0, -1)}]+)`, "u");
 const HUMP_RE = /\p{Lu}+(?=\p{Lu}[\p{Ll}\p{M}])|\p{Lu}?[\p{Ll}\p{Lo}\p{Lm}\p{Lt}\p{M}]+|\p{Lu}+\p{M}*|\p{N}+/gu;
 const MAX_JOINED_LENGTH = 64;
 const MAX_TOKEN_LENGTH = 64;
@@ -74,7 +96,7 @@ function splitChunk(chunk: string, offset: number, out: Part[]): void {
       const segAt = piece.indexOf(seg, segPos);
       segPos = segAt + seg.length;
       const base = offset + at + segAt;
-      if (CJK_CHAR.test(seg[0]!)) {
+      if (CJK_RUN_CHAR.test(seg[0]!)) {
         out.push({ text: seg, start: base, end: base + seg.length, cjk: true });
         continue;
       }
@@ -95,14 +117,6 @@ function wordTerm(lowered: string, language: string | undefined, config: Analyze
   const stemmed = language !== undefined && config.stemLanguages.includes(language) ? stem(lowered, language) : lowered;
   const term = foldDiacritics(stemmed);
   return term.length > MAX_TOKEN_LENGTH ? term.slice(0, MAX_TOKEN_LENGTH) : term;
-}
-
-function cjkGrams(run: string): string[] {
-  const chars = Array.from(run.normalize("NFKC"));
-  if (chars.length === 1) return chars;
-  const grams: string[] = [];
-  for (let i = 0; i + 1 < chars.length; i++) grams.push(chars[i]! + chars[i + 1]!);
-  return grams;
 }
 
 export interface PositionedToken {
@@ -157,14 +171,9 @@ function analyzeChunk(chunk: string, language: string | undefined, config: Analy
   let latinParts = 0;
   for (const part of parts) {
     if (part.cjk) {
-      const grams = cjkGrams(part.text);
-      const chars = Array.from(part.text);
-      let offset = part.start;
-      grams.forEach((gram, i) => {
-        const width = chars[i]!.length + (grams.length > 1 ? chars[i + 1]!.length : 0);
-        tokens.push({ term: gram, start: offset, end: offset + width });
-        offset += chars[i]!.length;
-      });
+      const run = cjkDocumentTerms(part.text, config.cjk);
+      for (const t of run.tokens) tokens.push({ term: t.term, start: part.start + t.start, end: part.start + t.end });
+      extras.push(...run.extras);
       continue;
     }
     const lowered = lower(part.text);
@@ -213,6 +222,8 @@ export interface QueryTerm {
   /** Each alternative is a sequence of index terms; more than one term means a phrase. */
   alternatives: string[][];
   kind: "word" | "compound" | "cjk";
+  /** Matches every index term that starts with the alternative (CJK trigram strategy, short runs). */
+  prefix?: boolean;
   /** A function word of the query's language; dropped from matching when other terms remain. */
   stop: boolean;
 }
@@ -242,7 +253,7 @@ export function analyzeQuery(text: string, options: QueryAnalysisOptions): Analy
   const seen = new Set<string>();
   let truncated = 0;
   const add = (term: QueryTerm): void => {
-    const key = term.alternatives.map((a) => a.join(" ")).sort().join("|");
+    const key = term.alternatives.map((a) => a.join(" ")).sort().join("|") + (term.prefix ? "*" : "");
     if (seen.has(key)) return;
     seen.add(key);
     if (terms.length >= MAX_QUERY_TERMS) {
@@ -262,7 +273,7 @@ export function analyzeQuery(text: string, options: QueryAnalysisOptions): Analy
     const latin = parts.filter((p) => !p.cjk);
     for (const part of parts) {
       if (!part.cjk) continue;
-      for (const gram of cjkGrams(part.text)) add({ surface: gram, alternatives: [[gram]], kind: "cjk", stop: false });
+      for (const t of cjkQueryTerms(part.text, config.cjk)) add({ ...t, kind: "cjk", stop: false });
     }
     if (latin.length === 0) continue;
     const lowered = latin.map((p) => lower(p.text));
@@ -298,7 +309,10 @@ function quote(tokens: readonly string[]): string {
  */
 export function buildMatchExpression(terms: readonly QueryTerm[]): string {
   return terms
-    .map((t) => (t.alternatives.length === 1 ? quote(t.alternatives[0]!) : `(${t.alternatives.map(quote).join(" OR ")})`))
+    .map((t) => {
+      const star = t.prefix ? "*" : "";
+      return t.alternatives.length === 1 ? quote(t.alternatives[0]!) + star : `(${t.alternatives.map((a) => quote(a) + star).join(" OR ")})`;
+    })
     .join(" OR ");
 }
 

@@ -1,9 +1,16 @@
 /**
  * Character classes the analyzer needs. CJK covers scripts written without spaces between words
- * (Han, Hiragana, Katakana) and Hangul, whose words carry attached particles; both are indexed as
- * overlapping character bigrams instead of whitespace words.
+ * (Han, Hiragana, Katakana) and Hangul, whose words carry attached particles; runs of both become
+ * terms by the analyzer's CJK strategy (text/cjk.ts) instead of whitespace words.
  */
 export const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー々〆〤]/u;
+
+/**
+ * What the analyzer keeps inside a CJK run: CJK_CHAR plus the marks and half-width forms that
+ * NFKC folds into it (combining voicing marks U+3099/309A, half-width prolonged sound and voicing
+ * marks), so `ｻﾌﾞｽｸ` or decomposed `ハ\u3099` stays one run.
+ */
+export const CJK_RUN_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー々〆〤\u3099\u309A\uFF70\uFF9E\uFF9F]/u;
 
 export function isCjkChar(ch: string): boolean {
   return CJK_CHAR.test(ch);
