@@ -63,6 +63,7 @@ const IDENTIFIERS: Record<string, IdentifierCase[]> = {
     ["real-time", "en/n01.md", []],
     ["realtime", "en/n01.md", ["en/n02.md"]],
     ["Real-Time", "en/n01.md", []],
+    ["real time", "en/n01.md", []],
     ["multi-agent", "en/n03.md", ["en/n04.md"]],
     ["multiagent", "en/n03.md", ["en/n04.md"]],
     ["gpt-4", "en/n05.md", []],
@@ -78,6 +79,7 @@ const IDENTIFIERS: Record<string, IdentifierCase[]> = {
     ["max_parallel_uploads", "en/n09.md", []],
     ["maxParallelUploads", "en/n09.md", []],
     ["MAX_PARALLEL_UPLOADS", "en/n09.md", []],
+    ["max parallel uploads", "en/n09.md", []],
     ["max_parallel_downloads", "en/n10.md", []],
   ],
   camelCase: [

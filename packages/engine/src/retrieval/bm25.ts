@@ -33,7 +33,7 @@ export interface LexicalQuery {
 
 export function prepareLexicalQuery(text: string, languages: readonly string[], analyzer: AnalyzerConfig): LexicalQuery {
   const queryLanguage = detectLanguage(text);
-  const analyzed = analyzeQuery(text, { languages, queryLanguage, config: analyzer });
+  const analyzed = analyzeQuery(text, { languages, queryLanguage, config: analyzer, spacedCompounds: true });
   const terms = matchingTerms(analyzed);
   return { terms, match: buildMatchExpression(terms), queryLanguage, truncated: analyzed.truncated };
 }

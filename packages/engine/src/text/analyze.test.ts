@@ -97,6 +97,25 @@ describe("query analysis and MATCH expressions", () => {
     expect(analyzed.truncated).toBe(200 - MAX_QUERY_TERMS);
   });
 
+  it("with spacedCompounds, adds the joined form of 2-3 plain words in a row, after every other term", () => {
+    const spaced = (q: string): string => buildMatchExpression(matchingTerms(analyzeQuery(q, { languages: ["en"], spacedCompounds: true })));
+    expect(spaced("real time")).toBe('"real" OR "time" OR "realtime"');
+    expect(spaced("max parallel uploads")).toBe('"max" OR "parallel" OR ("uploads" OR "upload") OR "maxparallel" OR "paralleluploads" OR "maxparalleluploads"');
+    // Not across punctuation, compounds or stop words; never without the option.
+    expect(spaced("real, time")).not.toContain("realtime");
+    expect(spaced("real-time channel")).not.toContain("realtimechannel");
+    expect(analyzeQuery("cancel my subscription", { languages: ["en"], queryLanguage: "en", spacedCompounds: true }).terms.map((t) => t.surface)).toEqual(["cancel", "my", "subscription"]);
+    expect(match("real time")).not.toContain("realtime");
+  });
+
+  it("drops joined forms of spaced words silently at the term cap: the truncation count is about words", () => {
+    const letters = (i: number): string => String.fromCharCode(97 + Math.floor(i / 26), 97 + (i % 26));
+    const words = Array.from({ length: 60 }, (_, i) => `w${letters(i)}q`).join(" ");
+    const analyzed = analyzeQuery(words, { languages: ["en"], spacedCompounds: true });
+    expect(analyzed.terms).toHaveLength(MAX_QUERY_TERMS);
+    expect(analyzed.truncated).toBe(0);
+  });
+
   it("gives nothing to match for empty or symbol-only queries", () => {
     expect(match("")).toBe("");
     expect(match("   ")).toBe("");
