@@ -1,0 +1,88 @@
+// Answer quality: the engine's ask() on the fixture answer cases, by preset when a model is
+// configured (offline: the extractive answerer only, labeled as such), graded deterministically
+// and with the RAG triad (LLM judge when configured, token-overlap heuristic otherwise). Each
+// grader runs only on the cases it applies to; the column "Diagnosis" says whether a failure is
+// retrieval's or generation's.
+import { evalite } from "evalite";
+import type { AskResult, Preset } from "@hybrid-search/engine";
+import { evalIndex } from "../helpers/eval-index.js";
+import { loadAskCases, type AskCase } from "../helpers/fixtures.js";
+import { evalModels, trialHeaders } from "../helpers/models.js";
+import { forwardTrace } from "../helpers/retrieval-task.js";
+import { answerExcludes, answerIncludes, casesFor, cites, citesOnlySurfaced, noCitations, refusal, topicCoverage } from "../scorers/answer.js";
+import { diagnose, formatDiagnosis, goldenSetWarning } from "../scorers/diagnosis.js";
+import { answerRelevance, contextRelevance, faithfulness, MethodTally, triadCases } from "../scorers/judge.js";
+
+const models = evalModels();
+const offline = models.selection.mode === "offline";
+// One suite per preset with a model; offline there is one answerer whatever the preset.
+const variants: Array<{ name: string; input: Preset }> = offline
+  ? [{ name: "offline extractive", input: "balanced" }]
+  : (["slim", "balanced", "quality"] as const).map((p) => ({ name: p, input: p }));
+const tally = new MethodTally();
+const cases = loadAskCases();
+
+/**
+ * ask() for a case; keyed per suite so every suite's trial n asks the model the same call (one
+ * cached answer). Not serialized like retrieval calls: no latency is scored here, and model calls
+ * gain from Evalite's concurrency.
+ */
+const ask = (suite: string) => async (c: AskCase, preset: Preset): Promise<AskResult> => {
+  const { engine } = await evalIndex();
+  const result = await engine.ask(c.question, { preset, headers: trialHeaders(`${suite}:${preset}:${c.id}`) });
+  forwardTrace(result.trace);
+  return result;
+};
+
+const columns = ({ input, output }: { input: AskCase; output: AskResult }) => [
+  { label: "Question", value: `${input.id} (${input.category}): ${input.question}` },
+  { label: "Answerer", value: `${output.answerer}${output.preset ? ` [${output.preset}]` : ""}` },
+  { label: "Answer", value: output.error ? `ERROR: ${output.error}` : output.answer },
+  { label: "Citations", value: output.citations.map((c) => `[${c.ref}] ${c.docId}`).join("\n") || "(none)" },
+  { label: "Diagnosis", value: formatDiagnosis(diagnose(input, output)) + (goldenSetWarning(input, output) ? `\n⚠ ${goldenSetWarning(input, output)!.message}` : "") },
+];
+
+const rows = (subset: readonly AskCase[]) => subset.map((input) => ({ input }));
+const judged = (metric: string) => ({ ...(models.judge ? { judge: models.judge } : {}), tally, headers: (c: AskCase) => trialHeaders(`judge:${metric}:${c.id}`) });
+
+evalite.each(variants)("Answers: refusal and citations", {
+  data: rows(cases),
+  task: ask("refusal"),
+  scorers: [refusal(), noCitations(), citesOnlySurfaced()],
+  columns,
+});
+
+evalite.each(variants)("Answers: facts", {
+  data: rows(casesFor("answer-includes", cases)),
+  task: ask("facts"),
+  scorers: [answerIncludes()],
+  columns,
+});
+
+evalite.each(variants)("Answers: required citations", {
+  data: rows(casesFor("cites", cases)),
+  task: ask("cites"),
+  scorers: [cites()],
+  columns,
+});
+
+evalite.each(variants)("Answers: forbidden content", {
+  data: rows(casesFor("answer-excludes", cases)),
+  task: ask("forbidden"),
+  scorers: [answerExcludes()],
+  columns,
+});
+
+evalite.each(variants)("Answers: topics", {
+  data: rows(casesFor("topic-coverage", cases)),
+  task: ask("topics"),
+  scorers: [topicCoverage()],
+  columns,
+});
+
+evalite.each(variants)("Answers: RAG triad", {
+  data: rows(triadCases(cases)),
+  task: ask("triad"),
+  scorers: [contextRelevance(judged("context")), faithfulness(judged("faithfulness")), answerRelevance(judged("relevance"))],
+  columns: (o: { input: AskCase; output: AskResult }) => [...columns(o), { label: "Judge", value: models.judge ? `llm-judge ${models.ids.judge}` : "heuristic (no judge configured)" }],
+});
