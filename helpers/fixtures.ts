@@ -670,6 +670,19 @@ function missingDocs(docIds: readonly string[], pointer: string, context: LintCo
   return [{ pointer, problem: `${verb} ${missing.join(", ")}, which ${missing.length === 1 ? "does" : "do"} not exist in ${where}` }];
 }
 
+/**
+ * What every judged record (a query, a lane case) must satisfy: relevantDocs listed once and
+ * exactly the docs judged 1 to 3, every judged doc in the corpus. Returns the issues about missing
+ * docs separately, since checks that read a judged doc cannot run without it.
+ */
+function judgedRecordIssues(record: Pick<Query, "relevantDocs" | "judgments">, at: string, context: LintContext): { issues: FixtureIssue[]; missing: FixtureIssue[] } {
+  const missing = missingDocs(Object.keys(record.judgments), `${at}/judgments`, context, "judges");
+  return {
+    issues: [...repeatedEntries(record.relevantDocs, `${at}/relevantDocs`, "relevantDocs"), ...relevanceMismatch(record, `${at}/relevantDocs`), ...missing],
+    missing,
+  };
+}
+
 /** A fixture file `{ "version": 1, "<key>": [records] }`, such as queries.json. */
 export type RecordsFile<K extends string, T> = { version: 1 } & { [key in K]: T[] };
 
@@ -695,9 +708,7 @@ export function lintQueries(file: QueriesFile, context: LintContext): FixtureIss
   const issues = duplicateIds(file.queries, "queries");
   file.queries.forEach((query, index) => {
     const at = `/queries/${index}`;
-    issues.push(...repeatedEntries(query.relevantDocs, `${at}/relevantDocs`, "relevantDocs"));
-    issues.push(...relevanceMismatch(query, `${at}/relevantDocs`));
-    issues.push(...missingDocs(Object.keys(query.judgments), `${at}/judgments`, context, "judges"));
+    issues.push(...judgedRecordIssues(query, at, context).issues);
     if (query.category === "cross-language" && !query.relevantDocs.some((d) => docLanguage(d) !== query.language)) {
       issues.push({
         pointer: `${at}/relevantDocs`,
@@ -941,10 +952,8 @@ function lintLexical(dir: string) {
     issues.push(...duplicateIds(file.queries, "queries"));
     file.queries.forEach((c, index) => {
       const at = `/queries/${index}`;
-      issues.push(...repeatedEntries(c.relevantDocs, `${at}/relevantDocs`, "relevantDocs"));
-      issues.push(...relevanceMismatch(c, `${at}/relevantDocs`));
-      const missing = missingDocs(Object.keys(c.judgments), `${at}/judgments`, context, "judges");
-      issues.push(...missing);
+      const { issues: judged, missing } = judgedRecordIssues(c, at, context);
+      issues.push(...judged);
       const best = docsGraded(c.judgments, 3);
       if (best.length !== 1) issues.push({ pointer: `${at}/judgments`, problem: `exactly one doc must be graded 3, the one the case is about (got ${best.length})` });
       if (missing.length > 0 || best.length !== 1) return;
@@ -1023,10 +1032,8 @@ export function lintCjkQueries(file: { queries: CjkQuery[] }, context: LintConte
   const corpus = [...context.corpusDocs()];
   file.queries.forEach((q, index) => {
     const at = `/queries/${index}`;
-    issues.push(...repeatedEntries(q.relevantDocs, `${at}/relevantDocs`, "relevantDocs"));
-    issues.push(...relevanceMismatch(q, `${at}/relevantDocs`));
-    const missing = missingDocs(Object.keys(q.judgments), `${at}/judgments`, context, "judges");
-    issues.push(...missing);
+    const { issues: judged, missing } = judgedRecordIssues(q, at, context);
+    issues.push(...judged);
     const foreign = Object.keys(q.judgments).filter((d) => docLanguage(d) !== q.language);
     if (foreign.length > 0) issues.push({ pointer: `${at}/judgments`, problem: `judges ${foreign.join(", ")}, not in the query's language "${q.language}"` });
     if (!q.id.startsWith(`${q.language}-`)) issues.push({ pointer: `${at}/id`, problem: `must start with its language "${q.language}-"` });
