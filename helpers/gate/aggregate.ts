@@ -1,0 +1,257 @@
+/**
+ * From case records to case outcomes and slice aggregates.
+ *
+ * **Case outcome.** A trial passes when its task did not throw and every score is scored and at
+ * least `CASE_PASS_MARK` (0.5). A case's metric value is the mean of its trials' counted values
+ * (not-scored counts 0); the metric passes when every trial scored it and that mean is ≥ 0.5. The
+ * case is `error` when any trial threw, `pass` when every metric passed, else `fail`, with one
+ * reason per metric that did not pass. With more than one trial the case also records each
+ * trial's outcome and `flipped` when they differ.
+ *
+ * **Slices.** Aggregates are keyed by eval (the variant group, or the suite) and slice: `all`, or
+ * for a variant suite its variant (`tier=fast`, `preset=slim`); then that base joined with the
+ * case's language and category (`language=de`, `tier=fast,category=keyword`). A variant group has
+ * no `all` slice: means over different tiers or presets are not one population.
+ *
+ * **Aggregate.** Per slice and metric: n cases, the mean and sample SD of the case values, min,
+ * max, the share of cases whose metric passed, not-scored counts by reason (over trials), the
+ * scorers' methods, and with trials > 1 the pooled trial SD √(mean of the per-case trial
+ * variances). Per slice: p50 and p95 (nearest rank) of the cases' latency (the median over a
+ * case's trials).
+ */
+import type { CaseRecord, SuiteRecord, Trial, Variant } from "./evalite-output.js";
+import { erroredScore, isScored, type CountedScore } from "./score-status.js";
+import { mean, percentile, sd } from "./stats.js";
+
+/** A metric of a case passes at this value or above. */
+export const CASE_PASS_MARK = 0.5;
+
+export type Outcome = "pass" | "fail" | "error";
+
+export interface CaseMetric {
+  metric: string;
+  /** Mean over trials of the counted values (not scored = 0). */
+  value: number;
+  /** Each trial's value and their SD, when there is more than one trial. */
+  trials?: number[];
+  sd?: number;
+  /** `scored` when every trial scored it; otherwise the first reason it was not. */
+  status: string;
+  /** Trials that did not score it, by reason (absent when every trial scored it). */
+  notScored?: Record<string, number>;
+  passed: boolean;
+  /** Trials by the scorer's `metadata.method` (`heuristic`, `llm-judge`), when it names one. */
+  methods?: Record<string, number>;
+}
+
+export interface CaseOutcome {
+  suite: string;
+  eval: string;
+  id: string;
+  label: string;
+  language?: string;
+  category?: string;
+  variant: Variant | null;
+  slices: string[];
+  trials: number;
+  outcome: Outcome;
+  /** Why the case did not pass: one line per metric below the mark or not scored, and task errors. */
+  reasons: string[];
+  metrics: CaseMetric[];
+  /** Median latency over the trials (ms), when measured. */
+  latencyMs: number | null;
+  trialOutcomes?: Outcome[];
+  flipped?: boolean;
+}
+
+export interface MetricAggregate {
+  metric: string;
+  n: number;
+  mean: number;
+  sd: number;
+  min: number;
+  max: number;
+  passRate: number;
+  /** Trial scores that were not scored, by reason. */
+  notScored: Record<string, number>;
+  /** Scores by the scorer's `metadata.method`, when scorers name one. */
+  methods?: Record<string, number>;
+  /** With trials > 1: pooled within-case trial SD. */
+  trialSd?: number;
+}
+
+export interface LatencyStats {
+  n: number;
+  p50Ms: number;
+  p95Ms: number;
+  source: SuiteRecord["latencySource"];
+}
+
+export interface SliceAggregate {
+  eval: string;
+  slice: string;
+  /** `all` or the variant slice: the one every case of the eval (variant) is in. */
+  base: boolean;
+  n: number;
+  latency: LatencyStats | null;
+  metrics: MetricAggregate[];
+}
+
+export function sliceKeys(c: Pick<CaseRecord, "variant" | "language" | "category">): string[] {
+  const base = c.variant ? `${c.variant.dimension}=${c.variant.value}` : "all";
+  const prefix = c.variant ? `${base},` : "";
+  const keys = [base];
+  if (c.language) keys.push(`${prefix}language=${c.language}`);
+  if (c.category) keys.push(`${prefix}category=${c.category}`);
+  return keys;
+}
+
+/** `all` or a variant's slice (`tier=fast`): every case of the eval or variant is in it. */
+export const isBaseSlice = (slice: string): boolean => !slice.includes("language=") && !slice.includes("category=");
+
+/**
+ * Outcomes of every case. `expectedMetrics` names metrics an eval must have (its floors), so a
+ * case whose task threw is counted `errored` on them even when no case of the suite scored.
+ */
+export function caseOutcomes(cases: readonly CaseRecord[], expectedMetrics: (evalKey: string) => readonly string[] = () => []): CaseOutcome[] {
+  const metricsBySuite = new Map<string, string[]>();
+  for (const c of cases) {
+    const names = metricsBySuite.get(c.suite) ?? [...expectedMetrics(c.eval)];
+    for (const t of c.trials) for (const s of t.scores) if (!names.includes(s.metric)) names.push(s.metric);
+    metricsBySuite.set(c.suite, names);
+  }
+  return cases.map((c) => caseOutcome(c, metricsBySuite.get(c.suite)!));
+}
+
+function caseOutcome(c: CaseRecord, metricNames: readonly string[]): CaseOutcome {
+  const perTrial = c.trials.map((t) => trialScores(t, metricNames));
+  const metrics: CaseMetric[] = metricNames
+    .filter((name) => perTrial.some((scores) => scores.has(name)))
+    .map((name) => caseMetric(name, perTrial.map((scores) => scores.get(name) ?? { metric: name, value: 0, status: "missing" })));
+  const reasons: string[] = [];
+  c.trials.forEach((t, i) => {
+    if (t.status === "error") reasons.push(`${c.trials.length > 1 ? `trial ${i + 1}: ` : ""}the task threw: ${t.error}`);
+  });
+  for (const m of metrics) {
+    if (m.passed) continue;
+    reasons.push(m.status === "scored" ? `${m.metric} ${m.value.toFixed(3)} < ${CASE_PASS_MARK}` : `${m.metric} not scored (${m.status})`);
+  }
+  const outcome: Outcome = c.trials.some((t) => t.status === "error") ? "error" : metrics.every((m) => m.passed) ? "pass" : "fail";
+  const latencies = c.trials.map((t) => t.latencyMs).filter((x): x is number => x !== null);
+  const result: CaseOutcome = {
+    suite: c.suite,
+    eval: c.eval,
+    id: c.id,
+    label: c.label,
+    ...(c.language ? { language: c.language } : {}),
+    ...(c.category ? { category: c.category } : {}),
+    variant: c.variant,
+    slices: sliceKeys(c),
+    trials: c.trials.length,
+    outcome,
+    reasons,
+    metrics,
+    latencyMs: latencies.length > 0 ? median(latencies) : null,
+  };
+  if (c.trials.length > 1) {
+    result.trialOutcomes = perTrial.map((scores, i) => trialOutcome(c.trials[i]!, scores));
+    result.flipped = new Set(result.trialOutcomes).size > 1;
+  }
+  return result;
+}
+
+function trialScores(t: Trial, metricNames: readonly string[]): Map<string, CountedScore> {
+  if (t.status === "error") return new Map(metricNames.map((name) => [name, erroredScore(name)]));
+  return new Map(t.scores.map((s) => [s.metric, s]));
+}
+
+function trialOutcome(t: Trial, scores: Map<string, CountedScore>): Outcome {
+  if (t.status === "error") return "error";
+  return [...scores.values()].every((s) => isScored(s) && s.value >= CASE_PASS_MARK) ? "pass" : "fail";
+}
+
+function caseMetric(metric: string, trials: readonly CountedScore[]): CaseMetric {
+  const values = trials.map((s) => s.value);
+  const failed = trials.filter((s) => !isScored(s));
+  const value = mean(values);
+  const m: CaseMetric = {
+    metric,
+    value,
+    status: failed[0]?.status ?? "scored",
+    passed: failed.length === 0 && value >= CASE_PASS_MARK,
+  };
+  if (failed.length > 0) m.notScored = countBy(failed.map((s) => s.status));
+  if (trials.length > 1) {
+    m.trials = values;
+    m.sd = sd(values);
+  }
+  const methods = trials.flatMap((s) => (s.method ? [s.method] : []));
+  if (methods.length > 0) m.methods = countBy(methods);
+  return m;
+}
+
+/** Aggregates per (eval, slice), in order of first appearance; metrics in the eval's order. */
+export function aggregate(outcomes: readonly CaseOutcome[], latencySource: (suite: string) => SuiteRecord["latencySource"]): SliceAggregate[] {
+  const groups = new Map<string, { eval: string; slice: string; cases: CaseOutcome[] }>();
+  for (const c of outcomes) {
+    for (const slice of c.slices) {
+      const key = `${c.eval}\u0000${slice}`;
+      const group = groups.get(key) ?? { eval: c.eval, slice, cases: [] };
+      group.cases.push(c);
+      groups.set(key, group);
+    }
+  }
+  return [...groups.values()].map(({ eval: evalKey, slice, cases }) => {
+    const names: string[] = [];
+    for (const c of cases) for (const m of c.metrics) if (!names.includes(m.metric)) names.push(m.metric);
+    const latencies = cases.map((c) => c.latencyMs).filter((x): x is number => x !== null);
+    return {
+      eval: evalKey,
+      slice,
+      base: isBaseSlice(slice),
+      n: cases.length,
+      latency: latencies.length > 0 ? { n: latencies.length, p50Ms: percentile(latencies, 50), p95Ms: percentile(latencies, 95), source: latencySource(cases[0]!.suite) } : null,
+      metrics: names.map((name) => metricAggregate(name, cases)),
+    };
+  });
+}
+
+function metricAggregate(metric: string, cases: readonly CaseOutcome[]): MetricAggregate {
+  const rows = cases.map((c) => c.metrics.find((m) => m.metric === metric)).filter((m): m is CaseMetric => m !== undefined);
+  const values = rows.map((m) => m.value);
+  const notScored: Record<string, number> = {};
+  const methods: Record<string, number> = {};
+  for (const m of rows) {
+    addCounts(notScored, m.notScored);
+    addCounts(methods, m.methods);
+  }
+  const agg: MetricAggregate = {
+    metric,
+    n: rows.length,
+    mean: mean(values),
+    sd: sd(values),
+    min: Math.min(...values),
+    max: Math.max(...values),
+    passRate: rows.filter((m) => m.passed).length / rows.length,
+    notScored,
+  };
+  if (Object.keys(methods).length > 0) agg.methods = methods;
+  if (rows.some((m) => m.trials)) agg.trialSd = Math.sqrt(mean(rows.map((m) => (m.sd ?? 0) ** 2)));
+  return agg;
+}
+
+function countBy(keys: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const k of keys) counts[k] = (counts[k] ?? 0) + 1;
+  return counts;
+}
+
+function addCounts(into: Record<string, number>, counts: Record<string, number> | undefined): void {
+  for (const [k, n] of Object.entries(counts ?? {})) into[k] = (into[k] ?? 0) + n;
+}
+
+function median(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}

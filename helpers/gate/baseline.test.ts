@@ -1,0 +1,173 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { SliceAggregate } from "./aggregate.js";
+import { checkFloors, emptyBaseline, floored, floorFrom, floorMode, gateFailures, lowerFloors, ratchet, readBaseline, writeBaseline, type Baseline } from "./baseline.js";
+
+const dir = mkdtempSync(join(tmpdir(), "baseline-test-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function slice(evalKey: string, name: string, n: number, metrics: Record<string, number>): SliceAggregate {
+  const base = !name.includes("language=") && !name.includes("category=");
+  return { eval: evalKey, slice: name, base, n, latency: null, metrics: Object.entries(metrics).map(([metric, mean]) => ({ metric, n, mean, sd: 0, min: 0, max: 1, passRate: 0, notScored: {} })) };
+}
+
+const ctx = (reason: string) => ({ date: "2026-11-29T12:00:00.000Z", commit: "abc123", reason });
+const run1 = [slice("Search", "all", 58, { nDCG: 0.64, MRR: 0.8 }), slice("Search", "language=de", 12, { nDCG: 0.45 }), slice("Search", "language=xx", 3, { nDCG: 0.9 })];
+
+describe("floors and tolerance", () => {
+  it("a floor is the achievement less 0.01 + 0.1/√n, rounded down to 4 decimals, never below 0", () => {
+    const t = emptyBaseline().tolerance;
+    expect(floorFrom(0.64, 58, t)).toBe(0.6168); // 0.64 − 0.01 − 0.01313 = 0.61687
+    expect(floorFrom(0.45, 12, t)).toBe(0.4111); // 0.45 − 0.01 − 0.02887
+    expect(floorFrom(0.02, 1, t)).toBe(0);
+    expect(floorFrom(0.5, 0, t)).toBe(0.39); // n = 0 is treated as 1
+  });
+
+  it("base slices always get floors; language and category slices from n ≥ 5", () => {
+    const t = emptyBaseline().tolerance;
+    expect(floored({ base: true, n: 1 }, t)).toBe(true);
+    expect(floored({ base: false, n: 4 }, t)).toBe(false);
+    expect(floored({ base: false, n: 5 }, t)).toBe(true);
+  });
+
+  it("keys floors by mode, and by dataset off the fixtures", () => {
+    expect(floorMode("offline", "fixtures")).toBe("offline");
+    expect(floorMode("offline", "scifact")).toBe("offline@scifact");
+  });
+});
+
+describe("ratchet", () => {
+  it("adds floors for new measurements, logs them, and leaves small slices unfloored", () => {
+    const b = emptyBaseline();
+    const changes = ratchet(b, "offline", run1, ctx("initial floors"));
+    expect(b.floors.offline).toEqual({ Search: { nDCG: { all: 0.6168, "language=de": 0.4111 }, MRR: { all: 0.7768 } } });
+    expect(changes.map((c) => [c.key, c.from, c.to])).toEqual([
+      ["Search|nDCG|all", null, 0.6168],
+      ["Search|MRR|all", null, 0.7768],
+      ["Search|nDCG|language=de", null, 0.4111],
+    ]);
+    expect(b.log).toEqual([{ date: "2026-11-29T12:00:00.000Z", commit: "abc123", mode: "offline", action: "raise", reason: "initial floors", changes }]);
+  });
+
+  it("raises floors to a better run and never lowers one for a worse run", () => {
+    const b = emptyBaseline();
+    ratchet(b, "offline", run1, ctx("initial"));
+    const better = [slice("Search", "all", 58, { nDCG: 0.7, MRR: 0.8 })];
+    const raised = ratchet(b, "offline", better, ctx("ranking fix"));
+    expect(raised).toEqual([{ key: "Search|nDCG|all", from: 0.6168, to: 0.6768, achieved: 0.7, n: 58 }]);
+    const worse = [slice("Search", "all", 58, { nDCG: 0.3, MRR: 0.1 }), slice("Search", "language=de", 12, { nDCG: 0.1 })];
+    expect(ratchet(b, "offline", worse, ctx("should not lower"))).toEqual([]);
+    expect(b.floors.offline!.Search!.nDCG).toEqual({ all: 0.6768, "language=de": 0.4111 });
+    expect(b.log.map((l) => l.reason)).toEqual(["initial", "ranking fix"]);
+  });
+
+  it("keeps modes apart: a model configuration's floors never touch offline's", () => {
+    const b = emptyBaseline();
+    ratchet(b, "offline", run1, ctx("offline"));
+    ratchet(b, "google(a,b,c)", [slice("Search", "all", 58, { nDCG: 0.9 })], ctx("model"));
+    expect(b.floors.offline!.Search!.nDCG!.all).toBe(0.6168);
+    expect(b.floors["google(a,b,c)"]!.Search!.nDCG!.all).toBe(0.8768);
+  });
+});
+
+describe("the gate", () => {
+  const b: Baseline = emptyBaseline();
+  ratchet(b, "offline", run1, ctx("initial"));
+
+  it("passes the same results and names what fell, by how much", () => {
+    expect(gateFailures(checkFloors(b, "offline", run1, new Set(["Search"])))).toEqual([]);
+    const weak = [slice("Search", "all", 58, { nDCG: 0.5, MRR: 0.8 }), slice("Search", "language=de", 12, { nDCG: 0.45 })];
+    const gate = checkFloors(b, "offline", weak, new Set(["Search"]));
+    expect(gateFailures(gate)).toEqual([{ key: "Search|nDCG|all", eval: "Search", metric: "nDCG", slice: "all", floor: 0.6168, value: 0.5, delta: 0.5 - 0.6168, n: 58, status: "fell" }]);
+  });
+
+  it("a floor of an eval that ran but no longer measures it is missing (a failure); of an eval that did not run, not run", () => {
+    const renamed = [slice("Search", "all", 58, { "nDCG@10": 0.64, MRR: 0.8 }), slice("Search", "language=de", 12, { "nDCG@10": 0.45 })];
+    const gate = checkFloors(b, "offline", renamed, new Set(["Search"]));
+    expect(gateFailures(gate).map((c) => [c.key, c.status])).toEqual([
+      ["Search|nDCG|all", "missing"],
+      ["Search|nDCG|language=de", "missing"],
+    ]);
+    expect(gate.unfloored).toEqual(["Search|nDCG@10|all", "Search|nDCG@10|language=de"]);
+    const filtered = checkFloors(b, "offline", [], new Set());
+    expect(filtered.checks.every((c) => c.status === "not-run")).toBe(true);
+    expect(gateFailures(filtered)).toEqual([]);
+  });
+
+  it("an offline run is never judged against a model configuration's floors", () => {
+    expect(checkFloors(b, "google(a,b,c)", run1, new Set(["Search"])).checks).toEqual([]);
+  });
+});
+
+describe("lowering a floor: explicit, with a reason, logged", () => {
+  it("lowers the matched floors to this run's achievement less the tolerance", () => {
+    const b = emptyBaseline();
+    ratchet(b, "offline", run1, ctx("initial"));
+    const weak = [slice("Search", "all", 58, { nDCG: 0.5, MRR: 0.9 }), slice("Search", "language=de", 12, { nDCG: 0.3 })];
+    const changes = lowerFloors(b, "offline", ["Search|nDCG"], weak, new Set(["Search"]), ctx("new tokenizer trades nDCG for recall"));
+    expect(changes.map((c) => [c.key, c.from, c.to])).toEqual([
+      ["Search|nDCG|all", 0.6168, 0.4768],
+      ["Search|nDCG|language=de", 0.4111, 0.2611],
+    ]);
+    expect(b.floors.offline!.Search!.MRR!.all).toBe(0.7768); // not matched, not raised either
+    expect(b.log.at(-1)).toMatchObject({ action: "lower", reason: "new tokenizer trades nDCG for recall" });
+    expect(gateFailures(checkFloors(b, "offline", weak, new Set(["Search"])))).toEqual([]);
+  });
+
+  it("removes matched floors the run no longer measures; refuses patterns that match nothing or did not run", () => {
+    const b = emptyBaseline();
+    ratchet(b, "offline", run1, ctx("initial"));
+    const renamed = [slice("Search", "all", 58, { MRR: 0.8 })];
+    const changes = lowerFloors(b, "offline", ["Search|nDCG|*"], renamed, new Set(["Search"]), ctx("metric renamed"));
+    expect(changes.map((c) => [c.key, c.to])).toEqual([
+      ["Search|nDCG|all", null],
+      ["Search|nDCG|language=de", null],
+    ]);
+    expect(b.floors.offline!.Search).toEqual({ MRR: { all: 0.7768 } });
+    expect(() => lowerFloors(b, "offline", ["Nope|x"], renamed, new Set(["Search"]), ctx("r"))).toThrow('--lower-floor "Nope|x": no offline floor matches (keys are eval|metric|slice)');
+    expect(() => lowerFloors(b, "offline", ["Search"], [], new Set(), ctx("r"))).toThrow("this run did not measure Search; run its eval file to lower its floors");
+  });
+});
+
+describe("the baseline file", () => {
+  it("round-trips, with slices in a stable order (base slice first)", () => {
+    const b = emptyBaseline();
+    ratchet(b, "offline", [slice("Z eval", "category=b", 9, { m: 0.5 }), slice("Z eval", "all", 9, { m: 0.5 }), slice("A eval", "all", 9, { m: 0.5 })], ctx("initial"));
+    const path = join(dir, "baseline.json");
+    writeBaseline(path, b);
+    const text = readFileSync(path, "utf8");
+    expect(text.indexOf('"A eval"')).toBeLessThan(text.indexOf('"Z eval"'));
+    expect(text.indexOf('"all"', text.indexOf('"Z eval"'))).toBeLessThan(text.indexOf('"category=b"'));
+    expect(readBaseline(path)).toEqual(JSON.parse(text));
+  });
+
+  it("a missing file is an empty baseline; a malformed one is a one-line error", () => {
+    expect(readBaseline(join(dir, "none.json"))).toEqual(emptyBaseline());
+    const bad = (name: string, content: unknown): string => {
+      const path = join(dir, name);
+      writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));
+      return path;
+    };
+    expect(() => readBaseline(bad("a.json", "{ nope"))).toThrow(/a\.json: not valid JSON \(/);
+    const floors = (value: unknown) => ({ ...emptyBaseline(), floors: { offline: { Search: { nDCG: { all: value } } } } });
+    expect(() => readBaseline(bad("b.json", floors(1.2)))).toThrow("b.json: /floors/offline/Search/nDCG/all: must be a number in [0, 1] (got 1.2)");
+    expect(() => readBaseline(bad("c.json", { ...emptyBaseline(), version: 2 }))).toThrow("c.json: /version: must be 1 (got 2)");
+    expect(() => readBaseline(bad("d.json", { ...emptyBaseline(), tolerance: { absolute: -1, perSqrtN: 0, minSliceN: 5 } }))).toThrow("d.json: /tolerance/absolute: must be a number ≥ 0");
+    const lines = (() => {
+      try {
+        readBaseline(bad("e.json", floors("x")));
+      } catch (error) {
+        return (error as Error).message.split("\n").length;
+      }
+    })();
+    expect(lines).toBe(1);
+  });
+
+  it("a mode may declare its own tolerance", () => {
+    const b = { ...emptyBaseline(), modeTolerance: { model: { perSqrtN: 0.5 } } };
+    ratchet(b, "model", [slice("S", "all", 25, { m: 0.8 })], ctx("model floors"));
+    expect(b.floors.model!.S!.m!.all).toBe(0.69); // 0.8 − 0.01 − 0.5/5
+  });
+});

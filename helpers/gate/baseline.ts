@@ -1,0 +1,332 @@
+/**
+ * Floors per metric that only rise: `evals/baseline.json` (or `EVAL_BASELINE`).
+ *
+ * ```json
+ * { "version": 1,
+ *   "tolerance": { "absolute": 0.01, "perSqrtN": 0.1, "minSliceN": 5 },
+ *   "modeTolerance": { "<mode>": { "perSqrtN": 0.5 } },
+ *   "floors": { "<mode>": { "<eval>": { "<metric>": { "<slice>": 0.6162 } } } },
+ *   "log": [ { "date", "commit", "mode", "action": "raise" | "lower", "reason",
+ *              "changes": [ { "key", "from", "to", "achieved", "n" } ] } ] }
+ * ```
+ *
+ * - **Mode** keys the floors: `offline`, or the model configuration's name, with `@<dataset>`
+ *   appended when the run measured another dataset than the fixtures — a run is only ever judged
+ *   against floors set in the same mode on the same dataset.
+ * - **Tolerance**: a floor is what a run achieved less `absolute + perSqrtN / √n` (n = cases in the
+ *   slice), rounded down to 4 decimals and never below 0; `modeTolerance` overrides it per mode
+ *   (model runs are noisier than the deterministic offline run).
+ * - **Which slices get floors**: every base slice (`all`, or the variant's), and a language or
+ *   category slice with at least `minSliceN` cases. Smaller slices are reported, not floored.
+ * - **Gate**: a floor *fell* when the run's mean is below it; a floor whose eval ran but which the
+ *   run did not measure is *missing* (also a failure: a renamed metric must not slip out of the
+ *   gate silently); floors of evals that did not run (a file filter) are *not run*.
+ * - **Ratchet** (`--update-baseline`): adds floors for new measurements and raises floors to this
+ *   run's achievement less the tolerance; never lowers. **Lowering** (`--lower-floor <pattern>`
+ *   with `--reason`) sets the matched floors to this run's achievement less the tolerance when
+ *   that is lower, and removes matched floors the run did not measure. Every change is logged
+ *   with date, commit and reason.
+ *
+ * Keys print as `eval|metric|slice`; a pattern names the same with `*` for any eval, metric or
+ * slice, and missing parts mean `*` (`Search (BM25)|nDCG@10` is every slice of that metric).
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { ConfigError } from "../engine-options.js";
+import { isBaseSlice, type SliceAggregate } from "./aggregate.js";
+import { isObject } from "./evalite-output.js";
+
+export interface Tolerance {
+  absolute: number;
+  perSqrtN: number;
+  minSliceN: number;
+}
+
+export type Floors = Record<string, Record<string, Record<string, number>>>;
+
+export interface FloorChange {
+  key: string;
+  from: number | null;
+  to: number | null;
+  /** This run's mean, when measured. */
+  achieved: number | null;
+  n: number | null;
+}
+
+export interface LogEntry {
+  date: string;
+  commit: string | null;
+  mode: string;
+  action: "raise" | "lower";
+  reason: string;
+  changes: FloorChange[];
+}
+
+export interface Baseline {
+  version: 1;
+  tolerance: Tolerance;
+  modeTolerance?: Record<string, Partial<Tolerance>>;
+  /** mode → eval → metric → slice → floor. */
+  floors: Record<string, Floors>;
+  log: LogEntry[];
+}
+
+export const DEFAULT_TOLERANCE: Tolerance = { absolute: 0.01, perSqrtN: 0.1, minSliceN: 5 };
+
+export function emptyBaseline(): Baseline {
+  return { version: 1, tolerance: { ...DEFAULT_TOLERANCE }, floors: {}, log: [] };
+}
+
+export const floorKey = (evalKey: string, metric: string, slice: string): string => `${evalKey}|${metric}|${slice}`;
+
+/** The floors' mode key of a run: its model mode, plus `@dataset` off the fixtures. */
+export function floorMode(mode: string, dataset: string): string {
+  return dataset === "fixtures" ? mode : `${mode}@${dataset}`;
+}
+
+export function toleranceFor(baseline: Baseline, mode: string): Tolerance {
+  return { ...baseline.tolerance, ...baseline.modeTolerance?.[mode] };
+}
+
+/** The floor a mean of n cases earns: mean − (absolute + perSqrtN/√n), rounded down to 4 decimals, ≥ 0. */
+export function floorFrom(achieved: number, n: number, tolerance: Tolerance): number {
+  const slack = tolerance.absolute + tolerance.perSqrtN / Math.sqrt(Math.max(1, n));
+  return Math.max(0, Math.floor((achieved - slack) * 10_000 + 1e-9) / 10_000);
+}
+
+export function floored(slice: Pick<SliceAggregate, "base" | "n">, tolerance: Tolerance): boolean {
+  return slice.base || slice.n >= tolerance.minSliceN;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading and writing
+// ---------------------------------------------------------------------------------------------
+
+export function readBaseline(path: string): Baseline {
+  if (!existsSync(path)) return emptyBaseline();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new ConfigError(`${path}: not valid JSON (${(error as Error).message.split("\n")[0]})`);
+  }
+  return checkBaseline(parsed, path);
+}
+
+export function checkBaseline(value: unknown, source: string): Baseline {
+  const fail = (where: string, what: string): never => {
+    throw new ConfigError(`${source}: ${where}: ${what}`);
+  };
+  if (!isObject(value)) return fail("top level", "must be an object");
+  if (value.version !== 1) fail("/version", `must be 1 (got ${JSON.stringify(value.version)})`);
+  checkTolerance(value.tolerance, "/tolerance", true, fail);
+  if (value.modeTolerance !== undefined) {
+    if (!isObject(value.modeTolerance)) fail("/modeTolerance", "must be an object");
+    for (const [mode, t] of Object.entries(value.modeTolerance as object)) checkTolerance(t, `/modeTolerance/${mode}`, false, fail);
+  }
+  if (!isObject(value.floors)) return fail("/floors", "must be an object");
+  for (const [mode, evals] of Object.entries(value.floors)) {
+    if (!isObject(evals)) fail(`/floors/${mode}`, "must be an object of evals");
+    for (const [evalKey, metrics] of Object.entries(evals as object)) {
+      if (!isObject(metrics)) fail(`/floors/${mode}/${evalKey}`, "must be an object of metrics");
+      for (const [metric, slices] of Object.entries(metrics as object)) {
+        if (!isObject(slices)) fail(`/floors/${mode}/${evalKey}/${metric}`, "must be an object of slices");
+        for (const [slice, floor] of Object.entries(slices as object)) {
+          if (typeof floor !== "number" || !(floor >= 0 && floor <= 1)) fail(`/floors/${mode}/${evalKey}/${metric}/${slice}`, `must be a number in [0, 1] (got ${JSON.stringify(floor)})`);
+        }
+      }
+    }
+  }
+  if (!Array.isArray(value.log)) fail("/log", "must be an array");
+  (value.log as unknown[]).forEach((entry, i) => {
+    if (!isObject(entry) || typeof entry.date !== "string" || typeof entry.reason !== "string" || !Array.isArray(entry.changes)) {
+      fail(`/log/${i}`, "must have date, reason and changes");
+    }
+  });
+  return value as unknown as Baseline;
+}
+
+function checkTolerance(value: unknown, where: string, required: boolean, fail: (where: string, what: string) => never): void {
+  if (!isObject(value)) {
+    fail(where, "must be an object with absolute, perSqrtN and minSliceN");
+    return;
+  }
+  for (const field of ["absolute", "perSqrtN", "minSliceN"] as const) {
+    const v = value[field];
+    if (v === undefined && !required) continue;
+    if (typeof v !== "number" || !Number.isFinite(v) || v < 0) fail(`${where}/${field}`, "must be a number ≥ 0");
+  }
+}
+
+/** Writes the file with modes, evals and slices in a stable order (base slice first), so diffs show only what changed. */
+export function writeBaseline(path: string, baseline: Baseline): void {
+  const sorted = <T>(o: Record<string, T>, order: (a: string, b: string) => number = (a, b) => a.localeCompare(b)): Record<string, T> =>
+    Object.fromEntries(Object.entries(o).sort(([a], [b]) => order(a, b)));
+  const slices = (a: string, b: string): number => Number(isBaseSlice(b)) - Number(isBaseSlice(a)) || a.localeCompare(b);
+  const floors = Object.fromEntries(
+    Object.entries(sorted(baseline.floors)).map(([mode, evals]) => [
+      mode,
+      Object.fromEntries(Object.entries(sorted(evals)).map(([evalKey, metrics]) => [evalKey, Object.fromEntries(Object.entries(metrics).map(([metric, s]) => [metric, sorted(s, slices)]))])),
+    ]),
+  );
+  writeFileSync(path, `${JSON.stringify({ ...baseline, floors }, null, 2)}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The gate
+// ---------------------------------------------------------------------------------------------
+
+export interface FloorCheck {
+  key: string;
+  eval: string;
+  metric: string;
+  slice: string;
+  floor: number;
+  /** This run's mean; null when not measured. */
+  value: number | null;
+  /** value − floor. */
+  delta: number | null;
+  n: number | null;
+  status: "pass" | "fell" | "missing" | "not-run";
+}
+
+export interface GateResult {
+  mode: string;
+  tolerance: Tolerance;
+  checks: FloorCheck[];
+  /** Measurements of this run that could carry a floor but have none yet. */
+  unfloored: string[];
+}
+
+/** Every floor of `mode` against the run's aggregates; `ranEvals` are the evals the run measured. */
+export function checkFloors(baseline: Baseline, mode: string, aggregates: readonly SliceAggregate[], ranEvals: ReadonlySet<string>): GateResult {
+  const tolerance = toleranceFor(baseline, mode);
+  const measured = measurements(aggregates);
+  const checks: FloorCheck[] = [];
+  for (const [evalKey, metric, slice, floor] of eachFloor(baseline.floors[mode] ?? {})) {
+    const key = floorKey(evalKey, metric, slice);
+    const m = measured.get(key);
+    const base = { key, eval: evalKey, metric, slice, floor };
+    if (!ranEvals.has(evalKey)) checks.push({ ...base, value: null, delta: null, n: null, status: "not-run" });
+    else if (!m) checks.push({ ...base, value: null, delta: null, n: null, status: "missing" });
+    else checks.push({ ...base, value: m.mean, delta: m.mean - floor, n: m.n, status: m.mean < floor - 1e-9 ? "fell" : "pass" });
+  }
+  const unfloored = [...measured.entries()].filter(([key, m]) => m.floorable(tolerance) && !hasFloor(baseline, mode, key)).map(([key]) => key);
+  return { mode, tolerance, checks, unfloored };
+}
+
+export const gateFailures = (gate: GateResult): FloorCheck[] => gate.checks.filter((c) => c.status === "fell" || c.status === "missing");
+
+interface Measurement {
+  mean: number;
+  n: number;
+  floorable(t: Tolerance): boolean;
+}
+
+function measurements(aggregates: readonly SliceAggregate[]): Map<string, Measurement> {
+  const out = new Map<string, Measurement>();
+  for (const slice of aggregates) {
+    for (const m of slice.metrics) out.set(floorKey(slice.eval, m.metric, slice.slice), { mean: m.mean, n: m.n, floorable: (t) => floored(slice, t) });
+  }
+  return out;
+}
+
+function* eachFloor(floors: Floors): Generator<[string, string, string, number]> {
+  for (const [evalKey, metrics] of Object.entries(floors)) {
+    for (const [metric, slices] of Object.entries(metrics)) for (const [slice, floor] of Object.entries(slices)) yield [evalKey, metric, slice, floor];
+  }
+}
+
+function hasFloor(baseline: Baseline, mode: string, key: string): boolean {
+  const [evalKey, metric, slice] = splitKey(key);
+  return baseline.floors[mode]?.[evalKey]?.[metric]?.[slice] !== undefined;
+}
+
+function splitKey(key: string): [string, string, string] {
+  // Eval names may contain "|"; metric and slice names do not.
+  const parts = key.split("|");
+  const slice = parts.pop()!;
+  const metric = parts.pop()!;
+  return [parts.join("|"), metric, slice];
+}
+
+function setFloor(baseline: Baseline, mode: string, key: string, value: number | null): void {
+  const [evalKey, metric, slice] = splitKey(key);
+  const modeFloors = (baseline.floors[mode] ??= {});
+  const metrics = (modeFloors[evalKey] ??= {});
+  const slices = (metrics[metric] ??= {});
+  if (value !== null) {
+    slices[slice] = value;
+    return;
+  }
+  delete slices[slice];
+  if (Object.keys(slices).length === 0) delete metrics[metric];
+  if (Object.keys(metrics).length === 0) delete modeFloors[evalKey];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ratchet and lowering
+// ---------------------------------------------------------------------------------------------
+
+export interface ChangeContext {
+  date: string;
+  commit: string | null;
+  reason: string;
+}
+
+/** Adds and raises floors to what the run achieved (less the tolerance); never lowers one. Returns the changes logged. */
+export function ratchet(baseline: Baseline, mode: string, aggregates: readonly SliceAggregate[], context: ChangeContext): FloorChange[] {
+  const tolerance = toleranceFor(baseline, mode);
+  const changes: FloorChange[] = [];
+  for (const [key, m] of measurements(aggregates)) {
+    if (!m.floorable(tolerance)) continue;
+    const [evalKey, metric, slice] = splitKey(key);
+    const current = baseline.floors[mode]?.[evalKey]?.[metric]?.[slice];
+    const earned = floorFrom(m.mean, m.n, tolerance);
+    if (current !== undefined && earned <= current) continue;
+    setFloor(baseline, mode, key, earned);
+    changes.push({ key, from: current ?? null, to: earned, achieved: m.mean, n: m.n });
+  }
+  log(baseline, mode, "raise", changes, context);
+  return changes;
+}
+
+/**
+ * Lowers the floors matched by `patterns` to what this run achieved (less the tolerance), and
+ * removes matched floors of evals that ran but no longer measure them. A pattern that matches no
+ * floor, or only floors of evals this run did not measure, is a ConfigError.
+ */
+export function lowerFloors(baseline: Baseline, mode: string, patterns: readonly string[], aggregates: readonly SliceAggregate[], ranEvals: ReadonlySet<string>, context: ChangeContext): FloorChange[] {
+  const tolerance = toleranceFor(baseline, mode);
+  const measured = measurements(aggregates);
+  const changes: FloorChange[] = [];
+  for (const pattern of patterns) {
+    const matcher = patternMatcher(pattern);
+    const matched = [...eachFloor(baseline.floors[mode] ?? {})].filter(([e, m, s]) => matcher(e, m, s));
+    if (matched.length === 0) throw new ConfigError(`--lower-floor "${pattern}": no ${mode} floor matches (keys are eval|metric|slice)`);
+    const ran = matched.filter(([e]) => ranEvals.has(e));
+    if (ran.length === 0) throw new ConfigError(`--lower-floor "${pattern}": this run did not measure ${matched[0]![0]}; run its eval file to lower its floors`);
+    for (const [evalKey, metric, slice, current] of ran) {
+      const key = floorKey(evalKey, metric, slice);
+      const m = measured.get(key);
+      const earned = m ? floorFrom(m.mean, m.n, tolerance) : null;
+      if (earned !== null && earned >= current) continue;
+      setFloor(baseline, mode, key, earned);
+      changes.push({ key, from: current, to: earned, achieved: m?.mean ?? null, n: m?.n ?? null });
+    }
+  }
+  log(baseline, mode, "lower", changes, context);
+  return changes;
+}
+
+function patternMatcher(pattern: string): (evalKey: string, metric: string, slice: string) => boolean {
+  const parts = pattern.split("|");
+  // Eval names may contain "|": the last two parts are metric and slice when there are more than three.
+  const [e, m, s] = parts.length > 3 ? [parts.slice(0, -2).join("|"), parts.at(-2)!, parts.at(-1)!] : [parts[0]!, parts[1] ?? "*", parts[2] ?? "*"];
+  const is = (want: string, got: string): boolean => want === "*" || want === got;
+  return (evalKey, metric, slice) => is(e, evalKey) && is(m, metric) && is(s, slice);
+}
+
+function log(baseline: Baseline, mode: string, action: LogEntry["action"], changes: FloorChange[], context: ChangeContext): void {
+  if (changes.length === 0) return;
+  baseline.log.push({ date: context.date, commit: context.commit, mode, action, reason: context.reason, changes });
+}
