@@ -1,0 +1,107 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { emptyBaseline, ratchet } from "./baseline.js";
+import { output, reportOf, row, suite } from "./gate-test-data.js";
+import { analyzeRun } from "./report.js";
+import { reportProblems } from "./report-file.js";
+import { badge, junitXml, markdownSummary, writeReportSet, xmlEscape } from "./writers.js";
+
+const dir = mkdtempSync(join(tmpdir(), "writers-test-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const NASTY = `q-<&>"' \u0001 end`;
+const out = output([
+  suite("Search (BM25)", [
+    row({ id: "q1", language: "en", category: "keyword", scores: { "nDCG@10": 0.9, MRR: 1 }, elapsedMs: 4 }),
+    row({ id: NASTY, language: "de", category: "keyword", scores: { "nDCG@10": 0.2, MRR: 0.5 }, elapsedMs: 9 }),
+    row({ id: "q3", language: "de", scores: {}, error: "engine <down> & out" }),
+  ]),
+  suite("Answers [slim]", [{ input: { id: "a1", question: "How?", language: "en", category: "answerable" }, output: { text: "…" }, status: "success", duration: 40, scores: [{ name: "Faithfulness", score: 1, metadata: { status: "no-judge", method: "llm-judge" } }] }], { group: "Answers", name: "slim" }),
+]);
+
+/** Parses XML with Python's standard library (a real parser, not ours); returns its summary or throws. */
+function parseXml(xml: string): { tests: string; failures: string; errors: string; suites: string[]; cases: number } {
+  const script = `import sys, json, xml.etree.ElementTree as ET
+root = ET.fromstring(sys.stdin.read())
+print(json.dumps({"tests": root.get("tests"), "failures": root.get("failures"), "errors": root.get("errors"), "suites": [s.get("name") for s in root.findall("testsuite")], "cases": len(root.findall("testsuite/testcase"))}))`;
+  const r = spawnSync("python3", ["-c", script], { input: xml, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`not well-formed XML: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+describe("the report", () => {
+  it("is valid against docs/report.schema.json, and a broken one is not", () => {
+    const report = reportOf(out);
+    expect(reportProblems(report)).toEqual([]);
+    expect(reportProblems({ ...report, schemaVersion: 2 })[0]).toMatch(/schemaVersion/);
+    expect(reportProblems({ ...report, cases: [{ ...report.cases[0], outcome: "maybe" }] }).length).toBeGreaterThan(0);
+  });
+
+  it("fails the run when an eval threw, and records Evalite's threshold as advisory", () => {
+    const report = reportOf(out, { evaliteStatus: 1 });
+    expect(report).toMatchObject({ status: "fail", exitStatus: 1, statusReasons: ["1 eval(s) failed: Search (BM25)"] });
+    // Evalite's own mean takes the stored scores as they are, the no-judge 1 included: (0.9 + 1 + 0.2 + 0.5 + 1) / 5.
+    expect(report.evalite).toMatchObject({ exitStatus: 1, mean: 0.72, scores: 5, thresholdMet: true, failedSuites: ["Search (BM25)"] });
+    expect(report.summary).toMatchObject({ cases: 4, passed: 1, failed: 2, errored: 1, notScored: 3 });
+    // A no-judge score never passes and never counts as 1.
+    expect(report.cases.find((c) => c.id === "a1")).toMatchObject({ outcome: "fail", reasons: ["Faithfulness not scored (no-judge)"] });
+  });
+
+  it("names fallen floors first and fails; a Evalite exit without a failed suite still fails", () => {
+    const baseline = emptyBaseline();
+    const strong = output([suite("Search (BM25)", [row({ id: "q1", scores: { "nDCG@10": 1 } }), row({ id: "q2", scores: { "nDCG@10": 1 } })])]);
+    ratchet(baseline, "offline", analyzeRun(strong, () => []).aggregates, { date: "d", commit: null, reason: "r" });
+    const weak = output([suite("Search (BM25)", [row({ id: "q1", scores: { "nDCG@10": 0.2 } }), row({ id: "q2", scores: { "nDCG@10": 1 } })])]);
+    const report = reportOf(weak, { baseline });
+    expect(report.status).toBe("fail");
+    expect(report.gate.failures).toEqual([expect.objectContaining({ key: "Search (BM25)|nDCG@10|all", value: 0.6, floor: 0.9192, status: "fell" })]);
+    expect(report.aggregates[0]!.metrics[0]).toMatchObject({ metric: "nDCG@10", floor: 0.9192 });
+    expect(reportOf(strong, { baseline, evaliteStatus: 1 }).statusReasons).toEqual(["Evalite exited 1 with no failed eval in its results (an eval file that failed to load?)"]);
+    expect(reportOf(strong, { baseline }).status).toBe("pass");
+  });
+});
+
+describe("report writers", () => {
+  it("JUnit XML is well-formed, escapes everything, and counts failures and errors", () => {
+    const xml = junitXml(reportOf(out, { evaliteStatus: 1 }));
+    const parsed = parseXml(xml);
+    expect(parsed).toEqual({ tests: "4", failures: "2", errors: "1", suites: ["Gate floors (offline)", "Search (BM25)", "Answers [slim]"], cases: 4 });
+    expect(xml).toContain("q-&lt;&amp;&gt;&quot;&apos;  end");
+    expect(xml).toContain('<error message="the task threw: Error: engine &lt;down&gt; &amp; out; nDCG@10 not scored (errored); MRR not scored (errored)" type="task-error">');
+  });
+
+  it("xmlEscape drops what XML 1.0 cannot carry", () => {
+    expect(xmlEscape("a\u0000b\u0008c\td\ne\uFFFEf😀")).toBe("abc\td\nef😀");
+  });
+
+  it("badge.json is a shields.io endpoint: pass rate and p95 latency, red when the run failed", () => {
+    expect(badge(reportOf(out, { evaliteStatus: 1 }))).toEqual({ schemaVersion: 1, label: "evals", message: "25% pass · p95 40 ms · failing", color: "red" });
+    const good = output([suite("S", [row({ id: "1", scores: { m: 1 }, elapsedMs: 3 })])]);
+    expect(badge(reportOf(good))).toEqual({ schemaVersion: 1, label: "evals", message: "100% pass · p95 3.0 ms", color: "brightgreen" });
+  });
+
+  it("the Markdown summary says the verdict, context, gate, aggregates and failing cases", () => {
+    const md = markdownSummary(reportOf(out, { evaliteStatus: 1 }));
+    expect(md).toMatch(/^# Eval run 2026-11-29T12:00:00.000Z: FAIL \(exit 1\)/);
+    expect(md).toContain("| commit | 0123456789abcdef0123456789abcdef01234567 |");
+    expect(md).toContain("| Search (BM25) | all | nDCG@10 | 0.367 | – | 33.3 % | 3 | errored 1 | 4.0 ms / 9.0 ms |");
+    expect(md).toContain("| Answers | preset=slim | Faithfulness | 0.000 | – | 0.0 % | 1 | no-judge 1 |");
+    expect(md).toContain("| Evalite threshold | mean 72.0 % vs 70 % (evalite.config.ts): met, advisory |");
+    expect(md).toContain("- Search (BM25) q3 (error): the task threw: Error: engine <down> & out");
+  });
+
+  it("writes the set: <timestamp>.json, .md, .junit.xml and badge.json, never overwriting a report", () => {
+    const report = reportOf(out);
+    const first = writeReportSet(dir, report);
+    const second = writeReportSet(dir, report);
+    expect(first.json).toBe(join(dir, "2026-11-29T12-00-00Z.json"));
+    expect(second.json).toBe(join(dir, "2026-11-29T12-00-00Z-2.json"));
+    expect(first.junit).toBe(join(dir, "2026-11-29T12-00-00Z.junit.xml"));
+    expect(first.badge).toBe(join(dir, "badge.json"));
+    expect(reportProblems(JSON.parse(readFileSync(first.json, "utf8")))).toEqual([]);
+    expect(readFileSync(first.markdown, "utf8")).toContain("# Eval run");
+  });
+});
