@@ -1,4 +1,4 @@
-/** Runs `pnpm eval` (bin/eval.ts) in a sandbox: its own Evalite storage, port and output file. */
+/** Runs `pnpm eval` (bin/eval.ts) in a sandbox: its own Evalite storage, port, output file and reports folder. */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, existsSync } from "node:fs";
 import { createServer } from "node:net";
@@ -26,6 +26,8 @@ export interface EvalRun {
   /** Evalite's --outputPath JSON, when written. */
   output?: { suites: Array<{ name: string; status: string; evals: Array<{ status: string; scores: Array<{ name: string; score: number; metadata?: unknown }>; traces: Array<{ input: unknown }> }> }> };
   dir: string;
+  /** Where the run's report set went (EVAL_REPORTS_DIR, `<dir>/reports` unless given). */
+  reportsDir: string;
 }
 
 export async function runEval(args: string[], env: Record<string, string> = {}): Promise<EvalRun> {
@@ -34,7 +36,7 @@ export async function runEval(args: string[], env: Record<string, string> = {}):
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "bin/eval.ts"), ...args, "--outputPath", outputPath], {
     cwd: ROOT,
-    env: { ...process.env, EVALITE_STORAGE: join(dir, "evalite.db"), EVALITE_PORT: String(port), ...env },
+    env: { ...process.env, EVALITE_STORAGE: join(dir, "evalite.db"), EVALITE_PORT: String(port), EVAL_REPORTS_DIR: join(dir, "reports"), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -42,7 +44,7 @@ export async function runEval(args: string[], env: Record<string, string> = {}):
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   const code = await new Promise<number | null>((res) => child.on("exit", res));
-  const run: EvalRun = { code, stdout, stderr, dir };
+  const run: EvalRun = { code, stdout, stderr, dir, reportsDir: env.EVAL_REPORTS_DIR ?? join(dir, "reports") };
   if (existsSync(outputPath)) run.output = JSON.parse(readFileSync(outputPath, "utf8"));
   return run;
 }

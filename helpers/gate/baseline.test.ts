@@ -49,6 +49,8 @@ describe("ratchet", () => {
       ["Search|nDCG|language=de", null, 0.4111],
     ]);
     expect(b.log).toEqual([{ date: "2026-11-29T12:00:00.000Z", commit: "abc123", mode: "offline", action: "raise", reason: "initial floors", changes }]);
+    ratchet(b, "offline", [slice("Search", "all", 58, { nDCG: 0.9 })], { ...ctx("uncommitted tuning"), dirty: true });
+    expect(b.log[1]).toMatchObject({ commit: "abc123", dirty: true, reason: "uncommitted tuning" });
   });
 
   it("raises floors to a better run and never lowers one for a worse run", () => {

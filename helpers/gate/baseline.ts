@@ -6,7 +6,7 @@
  *   "tolerance": { "absolute": 0.01, "perSqrtN": 0.1, "minSliceN": 5 },
  *   "modeTolerance": { "<mode>": { "perSqrtN": 0.5 } },
  *   "floors": { "<mode>": { "<eval>": { "<metric>": { "<slice>": 0.6162 } } } },
- *   "log": [ { "date", "commit", "mode", "action": "raise" | "lower", "reason",
+ *   "log": [ { "date", "commit", "dirty"?, "mode", "action": "raise" | "lower", "reason",
  *              "changes": [ { "key", "from", "to", "achieved", "n" } ] } ] }
  * ```
  *
@@ -55,6 +55,8 @@ export interface FloorChange {
 export interface LogEntry {
   date: string;
   commit: string | null;
+  /** The working tree had uncommitted changes: the floors came from code beyond `commit`. */
+  dirty?: boolean;
   mode: string;
   action: "raise" | "lower";
   reason: string;
@@ -270,6 +272,7 @@ function setFloor(baseline: Baseline, mode: string, key: string, value: number |
 export interface ChangeContext {
   date: string;
   commit: string | null;
+  dirty?: boolean | null;
   reason: string;
 }
 
@@ -328,5 +331,5 @@ function patternMatcher(pattern: string): (evalKey: string, metric: string, slic
 
 function log(baseline: Baseline, mode: string, action: LogEntry["action"], changes: FloorChange[], context: ChangeContext): void {
   if (changes.length === 0) return;
-  baseline.log.push({ date: context.date, commit: context.commit, mode, action, reason: context.reason, changes });
+  baseline.log.push({ date: context.date, commit: context.commit, ...(context.dirty ? { dirty: true } : {}), mode, action, reason: context.reason, changes });
 }

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../fixtures.js";
+import { checkFilter, evalFiles, parseEvalArgs } from "./args.js";
+
+describe("pnpm eval's command line", () => {
+  it("takes our flags out and passes the filter and Evalite's flags through", () => {
+    expect(parseEvalArgs(["search", "--update-baseline", "--reason", "initial floors", "--hideTable"])).toEqual({
+      help: false,
+      updateBaseline: true,
+      lowerFloors: [],
+      reason: "initial floors",
+      keepReport: false,
+      threshold: null,
+      outputPath: null,
+      filter: "search",
+      evaliteArgs: ["search", "--hideTable"],
+    });
+    expect(parseEvalArgs(["--lower-floor", "Search (BM25)|nDCG@10", "--lower-floor=Vector search", "--reason=new analyzer", "--keep-report", "--threshold=80", "--outputPath", "r.json"])).toMatchObject({
+      lowerFloors: ["Search (BM25)|nDCG@10", "Vector search"],
+      reason: "new analyzer",
+      keepReport: true,
+      threshold: 80,
+      outputPath: "r.json",
+      evaliteArgs: [],
+    });
+  });
+
+  it("refuses a lowering without a reason, a stray reason, bad values and two filters", () => {
+    expect(() => parseEvalArgs(["--lower-floor", "Search (BM25)"])).toThrow('--lower-floor needs --reason "why the floor may drop"');
+    expect(() => parseEvalArgs(["--reason", "x"])).toThrow("--reason goes with --update-baseline or --lower-floor");
+    expect(() => parseEvalArgs(["--update-baseline", "--reason", "  "])).toThrow("--reason must not be empty");
+    expect(() => parseEvalArgs(["--update-baseline", "--reason"])).toThrow("--reason needs a value");
+    expect(() => parseEvalArgs(["--lower-floor", "--reason", "x"])).toThrow("--lower-floor needs a value");
+    expect(() => parseEvalArgs(["--threshold", "seventy"])).toThrow("--threshold must be a percentage from 0 to 100 (got seventy)");
+    expect(() => parseEvalArgs(["--threshold", "170"])).toThrow(/got 170/);
+    expect(() => parseEvalArgs(["search", "query"])).toThrow('one file filter at most (got "search" and "query")');
+  });
+
+  it("knows the eval files and refuses a filter that matches none (Evalite would wait forever)", () => {
+    const files = evalFiles(REPO_ROOT);
+    expect(files).toContain("evals/search.eval.ts");
+    expect(files.every((f) => /\.eval\.m?ts$/.test(f) && !f.includes("node_modules"))).toBe(true);
+    expect(() => checkFilter(REPO_ROOT, "query")).not.toThrow();
+    expect(() => checkFilter(REPO_ROOT, "no-such-eval")).toThrow(/^no eval file matches "no-such-eval" \(eval files: .*evals\/search\.eval\.ts/);
+  });
+});

@@ -1,0 +1,150 @@
+// pnpm eval's gate end to end, on the hybrid query eval (evals/query.eval.ts) with a temp baseline:
+// floors set by a real run, a normal run passing them, a deliberately weakened engine falling
+// below them, pnpm eval:compare on the two real reports, and an explicit, logged lowering.
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { Baseline } from "../helpers/gate/baseline.js";
+import { reportProblems } from "../helpers/gate/report-file.js";
+import type { Report } from "../helpers/gate/report.js";
+import { ROOT, runEval, type EvalRun } from "./eval-run.js";
+
+/** BM25 with every column weight 0 scores nothing: the hybrid ranking loses its lexical list. */
+const WEAKENED = { EVAL_ENGINE_OPTIONS: JSON.stringify({ hybrid: { columnWeights: [0, 0, 0] } }) };
+const HYBRID = "Hybrid query (balanced)";
+
+const work = mkdtempSync(join(tmpdir(), "gate-test-"));
+const baselinePath = join(work, "baseline.json");
+const dirs: string[] = [work];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+async function run(args: string[], env: Record<string, string> = {}): Promise<EvalRun> {
+  const r = await runEval(args, { EVAL_BASELINE: baselinePath, ...env });
+  dirs.push(r.dir);
+  return r;
+}
+
+function reportOf(r: EvalRun): { path: string; report: Report } {
+  const name = readdirSync(r.reportsDir).find((f) => /^\d{4}-.*Z\.json$/.test(f));
+  expect(name, `no report in ${r.reportsDir}: ${r.stdout}${r.stderr}`).toBeDefined();
+  const path = join(r.reportsDir, name!);
+  return { path, report: JSON.parse(readFileSync(path, "utf8")) as Report };
+}
+
+function compare(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "bin/eval-compare.ts"), ...args], { cwd: ROOT, encoding: "utf8" });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const baseline = (): Baseline => JSON.parse(readFileSync(baselinePath, "utf8")) as Baseline;
+
+describe("pnpm eval gates on per-metric floors", () => {
+  let normal: { path: string; report: Report };
+  let weak: { path: string; report: Report };
+
+  it("--update-baseline sets floors from a real run and logs them with date, commit and reason", async () => {
+    const r = await run(["query", "--update-baseline", "--reason", "test floors"]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/baseline: .*baseline\.json: \d+ floor\(s\) added, 0 moved, 0 removed/);
+    const b = baseline();
+    const floor = b.floors.offline![HYBRID]!["nDCG@10"]!.all!;
+    expect(floor).toBeGreaterThan(0.3);
+    expect(b.log).toHaveLength(1);
+    expect(b.log[0]).toMatchObject({ mode: "offline", action: "raise", reason: "test floors" });
+    expect(b.log[0]!.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(b.log[0]!.changes.find((c) => c.key === `${HYBRID}|nDCG@10|all`)).toMatchObject({ from: null, to: floor, n: 58 });
+  }, 120_000);
+
+  it("a normal run passes the gate and writes a schema-valid report set", async () => {
+    const r = await run(["query"]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/gate: offline floors from .*baseline\.json: [1-9]\d* checked, 0 fell, 0 missing/);
+    expect(r.stdout).toMatch(/evalite: mean \d+\.\d % of \d+ scores; threshold 70 % \(evalite\.config\.ts\) (met|not met) — advisory/);
+    expect(r.stdout).toMatch(/eval: PASS; exit 0/);
+    normal = reportOf(r);
+    expect(reportProblems(normal.report)).toEqual([]);
+    expect(normal.report).toMatchObject({ status: "pass", exitStatus: 0, mode: "offline", floorMode: "offline", fixtures: { dataset: "fixtures", queries: 67, judgedQueries: 58 } });
+    expect(normal.report.fingerprint.corpusHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(normal.report.aggregates.find((a) => a.eval === HYBRID && a.slice === "all")!.latency).toMatchObject({ source: "elapsedMs" });
+    const files = readdirSync(r.reportsDir);
+    expect(files.filter((f) => /Z\.(md|junit\.xml)$/.test(f))).toHaveLength(2);
+    expect(JSON.parse(readFileSync(join(r.reportsDir, "badge.json"), "utf8"))).toMatchObject({ schemaVersion: 1, label: "evals", color: expect.any(String), message: expect.stringMatching(/^\d+% pass · p95 /) });
+  }, 120_000);
+
+  it("a weakened engine exits 1 and names every fallen metric with its drop", async () => {
+    const r = await run(["query"], WEAKENED);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/gate: REGRESSION: \d+ floor\(s\) fell or went missing:/);
+    expect(r.stdout).toMatch(/ {2}Hybrid query \(balanced\)\|nDCG@10\|all {2}0\.\d{4} < floor 0\.\d{4} {2}\(−0\.\d{4}\) {2}n=58/);
+    expect(r.stdout).toMatch(/eval: FAIL \(\d+ floor\(s\) fell or went missing\); exit 1/);
+    weak = reportOf(r);
+    expect(reportProblems(weak.report)).toEqual([]);
+    expect(weak.report.status).toBe("fail");
+    expect(weak.report.engineOptions).toEqual({ hybrid: { columnWeights: [0, 0, 0] } });
+    const fell = weak.report.gate.failures.find((c) => c.key === `${HYBRID}|nDCG@10|all`)!;
+    expect(fell.delta!).toBeLessThan(-0.03);
+  }, 120_000);
+
+  it("refuses to set floors from a tuned engine", async () => {
+    const r = await run(["query", "--update-baseline"], WEAKENED);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("eval: --update-baseline sets floors for the engine's defaults; unset EVAL_ENGINE_OPTIONS (a tuning experiment) first\n");
+  });
+
+  it("pnpm eval:compare on the two real reports: deltas, p-values, regressions first", () => {
+    const r = compare(normal.path, weak.path);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toContain("fingerprint: same");
+    expect(r.stdout.indexOf("REGRESSIONS (")).toBeLessThan(r.stdout.indexOf("NO SIGNIFICANT CHANGE ("));
+    const regressions = r.stdout.slice(r.stdout.indexOf("REGRESSIONS ("), r.stdout.indexOf("NO SIGNIFICANT CHANGE ("));
+    expect(regressions).toMatch(/Hybrid query \(balanced\) › nDCG@10: 0\.\d{3} → 0\.\d{3} {2}Δ −0\.\d{3} {2}95% CI \[−0\.\d{3}, −0\.\d{3}\] {2}p [\d.e-]+ \(Holm [\d.e-]+\) {2}wins \d+ \/ losses \d+ \/ ties \d+ {2}n 58/);
+    expect(r.stdout).toMatch(/latency \(engine time\), p50 \/ p95:\n {2}Hybrid query \(balanced\): /);
+    const json = JSON.parse(compare(normal.path, weak.path, "--json").stdout);
+    expect(json.metrics[0]).toMatchObject({ suite: HYBRID, verdict: "regression" });
+    // The same run against itself: nothing changed.
+    const same = compare(normal.path, normal.path);
+    expect(same.code).toBe(0);
+    expect(same.stdout).toContain("REGRESSIONS (0)");
+  });
+
+  it("pnpm eval:compare refuses runs with different fingerprints unless forced, and anything that is not a report", () => {
+    const other = join(work, "other.json");
+    writeFileSync(other, JSON.stringify({ ...weak.report, fingerprint: { ...weak.report.fingerprint, corpusHash: "f".repeat(64) } }));
+    const refused = compare(normal.path, other);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^eval:compare: the runs measured different things, .*: corpusHash: "[0-9a-f]{64}" ≠ "f{64}" \(--force compares anyway\)\n$/);
+    const forced = compare(normal.path, other, "--force");
+    expect(forced.code).toBe(1);
+    expect(forced.stdout).toContain("fingerprints differ (compared anyway: --force): corpusHash");
+    copyFileSync(join(ROOT, "package.json"), join(work, "package.json"));
+    const notReport = compare(normal.path, join(work, "package.json"));
+    expect(notReport.code).toBe(2);
+    expect(notReport.stderr).toMatch(/^eval:compare: .*package\.json: not a pnpm eval report \(docs\/report\.schema\.json\): .*\n$/);
+    expect(compare(normal.path).stderr).toBe("eval:compare: two reports are needed, got 1; Usage: pnpm eval:compare <a.json> <b.json> [--force] [--json]\n");
+  });
+
+  it("lowering a floor takes an explicit flag and a reason, and is logged", async () => {
+    const before = baseline().floors.offline![HYBRID]!["nDCG@10"]!.all!;
+    const r = await run(["query", "--lower-floor", HYBRID, "--reason", "test: accept the weaker ranking"], WEAKENED);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const b = baseline();
+    expect(b.floors.offline![HYBRID]!["nDCG@10"]!.all!).toBeLessThan(before);
+    expect(b.log.at(-1)).toMatchObject({ action: "lower", reason: "test: accept the weaker ranking" });
+    expect(b.log.at(-1)!.changes.find((c) => c.key === `${HYBRID}|nDCG@10|all`)).toMatchObject({ from: before });
+  }, 120_000);
+
+  it("bad input stops with one line and exit 2, before Evalite starts", async () => {
+    const filter = await run(["no-such-eval"]);
+    expect(filter.code).toBe(2);
+    expect(filter.stderr).toMatch(/^eval: no eval file matches "no-such-eval" \(eval files: .*\)\n$/);
+    const reason = await run(["query", "--lower-floor", HYBRID]);
+    expect(reason.code).toBe(2);
+    expect(reason.stderr).toBe('eval: --lower-floor needs --reason "why the floor may drop"\n');
+    writeFileSync(join(work, "broken.json"), '{ "version": 1, "floors": ');
+    const broken = await run(["query"], { EVAL_BASELINE: join(work, "broken.json") });
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/^eval: .*broken\.json: not valid JSON \(.*\)\n$/);
+  });
+});
