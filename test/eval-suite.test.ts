@@ -42,8 +42,9 @@ describe("pnpm eval on the fixtures, offline", () => {
         for (const s of e.scores) expect(s.score >= 0 && s.score <= 1, `${suite.name} ${s.name} = ${s.score}`).toBe(true);
       }
     }
-    // Exit status follows Evalite's threshold: 0 at or above 70 %, 1 below.
-    expect([0, 1]).toContain(result.code);
+    // The gate: no eval failed and no committed floor (evals/baseline.json) fell.
+    expect(result.code, result.stdout.split("\n").filter((l) => /^(gate|eval|  )/.test(l)).join("\n")).toBe(0);
+    expect(result.stdout).toMatch(/gate: offline floors from evals\/baseline\.json: [1-9]\d* checked, 0 fell, 0 missing/);
     expect(result.stdout).toMatch(/index: dataset fixtures, \d+ documents/);
   }, 180_000);
 
