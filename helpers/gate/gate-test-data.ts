@@ -59,7 +59,7 @@ export const RUN_INFO: RunInfo = {
 };
 
 /** A report of `out` gated on `baseline`, as bin/eval.ts builds it. */
-export function reportOf(out: EvaliteOutput, options: { baseline?: Baseline; runInfo?: RunInfo; evaliteStatus?: number; fixturesHash?: string } = {}): Report {
+export function reportOf(out: EvaliteOutput, options: { baseline?: Baseline; runInfo?: RunInfo; evaliteStatus?: number; fixturesHash?: string; threshold?: number } = {}): Report {
   const baseline = options.baseline ?? emptyBaseline();
   const analysis = analyzeRun(out, (e) => Object.keys(baseline.floors.offline?.[e] ?? {}));
   return buildReport({
@@ -71,7 +71,7 @@ export function reportOf(out: EvaliteOutput, options: { baseline?: Baseline; run
     floorMode: "offline",
     fixtures: { dataset: "fixtures", kind: "fixtures", version: 1, hash: options.fixturesHash ?? "b".repeat(64), queries: 4, judgedQueries: 4, askCases: 0 },
     evaliteStatus: options.evaliteStatus ?? 0,
-    evaliteThreshold: { threshold: 70, source: "evalite.config.ts", binding: false },
+    evaliteThreshold: options.threshold === undefined ? { threshold: 70, source: "evalite.config.ts", binding: false } : { threshold: options.threshold, source: "--threshold", binding: true },
     output: out,
     analysis,
     baselinePath: "evals/baseline.json",

@@ -50,7 +50,14 @@ describe("the report", () => {
     expect(report.cases.find((c) => c.id === "a1")).toMatchObject({ outcome: "fail", reasons: ["Faithfulness not scored (no-judge)"] });
   });
 
-  it("names fallen floors first and fails; a Evalite exit without a failed suite still fails", () => {
+  it("Evalite's threshold gates only when given on the command line", () => {
+    const clean = output([suite("S", [row({ id: "1", scores: { m: 0.6 } })])]);
+    expect(reportOf(clean)).toMatchObject({ status: "pass", evalite: { mean: 0.6, thresholdMet: false }, thresholds: { evalite: { threshold: 70, binding: false } } });
+    expect(reportOf(clean, { threshold: 80 })).toMatchObject({ status: "fail", statusReasons: ["Evalite's mean 60.0 % is below --threshold 80 %"] });
+    expect(reportOf(clean, { threshold: 50 }).status).toBe("pass");
+  });
+
+  it("names fallen floors first and fails; an Evalite exit without a failed suite still fails", () => {
     const baseline = emptyBaseline();
     const strong = output([suite("Search (BM25)", [row({ id: "q1", scores: { "nDCG@10": 1 } }), row({ id: "q2", scores: { "nDCG@10": 1 } })])]);
     ratchet(baseline, "offline", analyzeRun(strong, () => []).aggregates, { date: "d", commit: null, reason: "r" });
