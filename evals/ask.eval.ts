@@ -43,7 +43,12 @@ const columns = ({ input, output }: { input: AskCase; output: AskResult }) => [
 ];
 
 const rows = (subset: readonly AskCase[]) => subset.map((input) => ({ input }));
-const judged = (metric: string) => ({ ...(models.judge ? { judge: models.judge } : {}), tally, headers: (c: AskCase) => trialHeaders(`judge:${metric}:${c.id}`) });
+const judged = (metric: string) => ({
+  ...(models.judge ? { judge: models.judge } : {}),
+  tally,
+  timeoutMs: models.selection.limits.timeoutMs,
+  headers: (c: AskCase) => trialHeaders(`judge:${metric}:${c.id}`),
+});
 
 evalite.each(variants)("Answers: refusal and citations", {
   data: rows(cases),

@@ -68,7 +68,13 @@ function goodContent(kind: RecordedRequest["kind"], body: ChatBody): string {
     return JSON.stringify({ lexicalQueries: [q, `${q} help`], vectorQueries: [q, `How do I ${q}?`], language: "en" });
   }
   if (kind === "judge") {
-    return JSON.stringify({ score: 0.8, reasoning: "The stub judge finds the answer mostly supported by the sources.", supportedClaims: 1, unsupportedClaims: 0 });
+    // Answer in the shape the judge's schema asks for: per-source ratings, claims, or one score.
+    const props = body.response_format?.json_schema?.schema?.properties ?? {};
+    const refs = [...user.matchAll(/<source ref="(\d+)"/g)].map((m) => Number(m[1]));
+    const reasoning = "The stub judge read the sources and the answer.";
+    if ("ratings" in props) return JSON.stringify({ reasoning, ratings: refs.map((ref, i) => ({ ref, score: i === 0 ? 3 : 1 })) });
+    if ("claims" in props) return JSON.stringify({ reasoning, claims: [{ claim: "The answer's first statement.", supported: true, refs: refs.slice(0, 1) }] });
+    return JSON.stringify({ reasoning, score: 2 });
   }
   // An answer: quote the first source's first sentence with a citation.
   const first = /<source ref="1"[^>]*>\n([\s\S]*?)\n<\/source>/.exec(user)?.[1] ?? "";

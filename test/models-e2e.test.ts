@@ -1,0 +1,157 @@
+/**
+ * The model paths end to end, over real HTTP, against the stub OpenAI-compatible server on
+ * 127.0.0.1 (never a live service): the answer and expansion evals run with the stub as the model
+ * for each behaviour — good answers, schema-breaking JSON, 429 with retry-after, 500, a timeout —
+ * and each run must complete with every affected score labeled, nothing silently scored, and the
+ * API key nowhere but in the request headers.
+ */
+import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runEval, type EvalRun } from "./eval-run.js";
+import { startStubServer, type StubBehaviour, type StubServer } from "./stub-openai-server.js";
+
+const KEY = "sk-stub-SECRET-7f3a9c";
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+type Score = { name: string; score: number; metadata?: Record<string, unknown> };
+type Suite = NonNullable<EvalRun["output"]>["suites"][number];
+
+/** `pnpm eval <filter>` (one file filter per run) with the stub as every model. */
+async function runWith(behaviour: StubBehaviour, filter: string, env: Record<string, string> = {}): Promise<{ run: EvalRun; stub: StubServer }> {
+  const stub = await startStubServer(behaviour);
+  try {
+    const run = await runEval([filter], {
+      OPENAI_COMPATIBLE_BASE_URL: stub.url,
+      OPENAI_COMPATIBLE_API_KEY: KEY,
+      ENGINE_MODEL: "stub-model",
+      ENGINE_MAX_RETRIES: "1",
+      ...env,
+    });
+    dirs.push(run.dir);
+    return { run, stub };
+  } finally {
+    await stub.close();
+  }
+}
+
+const suites = (run: EvalRun, prefix: string): Suite[] => (run.output?.suites ?? []).filter((s) => s.name.startsWith(prefix));
+const scores = (run: EvalRun, prefix: string, name: string): Score[] =>
+  suites(run, prefix).flatMap((s) => s.evals.flatMap((e) => (e.scores as Score[]).filter((x) => x.name === name)));
+const outputs = (run: EvalRun, prefix: string): Array<Record<string, unknown>> =>
+  suites(run, prefix).flatMap((s) => s.evals.map((e) => (e as unknown as { output: Record<string, unknown> }).output));
+
+/** Every byte the run left behind: Evalite's storage (with its cache), the JSON output, logs. */
+function leftBehind(run: EvalRun): string {
+  const files: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else files.push(path);
+    }
+  };
+  walk(run.dir);
+  return files.map((f) => readFileSync(f).toString("latin1")).join("\n") + run.stdout + run.stderr;
+}
+
+function expectKeyOnlyInHeaders(run: EvalRun, stub: StubServer): void {
+  expect(leftBehind(run)).not.toContain(KEY);
+  expect(stub.requests.length).toBeGreaterThan(0);
+  for (const r of stub.requests) {
+    expect(r.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(JSON.stringify(r.body)).not.toContain(KEY);
+  }
+}
+
+function expectNothingSilentlyScored(run: EvalRun): void {
+  for (const suite of run.output!.suites) {
+    for (const e of suite.evals) {
+      expect(e.status, suite.name).toBe("success");
+      for (const s of e.scores as Score[]) {
+        expect(Number.isFinite(s.score) && s.score >= 0 && s.score <= 1, `${suite.name} ${s.name}`).toBe(true);
+      }
+    }
+  }
+}
+
+describe("model paths over HTTP, through the stub server", () => {
+  it("good answers: model answers with citations, LLM-judged triad, model expansions", async () => {
+    const { run, stub } = await runWith("good", "ask");
+    expect(run.stdout).toMatch(/models: openai-compatible at http:\/\/127\.0\.0\.1:\d+\/v1; presets slim=stub-model/);
+    expectNothingSilentlyScored(run);
+    const answers = outputs(run, "Answers: refusal and citations");
+    expect(answers.length).toBe(3 * 30);
+    const answered = answers.filter((a) => a.refused === false);
+    expect(answered.length).toBeGreaterThan(0);
+    for (const a of answered) {
+      expect(a.answerer).toBe("openai-compatible.chat/stub-model");
+      expect(a.answer).toMatch(/\[1\]/);
+    }
+    for (const metric of ["Context relevance", "Faithfulness", "Answer relevance"]) {
+      const judged = scores(run, "Answers: RAG triad", metric);
+      expect(judged.length).toBeGreaterThan(0);
+      expect(new Set(judged.map((s) => s.metadata!.method))).toEqual(new Set(["llm-judge"]));
+    }
+    expectKeyOnlyInHeaders(run, stub);
+
+    const expansion = await runWith("good", "expansion");
+    expectNothingSilentlyScored(expansion.run);
+    const valid = scores(expansion.run, "Query expansion", "Schema valid");
+    expect(valid.length).toBe(67 * 3);
+    expect(valid.every((s) => s.score === 1 && s.metadata!.expander === "openai-compatible.chat/stub-model")).toBe(true);
+    // Trials are distinct calls: each case's three expansion trials sent three different headers.
+    const trials = expansion.stub.requests.filter((r) => r.kind === "expansion").map((r) => r.headers["x-eval-trial"]);
+    expect(new Set(trials)).toEqual(new Set(["1", "2", "3"]));
+    expectKeyOnlyInHeaders(expansion.run, expansion.stub);
+  }, 240_000);
+
+  it("schema-breaking JSON: expansion scored 0 with AJV's errors, judge falls back to the labeled heuristic", async () => {
+    const expansion = await runWith("bad-json", "expansion");
+    expectNothingSilentlyScored(expansion.run);
+    const valid = scores(expansion.run, "Query expansion", "Schema valid");
+    expect(valid.length).toBe(67 * 3);
+    expect(valid.every((s) => s.score === 0)).toBe(true);
+    expect(JSON.stringify(valid[0]!.metadata!.errors)).toMatch(/vectorQueries|must be array/);
+    expectKeyOnlyInHeaders(expansion.run, expansion.stub);
+
+    const { run, stub } = await runWith("bad-json", "ask");
+    expectNothingSilentlyScored(run);
+    const faith = scores(run, "Answers: RAG triad", "Faithfulness");
+    expect(faith.length).toBeGreaterThan(0);
+    for (const s of faith.filter((x) => x.metadata!.status === "scored")) {
+      expect(s.metadata).toMatchObject({ method: "heuristic", fallbackFrom: "llm-judge" });
+      expect(String(s.metadata!.judgeError)).not.toBe("");
+    }
+    expectKeyOnlyInHeaders(run, stub);
+  }, 240_000);
+
+  it("429 with retry-after: retried, then answered", async () => {
+    const { run, stub } = await runWith("rate-limit", "ask");
+    expectNothingSilentlyScored(run);
+    const answers = outputs(run, "Answers: refusal and citations");
+    expect(answers.some((a) => a.refused === false && String(a.answer).includes("[1]"))).toBe(true);
+    expect(answers.every((a) => a.error === undefined)).toBe(true);
+    const rateLimited = stub.requests.filter((r) => r.kind === "answer");
+    expect(rateLimited.length).toBeGreaterThan(answers.filter((a) => a.refusal !== "insufficient-evidence").length / 3);
+    expectKeyOnlyInHeaders(run, stub);
+  }, 240_000);
+
+  it.each([
+    ["server-error", { ENGINE_MAX_RETRIES: "0" }, /failed: .*(500|internal server error)/i],
+    ["timeout", { ENGINE_MAX_RETRIES: "0", ENGINE_TIMEOUT_MS: "400" }, /failed: .*(abort|timeout|timed out)/i],
+  ] as const)("%s: the run completes, failed answers score 0 labeled failed, never as a pass", async (behaviour, env, reason) => {
+    const { run, stub } = await runWith(behaviour, "ask", env);
+    expectNothingSilentlyScored(run);
+    const answers = outputs(run, "Answers: refusal and citations");
+    const failed = answers.filter((a) => typeof a.error === "string");
+    expect(failed.length).toBeGreaterThan(0);
+    expect(String(failed[0]!.error)).toMatch(reason);
+    for (const a of failed) expect(a.answer).toBe("");
+    const refusalScores = scores(run, "Answers: refusal and citations", "Refusal").filter((s) => s.metadata!.status === "failed");
+    expect(refusalScores.length).toBe(failed.length);
+    expect(refusalScores.every((s) => s.score === 0)).toBe(true);
+    expectKeyOnlyInHeaders(run, stub);
+  }, 240_000);
+});
