@@ -14,10 +14,8 @@ export interface RetrievalCase {
   query: string;
   /** Query language, when the dataset says (fixtures do; BEIR does not). */
   language?: string;
-  /** The golden queries' category, or the CJK lane's (helpers/lanes.ts). */
-  category?: QueryCategory | CjkCategory;
-  /** The lexical matrix cell a lane case protects (helpers/lanes.ts). */
-  cell?: LexicalCell;
+  /** The golden queries' category; in the lanes (helpers/lanes.ts), the CJK category or the lexical matrix cell. */
+  category?: QueryCategory | CjkCategory | LexicalCell;
   collection?: string;
   /** docId → graded relevance (0 = judged non-relevant). */
   judgments: Record<string, number>;

@@ -7,7 +7,7 @@ describe("lanes", () => {
   it("load as retrieval cases with their matrix cell or category", () => {
     const lexical = loadLane("lexical");
     expect(lexical.collections.map((c) => c.collection)).toEqual(["handbook", "archive"]);
-    expect(lexical.cases.every((c) => c.cell !== undefined && c.language === "en")).toBe(true);
+    expect(lexical.cases.every((c) => c.category !== undefined && c.language === "en")).toBe(true);
     const cjk = loadLane("cjk");
     expect(new Set(cjk.cases.map((c) => c.language))).toEqual(new Set(["zh-hans", "zh-hant", "ja", "ko"]));
     expect(cjk.cases.every((c) => c.category !== undefined)).toBe(true);

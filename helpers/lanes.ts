@@ -36,7 +36,8 @@ export function loadLane(name: LaneName): Lane {
         id: c.id,
         query: c.query,
         language: "en",
-        cell: c.cell,
+        // The cell is the case's category, so the gate floors every cell (fixtures have 5+ per cell).
+        category: c.cell,
         ...(c.collection ? { collection: c.collection } : {}),
         judgments: { ...c.judgments },
         note: c.note,
