@@ -19,7 +19,7 @@
  * variances). Per slice: p50 and p95 (nearest rank) of the cases' latency (the median over a
  * case's trials).
  */
-import type { CaseRecord, SuiteRecord, Trial, Variant } from "./evalite-output.js";
+import type { CaseRecord, SuiteRecord, Trial } from "./evalite-output.js";
 import { erroredScore, isScored, type CountedScore } from "./score-status.js";
 import { mean, percentile, sd } from "./stats.js";
 
@@ -44,14 +44,8 @@ export interface CaseMetric {
   methods?: Record<string, number>;
 }
 
-export interface CaseOutcome {
-  suite: string;
-  eval: string;
-  id: string;
-  label: string;
-  language?: string;
-  category?: string;
-  variant: Variant | null;
+/** A case record's identity, with its trials summed up. */
+export interface CaseOutcome extends Omit<CaseRecord, "trials"> {
   slices: string[];
   trials: number;
   outcome: Outcome;
@@ -138,16 +132,11 @@ function caseOutcome(c: CaseRecord, metricNames: readonly string[]): CaseOutcome
   }
   const outcome: Outcome = c.trials.some((t) => t.status === "error") ? "error" : metrics.every((m) => m.passed) ? "pass" : "fail";
   const latencies = c.trials.map((t) => t.latencyMs).filter((x): x is number => x !== null);
+  const { trials, ...identity } = c;
   const result: CaseOutcome = {
-    suite: c.suite,
-    eval: c.eval,
-    id: c.id,
-    label: c.label,
-    ...(c.language ? { language: c.language } : {}),
-    ...(c.category ? { category: c.category } : {}),
-    variant: c.variant,
+    ...identity,
     slices: sliceKeys(c),
-    trials: c.trials.length,
+    trials: trials.length,
     outcome,
     reasons,
     metrics,
