@@ -34,7 +34,8 @@ writeFileSync(
 
 function time(cmd: string, args: string[], cwd: string, storage: string): number {
   const started = performance.now();
-  const r = spawnSync(cmd, args, { cwd, env: { ...process.env, EVALITE_STORAGE: storage, EVALITE_PORT: "0" }, stdio: "ignore" });
+  // Reports of timed runs go to the scratch folder, not reports/.
+  const r = spawnSync(cmd, args, { cwd, env: { ...process.env, EVALITE_STORAGE: storage, EVALITE_PORT: "0", EVAL_REPORTS_DIR: join(scratch, "reports") }, stdio: "ignore" });
   const ms = performance.now() - started;
   if (r.status !== 0 && r.status !== 1) throw new Error(`${cmd} ${args.join(" ")} exited with ${r.status}`);
   return ms;
