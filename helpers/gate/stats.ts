@@ -15,6 +15,7 @@
  *   ⌈(2.8016 · s_d / δ)²⌉.
  * - **Holm's step-down adjustment** over a family of p-values.
  */
+// The engine benchmark's seeded generator (a dependency-free module): one PRNG in the workspace.
 import { mulberry32 } from "../../packages/engine/bench/corpus.js";
 
 /** z of 1 − α/2 for α = 0.05, plus z of power 0.8. */
