@@ -183,6 +183,8 @@ function printVerdict(report: Report, changes: readonly FloorChange[], baselineP
   say(
     `evalite: mean ${pct(e.mean)} of ${e.scores} scores; threshold ${th.threshold ?? "none"}${th.threshold === null ? "" : " %"} (${th.source}) ${e.thresholdMet === null ? "not applicable" : e.thresholdMet ? "met" : "not met"}${th.binding ? "" : " — advisory: the floors gate this run (Evalite itself ran with --threshold 0 so its status reports only failed evals)"}`,
   );
+  const j = report.judge;
+  if (j.mode !== "none") say(`judge: ${j.mode} (${j.llmJudge} llm-judge, ${j.heuristic} heuristic${j.fallbacks > 0 ? `, of which ${j.fallbacks} fell back from a failed judge` : ""})`);
   const s = report.summary;
   say(`cases: ${s.cases}: ${s.passed} pass, ${s.failed} fail, ${s.errored} error; ${s.notScored} of ${s.scores} scores not scored${s.p95LatencyMs === null ? "" : `; p50 ${s.p50LatencyMs!.toFixed(1)} ms, p95 ${s.p95LatencyMs.toFixed(1)} ms`}`);
   if (report.variance) say(`variance: up to ${report.variance.maxTrials} trials; ${report.variance.flipped.length} case(s) flipped between pass and fail`);

@@ -89,6 +89,8 @@ export interface Report {
   fixtures: FixtureInfo & { documents: number | null; passages: number | null };
   thresholds: { casePassMark: number; evalite: EvaliteThreshold; tolerance: Tolerance };
   evalite: { exitStatus: number; mean: number | null; scores: number; thresholdMet: boolean | null; failedSuites: string[] };
+  /** How the LLM-judged metrics were scored in this run: by the judge, by the heuristic, or both (fallbacks counted). */
+  judge: JudgeModeSummary;
   gate: { baseline: string; status: "pass" | "fail"; checked: number; fell: number; missing: number; notRun: number; failures: FloorCheck[]; checks: FloorCheck[]; unfloored: string[]; changes: FloorChange[] };
   summary: { evals: number; suites: number; cases: number; passed: number; failed: number; errored: number; passRate: number; scores: number; notScored: number; p50LatencyMs: number | null; p95LatencyMs: number | null };
   evals: Array<{ eval: string; suites: Array<Omit<SuiteRecord, "eval"> & { cases: number }> }>;
@@ -112,6 +114,36 @@ export function analyzeRun(output: EvaliteOutput, expectedMetrics: (evalKey: str
     ranEvals: new Set(suites.map(({ record }) => record.eval)),
   };
 }
+
+export interface JudgeModeSummary {
+  mode: "heuristic" | "llm-judge" | "mixed" | "none";
+  llmJudge: number;
+  heuristic: number;
+  /** Heuristic scores standing in for a judge that failed twice. */
+  fallbacks: number;
+}
+
+/** The run's judge mode, from the `method` in the metadata of every scored triad score. */
+export function judgeMode(output: EvaliteOutput): JudgeModeSummary {
+  const summary: JudgeModeSummary = { mode: "none", llmJudge: 0, heuristic: 0, fallbacks: 0 };
+  for (const suite of output.suites) {
+    for (const row of suite.evals) {
+      for (const score of row.scores) {
+        const m = (score.metadata ?? {}) as { method?: unknown; status?: unknown; grader?: unknown; fallbackFrom?: unknown };
+        if (!TRIAD_GRADERS.has(String(m.grader)) || m.status !== "scored") continue;
+        if (m.method === "llm-judge") summary.llmJudge++;
+        else if (m.method === "heuristic") {
+          summary.heuristic++;
+          if (m.fallbackFrom === "llm-judge") summary.fallbacks++;
+        }
+      }
+    }
+  }
+  summary.mode = summary.llmJudge > 0 && summary.heuristic > 0 ? "mixed" : summary.llmJudge > 0 ? "llm-judge" : summary.heuristic > 0 ? "heuristic" : "none";
+  return summary;
+}
+
+const TRIAD_GRADERS = new Set(["context-relevance", "faithfulness", "answer-relevance"]);
 
 export function buildReport(input: ReportInput): Report {
   const { suites, cases, aggregates, ranEvals } = input.analysis;
@@ -153,6 +185,7 @@ export function buildReport(input: ReportInput): Report {
     git: input.git,
     args: input.args,
     mode: input.runInfo.mode,
+    judge: judgeMode(input.output),
     floorMode: input.floorMode,
     models: input.runInfo.models,
     fingerprint: input.runInfo.fingerprint,

@@ -81,6 +81,8 @@ export function markdownSummary(report: Report): string {
   if (Object.keys(report.engineOptions).length > 0) out(`| engine options | \`${cell(JSON.stringify(report.engineOptions))}\` |`);
   out(`| cases | ${report.summary.cases}: ${report.summary.passed} pass, ${report.summary.failed} fail, ${report.summary.errored} error (pass mark ${report.thresholds.casePassMark} per metric) |`);
   out(`| scores | ${report.summary.scores}, ${report.summary.notScored} not scored |`);
+  const j = report.judge;
+  if (j.mode !== "none") out(`| judge | ${j.mode}: ${j.llmJudge} llm-judge, ${j.heuristic} heuristic${j.fallbacks > 0 ? ` (${j.fallbacks} fell back from a failed judge)` : ""} |`);
   const t = report.thresholds.evalite;
   out(`| Evalite threshold | mean ${pct(report.evalite.mean)} vs ${t.threshold ?? "–"} % (${t.source}): ${report.evalite.thresholdMet === null ? "–" : report.evalite.thresholdMet ? "met" : "not met"}${t.binding ? "" : ", advisory"} |`);
   const tol = report.thresholds.tolerance;
