@@ -11,6 +11,7 @@
  * The run looks like an engine's: each topic's lines in rank order, scores with 4 decimals, so
  * ties occur (about 1 in 100 ranks) and most topics need a real sort by score then docid.
  */
+import { mulberry32 } from "../packages/engine/bench/corpus.js";
 import { spawn, spawnSync } from "node:child_process";
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,20 +32,9 @@ function option(name: string, fallback: number): number {
   return value;
 }
 
-/** mulberry32: small, fast, deterministic. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function generate(dir: string, topics: number, docs: number): { qrels: string; run: string; runLines: number; qrelsLines: number } {
-  const random = rng(20260521);
+  const random = mulberry32(20260521);
   const qrelsPath = join(dir, "qrels.txt");
   const runPath = join(dir, "run.txt");
   const qfd = openSync(qrelsPath, "w");

@@ -9,6 +9,7 @@
  * gets `UNJUDGED_IN_POOL`; otherwise its grade. Relevant means grade ≥ relevanceLevel.
  * A document id that appears twice in one ranking is an error (`DuplicateDocumentError`).
  */
+import { compareUtf8 } from "@hybrid-search/engine/analysis";
 import { NOT_JUDGED, UNJUDGED_IN_POOL, type JudgedRanking, type LevelCount, type TopicQrels } from "./types.js";
 
 /** A ranking that is already in rank order (e.g. the engine's output); it is not re-sorted. */
@@ -43,26 +44,8 @@ export class DuplicateDocumentError extends Error {
   }
 }
 
-/**
- * Compares two ids by the UTF-8 bytes they encode (= code point order). Plain `<` on JS strings
- * compares UTF-16 code units, which puts U+E000–U+FFFF after astral characters; this does not.
- * Strings holding raw bytes as Latin-1 characters compare by those bytes as well.
- */
-export function compareUtf8(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    let x = a.charCodeAt(i);
-    let y = b.charCodeAt(i);
-    if (x === y) continue;
-    if (x >= 0xd800 && y >= 0xd800) {
-      // Surrogates (astral code points) sort above U+E000–U+FFFF in UTF-8.
-      x = x < 0xe000 ? x + 0x2000 : x - 0x800;
-      y = y < 0xe000 ? y + 0x2000 : y - 0x800;
-    }
-    return x - y;
-  }
-  return a.length - b.length;
-}
+/** UTF-8 byte order of two ids (trec_eval's strcmp): the engine's one implementation. */
+export { compareUtf8 };
 
 /** Rank order of a scored run: indexes sorted by score desc, ties by docId desc (UTF-8 bytes). */
 export function rankByScore(docIds: readonly string[], scores: ArrayLike<number>, count: number): Int32Array {

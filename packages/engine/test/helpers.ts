@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterAll } from "vitest";
+import { afterAll, beforeAll } from "vitest";
+import { Engine } from "../src/index.js";
 
 /** A fresh temp folder, removed after the test file. */
 export function tempDir(prefix = "engine-test-"): string {
@@ -36,3 +37,25 @@ export const SMALL_CORPUS: Record<string, string> = {
   "ja/sync.md": "# 同期クライアント\n\n同期クライアントはバックグラウンドでファイルをアップロードします。サブスクリプションを解約してもファイルは残ります。",
   "ko/sync.md": "# 동기화 클라이언트\n\n동기화 클라이언트는 백그라운드에서 파일을 업로드합니다. 구독을 해지해도 파일은 유지됩니다.",
 };
+
+/**
+ * An engine over SMALL_CORPUS, built before the file's tests and closed after them.
+ * `setup.engine` is valid inside tests; `setup.dir` is the temp folder (corpus in `corpus/`).
+ */
+export function smallCorpusEngine(): { readonly engine: Engine; readonly dir: string } {
+  const dir = tempDir();
+  let engine: Engine | undefined;
+  beforeAll(async () => {
+    writeFiles(join(dir, "corpus"), SMALL_CORPUS);
+    engine = Engine.open(join(dir, "index.db"), { create: true });
+    await engine.index(join(dir, "corpus"));
+  });
+  afterAll(() => engine?.close());
+  return {
+    dir,
+    get engine(): Engine {
+      if (!engine) throw new Error("smallCorpusEngine: used outside a test");
+      return engine;
+    },
+  };
+}

@@ -1,7 +1,5 @@
-import { join } from "node:path";
-import { beforeAll, afterAll, describe, expect, it } from "vitest";
-import { Engine } from "../src/index.js";
-import { SMALL_CORPUS, tempDir, writeFiles } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { smallCorpusEngine } from "./helpers.js";
 
 /** Input that would be FTS5 syntax, or break a naive tokenizer, if it reached SQLite raw. */
 const HOSTILE: Array<[string, string]> = [
@@ -69,24 +67,17 @@ const HOSTILE: Array<[string, string]> = [
   ["json", '{"query": "cancel"}'],
 ];
 
-let engine: Engine;
-const dir = tempDir();
-beforeAll(async () => {
-  writeFiles(join(dir, "corpus"), SMALL_CORPUS);
-  engine = Engine.open(join(dir, "index.db"), { create: true });
-  await engine.index(join(dir, "corpus"));
-});
-afterAll(() => engine.close());
+const setup = smallCorpusEngine();
 
 describe(`${HOSTILE.length} hostile queries never reach SQLite as syntax`, () => {
   it("has at least 50 cases", () => expect(HOSTILE.length).toBeGreaterThanOrEqual(50));
 
   it.each(HOSTILE)("%s", async (_name, query) => {
-    const lexical = engine.search(query);
+    const lexical = setup.engine.search(query);
     expect(Array.isArray(lexical.results)).toBe(true);
-    expect((await engine.vsearch(query)).results).toBeInstanceOf(Array);
+    expect((await setup.engine.vsearch(query)).results).toBeInstanceOf(Array);
     for (const tier of ["fast", "balanced", "thorough"] as const) {
-      const r = await engine.query(query, { tier });
+      const r = await setup.engine.query(query, { tier });
       expect(r.results).toBeInstanceOf(Array);
       expect(r.results.length).toBeLessThanOrEqual(10);
     }
@@ -94,18 +85,18 @@ describe(`${HOSTILE.length} hostile queries never reach SQLite as syntax`, () =>
 
   it("still finds the document when the syntax wraps real words", () => {
     for (const q of ['"cancel your subscription"', "NEAR(cancel subscription)", "title:cancel", "-cancel", "cancel*", "(cancel)", "cancel'; DROP TABLE documents; --"]) {
-      expect(engine.search(q).results[0]?.docId, q).toBe("en/billing.md");
+      expect(setup.engine.search(q).results[0]?.docId, q).toBe("en/billing.md");
     }
   });
 
   it("returns an empty list, with a note in the trace, when nothing is searchable", () => {
-    const r = engine.search("😀🎉");
+    const r = setup.engine.search("😀🎉");
     expect(r.results).toEqual([]);
     expect(r.trace[0]!.note).toMatch(/no searchable terms/);
   });
 
   it("says in the trace when a long query was cut", () => {
-    const r = engine.search(Array.from({ length: 1500 }, (_, i) => `w${i}`).join(" "));
+    const r = setup.engine.search(Array.from({ length: 1500 }, (_, i) => `w${i}`).join(" "));
     expect(r.trace[0]!.note).toMatch(/terms beyond the first 64 were ignored/);
   });
 });

@@ -1,19 +1,9 @@
-import { join } from "node:path";
-import { beforeAll, afterAll, describe, expect, it } from "vitest";
-import { Engine } from "../src/index.js";
-import { SMALL_CORPUS, tempDir, writeFiles } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { smallCorpusEngine } from "./helpers.js";
 
-let engine: Engine;
-const dir = tempDir();
+const setup = smallCorpusEngine();
 
-beforeAll(async () => {
-  writeFiles(join(dir, "corpus"), SMALL_CORPUS);
-  engine = Engine.open(join(dir, "index.db"), { create: true });
-  await engine.index(join(dir, "corpus"));
-});
-afterAll(() => engine.close());
-
-const topIds = (text: string): string[] => engine.search(text, { limit: 3 }).results.map((h) => h.docId);
+const topIds = (text: string): string[] => setup.engine.search(text, { limit: 3 }).results.map((h) => h.docId);
 
 describe("BM25 finds identifiers by how they are written", () => {
   it.each([
@@ -57,7 +47,7 @@ describe("BM25 finds identifiers by how they are written", () => {
 
 describe("results and filters", () => {
   it("returns document-level hits with passage ids, ranks, snippets and higher-is-better scores", () => {
-    const { results } = engine.search("cancel subscription");
+    const { results } = setup.engine.search("cancel subscription");
     expect(results[0]).toMatchObject({ rank: 1, docId: "en/billing.md", collection: "corpus", language: "en", title: "Cancel your subscription" });
     expect(results[0]!.passageId).toMatch(/^en\/billing\.md#\d+$/);
     expect(results[0]!.snippet).toContain("cancel");
@@ -66,23 +56,23 @@ describe("results and filters", () => {
   });
 
   it("filters by language and collection, and respects the limit", () => {
-    const de = engine.search("Abonnement abonnement abbonamento", { language: "de" }).results;
+    const de = setup.engine.search("Abonnement abonnement abbonamento", { language: "de" }).results;
     expect(de.length).toBeGreaterThan(0);
     expect(de.every((h) => h.language === "de")).toBe(true);
-    expect(engine.search("files", { collection: "no-such-collection" }).results).toEqual([]);
-    expect(engine.search("files", { limit: 2 }).results).toHaveLength(2);
+    expect(setup.engine.search("files", { collection: "no-such-collection" }).results).toEqual([]);
+    expect(setup.engine.search("files", { limit: 2 }).results).toHaveLength(2);
   });
 
   it("rejects bad options with errors that name them", () => {
-    expect(() => engine.search("x", { limit: 0 })).toThrow(/"limit" to be an integer/);
-    expect(() => engine.search("x", { limt: 3 } as never)).toThrow(/Unknown search option "limt"; did you mean "limit"/);
-    expect(() => engine.search(42 as never)).toThrow(TypeError);
+    expect(() => setup.engine.search("x", { limit: 0 })).toThrow(/"limit" to be an integer/);
+    expect(() => setup.engine.search("x", { limt: 3 } as never)).toThrow(/Unknown search option "limt"; did you mean "limit"/);
+    expect(() => setup.engine.search(42 as never)).toThrow(TypeError);
   });
 });
 
 describe("vectors", () => {
   it("vsearch finds documents by spelling similarity (the offline embedder's honest strength)", async () => {
-    const { results, trace } = await engine.vsearch("subscripton cancelation");
+    const { results, trace } = await setup.engine.vsearch("subscripton cancelation");
     expect(results[0]!.docId).toBe("en/billing.md");
     expect(trace.map((s) => s.stage)).toEqual(["vector"]);
     expect(trace[0]!.input).toMatchObject({ embedder: "offline/hashed-char-ngram-v2-384", dimensions: 384 });

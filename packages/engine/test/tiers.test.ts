@@ -1,30 +1,23 @@
 import { join } from "node:path";
-import { beforeAll, afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Engine } from "../src/index.js";
 import type { Expansion, QueryExpander, TraceItem } from "../src/index.js";
-import { SMALL_CORPUS, tempDir, writeFiles } from "./helpers.js";
+import { smallCorpusEngine, writeFiles } from "./helpers.js";
 
-let engine: Engine;
-const dir = tempDir();
-
-beforeAll(async () => {
-  writeFiles(join(dir, "corpus"), SMALL_CORPUS);
-  engine = Engine.open(join(dir, "index.db"), { create: true });
-  await engine.index(join(dir, "corpus"));
-});
-afterAll(() => engine.close());
+const setup = smallCorpusEngine();
+const dir = setup.dir;
 
 const stages = (trace: { stage: string }[]): string[] => trace.map((s) => s.stage);
 
 describe("tiers do different work", () => {
   it("fast is BM25 only and equals search", async () => {
-    const fast = await engine.query("cancel subscription", { tier: "fast" });
+    const fast = await setup.engine.query("cancel subscription", { tier: "fast" });
     expect(stages(fast.trace)).toEqual(["bm25"]);
-    expect(fast.results.map((h) => h.docId)).toEqual(engine.search("cancel subscription").results.map((h) => h.docId));
+    expect(fast.results.map((h) => h.docId)).toEqual(setup.engine.search("cancel subscription").results.map((h) => h.docId));
   });
 
   it("balanced runs bm25, vector, fusion and rerank, with ranks and scores in the trace", async () => {
-    const r = await engine.query("cancel subscription", { tier: "balanced" });
+    const r = await setup.engine.query("cancel subscription", { tier: "balanced" });
     expect(stages(r.trace)).toEqual(["bm25", "vector", "fusion", "rerank"]);
     const fusion = r.trace[2]!;
     expect(fusion.input).toMatchObject({ method: "rrf", k: 60 });
@@ -36,7 +29,7 @@ describe("tiers do different work", () => {
   });
 
   it("thorough adds an expansion stage and runs the expanded queries", async () => {
-    const r = await engine.query("subscribtion cancelation", { tier: "thorough" });
+    const r = await setup.engine.query("subscribtion cancelation", { tier: "thorough" });
     expect(stages(r.trace)[0]).toBe("expansion");
     const expansion = r.trace[0]!.output as unknown as Expansion;
     expect(expansion.lexicalQueries[0]).toBe("subscribtion cancelation");
@@ -46,8 +39,8 @@ describe("tiers do different work", () => {
   });
 
   it("thorough finds what fast misses for a misspelled query", async () => {
-    const fast = await engine.query("subscribtion", { tier: "fast" });
-    const thorough = await engine.query("subscribtion", { tier: "thorough" });
+    const fast = await setup.engine.query("subscribtion", { tier: "fast" });
+    const thorough = await setup.engine.query("subscribtion", { tier: "thorough" });
     expect(fast.results.map((h) => h.docId)).not.toContain("en/billing.md");
     expect(thorough.results[0]!.docId).toBe("en/billing.md");
   });
@@ -65,7 +58,7 @@ describe("tiers do different work", () => {
   });
 
   it("rejects an unknown tier", async () => {
-    await expect(engine.query("x", { tier: "medium" as never })).rejects.toThrow(/"tier" to be one of fast, balanced, thorough/);
+    await expect(setup.engine.query("x", { tier: "medium" as never })).rejects.toThrow(/"tier" to be one of fast, balanced, thorough/);
   });
 });
 

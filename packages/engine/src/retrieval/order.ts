@@ -4,10 +4,20 @@
  * written by the engine ranks identically when trec_eval re-sorts it.
  */
 export function compareUtf8(a: string, b: string): number {
-  if (a === b) return 0;
-  // UTF-16 order equals UTF-8 byte order except around surrogates; take the fast path when safe.
-  if (!/[\ud800-\udfff\ue000-\uffff]/.test(a + b)) return a < b ? -1 : 1;
-  return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      // UTF-16 and UTF-8 orders agree except that surrogates (astral code points) sort above
+      // U+E000–U+FFFF in UTF-8: shift them past that range before comparing.
+      x = x < 0xe000 ? x + 0x2000 : x - 0x800;
+      y = y < 0xe000 ? y + 0x2000 : y - 0x800;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
 }
 
 export function byScoreThenDocIdDesc(a: { score: number; docId: string }, b: { score: number; docId: string }): number {
