@@ -23,11 +23,12 @@ export default defineConfig({
   // prompt file or a corpus document is not).
   forceRerunTriggers: [
     ...configDefaults.forceRerunTriggers,
-    "fixtures/**/*",
-    "packages/engine/src/**/*",
-    "packages/engine/prompts/**/*",
-    "scorers/**/*.ts",
-    "helpers/**/*.ts",
+    // Vitest matches these against absolute paths: a pattern needs a leading **/ to match.
+    "**/fixtures/**",
+    "**/packages/engine/src/**",
+    "**/packages/engine/prompts/**",
+    "**/scorers/**/*.ts",
+    "**/helpers/**/*.ts",
   ],
   viteConfig: {
     test: {
