@@ -155,3 +155,47 @@ describe("model paths over HTTP, through the stub server", () => {
     expectKeyOnlyInHeaders(run, stub);
   }, 240_000);
 });
+
+describe("pnpm engine ask over HTTP", () => {
+  it("a provider failure is one line on stderr and exit 2; a batch still writes every answer", async () => {
+    const { spawn } = await import("node:child_process");
+    const { mkdtempSync, writeFileSync, readFileSync: read } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { ROOT } = await import("./eval-run.js");
+    const dir = mkdtempSync(join(tmpdir(), "ask-cli-"));
+    dirs.push(dir);
+    const db = join(dir, "index.db");
+    // Not spawnSync: the stub server lives in this process and must keep answering.
+    const cli = (args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> =>
+      new Promise((resolve) => {
+        const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "packages/engine/src/cli.ts"), ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+        child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+        child.on("close", (status) => resolve({ status, stdout, stderr }));
+      });
+    expect((await cli(["index", join(ROOT, "fixtures/corpus"), "--db", db])).status).toBe(0);
+    const stub = await startStubServer("server-error");
+    try {
+      const env = { OPENAI_COMPATIBLE_BASE_URL: stub.url, OPENAI_COMPATIBLE_API_KEY: KEY, ENGINE_MODEL: "stub-model", ENGINE_MAX_RETRIES: "0" };
+      const one = await cli(["ask", "How many recovery codes do I get with two-factor authentication?", "--db", db], env);
+      expect(one.status).toBe(2);
+      expect(one.stderr.trim().split("\n").pop()).toMatch(/^engine: answer model openai-compatible\.chat\/stub-model failed: .*/);
+      expect(one.stderr).not.toMatch(/\n\s+at /);
+      const questions = join(dir, "q.jsonl");
+      writeFileSync(questions, `${JSON.stringify({ id: "a", question: "How many recovery codes do I get with two-factor authentication?" })}\n${JSON.stringify({ id: "b", text: "What is the phone number of Tessera's headquarters in Lisbon?" })}\n`);
+      const out = join(dir, "answers.jsonl");
+      const batch = await cli(["ask", "--batch", questions, "--db", db, "--out", out], env);
+      expect(batch.status).toBe(2);
+      expect(batch.stderr).toMatch(/engine: 1 of 2 answers failed; their lines carry the error/);
+      const lines = read(out, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      expect(lines.map((l) => l.id)).toEqual(["a", "b"]);
+      expect(lines[0].error).toMatch(/failed/);
+      expect(lines[1]).toMatchObject({ refused: true, refusal: "insufficient-evidence" });
+      expect(one.stdout + one.stderr + batch.stdout + batch.stderr + read(out, "utf8")).not.toContain(KEY);
+    } finally {
+      await stub.close();
+    }
+  }, 120_000);
+});

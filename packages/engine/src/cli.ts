@@ -142,8 +142,10 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
         if (values.json) throw new UsageError(`--json does not apply to "ask --batch" (its output is JSONL)`);
         if (values.out) checkWritable(values.out);
         const lines: string[] = [];
+        let failed = 0;
         for (const q of readQuestionsJsonl(values.batch)) {
           const r = await engine.ask(q.text, askOptions);
+          if (r.error) failed++;
           lines.push(JSON.stringify({ id: q.id, question: q.text, answer: r.answer, citations: r.citations, refused: r.refused, ...(r.refusal ? { refusal: r.refusal } : {}), answerer: r.answerer, preset: r.preset, ...(r.error ? { error: r.error } : {}) }));
         }
         const jsonl = lines.join("\n") + "\n";
@@ -151,9 +153,12 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
           writeFileSync(values.out, jsonl);
           process.stderr.write(`engine: wrote ${lines.length} answers to ${values.out}\n`);
         } else out(jsonl);
+        // Every answer is written, failed ones with their error; the status still says some failed.
+        if (failed > 0) throw new EngineError("PROVIDER_ERROR", `${failed} of ${lines.length} answers failed; their lines carry the error`);
         return 0;
       }
       const r = await engine.ask(positionals[0]!, askOptions);
+      if (r.error && !values.json) throw new EngineError("PROVIDER_ERROR", r.error);
       out(values.json ? JSON.stringify(r, null, 2) + "\n" : formatAnswer(r));
       return r.error ? 2 : 0;
     }
@@ -259,7 +264,6 @@ async function expand(query: string, db: string | undefined, models: EngineOptio
 }
 
 function formatAnswer(r: AskResult): string {
-  if (r.error) return `error: ${r.error}\n`;
   const sources = r.citations.map((c) => `  [${c.ref}] ${c.passageId}`).join("\n");
   return `${r.answer}\n${sources ? `\n${sources}\n` : ""}(${r.answerer}${r.refused ? `, refused: ${r.refusal}` : ""}, evidence ${r.evidence.coverage.toFixed(2)}/${r.evidence.threshold}, ${r.elapsedMs.toFixed(0)} ms)\n`;
 }
