@@ -125,13 +125,8 @@ export class Engine {
   private constructor(file: string, db: Db, options: EngineOptions) {
     this.file = file;
     this.db = db;
-    this.analyzer = resolveAnalyzer(options.analyzer);
-    this.chunker = { ...DEFAULT_CHUNKER, ...options.chunker };
-    validateChunker(this.chunker);
     this.embedder = options.embedder ?? defaultEmbedder();
-    const vectorWeight = this.embedder instanceof HashedNgramEmbedder ? OFFLINE_VECTOR_WEIGHT : DEFAULT_HYBRID.vectorWeight;
-    this.hybrid = { ...DEFAULT_HYBRID, vectorWeight, ...options.hybrid };
-    validateHybrid(this.hybrid);
+    ({ analyzer: this.analyzer, chunker: this.chunker, hybrid: this.hybrid } = resolveParameters(options, this.embedder));
     this.reranker = options.reranker ?? new HeuristicReranker(this.analyzer);
     this.expander = options.expander ?? new DeterministicExpander(this.analyzer);
     this.languageModels = { ...options.languageModels };
@@ -622,6 +617,26 @@ export class Engine {
     });
     return { query, mode, results, trace, elapsedMs: now() - started };
   }
+}
+
+/**
+ * The engine's tunable parameters (`analyzer`, `chunker`, `hybrid`) merged with their defaults and
+ * checked, without opening an index: an unknown key throws TypeError naming the closest known one
+ * (`rrfk` → `rrfK`), a value out of range RangeError. `Engine.open` applies exactly this.
+ */
+export function resolveParameters(
+  options: Pick<EngineOptions, "analyzer" | "chunker" | "hybrid">,
+  embedder: EmbeddingModel = defaultEmbedder(),
+): { analyzer: AnalyzerConfig; chunker: ChunkerConfig; hybrid: HybridConfig } {
+  const analyzer = resolveAnalyzer(options.analyzer);
+  if (options.chunker !== undefined) checkOptions(options.chunker, Object.keys(DEFAULT_CHUNKER), "chunker");
+  const chunker = { ...DEFAULT_CHUNKER, ...options.chunker };
+  validateChunker(chunker);
+  if (options.hybrid !== undefined) checkOptions(options.hybrid, Object.keys(DEFAULT_HYBRID), "hybrid");
+  const vectorWeight = embedder instanceof HashedNgramEmbedder ? OFFLINE_VECTOR_WEIGHT : DEFAULT_HYBRID.vectorWeight;
+  const hybrid = { ...DEFAULT_HYBRID, vectorWeight, ...options.hybrid };
+  validateHybrid(hybrid);
+  return { analyzer, chunker, hybrid };
 }
 
 interface SearchOptionsResolved {

@@ -7,7 +7,7 @@
  *
  * Subpaths: `/formats` (JSONL and TREC run files), `/analysis` (the text analyzer), `/cli`.
  */
-export { Engine } from "./engine.js";
+export { Engine, resolveParameters } from "./engine.js";
 export { EngineError } from "./errors.js";
 export { HashedNgramEmbedder } from "./embed/hashed-ngram.js";
 export { HeuristicReranker } from "./retrieval/heuristic-reranker.js";

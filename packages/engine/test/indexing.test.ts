@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import { rmSync, writeFileSync, copyFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Engine, EngineError, HashedNgramEmbedder } from "../src/index.js";
+import { Engine, EngineError, HashedNgramEmbedder, resolveParameters } from "../src/index.js";
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import { SMALL_CORPUS, tempDir, writeFiles } from "./helpers.js";
 
@@ -257,6 +257,14 @@ describe("opening indexes", () => {
     expect(readFileSync(text, "utf8")).toMatch(/^this is not a database/);
 
     expect(() => Engine.open(join(dir, "missing.db"))).toThrow(/no index here; build one with `pnpm engine index/);
+  });
+
+  it("rejects a misspelled parameter key, naming the closest one, instead of running on the default", () => {
+    const db = join(dir, "params.db");
+    expect(() => Engine.open(db, { create: true, hybrid: { rrfk: 10 } as never })).toThrow(/Unknown hybrid option "rrfk"; did you mean "rrfK"\?/);
+    expect(() => Engine.open(db, { create: true, chunker: { targetchars: 500 } as never })).toThrow(/Unknown chunker option "targetchars"; did you mean "targetChars"\?/);
+    expect(() => resolveParameters({ hybrid: { rrfK: -1 } })).toThrow(RangeError);
+    expect(resolveParameters({ hybrid: { vectorWeight: 1 } }).hybrid).toMatchObject({ rrfK: 60, vectorWeight: 1 });
   });
 
   it("reports a write lock held by another process as DB_LOCKED", async () => {
