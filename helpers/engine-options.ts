@@ -4,7 +4,7 @@
  * For tuning experiments, and for tests that measure a deliberately weakened engine. Models are
  * not set here: they come from the model selection.
  */
-import type { EngineOptions } from "@hybrid-search/engine";
+import { resolveParameters, type EngineOptions } from "@hybrid-search/engine";
 
 export type TunableEngineOptions = Pick<EngineOptions, "analyzer" | "chunker" | "hybrid">;
 
@@ -28,6 +28,14 @@ export function engineOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Tuna
   for (const [key, value] of Object.entries(parsed)) {
     if (!(KEYS as readonly string[]).includes(key)) throw new ConfigError(`EVAL_ENGINE_OPTIONS: unknown key "${key}" (known: ${KEYS.join(", ")})`);
     if (value === null || typeof value !== "object" || Array.isArray(value)) throw new ConfigError(`EVAL_ENGINE_OPTIONS.${key} must be an object`);
+  }
+  // The engine's own checks, before any index is built: a misspelled or out-of-range parameter
+  // must stop the run, not measure the defaults under the experiment's name.
+  try {
+    resolveParameters(parsed as TunableEngineOptions);
+  } catch (error) {
+    if (error instanceof TypeError || error instanceof RangeError) throw new ConfigError(`EVAL_ENGINE_OPTIONS: ${error.message.split("\n")[0]}`);
+    throw error;
   }
   return parsed as TunableEngineOptions;
 }

@@ -9,7 +9,7 @@ import type { TestProject } from "vitest/node";
 import { DatasetError, loadDataset } from "./dataset.js";
 import { ConfigError, engineOptionsFromEnv } from "./engine-options.js";
 import { evalModels, type EvalModels } from "./models.js";
-import { formatFixtureError, isFixtureError } from "./fixtures.js";
+import { formatFixtureError, isFixtureError, loadAskCases, loadTranslations } from "./fixtures.js";
 import { buildLaneIndex, LANES, loadLane, type LaneName } from "./lanes.js";
 import { buildTempIndex, describeFingerprint, type TempIndex } from "./setup-db.js";
 import "./eval-index.js";
@@ -19,13 +19,29 @@ function datasetOrExit(): ReturnType<typeof loadDataset> {
     engineOptionsFromEnv();
     evalModels();
     for (const lane of LANES) loadLane(lane);
+    // The answer eval's fixtures, validated here too: a broken file must stop the run with one
+    // line, not fail ask.eval.ts's import with a stack trace.
+    loadTranslations();
+    loadAskCases();
     return loadDataset();
   } catch (error) {
-    const known = isFixtureError(error) || error instanceof DatasetError || error instanceof ConfigError || (error as { name?: string }).name === "EngineError";
-    if (!known) throw error;
-    process.stderr.write(`eval: ${isFixtureError(error) ? formatFixtureError(error) : (error as Error).message}\n`);
+    return exitOnSetupError(error);
+  }
+}
+
+/**
+ * A failure in global setup: one line and exit 2 for what the user can fix (a fixture, the dataset,
+ * the configuration, a corpus file the engine refuses). Anything thrown out of global setup would
+ * make `evalite run` print a stack trace and then wait forever, so a bug exits too (status 1).
+ */
+function exitOnSetupError(error: unknown): never {
+  const known = isFixtureError(error) || error instanceof DatasetError || error instanceof ConfigError || (error as { name?: string }).name === "EngineError";
+  if (known) {
+    process.stderr.write(`eval: ${isFixtureError(error) ? formatFixtureError(error) : (error as Error).message.split("\n")[0]}\n`);
     process.exit(2);
   }
+  process.stderr.write(`eval: global setup failed (a bug): ${formatFixtureError(error)}\n`);
+  process.exit(1);
 }
 
 /** What a run measured: the index fingerprint, the model mode and ids, the engine parameters. */
@@ -52,14 +68,19 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const engine = engineOptionsFromEnv();
   const models = evalModels();
   process.stdout.write(`${models.description}\n`);
-  const index: TempIndex = await buildTempIndex(dataset.corpus, {
-    dataset: dataset.name,
-    collection: dataset.collection,
-    engine: { ...engine, ...(models.engine.embedder ? { embedder: models.engine.embedder } : {}) },
-  });
+  let index: TempIndex;
   // Each lane has its own temp index, built with the same engine parameters.
   const lanes = new Map<LaneName, TempIndex>();
-  for (const lane of LANES) lanes.set(lane, await buildLaneIndex(loadLane(lane), engine));
+  try {
+    index = await buildTempIndex(dataset.corpus, {
+      dataset: dataset.name,
+      collection: dataset.collection,
+      engine: { ...engine, ...(models.engine.embedder ? { embedder: models.engine.embedder } : {}) },
+    });
+    for (const lane of LANES) lanes.set(lane, await buildLaneIndex(loadLane(lane), engine));
+  } catch (error) {
+    return exitOnSetupError(error);
+  }
   const publish = (): void => {
     project.provide("evalIndex", { dbPath: index.dbPath, fingerprint: index.fingerprint });
     project.provide("laneIndexes", Object.fromEntries([...lanes].map(([name, lane]) => [name, { dbPath: lane.dbPath, fingerprint: lane.fingerprint }])));

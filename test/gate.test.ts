@@ -93,6 +93,15 @@ describe("pnpm eval gates on per-metric floors", () => {
     expect(r.stderr).toBe("eval: --update-baseline sets floors for the engine's defaults; unset EVAL_ENGINE_OPTIONS (a tuning experiment) first\n");
   });
 
+  it("refuses a misspelled or out-of-range EVAL_ENGINE_OPTIONS before measuring, not a run of the defaults", async () => {
+    const typo = await run(["query"], { EVAL_ENGINE_OPTIONS: JSON.stringify({ hybrid: { rrfk: 10 } }) });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/^eval: EVAL_ENGINE_OPTIONS: Unknown hybrid option "rrfk"; did you mean "rrfK"\? \(known: [^\n]+\)\n$/);
+    const range = await run(["query"], { EVAL_ENGINE_OPTIONS: JSON.stringify({ hybrid: { rrfK: -1 } }) });
+    expect(range.code).toBe(2);
+    expect(range.stderr).toBe('eval: EVAL_ENGINE_OPTIONS: Expected hybrid "rrfK" to be a non-negative number, got -1\n');
+  });
+
   it("pnpm eval:compare on the two real reports: deltas, p-values, regressions first", () => {
     const r = compare(normal.path, weak.path);
     expect(r.code, r.stderr).toBe(1);
