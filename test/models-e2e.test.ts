@@ -183,6 +183,10 @@ describe("pnpm engine ask over HTTP", () => {
       expect(one.status).toBe(2);
       expect(one.stderr.trim().split("\n").pop()).toMatch(/^engine: answer model openai-compatible\.chat\/stub-model failed: .*/);
       expect(one.stderr).not.toMatch(/\n\s+at /);
+      const json = await cli(["ask", "How many recovery codes do I get with two-factor authentication?", "--db", db, "--json"], env);
+      expect(json.status).toBe(2);
+      expect(JSON.parse(json.stdout).error).toMatch(/^answer model openai-compatible\.chat\/stub-model failed: /);
+      expect(json.stderr.trim().split("\n").pop()).toMatch(/^engine: answer model openai-compatible\.chat\/stub-model failed: .*/);
       const questions = join(dir, "q.jsonl");
       writeFileSync(questions, `${JSON.stringify({ id: "a", question: "How many recovery codes do I get with two-factor authentication?" })}\n${JSON.stringify({ id: "b", text: "What is the phone number of Tessera's headquarters in Lisbon?" })}\n`);
       const out = join(dir, "answers.jsonl");

@@ -3,7 +3,7 @@
  * `engine: <what went wrong>`, and exits with status 2; an existing index is never changed by a
  * failed command.
  */
-import { writeFileSync, existsSync, statSync } from "node:fs";
+import { writeFileSync, existsSync, rmSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { Engine } from "./engine.js";
@@ -110,7 +110,9 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
   const filters = { ...(values.collection ? { collection: values.collection } : {}), ...(values.language ? { language: values.language } : {}) };
 
   if (command === "index") {
+    const created = !existsSync(values.db!);
     const engine = Engine.open(values.db!, { ...models, create: true });
+    let ok = false;
     try {
       const report = await engine.index(positionals[0]!, {
         ...(values.collection ? { collection: values.collection } : {}),
@@ -128,8 +130,11 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
             (report.skippedFiles.length ? `  skipped ${report.skippedFiles.length} files that are not Markdown or text: ${report.skippedFiles.slice(0, 5).join(", ")}${report.skippedFiles.length > 5 ? ", …" : ""}\n` : ""),
         );
       }
+      ok = true;
     } finally {
       engine.close();
+      // A failed first run leaves no empty index behind (an existing index is left as it was).
+      if (!ok && created) for (const f of [values.db!, `${values.db}-wal`, `${values.db}-shm`]) rmSync(f, { force: true });
     }
     return 0;
   }
@@ -160,6 +165,8 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
       const r = await engine.ask(positionals[0]!, askOptions);
       if (r.error && !values.json) throw new EngineError("PROVIDER_ERROR", r.error);
       out(values.json ? JSON.stringify(r, null, 2) + "\n" : formatAnswer(r));
+      // --json prints the result with its error; the failure is still one line on stderr.
+      if (r.error) process.stderr.write(`engine: ${r.error.split("\n")[0]}\n`);
       return r.error ? 2 : 0;
     }
     if (command === "stats") {
@@ -222,6 +229,7 @@ function parseTier(value: string | undefined): Tier {
 function checkWritable(file: string): void {
   const dir = dirname(resolve(file));
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--out ${file}: folder ${dirname(file)} does not exist`);
+  if (existsSync(file) && statSync(file).isDirectory()) throw new UsageError(`--out ${file}: is a folder; give the path of a file`);
 }
 
 /** Questions for `ask --batch`: BEIR-style query lines, with `question` accepted for `text`. */

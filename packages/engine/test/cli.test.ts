@@ -138,5 +138,25 @@ describe("engine CLI", () => {
       writeFileSync(queries, `${JSON.stringify({ _id: "q1", text: "x" })}\n${JSON.stringify({ _id: "q2" })}\n`);
       expectOneLineError(engine("run", queries, "--db", db), /bad-queries\.jsonl:2: missing "text"/);
     });
+
+    it("a missing query or question file, and --out naming a folder, are input errors, not internal ones", () => {
+      expectOneLineError(engine("run", "no-such.jsonl", "--db", db), /^engine: no-such\.jsonl: no such file\n$/);
+      // ask says which models it uses first (one line), then the error.
+      const ask = engine("ask", "--batch", "no-such.jsonl", "--db", db);
+      expect(ask.code).toBe(2);
+      expect(ask.stderr).toMatch(/^engine: models: offline [^\n]+\nengine: no-such\.jsonl: no such file\n$/);
+      expectOneLineError(engine("run", "corpus", "--db", db), /^engine: corpus: cannot read \(a folder, expected a JSONL file\)\n$/);
+      const queries = join(dir, "ok-queries.jsonl");
+      writeFileSync(queries, `${JSON.stringify({ _id: "q1", text: "x" })}\n`);
+      expectOneLineError(engine("run", queries, "--db", db, "--out", "corpus"), /--out corpus: is a folder; give the path of a file/);
+    });
+
+    it("a failed first index run leaves no empty index file behind", () => {
+      expectOneLineError(engine("index", "no-such-folder", "--db", "fresh.db"), /no-such-folder: no such folder or file/);
+      const bad = join(dir, "bad-first");
+      writeFiles(bad, { "latin1.txt": Buffer.from("caf\xe9", "latin1") });
+      expectOneLineError(engine("index", bad, "--db", "fresh.db"), /invalid UTF-8/);
+      for (const f of ["fresh.db", "fresh.db-wal", "fresh.db-shm"]) expect(existsSync(join(dir, f)), f).toBe(false);
+    });
   });
 });

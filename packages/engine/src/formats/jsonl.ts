@@ -29,7 +29,15 @@ export interface QueryRecord {
 
 /** Parses a JSONL file into objects; blank lines are skipped, anything else must be a JSON object. */
 export function readJsonlObjects(file: string): JsonlLine[] {
-  const text = decodeUtf8File(file, readFileSync(file));
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") throw new EngineError("INPUT_NOT_FOUND", `${file}: no such file`);
+    throw new EngineError("UNREADABLE", `${file}: cannot read (${code === "EISDIR" ? "a folder, expected a JSONL file" : (code ?? (error as Error).message)})`);
+  }
+  const text = decodeUtf8File(file, bytes);
   const out: JsonlLine[] = [];
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
