@@ -1,6 +1,7 @@
 /**
  * Scorers for a query expander's output (`{ lexicalQueries, vectorQueries, hyde?, language? }`).
- * Each returns 0 or 1 (or a share) with the facts it checked in metadata.
+ * Each returns 0 or 1 (or a share) with the facts it checked in metadata. When the expander failed
+ * and the query ran unexpanded, the score is 0 with `status: "failed"`, never a pass.
  */
 import { createScorer } from "evalite";
 import type { Evalite } from "evalite";
@@ -34,7 +35,22 @@ export function queryAnchors(query: string): string[] {
   return [...new Set([...quoted, ...identifiers])];
 }
 
-export function schemaValidScore(output: ExpansionOutput, validate: (value: unknown) => Array<{ instancePath: string; message?: string }>): { score: number; metadata: Record<string, unknown> } {
+type Score = { score: number; metadata: Record<string, unknown> };
+
+/**
+ * The expander produced no expansion at all (its call failed or threw; `fallback` without
+ * `errors`) and the query ran unexpanded. Then no expansion score measures anything: each is 0
+ * with `status: "failed"` (not scored, docs/gate.md) — never the 1 that the unexpanded query
+ * would earn by passing the schema and keeping every identifier.
+ */
+function expanderFailed(output: ExpansionOutput): Score | null {
+  if (!output.fallback || output.fallback.errors !== undefined) return null;
+  return { score: 0, metadata: { status: "failed", expander: output.expander, fallback: output.fallback.reason, rule: "the expander failed: scored 0, never a pass" } };
+}
+
+export function schemaValidScore(output: ExpansionOutput, validate: (value: unknown) => Array<{ instancePath: string; message?: string }>): Score {
+  const failed = expanderFailed(output);
+  if (failed) return failed;
   const rejected = output.fallback?.errors;
   if (rejected !== undefined) {
     return { score: 0, metadata: { expander: output.expander, valid: false, errors: rejected, note: "the model's output failed the schema; the query ran unexpanded" } };
@@ -55,7 +71,9 @@ export function expansionSchemaValid<TInput>(validate: (value: unknown) => Array
   });
 }
 
-export function variantScore(output: ExpansionOutput, kind: "lexical" | "vector"): { score: number; metadata: Record<string, unknown> } {
+export function variantScore(output: ExpansionOutput, kind: "lexical" | "vector"): Score {
+  const failed = expanderFailed(output);
+  if (failed) return failed;
   const list = kind === "lexical" ? output.expansion.lexicalQueries : [...output.expansion.vectorQueries, ...(output.expansion.hyde ? [output.expansion.hyde] : [])];
   const variants = list.filter((q) => !same(q, output.query));
   return { score: variants.length > 0 ? 1 : 0, metadata: { expander: output.expander, variants, ...(output.fallback ? { fallback: output.fallback.reason } : {}) } };
@@ -84,10 +102,12 @@ export function hasVectorVariants<TInput>(): ExpansionScorer<TInput> {
   });
 }
 
-export function anchorsKeptScore(output: ExpansionOutput): { score: number; metadata: Record<string, unknown> } {
+export function anchorsKeptScore(output: ExpansionOutput): Score {
   const anchors = queryAnchors(output.query);
   const queries = [...output.expansion.lexicalQueries, ...output.expansion.vectorQueries];
   if (anchors.length === 0) throw new Error(`query ${JSON.stringify(output.query)} has no identifier or quoted phrase to keep; leave it out of this eval`);
+  // Rejected output ran unexpanded: nothing was expanded, so nothing was kept or lost.
+  if (output.fallback) return expanderFailed(output) ?? { score: 0, metadata: { status: "failed", expander: output.expander, fallback: output.fallback.reason, rule: "the expansion was rejected; the unexpanded query says nothing about keeping identifiers" } };
   const lost: string[] = [];
   for (const q of queries) for (const a of anchors) if (!squash(q).includes(squash(a))) lost.push(`${JSON.stringify(a)} missing from ${JSON.stringify(q)}`);
   const checks = anchors.length * queries.length;

@@ -110,4 +110,17 @@ describe("expansion scorers", () => {
     const rejected = schemaValidScore(out({ lexicalQueries: ["q"], vectorQueries: ["q"] }, { fallback: { reason: "schema", errors: [{ instancePath: "/hyde" }] } }), validate);
     expect(rejected.score).toBe(0);
   });
+
+  it("an expander that failed (query ran unexpanded) is not scored on any expansion metric, never a pass", () => {
+    const validate = () => [];
+    const unexpanded = { lexicalQueries: ['DEC-0054 "trash retention" policy'], vectorQueries: ['DEC-0054 "trash retention" policy'] };
+    const failed = out(unexpanded, { fallback: { reason: "model call failed: 500 Internal Server Error" } });
+    for (const score of [schemaValidScore(failed, validate), variantScore(failed, "lexical"), variantScore(failed, "vector"), anchorsKeptScore(failed)]) {
+      expect(score).toEqual({ score: 0, metadata: expect.objectContaining({ status: "failed", fallback: "model call failed: 500 Internal Server Error" }) });
+    }
+    // Rejected output (not JSON, or off-schema) is invalid, scored 0; keeping identifiers is then not measured.
+    const rejected = out(unexpanded, { fallback: { reason: "model output is not JSON: Sure!", errors: [{ instancePath: "", message: "is not JSON" }] } });
+    expect(schemaValidScore(rejected, validate)).toEqual({ score: 0, metadata: expect.objectContaining({ valid: false }) });
+    expect(anchorsKeptScore(rejected)).toEqual({ score: 0, metadata: expect.objectContaining({ status: "failed" }) });
+  });
 });

@@ -127,6 +127,18 @@ describe("model paths over HTTP, through the stub server", () => {
     expectKeyOnlyInHeaders(run, stub);
   }, 240_000);
 
+  it("500 on every expansion call: expansion scores are not scored (failed), never the pass of the unexpanded query", async () => {
+    const { run, stub } = await runWith("server-error", "expansion", { ENGINE_MAX_RETRIES: "0" });
+    expectNothingSilentlyScored(run);
+    for (const [suite, metric] of [["Query expansion", "Schema valid"], ["Query expansion", "Has vector variants"], ["Expansion keeps identifiers", "Keeps identifiers and quotes"]] as const) {
+      const all = scores(run, suite, metric);
+      expect(all.length, metric).toBeGreaterThan(0);
+      expect(all.every((s) => s.score === 0 && s.metadata!.status === "failed" && /^model call failed: /.test(String(s.metadata!.fallback))), metric).toBe(true);
+    }
+    expect(run.stdout).toMatch(/cases: \d+: 0 pass, \d+ fail, 0 error; (\d+) of \1 scores not scored/);
+    expectKeyOnlyInHeaders(run, stub);
+  }, 240_000);
+
   it("429 with retry-after: retried, then answered", async () => {
     const { run, stub } = await runWith("rate-limit", "ask");
     expectNothingSilentlyScored(run);

@@ -152,7 +152,10 @@ export interface ExpansionResult {
   expansion: Expansion;
   /** Which expander produced it (`deterministic-v1`, `google/gemini-2.5-flash`, ...). */
   expander: string;
-  /** Set when the expander failed or its output failed validation and the query ran unexpanded. */
+  /**
+   * Set when the expander failed or its output failed validation and the query ran unexpanded;
+   * `errors` is set exactly when there was output and it was invalid (not JSON, or AJV's errors).
+   */
   fallback?: { reason: string; errors?: unknown };
 }
 

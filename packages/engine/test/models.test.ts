@@ -81,7 +81,8 @@ describe("ModelExpander", () => {
   });
 
   it("falls back when the output is not JSON or the call fails", async () => {
-    expect((await new ModelExpander(mock("Sure! Here are some queries: cancel, stop")).expand("q")).fallback!.reason).toMatch(/^model output is not JSON: Sure!/);
+    const prose = await new ModelExpander(mock("Sure! Here are some queries: cancel, stop")).expand("q");
+    expect(prose.fallback).toEqual({ reason: expect.stringMatching(/^model output is not JSON: Sure!/), errors: [{ instancePath: "", message: "is not JSON" }] });
     const failing = new MockLanguageModelV3({ provider: "mock", modelId: "down", doGenerate: async () => Promise.reject(new Error("connect ECONNREFUSED")) });
     expect((await new ModelExpander(failing, { maxRetries: 0 }).expand("q")).fallback!.reason).toMatch(/^model call failed: .*ECONNREFUSED/);
   });

@@ -51,7 +51,8 @@ export class ModelExpander implements QueryExpander {
         // The model answered, but not with parseable JSON; keep what it said for the trace.
         const parsed = tryParse(error.text);
         if (parsed === undefined) {
-          return { expansion: unexpanded, expander: this.id, fallback: { reason: `model output is not JSON: ${clip(error.text ?? "")}` } };
+          // Output the model did give but that is not JSON fails validation like a schema break.
+          return { expansion: unexpanded, expander: this.id, fallback: { reason: `model output is not JSON: ${clip(error.text ?? "")}`, errors: [{ instancePath: "", message: "is not JSON" }] } };
         }
         object = parsed;
       } else {
