@@ -120,7 +120,9 @@ describe("model paths over HTTP, through the stub server", () => {
     expectNothingSilentlyScored(run);
     const faith = scores(run, "Answers: RAG triad", "Faithfulness");
     expect(faith.length).toBeGreaterThan(0);
-    for (const s of faith.filter((x) => x.metadata!.status === "scored")) {
+    const judged = faith.filter((x) => x.metadata!.status === "scored");
+    expect(judged.length).toBeGreaterThan(0);
+    for (const s of judged) {
       expect(s.metadata).toMatchObject({ method: "heuristic", fallbackFrom: "llm-judge" });
       expect(String(s.metadata!.judgeError)).not.toBe("");
     }

@@ -12,7 +12,7 @@ import { readJsonlObjects, readQueriesJsonl } from "./formats/jsonl.js";
 import { DeterministicExpander } from "./retrieval/deterministic-expander.js";
 import { formatTrecRun } from "./formats/trec-run.js";
 import { TIERS, type AskResult, type EngineOptions, type SearchResponse, type Tier } from "./types.js";
-import { describeModels, engineModelOptions, PRESETS, selectModels, type Preset } from "./models/select.js";
+import { engineModelOptions, PRESETS, selectModels, type Preset } from "./models/select.js";
 
 const USAGE = `Usage:
   pnpm engine index <folder|corpus.jsonl> --db <file> [--collection <name>] [--json]
@@ -23,8 +23,10 @@ const USAGE = `Usage:
                    [--out <run.txt>] [--tag <name>] [--collection <c>] [--language <l>]
   pnpm engine stats --db <file> [--json]
   pnpm engine expand "<query>" [--db <file>] [--json]
-  pnpm engine ask "<question>" --db <file> [--preset slim|balanced|quality] [--limit <n>] [--tier <tier>] [--json]
+  pnpm engine ask "<question>" --db <file> [--preset slim|balanced|quality] [--limit <n>] [--tier <tier>]
+                   [--collection <c>] [--language <l>] [--json]
   pnpm engine ask --batch <questions.jsonl> --db <file> [--preset <p>] [--limit <n>] [--out <answers.jsonl>]
+                   [--collection <c>] [--language <l>]
 
   index    Index a folder of Markdown/text files (language from an en/, de/… folder or front matter,
            else detected) or a BEIR-style corpus.jsonl ({"_id"|"id","title","text"}). Unchanged
@@ -85,8 +87,13 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
   const values = parsed.values as Values;
   const [command, ...positionals] = parsed.positionals;
   if (values.help || command === undefined || command === "help") {
+    if (command === undefined && !values.help) {
+      // No command is a mistake: the usage goes to stderr, like every error.
+      process.stderr.write(USAGE + "\n");
+      return 2;
+    }
     out(USAGE + "\n");
-    return command === undefined && !values.help ? 2 : 0;
+    return 0;
   }
   const allowed = ALLOWED[command];
   if (!allowed) throw new UsageError(`unknown command "${command}"; expected one of ${Object.keys(ALLOWED).join(", ")} (see --help)`);
@@ -102,7 +109,6 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
   }
   const selection = selectModels();
   const models: EngineOptions = engineModelOptions(selection);
-  if (command === "ask" || command === "expand") process.stderr.write(`engine: ${describeModels(selection)}\n`);
   if (command === "expand") return expand(positionals[0]!, values.db, models, values.json === true, out);
   const limit = values.limit === undefined ? undefined : parseLimit(values.limit);
   if (values.preset !== undefined && !(PRESETS as readonly string[]).includes(values.preset)) throw new UsageError(`--preset must be one of ${PRESETS.join(", ")}, got "${values.preset}"`);
@@ -234,11 +240,15 @@ function checkWritable(file: string): void {
 
 /** Questions for `ask --batch`: BEIR-style query lines, with `question` accepted for `text`. */
 function readQuestionsJsonl(file: string): Array<{ id: string; text: string }> {
+  const seen = new Map<string, number>();
   return readJsonlObjects(file).map(({ line, value }) => {
     const id = value._id ?? value.id;
     const text = value.text ?? value.question;
     if ((typeof id !== "string" || id === "") && typeof id !== "number") throw new EngineError("MALFORMED_RECORD", `${file}:${line}: missing "_id" or "id"`);
     if (typeof text !== "string" || text.trim() === "") throw new EngineError("MALFORMED_RECORD", `${file}:${line}: missing "text" (or "question")`);
+    const first = seen.get(String(id));
+    if (first !== undefined) throw new EngineError("MALFORMED_RECORD", `${file}:${line}: id "${id}" repeats the record on line ${first}`);
+    seen.set(String(id), line);
     return { id: String(id), text };
   });
 }
@@ -289,7 +299,7 @@ function formatStats(stats: ReturnType<Engine["stats"]> & { fingerprint: ReturnT
     `languages:   ${stats.languages.join(", ") || "(none)"}\n` +
     `documents:   ${stats.documents}\npassages:    ${stats.passages}\n` +
     `embedder:    ${stats.embedder ?? "(none)"}${stats.dimensions ? ` (${stats.dimensions} dimensions)` : ""}\n` +
-    `analyzer:    ${f.analyzer}\nchunkers:    ${f.chunkers.join(", ")}\nschema:      ${f.schemaVersion}\ncorpus hash: ${f.corpusHash}\n`
+    `analyzer:    ${f.analyzer}${stats.stale ? ` (STALE: ${stats.stale})` : ""}\nchunkers:    ${f.chunkers.join(", ")}\nschema:      ${f.schemaVersion}\ncorpus hash: ${f.corpusHash}\n`
   );
 }
 

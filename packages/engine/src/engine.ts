@@ -141,6 +141,8 @@ export class Engine {
     if (typeof file !== "string" || file === "") throw new TypeError(`Expected the index path to be a non-empty string`);
     const busyTimeoutMs = options.busyTimeoutMs ?? 2000;
     if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) throw new RangeError(`Expected "busyTimeoutMs" to be a non-negative integer, got ${busyTimeoutMs}`);
+    // Check every parameter before a file is created: a typo must not leave an empty index behind.
+    resolveParameters(options, options.embedder ?? defaultEmbedder());
     const db = openIndex(file, { create: options.create ?? false, busyTimeoutMs });
     try {
       return new Engine(file, db, options);
@@ -164,7 +166,7 @@ export class Engine {
   search(text: string, options: SearchOptions = {}): SearchResponse {
     const started = now();
     const opts = searchOptions(options, "search");
-    const state = this.state();
+    const state = this.checkedState(opts);
     const trace: TraceStage[] = [];
     const lexical = prepareLexicalQuery(checkText(text), state.catalog.languages, this.analyzer);
     const items = this.bm25Stage(state, lexical, text, opts.limit, opts, trace, "bm25");
@@ -175,7 +177,7 @@ export class Engine {
   async vsearch(text: string, options: SearchOptions = {}): Promise<SearchResponse> {
     const started = now();
     const opts = searchOptions(options, "vsearch");
-    const state = this.state();
+    const state = this.checkedState(opts);
     const trace: TraceStage[] = [];
     checkText(text);
     const [vectorItems] = await this.vectorStage(state, [text], opts.limit, opts, trace);
@@ -189,7 +191,7 @@ export class Engine {
     const { tier = "balanced", ...rest } = options;
     if (!TIERS.includes(tier)) throw new RangeError(`Expected "tier" to be one of ${TIERS.join(", ")}, got ${JSON.stringify(tier)}`);
     const opts = searchOptions(rest, "query");
-    const state = this.state();
+    const state = this.checkedState(opts);
     const trace: TraceStage[] = [];
     const lexical = prepareLexicalQuery(checkText(text), state.catalog.languages, this.analyzer);
     const h = this.hybrid;
@@ -365,16 +367,24 @@ export class Engine {
   }
 
   /** Collections, languages and sizes of the index. */
-  stats(): { collections: string[]; languages: string[]; documents: number; passages: number; embedder: string | null; dimensions: number | null } {
-    const state = this.state();
+  stats(): { collections: string[]; languages: string[]; documents: number; passages: number; embedder: string | null; dimensions: number | null; stale: string | null } {
+    // Works on an index built with another analyzer too: it is how a user finds out what they have.
+    let catalog: Catalog;
+    try {
+      catalog = new Catalog(this.db);
+    } catch (error) {
+      throw sqliteFailure(this.file, error);
+    }
     const meta = readMeta(this.db);
+    const expected = analyzerId(this.analyzer);
     return {
-      collections: state.catalog.collections,
-      languages: state.catalog.languages,
-      documents: state.catalog.documents.length,
-      passages: state.catalog.passageDocument.size,
+      collections: catalog.collections,
+      languages: catalog.languages,
+      documents: catalog.documents.length,
+      passages: catalog.passageDocument.size,
       embedder: meta.embedder ?? null,
       dimensions: meta.dimensions ?? null,
+      stale: meta.analyzer !== undefined && meta.analyzer !== expected ? `built with ${meta.analyzer}; this engine analyzes text as ${expected}: run \`pnpm engine index\` again` : null,
     };
   }
 
@@ -547,6 +557,16 @@ export class Engine {
   }
 
   // ---- state ----
+
+  /** The state, after checking that a collection filter names a collection of the index. */
+  private checkedState(opts: SearchOptionsResolved): State {
+    const state = this.state();
+    const { collection } = opts;
+    if (collection !== undefined && state.catalog.documents.length > 0 && !state.catalog.collections.includes(collection)) {
+      throw new RangeError(`Unknown collection "${collection}"; this index has ${state.catalog.collections.map((c) => `"${c}"`).join(", ")}`);
+    }
+    return state;
+  }
 
   private state(): State {
     let dataVersion: number;

@@ -194,6 +194,24 @@ describe("embedder changes", () => {
   });
 });
 
+describe("documents without a body", () => {
+  it("are still findable by their title (a heading-only file, an empty JSONL text)", async () => {
+    const { corpus, db } = fresh({ "en/refunds.md": "# Refund policy\n", "en/other.md": "# Other\n\nSomething else entirely." });
+    const engine = Engine.open(db, { create: true });
+    try {
+      const report = await engine.index(corpus);
+      expect(report.passages.total).toBe(2);
+      expect(engine.search("refund").results.map((h) => h.docId)).toEqual(["en/refunds.md"]);
+      const file = join(dir, "titles.jsonl");
+      writeFileSync(file, `${JSON.stringify({ _id: "t1", title: "Warranty terms", text: "" })}\n`);
+      await engine.index(file);
+      expect(engine.search("warranty").results.map((h) => h.docId)).toEqual(["t1"]);
+    } finally {
+      engine.close();
+    }
+  });
+});
+
 describe("JSONL corpora", () => {
   it("indexes BEIR-style records with _id or id, detecting language", async () => {
     const file = join(dir, "corpus.jsonl");

@@ -94,7 +94,10 @@ export async function indexSource(ctx: IndexerContext, location: string, options
       unchanged++;
       continue;
     }
-    const passages = chunkDocument(doc.body, doc.title, doc.markdown, ctx.chunker).map((c) => ({
+    const chunks = chunkDocument(doc.body, doc.title, doc.markdown, ctx.chunker);
+    // A document with a title and no body (or an empty JSONL text) is still findable by its title.
+    if (chunks.length === 0 && doc.title.trim() !== "") chunks.push({ seq: 0, heading: "", text: doc.title });
+    const passages = chunks.map((c) => ({
       seq: c.seq,
       heading: c.heading,
       text: c.text,
