@@ -53,6 +53,15 @@ describe("ratchet", () => {
     expect(b.log[1]).toMatchObject({ commit: "abc123", dirty: true, reason: "uncommitted tuning" });
   });
 
+  it("writes no floor of 0 (it could never fail) and does not list such a measurement as unfloored", () => {
+    const b = emptyBaseline();
+    const zero = [slice("Tier order", "all", 1, { ordered: 0 }), slice("Search", "all", 58, { nDCG: 0.64 })];
+    const changes = ratchet(b, "offline", zero, ctx("initial"));
+    expect(changes.map((c) => c.key)).toEqual(["Search|nDCG|all"]);
+    expect(b.floors.offline?.["Tier order"]).toBeUndefined();
+    expect(checkFloors(b, "offline", zero, new Set(["Tier order", "Search"])).unfloored).toEqual([]);
+  });
+
   it("raises floors to a better run and never lowers one for a worse run", () => {
     const b = emptyBaseline();
     ratchet(b, "offline", run1, ctx("initial"));

@@ -227,7 +227,8 @@ interface Measurement {
 function measurements(aggregates: readonly SliceAggregate[]): Map<string, Measurement> {
   const out = new Map<string, Measurement>();
   for (const slice of aggregates) {
-    for (const m of slice.metrics) out.set(floorKey(slice.eval, m.metric, slice.slice), { mean: m.mean, n: m.n, floorable: (t) => floored(slice, t) });
+    // A floor of 0 could never fail: such a measurement is reported, not floored.
+    for (const m of slice.metrics) out.set(floorKey(slice.eval, m.metric, slice.slice), { mean: m.mean, n: m.n, floorable: (t) => floored(slice, t) && floorFrom(m.mean, m.n, t) > 0 });
   }
   return out;
 }

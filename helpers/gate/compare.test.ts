@@ -51,6 +51,28 @@ describe("pnpm eval:compare statistics", () => {
     expect(formatComparison(compareReports(a, b), { path: "a", report: a }, { path: "b", report: b })).toMatch(/warning: 8 cases cannot reliably detect \|Δ\| = 0\.025 \(MDE 0\.\d{3}\); about \d+ would be needed/);
   });
 
+  it("leaves out cases a run did not score instead of comparing them as zeros", () => {
+    const a = run(20, () => 0.8);
+    const failed = { score: 0, metadata: { status: "failed", error: "model failed" } };
+    const b = reportOf(output([suite("Search", Array.from({ length: 20 }, (_, i) => row({ id: `q${i}`, scores: { m: i < 12 ? failed : 0.8, k: 0.5 } })))]));
+    const c = compareReports(a, b);
+    const m = c.metrics.find((x) => x.metric === "m")!;
+    expect(m).toMatchObject({ n: 8, notScoredA: 0, notScoredB: 12, delta: 0, verdict: "no significant change" });
+    expect(formatComparison(c, { path: "a", report: a }, { path: "b", report: b })).toContain("not scored, left out: 0 in a, 12 in b");
+  });
+
+  it("does not compare a metric scored by different methods, unless forced", () => {
+    const by = (method: string, score: number) => ({ score, metadata: { method, status: "scored" } });
+    const a = reportOf(output([suite("Triad", Array.from({ length: 10 }, (_, i) => row({ id: `a${i}`, scores: { faith: by("heuristic", 1) } })))]));
+    const b = reportOf(output([suite("Triad", Array.from({ length: 10 }, (_, i) => row({ id: `a${i}`, scores: { faith: by("llm-judge", 0.6) } })))]));
+    const c = compareReports(a, b);
+    expect(c.metrics).toEqual([]);
+    expect(c.methodMismatch).toEqual([{ suite: "Triad", metric: "faith", a: ["heuristic"], b: ["llm-judge"] }]);
+    expect(formatComparison(c, { path: "a", report: a }, { path: "b", report: b })).toMatch(/not compared, scored by different methods.*Triad › faith \(heuristic vs llm-judge\)/);
+    const forced = compareReports(a, b, true);
+    expect(forced.metrics[0]).toMatchObject({ metric: "faith", methods: { a: ["heuristic"], b: ["llm-judge"] }, verdict: "regression" });
+  });
+
   it("pairs cases by id and reports the unpaired ones and metrics only one run measured", () => {
     const a = run(10, () => 0.5);
     const b = reportOf(output([suite("Search", Array.from({ length: 12 }, (_, i) => row({ id: `q${i + 2}`, scores: { m: 0.5, extra: 1 } })))]));

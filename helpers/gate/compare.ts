@@ -9,6 +9,11 @@
  * needed (stats.ts has the formulas). A metric is a **regression** when Δ < 0 with Holm-adjusted
  * p < 0.05, an **improvement** when Δ > 0 likewise; regressions are listed first.
  *
+ * Only cases both runs actually scored are paired: a case whose value was not scored (the answer
+ * failed, no judge, an error) in either run is left out of that metric and counted per run, never
+ * compared as a real 0. A metric scored by different methods in the two runs (`heuristic` in one,
+ * `llm-judge` in the other) measures two different things and is not compared unless forced.
+ *
  * Runs are only comparable when they measured the same thing: a different index fingerprint
  * (schema, analyzer, chunkers, embedder, dimensions, corpus hash, dataset, collection) or fixture
  * set refuses the comparison with the differences, unless forced.
@@ -47,6 +52,11 @@ export interface MetricComparison {
   worst: Array<{ id: string; delta: number }>;
   onlyInA: number;
   onlyInB: number;
+  /** Cases left out because a run did not score them (failed, skipped, no judge, error). */
+  notScoredA: number;
+  notScoredB: number;
+  /** Set when the two runs scored the metric by different methods (compared only when forced). */
+  methods?: { a: string[]; b: string[] };
 }
 
 export interface Comparison {
@@ -55,6 +65,8 @@ export interface Comparison {
   metrics: MetricComparison[];
   /** Suite/metric pairs measured by only one of the runs. */
   unmatched: string[];
+  /** Metrics left out because the runs scored them by different methods (without --force). */
+  methodMismatch: Array<{ suite: string; metric: string; a: string[]; b: string[] }>;
   latency: Array<{ suite: string; a: { p50: number; p95: number } | null; b: { p50: number; p95: number } | null }>;
 }
 
@@ -75,6 +87,7 @@ export function compareReports(a: Report, b: Report, forced = false): Comparison
   const valuesB = caseValues(b);
   const rows: Array<Omit<MetricComparison, "pHolm" | "verdict">> = [];
   const unmatched: string[] = [];
+  const methodMismatch: Comparison["methodMismatch"] = [];
   for (const [key, casesA] of valuesA) {
     const casesB = valuesB.get(key);
     if (!casesB) {
@@ -82,7 +95,19 @@ export function compareReports(a: Report, b: Report, forced = false): Comparison
       continue;
     }
     const [suite, metric] = key.split("\u0000") as [string, string];
-    const pairs = [...casesA].filter(([id]) => casesB.has(id)).map(([id, x]) => ({ id, a: x, d: casesB.get(id)! - x }));
+    const methodsA = methodsOf(casesA);
+    const methodsB = methodsOf(casesB);
+    const methodsDiffer = methodsA.join() !== methodsB.join();
+    if (methodsDiffer && !forced) {
+      methodMismatch.push({ suite, metric, a: methodsA, b: methodsB });
+      continue;
+    }
+    const scored = (v: CaseValue | undefined): v is CaseValue => v !== undefined && v.scored;
+    const pairs = [...casesA]
+      .filter(([id, x]) => scored(x) && scored(casesB.get(id)))
+      .map(([id, x]) => ({ id, a: x.value, d: casesB.get(id)!.value - x.value }));
+    const notScoredA = [...casesA.values()].filter((x) => !x.scored).length;
+    const notScoredB = [...casesB.values()].filter((x) => !x.scored).length;
     if (pairs.length === 0) continue;
     const diffs = pairs.map((p) => p.d);
     const delta = mean(diffs);
@@ -110,8 +135,11 @@ export function compareReports(a: Report, b: Report, forced = false): Comparison
         .sort((x, y) => x.d - y.d)
         .slice(0, 5)
         .map((p) => ({ id: p.id, delta: p.d })),
-      onlyInA: casesA.size - pairs.length,
-      onlyInB: casesB.size - pairs.length,
+      onlyInA: [...casesA.keys()].filter((id) => !casesB.has(id)).length,
+      onlyInB: [...casesB.keys()].filter((id) => !casesA.has(id)).length,
+      notScoredA,
+      notScoredB,
+      ...(methodsDiffer ? { methods: { a: methodsA, b: methodsB } } : {}),
     });
   }
   for (const key of valuesB.keys()) if (!valuesA.has(key)) unmatched.push(`${key.replace("\u0000", " › ")} (only in b)`);
@@ -123,21 +151,33 @@ export function compareReports(a: Report, b: Report, forced = false): Comparison
   });
   const rank = { regression: 0, "no significant change": 1, improvement: 2 } as const;
   metrics.sort((x, y) => rank[x.verdict] - rank[y.verdict] || (x.verdict === "improvement" ? y.delta - x.delta : x.delta - y.delta));
-  return { fingerprintDifferences: fingerprintDifferences(a, b), forced, metrics, unmatched, latency: latencyRows(a, b) };
+  return { fingerprintDifferences: fingerprintDifferences(a, b), forced, metrics, unmatched, methodMismatch, latency: latencyRows(a, b) };
 }
 
-/** suite + metric → case id → value. */
-function caseValues(report: Report): Map<string, Map<string, number>> {
-  const out = new Map<string, Map<string, number>>();
+interface CaseValue {
+  value: number;
+  /** Every trial scored it (a not-scored value is not a measurement to compare). */
+  scored: boolean;
+  methods: string[];
+}
+
+/** suite + metric → case id → value, whether it was scored, and by which methods. */
+function caseValues(report: Report): Map<string, Map<string, CaseValue>> {
+  const out = new Map<string, Map<string, CaseValue>>();
   for (const c of report.cases) {
     for (const m of c.metrics) {
       const key = `${c.suite}\u0000${m.metric}`;
-      const cases = out.get(key) ?? new Map<string, number>();
-      cases.set(c.id, m.value);
+      const cases = out.get(key) ?? new Map<string, CaseValue>();
+      cases.set(c.id, { value: m.value, scored: m.status === "scored", methods: Object.keys(m.methods ?? {}) });
       out.set(key, cases);
     }
   }
   return out;
+}
+
+/** The methods a run scored a metric by, over its scored cases, sorted. */
+function methodsOf(cases: ReadonlyMap<string, CaseValue>): string[] {
+  return [...new Set([...cases.values()].filter((v) => v.scored).flatMap((v) => v.methods))].sort();
 }
 
 function latencyRows(a: Report, b: Report): Comparison["latency"] {
@@ -187,9 +227,14 @@ export function formatComparison(c: Comparison, a: { path: string; report: Repor
         lines.push(`    warning: ${m.n} cases cannot reliably detect |Δ| = ${Math.abs(m.delta).toFixed(3)} (MDE ${m.mde.toFixed(3)}); about ${m.underpowered.needed.toLocaleString("en")} would be needed`);
       }
       if (m.onlyInA + m.onlyInB > 0) lines.push(`    unpaired cases left out: ${m.onlyInA} only in a, ${m.onlyInB} only in b`);
+      if (m.notScoredA + m.notScoredB > 0) lines.push(`    not scored, left out: ${m.notScoredA} in a, ${m.notScoredB} in b (failed, skipped, no judge or errored cases are not zeros)`);
+      if (m.methods) lines.push(`    warning: scored by ${m.methods.a.join("+") || "–"} in a and ${m.methods.b.join("+") || "–"} in b (compared only because of --force)`);
     }
   }
   if (c.unmatched.length > 0) lines.push("", `measured by one run only: ${c.unmatched.join("; ")}`);
+  if (c.methodMismatch.length > 0) {
+    lines.push("", `not compared, scored by different methods (--force compares them anyway): ${c.methodMismatch.map((m) => `${m.suite} › ${m.metric} (${m.a.join("+") || "–"} vs ${m.b.join("+") || "–"})`).join("; ")}`);
+  }
   if (c.latency.length > 0) {
     lines.push("", "latency (engine time), p50 / p95:");
     for (const l of c.latency) lines.push(`  ${l.suite}: ${l.a ? `${formatMs(l.a.p50)} / ${formatMs(l.a.p95)}` : "–"} → ${l.b ? `${formatMs(l.b.p50)} / ${formatMs(l.b.p95)}` : "–"}`);
