@@ -10,6 +10,7 @@
  * Paths are configurable (`dir`, `corpusDir`, `schemaDir`), so tests can load broken copies from
  * a temp folder and a user's own dataset loads the same way against the same schemas.
  */
+import { expansionErrors, expansionSchema } from "@hybrid-search/engine/models";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -274,19 +275,20 @@ function compiledSchema(path: string): { validate: ValidateFunction; schema: obj
 }
 
 /** The query expander's output schema (draft-07), e.g. to hand to a structured-output call. */
-export function loadExpansionSchema(location?: FixtureLocation): Record<string, unknown> {
-  const { schema } = compiledSchema(resolve(resolveLocation(location).schemaDir, "expansion.schema.json"));
-  return structuredClone(schema) as Record<string, unknown>;
+/**
+ * The expansion schema and its validator are the engine's (`@hybrid-search/engine/models`): the
+ * one the engine uses to accept or reject a model's expansion, so the eval scores exactly that check.
+ */
+export function loadExpansionSchema(): Record<string, unknown> {
+  return expansionSchema();
 }
 
-/** Validates a query expansion; returns AJV's errors, empty when the value is a valid Expansion. */
-export function validateExpansion(value: unknown, location?: FixtureLocation): ErrorObject[] {
-  const { validate } = compiledSchema(resolve(resolveLocation(location).schemaDir, "expansion.schema.json"));
-  return validate(value) ? [] : [...(validate.errors ?? [])];
+export function validateExpansion(value: unknown): ErrorObject[] {
+  return expansionErrors(value);
 }
 
-export function isExpansion(value: unknown, location?: FixtureLocation): value is Expansion {
-  return validateExpansion(value, location).length === 0;
+export function isExpansion(value: unknown): value is Expansion {
+  return validateExpansion(value).length === 0;
 }
 
 /** AJV errors in plain words, one string each: `/lexicalQueries/2: must not be blank (got " ")`. */

@@ -14,7 +14,8 @@ let compiled: { schema: Record<string, unknown>; validate: (value: unknown) => b
 function load(): NonNullable<typeof compiled> {
   if (!compiled) {
     const schema = JSON.parse(readFileSync(EXPANSION_SCHEMA_PATH, "utf8")) as Record<string, unknown>;
-    const ajv = new Ajv({ allErrors: true, strict: false });
+    // Same options as the fixture loader, so errors read the same wherever they are shown.
+    const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictRequired: false });
     const fn = ajv.compile(schema);
     compiled = { schema, validate: (v) => fn(v) as boolean, errors: () => [...(fn.errors ?? [])] };
   }
