@@ -14,14 +14,11 @@
  * The original query is always the first lexical and the first vector query. It never invents
  * words that are not in the index and never translates; that is what a model expander is for.
  */
-import { analyzeQuery, matchingTerms, DEFAULT_ANALYZER, type AnalyzerConfig } from "../text/analyze.js";
-import { CONNECTORS } from "../text/script.js";
+import { analyzeQuery, CHUNK_RE, CONNECTOR_RE, matchingTerms, DEFAULT_ANALYZER, type AnalyzerConfig } from "../text/analyze.js";
 import { detectLanguage } from "../text/language.js";
 import { stopwordsFor } from "../text/stopwords.js";
 import type { ExpansionResult, QueryExpander, Vocabulary } from "../types.js";
 
-const ESC = CONNECTORS.replace(/[\\\-\]^]/g, "\\$&");
-const CHUNK_RE = new RegExp(`[\\p{L}\\p{N}\\p{M}]+(?:[${ESC}]{1,3}[\\p{L}\\p{N}\\p{M}]+)*`, "gu");
 // Linked forms first: "Kündigungsfrist" is "Kündigung" + -s- + "Frist", not "Kündigungs" + "Frist".
 const LINKS = ["s", "es", "en", "n", ""];
 const MAX_QUERIES = 8;
@@ -67,12 +64,12 @@ export class DeterministicExpander implements QueryExpander {
         for (const list of [corrected, decompounded, joined, spaced, keywords]) list.push(word);
         continue;
       }
-      const isIdentifier = /[\p{L}][\p{N}]|[\p{N}][\p{L}]/u.test(word) || new RegExp(`[${ESC}]`).test(word);
+      const isIdentifier = /[\p{L}][\p{N}]|[\p{N}][\p{L}]/u.test(word) || CONNECTOR_RE.test(word);
       let fix = word;
       let split = word;
       if (isIdentifier) {
-        joined.push(word.replace(new RegExp(`[${ESC}]+`, "g"), ""));
-        spaced.push(word.replace(new RegExp(`[${ESC}]+`, "g"), " "));
+        joined.push(word.split(CONNECTOR_RE).join(""));
+        spaced.push(word.split(CONNECTOR_RE).join(" "));
       } else if (/^\p{L}{4,}$/u.test(word) && !stops.has(lower) && !known(word)) {
         split = this.decompound(lower, known) ?? word;
         if (split === word) fix = this.correct(lower, vocabulary) ?? word;

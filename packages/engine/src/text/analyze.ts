@@ -70,8 +70,10 @@ export function analyzerId(config: AnalyzerConfig): string {
 }
 
 const ESC = CONNECTORS.replace(/[\\\-\]^]/g, "\\$&");
-const CHUNK_RE = new RegExp(`[\\p{L}\\p{N}\\p{M}]+(?:[${ESC}]{1,3}[\\p{L}\\p{N}\\p{M}]+)*`, "gu");
-const CONNECTOR_RE = new RegExp(`[${ESC}]+`, "u");
+/** A chunk: letters/digits joined by connectors (`real-time`, `DEC-0054`). Global: use with matchAll, or reset lastIndex. */
+export const CHUNK_RE = new RegExp(`[\\p{L}\\p{N}\\p{M}]+(?:[${ESC}]{1,3}[\\p{L}\\p{N}\\p{M}]+)*`, "gu");
+/** One or more connector characters. */
+export const CONNECTOR_RE = new RegExp(`[${ESC}]+`, "u");
 const CJK_RUN_RE = new RegExp(`(${CJK_RUN_CHAR.source.slice(0, -1)}]+)`, "u");
 const HUMP_RE = /\p{Lu}+(?=\p{Lu}[\p{Ll}\p{M}])|\p{Lu}?[\p{Ll}\p{Lo}\p{Lm}\p{Lt}\p{M}]+|\p{Lu}+\p{M}*|\p{N}+/gu;
 const MAX_JOINED_LENGTH = 64;
