@@ -74,7 +74,10 @@ async function measure(strategy: CjkStrategy): Promise<Row> {
     for (const c of lane.cases) {
       const response = engine.search(c.query, { limit: 10 });
       elapsed += response.elapsedMs;
-      rankings.set(c.id, response.results.map((h) => h.docId));
+      rankings.set(
+        c.id,
+        response.results.map((h) => h.docId),
+      );
     }
   }
   const summaries = CJK_LANGUAGES.map((language) =>
@@ -85,7 +88,10 @@ async function measure(strategy: CjkStrategy): Promise<Row> {
   );
   engine.close();
   const raw = new Database(db, { readonly: true });
-  const { postings, terms } = raw.prepare("SELECT sum(cnt) AS postings, count(*) AS terms FROM passages_vocab").get() as { postings: number; terms: number };
+  const { postings, terms } = raw.prepare("SELECT sum(cnt) AS postings, count(*) AS terms FROM passages_vocab").get() as {
+    postings: number;
+    terms: number;
+  };
   raw.close();
 
   const times: number[] = [];
@@ -106,10 +112,20 @@ async function measure(strategy: CjkStrategy): Promise<Row> {
   await latin.index(main.corpus, { collection: main.collection });
   const judged = judgedCases(main.cases);
   let ndcg = 0;
-  for (const c of judged) ndcg += ndcgAtKScore({ results: latin.search(c.query, { limit: 10 }).results }, { judgments: c.judgments }, 10).score;
+  for (const c of judged)
+    ndcg += ndcgAtKScore({ results: latin.search(c.query, { limit: 10 }).results }, { judgments: c.judgments }, 10).score;
   latin.close();
 
-  return { strategy, summaries, postings, terms, indexMs, bulkBytes, queryMs: elapsed / (reps * lane.cases.length), latinNdcg: ndcg / judged.length };
+  return {
+    strategy,
+    summaries,
+    postings,
+    terms,
+    indexMs,
+    bulkBytes,
+    queryMs: elapsed / (reps * lane.cases.length),
+    latinNdcg: ndcg / judged.length,
+  };
 }
 
 const rows: Row[] = [];
@@ -129,6 +145,10 @@ console.log(`\n| strategy | ${CJK_LANGUAGES.join(" | ")} | postings | index ${co
 console.log(`| --- |${CJK_LANGUAGES.map(() => " --- |").join("")} --- | --- | --- | --- |`);
 for (const r of rows) {
   const cells = r.summaries.map((s) => `${f(s.recallAt10)} / ${f(s.ndcgAt10)} / ${f(s.mrr)} / ${f(s.zeroResultRate)}`);
-  console.log(`| ${r.strategy} | ${cells.join(" | ")} | ${r.postings} | ${(r.indexMs / 1000).toFixed(2)} s (${(r.bulkBytes / 2 ** 20).toFixed(1)} MiB) | ${r.queryMs.toFixed(2)} ms | ${f(r.latinNdcg)} |`);
+  console.log(
+    `| ${r.strategy} | ${cells.join(" | ")} | ${r.postings} | ${(r.indexMs / 1000).toFixed(2)} s (${(r.bulkBytes / 2 ** 20).toFixed(1)} MiB) | ${r.queryMs.toFixed(2)} ms | ${f(r.latinNdcg)} |`,
+  );
 }
-console.log(`\n(cells: Recall@10 / nDCG@10 / MRR / zero-result rate over ${lane.cases.length / CJK_LANGUAGES.length} queries each; postings of the lane's own index)`);
+console.log(
+  `\n(cells: Recall@10 / nDCG@10 / MRR / zero-result rate over ${lane.cases.length / CJK_LANGUAGES.length} queries each; postings of the lane's own index)`,
+);

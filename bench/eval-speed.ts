@@ -35,7 +35,11 @@ writeFileSync(
 function time(cmd: string, args: string[], cwd: string, storage: string): number {
   const started = performance.now();
   // Reports of timed runs go to the scratch folder, not reports/.
-  const r = spawnSync(cmd, args, { cwd, env: { ...process.env, EVALITE_STORAGE: storage, EVALITE_PORT: "0", EVAL_REPORTS_DIR: join(scratch, "reports") }, stdio: "ignore" });
+  const r = spawnSync(cmd, args, {
+    cwd,
+    env: { ...process.env, EVALITE_STORAGE: storage, EVALITE_PORT: "0", EVAL_REPORTS_DIR: join(scratch, "reports") },
+    stdio: "ignore",
+  });
   const ms = performance.now() - started;
   if (r.status !== 0 && r.status !== 1) throw new Error(`${cmd} ${args.join(" ")} exited with ${r.status}`);
   return ms;
@@ -50,6 +54,10 @@ for (let i = 0; i < runs; i++) {
 }
 const s = median(suite);
 const f = median(floor);
-console.log(`pnpm eval (offline, every eval file): median ${(s / 1000).toFixed(2)} s over ${runs} runs [${suite.map((x) => (x / 1000).toFixed(2)).join(", ")}]`);
-console.log(`evalite run, one trivial eval:        median ${(f / 1000).toFixed(2)} s over ${runs} runs [${floor.map((x) => (x / 1000).toFixed(2)).join(", ")}]`);
+console.log(
+  `pnpm eval (offline, every eval file): median ${(s / 1000).toFixed(2)} s over ${runs} runs [${suite.map((x) => (x / 1000).toFixed(2)).join(", ")}]`,
+);
+console.log(
+  `evalite run, one trivial eval:        median ${(f / 1000).toFixed(2)} s over ${runs} runs [${floor.map((x) => (x / 1000).toFixed(2)).join(", ")}]`,
+);
 console.log(`ratio: ${(s / f).toFixed(2)}× the framework's floor; target: pnpm eval under 30 s — ${s < 30_000 ? "met" : "MISSED"}`);

@@ -32,7 +32,6 @@ function option(name: string, fallback: number): number {
   return value;
 }
 
-
 function generate(dir: string, topics: number, docs: number): { qrels: string; run: string; runLines: number; qrelsLines: number } {
   const random = mulberry32(20260521);
   const qrelsPath = join(dir, "qrels.txt");
@@ -137,7 +136,12 @@ async function main(): Promise<void> {
         `${files.qrelsLines.toLocaleString("en")} qrels lines in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
     );
 
-    const ours = await timed(join(repoRoot, "node_modules/.bin/tsx"), [join(repoRoot, "bin/trec-eval.ts"), ...MEASURES, files.qrels, files.run]);
+    const ours = await timed(join(repoRoot, "node_modules/.bin/tsx"), [
+      join(repoRoot, "bin/trec-eval.ts"),
+      ...MEASURES,
+      files.qrels,
+      files.run,
+    ]);
     if (ours.status !== 0) throw new Error(`trec-eval failed (${ours.status}): ${ours.stderr}`);
     const rate = files.runLines / ours.seconds;
     console.log(`\ntrec-eval ${MEASURES.join(" ")} <qrels> <run>`);

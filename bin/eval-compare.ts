@@ -27,7 +27,9 @@ function main(argv: string[]): number {
     const b = { path: files[1]!, report: readReport(files[1]!) };
     const comparison = compareReports(a.report, b.report, flags.has("--force"));
     if (comparison.fingerprintDifferences.length > 0 && !comparison.forced) {
-      throw new ConfigError(`the runs measured different things, so per-case differences would not mean anything: ${comparison.fingerprintDifferences.join("; ")} (--force compares anyway)`);
+      throw new ConfigError(
+        `the runs measured different things, so per-case differences would not mean anything: ${comparison.fingerprintDifferences.join("; ")} (--force compares anyway)`,
+      );
     }
     process.stdout.write(flags.has("--json") ? `${JSON.stringify(comparison, null, 2)}\n` : formatComparison(comparison, a, b));
     return comparison.metrics.some((m) => m.verdict === "regression") ? 1 : 0;

@@ -22,7 +22,16 @@ import { ConfigError, engineOptionsFromEnv } from "../helpers/engine-options.js"
 import { formatFixtureError, isFixtureError } from "../helpers/fixtures.js";
 import { removeOnExit } from "../helpers/setup-db.js";
 import { checkFilter, EVAL_USAGE, parseEvalArgs, type EvalArgs } from "../helpers/gate/args.js";
-import { checkFloors, floorMode, lowerFloors, ratchet, readBaseline, writeBaseline, type Baseline, type FloorChange } from "../helpers/gate/baseline.js";
+import {
+  checkFloors,
+  floorMode,
+  lowerFloors,
+  ratchet,
+  readBaseline,
+  writeBaseline,
+  type Baseline,
+  type FloorChange,
+} from "../helpers/gate/baseline.js";
 import { readEvaliteOutput, runCreatedAt } from "../helpers/gate/evalite-output.js";
 import { analyzeRun, buildReport, pct, type Report, type RunInfo } from "../helpers/gate/report.js";
 import { configuredThreshold, fixtureInfo, gitInfo } from "../helpers/gate/run-context.js";
@@ -52,7 +61,9 @@ async function main(argv: string[]): Promise<number> {
     }
     const engineOptions = engineOptionsFromEnv();
     if (args.updateBaseline && Object.keys(engineOptions).length > 0) {
-      throw new ConfigError("--update-baseline sets floors for the engine's defaults; unset EVAL_ENGINE_OPTIONS (a tuning experiment) first");
+      throw new ConfigError(
+        "--update-baseline sets floors for the engine's defaults; unset EVAL_ENGINE_OPTIONS (a tuning experiment) first",
+      );
     }
     dataset = loadDataset();
     baseline = readBaseline(baselinePath);
@@ -84,7 +95,8 @@ async function main(argv: string[]): Promise<number> {
   const evaliteStatus = run.status ?? 1;
   if (evaliteStatus !== 0 && evaliteStatus !== 1) {
     // 2: global setup found a malformed fixture (its line is above); 252: a flag Evalite does not know.
-    if (evaliteStatus !== 2) process.stderr.write(`eval: Evalite stopped with status ${evaliteStatus} before measuring (its message is above)\n`);
+    if (evaliteStatus !== 2)
+      process.stderr.write(`eval: Evalite stopped with status ${evaliteStatus} before measuring (its message is above)\n`);
     return 2;
   }
 
@@ -108,10 +120,16 @@ async function main(argv: string[]): Promise<number> {
   const floorsOf = baseline.floors[mode] ?? {};
   const analysis = analyzeRun(output, (evalKey) => Object.keys(floorsOf[evalKey] ?? {}));
   const git = gitInfo(root);
-  const context = { date: startedAt.toISOString(), commit: git.commit, dirty: git.dirty, reason: args.reason ?? "pnpm eval --update-baseline" };
+  const context = {
+    date: startedAt.toISOString(),
+    commit: git.commit,
+    dirty: git.dirty,
+    reason: args.reason ?? "pnpm eval --update-baseline",
+  };
   const changes: FloorChange[] = [];
   try {
-    if (args.lowerFloors.length > 0) changes.push(...lowerFloors(baseline, mode, args.lowerFloors, analysis.aggregates, analysis.ranEvals, context));
+    if (args.lowerFloors.length > 0)
+      changes.push(...lowerFloors(baseline, mode, args.lowerFloors, analysis.aggregates, analysis.ranEvals, context));
   } catch (error) {
     return configError(error);
   }
@@ -145,8 +163,12 @@ async function main(argv: string[]): Promise<number> {
   const reportsDir = resolve(process.env.EVAL_REPORTS_DIR?.trim() || join(root, "reports"));
   const paths = writeReportSet(args.keepReport ? join(reportsDir, "kept") : reportsDir, report);
   printVerdict(report, changes, baselinePath);
-  say(`report: ${relative(process.cwd(), paths.json)} (+ ${[paths.markdown, paths.junit, paths.badge].map((p) => relative(process.cwd(), p)).join(", ")})`);
-  say(`eval: ${report.status.toUpperCase()}${report.statusReasons.length > 0 ? ` (${report.statusReasons.join("; ")})` : ""}; exit ${report.exitStatus}`);
+  say(
+    `report: ${relative(process.cwd(), paths.json)} (+ ${[paths.markdown, paths.junit, paths.badge].map((p) => relative(process.cwd(), p)).join(", ")})`,
+  );
+  say(
+    `eval: ${report.status.toUpperCase()}${report.statusReasons.length > 0 ? ` (${report.statusReasons.join("; ")})` : ""}; exit ${report.exitStatus}`,
+  );
   return report.exitStatus;
 }
 
@@ -164,7 +186,11 @@ function printVerdict(report: Report, changes: readonly FloorChange[], baselineP
   if (g.failures.length > 0) {
     say(`gate: REGRESSION: ${g.failures.length} floor(s) fell or went missing:`);
     for (const c of g.failures) {
-      say(c.status === "missing" ? `  ${c.key}  not measured (floor ${c.floor})` : `  ${c.key}  ${c.value!.toFixed(4)} < floor ${c.floor.toFixed(4)}  (${c.delta! >= 0 ? "+" : "−"}${Math.abs(c.delta!).toFixed(4)})  n=${c.n}`);
+      say(
+        c.status === "missing"
+          ? `  ${c.key}  not measured (floor ${c.floor})`
+          : `  ${c.key}  ${c.value!.toFixed(4)} < floor ${c.floor.toFixed(4)}  (${c.delta! >= 0 ? "+" : "−"}${Math.abs(c.delta!).toFixed(4)})  n=${c.n}`,
+      );
     }
     say(`gate: if a drop is intended: pnpm eval --lower-floor "<eval|metric|slice>" --reason "why"`);
   }
@@ -172,10 +198,14 @@ function printVerdict(report: Report, changes: readonly FloorChange[], baselineP
   if (changes.length > 0) {
     const added = changes.filter((c) => c.from === null).length;
     const removed = changes.filter((c) => c.to === null).length;
-    say(`baseline: ${where}: ${added} floor(s) added, ${changes.length - added - removed} moved, ${removed} removed (logged with date, commit and reason)`);
+    say(
+      `baseline: ${where}: ${added} floor(s) added, ${changes.length - added - removed} moved, ${removed} removed (logged with date, commit and reason)`,
+    );
     // A first baseline adds hundreds of floors: list the changes people review, not every addition.
     for (const c of changes.filter((c) => c.from !== null || changes.length <= 20)) {
-      say(`  ${c.key} ${c.from === null ? "new" : c.from.toFixed(4)} → ${c.to === null ? "removed" : c.to.toFixed(4)}${c.achieved === null ? "" : ` (achieved ${c.achieved.toFixed(4)}, n=${c.n})`}`);
+      say(
+        `  ${c.key} ${c.from === null ? "new" : c.from.toFixed(4)} → ${c.to === null ? "removed" : c.to.toFixed(4)}${c.achieved === null ? "" : ` (achieved ${c.achieved.toFixed(4)}, n=${c.n})`}`,
+      );
     }
   }
   const e = report.evalite;
@@ -184,10 +214,16 @@ function printVerdict(report: Report, changes: readonly FloorChange[], baselineP
     `evalite: mean ${pct(e.mean)} of ${e.scores} scores; threshold ${th.threshold ?? "none"}${th.threshold === null ? "" : " %"} (${th.source}) ${e.thresholdMet === null ? "not applicable" : e.thresholdMet ? "met" : "not met"}${th.binding ? "" : " — advisory: the floors gate this run (Evalite itself ran with --threshold 0 so its status reports only failed evals)"}`,
   );
   const j = report.judge;
-  if (j.mode !== "none") say(`judge: ${j.mode} (${j.llmJudge} llm-judge, ${j.heuristic} heuristic${j.fallbacks > 0 ? `, of which ${j.fallbacks} fell back from a failed judge` : ""})`);
+  if (j.mode !== "none")
+    say(
+      `judge: ${j.mode} (${j.llmJudge} llm-judge, ${j.heuristic} heuristic${j.fallbacks > 0 ? `, of which ${j.fallbacks} fell back from a failed judge` : ""})`,
+    );
   const s = report.summary;
-  say(`cases: ${s.cases}: ${s.passed} pass, ${s.failed} fail, ${s.errored} error; ${s.notScored} of ${s.scores} scores not scored${s.p95LatencyMs === null ? "" : `; p50 ${s.p50LatencyMs!.toFixed(1)} ms, p95 ${s.p95LatencyMs.toFixed(1)} ms`}`);
-  if (report.variance) say(`variance: up to ${report.variance.maxTrials} trials; ${report.variance.flipped.length} case(s) flipped between pass and fail`);
+  say(
+    `cases: ${s.cases}: ${s.passed} pass, ${s.failed} fail, ${s.errored} error; ${s.notScored} of ${s.scores} scores not scored${s.p95LatencyMs === null ? "" : `; p50 ${s.p50LatencyMs!.toFixed(1)} ms, p95 ${s.p95LatencyMs.toFixed(1)} ms`}`,
+  );
+  if (report.variance)
+    say(`variance: up to ${report.variance.maxTrials} trials; ${report.variance.flipped.length} case(s) flipped between pass and fail`);
 }
 
 process.exitCode = await main(process.argv.slice(2));

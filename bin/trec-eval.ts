@@ -48,21 +48,53 @@ export function parseArgs(argv: readonly string[]): Parsed {
   let relevanceLevel = 1;
   let maxDepth = Infinity;
   let numDocsInCollection = 0;
-  const longNames: Record<string, string> = { help: "h", version: "v", query_eval_wanted: "q", complete_rel_info_wanted: "c", nosummary: "n", measure: "m", level_for_rel: "l", Max_retrieved_per_topic: "M", Number_docs_in_coll: "N" };
+  const longNames: Record<string, string> = {
+    help: "h",
+    version: "v",
+    query_eval_wanted: "q",
+    complete_rel_info_wanted: "c",
+    nosummary: "n",
+    measure: "m",
+    level_for_rel: "l",
+    Max_retrieved_per_topic: "M",
+    Number_docs_in_coll: "N",
+  };
 
   const apply = (flag: string, value: string | undefined): void => {
     switch (flag) {
-      case "h": help = true; break;
-      case "v": version = true; break;
-      case "q": perTopic = true; break;
-      case "c": complete = true; break;
-      case "n": summary = false; break;
-      case "m": measures.push(parseMeasureArg(value!)); break;
-      case "l": relevanceLevel = integerOption("l", value!, 0); break;
-      case "M": maxDepth = integerOption("M", value!, 1); break;
-      case "N": numDocsInCollection = integerOption("N", value!, 0); break;
-      case "R": if (value !== "qrels") throw new UsageError(`-R ${value}: only the 'qrels' rel_info format is supported`); break;
-      case "T": if (value !== "trec_results") throw new UsageError(`-T ${value}: only the 'trec_results' format is supported`); break;
+      case "h":
+        help = true;
+        break;
+      case "v":
+        version = true;
+        break;
+      case "q":
+        perTopic = true;
+        break;
+      case "c":
+        complete = true;
+        break;
+      case "n":
+        summary = false;
+        break;
+      case "m":
+        measures.push(parseMeasureArg(value!));
+        break;
+      case "l":
+        relevanceLevel = integerOption("l", value!, 0);
+        break;
+      case "M":
+        maxDepth = integerOption("M", value!, 1);
+        break;
+      case "N":
+        numDocsInCollection = integerOption("N", value!, 0);
+        break;
+      case "R":
+        if (value !== "qrels") throw new UsageError(`-R ${value}: only the 'qrels' rel_info format is supported`);
+        break;
+      case "T":
+        if (value !== "trec_results") throw new UsageError(`-T ${value}: only the 'trec_results' format is supported`);
+        break;
     }
   };
 
@@ -100,9 +132,23 @@ export function parseArgs(argv: readonly string[]): Parsed {
     }
   }
   if (!help && !version && positional.length !== 2) {
-    throw new UsageError(positional.length < 2 ? "expected two files: <qrels> <run>" : `expected two files, got ${positional.length}: ${positional.join(" ")}`);
+    throw new UsageError(
+      positional.length < 2 ? "expected two files: <qrels> <run>" : `expected two files, got ${positional.length}: ${positional.join(" ")}`,
+    );
   }
-  return { qrelsFile: positional[0] ?? "", runFile: positional[1] ?? "", measures, perTopic, complete, summary, relevanceLevel, maxDepth, numDocsInCollection, help, version };
+  return {
+    qrelsFile: positional[0] ?? "",
+    runFile: positional[1] ?? "",
+    measures,
+    perTopic,
+    complete,
+    summary,
+    relevanceLevel,
+    maxDepth,
+    numDocsInCollection,
+    help,
+    version,
+  };
 }
 
 /** `-h`: usage, options and every measure, generated from the registry. */
@@ -124,7 +170,9 @@ export function helpText(): string {
     "",
     "Ranking: by score descending, ties by document id descending (byte order); the rank column is ignored.",
     "",
-    `Presets: ${Object.entries(PRESETS).map(([name, ids]) => `${name} (${name === "all" ? "every measure below" : ids.join(" ")})`).join("; ")}`,
+    `Presets: ${Object.entries(PRESETS)
+      .map(([name, ids]) => `${name} (${name === "all" ? "every measure below" : ids.join(" ")})`)
+      .join("; ")}`,
     "Default (no -m): official.",
     "",
     "Measures:",

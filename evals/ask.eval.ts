@@ -10,7 +10,16 @@ import { evalIndex } from "../helpers/eval-index.js";
 import { loadAskCases, type AskCase } from "../helpers/fixtures.js";
 import { evalModels, trialHeaders } from "../helpers/models.js";
 import { forwardTrace } from "../helpers/retrieval-task.js";
-import { answerExcludes, answerIncludes, casesFor, cites, citesOnlySurfaced, noCitations, refusal, topicCoverage } from "../scorers/answer.js";
+import {
+  answerExcludes,
+  answerIncludes,
+  casesFor,
+  cites,
+  citesOnlySurfaced,
+  noCitations,
+  refusal,
+  topicCoverage,
+} from "../scorers/answer.js";
 import { diagnose, formatDiagnosis, goldenSetWarning } from "../scorers/diagnosis.js";
 import { answerRelevance, contextRelevance, faithfulness, MethodTally, triadCases } from "../scorers/judge.js";
 
@@ -32,19 +41,25 @@ const define = loadDataset().kind === "fixtures" ? each : each.skip;
  * cached answer). Not serialized like retrieval calls: no latency is scored here, and model calls
  * gain from Evalite's concurrency.
  */
-const ask = (suite: string) => async (c: AskCase, preset: Preset): Promise<AskResult> => {
-  const { engine } = await evalIndex();
-  const result = await engine.ask(c.question, { preset, headers: trialHeaders(`${suite}:${preset}:${c.id}`) });
-  forwardTrace(result.trace);
-  return result;
-};
+const ask =
+  (suite: string) =>
+  async (c: AskCase, preset: Preset): Promise<AskResult> => {
+    const { engine } = await evalIndex();
+    const result = await engine.ask(c.question, { preset, headers: trialHeaders(`${suite}:${preset}:${c.id}`) });
+    forwardTrace(result.trace);
+    return result;
+  };
 
 const columns = ({ input, output }: { input: AskCase; output: AskResult }) => [
   { label: "Question", value: `${input.id} (${input.category}): ${input.question}` },
   { label: "Answerer", value: `${output.answerer}${output.preset ? ` [${output.preset}]` : ""}` },
   { label: "Answer", value: output.error ? `ERROR: ${output.error}` : output.answer },
   { label: "Citations", value: output.citations.map((c) => `[${c.ref}] ${c.docId}`).join("\n") || "(none)" },
-  { label: "Diagnosis", value: formatDiagnosis(diagnose(input, output)) + (goldenSetWarning(input, output) ? `\n⚠ ${goldenSetWarning(input, output)!.message}` : "") },
+  {
+    label: "Diagnosis",
+    value:
+      formatDiagnosis(diagnose(input, output)) + (goldenSetWarning(input, output) ? `\n⚠ ${goldenSetWarning(input, output)!.message}` : ""),
+  },
 ];
 
 const rows = (subset: readonly AskCase[]) => subset.map((input) => ({ input }));
@@ -94,5 +109,8 @@ define("Answers: RAG triad", {
   data: rows(triadCases(cases)),
   task: ask("triad"),
   scorers: [contextRelevance(judged("context")), faithfulness(judged("faithfulness")), answerRelevance(judged("relevance"))],
-  columns: (o: { input: AskCase; output: AskResult }) => [...columns(o), { label: "Judge", value: models.judge ? `llm-judge ${models.ids.judge}` : "heuristic (no judge configured)" }],
+  columns: (o: { input: AskCase; output: AskResult }) => [
+    ...columns(o),
+    { label: "Judge", value: models.judge ? `llm-judge ${models.ids.judge}` : "heuristic (no judge configured)" },
+  ],
 });

@@ -5,15 +5,24 @@ import { loadDataset, type RetrievalCase } from "../helpers/dataset.js";
 import { evalIndex } from "../helpers/eval-index.js";
 import { evalModels, trialHeaders } from "../helpers/models.js";
 import { validateExpansion } from "../helpers/fixtures.js";
-import { expansionSchemaValid, hasLexicalVariants, hasVectorVariants, keepsAnchors, queryAnchors, type ExpansionOutput } from "../scorers/expansion.js";
+import {
+  expansionSchemaValid,
+  hasLexicalVariants,
+  hasVectorVariants,
+  keepsAnchors,
+  queryAnchors,
+  type ExpansionOutput,
+} from "../scorers/expansion.js";
 
 /** The expansion of a case; trial n of every suite sends the same header, so suites share one cached call. */
-const expandFor = (suite: string) => async (input: RetrievalCase): Promise<ExpansionOutput & { elapsedMs: number }> => {
-  const { engine } = await evalIndex();
-  const started = performance.now();
-  const result = await engine.expand(input.query, { headers: trialHeaders(`${suite}:${input.id}`) });
-  return { query: input.query, ...result, elapsedMs: performance.now() - started };
-};
+const expandFor =
+  (suite: string) =>
+  async (input: RetrievalCase): Promise<ExpansionOutput & { elapsedMs: number }> => {
+    const { engine } = await evalIndex();
+    const started = performance.now();
+    const result = await engine.expand(input.query, { headers: trialHeaders(`${suite}:${input.id}`) });
+    return { query: input.query, ...result, elapsedMs: performance.now() - started };
+  };
 
 const columns = ({ input, output }: { input: RetrievalCase; output: ExpansionOutput }) => [
   { label: "Query", value: `${input.id}: ${input.query}` },
@@ -35,7 +44,10 @@ evalite("Query expansion", {
 
 evalite("Expansion keeps identifiers", {
   trialCount,
-  data: () => loadDataset().cases.filter((c) => queryAnchors(c.query).length > 0).map((c) => ({ input: c })),
+  data: () =>
+    loadDataset()
+      .cases.filter((c) => queryAnchors(c.query).length > 0)
+      .map((c) => ({ input: c })),
   task: expandFor("anchors"),
   scorers: [keepsAnchors()],
   columns,

@@ -14,5 +14,8 @@ evalite("Lexical matrix", {
     return runRetrieval(engine, "search", input, fingerprint.corpusHash.slice(0, 12));
   },
   scorers: [answerFirst(), recallAtK(10), mrr()],
-  columns: (row) => [{ label: "Cell", value: `${row.input.category}${row.input.collection ? ` (in ${row.input.collection})` : ""}` }, ...retrievalColumns(row)],
+  columns: (row) => [
+    { label: "Cell", value: `${row.input.category}${row.input.collection ? ` (in ${row.input.collection})` : ""}` },
+    ...retrievalColumns(row),
+  ],
 });

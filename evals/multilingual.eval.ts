@@ -32,7 +32,9 @@ define("Cross-language recall matrix", {
     const rows = await Promise.all(
       crossLanguage().map(async (c) => {
         // Reuse the case's run when it already happened in this process; otherwise run it quietly.
-        const ranking = outputs.has(c.id) ? (await outputs.get(c.id)!).results : (await engine.query(c.query, { tier: "balanced", limit: 10 })).results;
+        const ranking = outputs.has(c.id)
+          ? (await outputs.get(c.id)!).results
+          : (await engine.query(c.query, { tier: "balanced", limit: 10 })).results;
         return { queryLanguage: c.language!, ranking: ranking.map((r) => r.docId), judgments: c.judgments };
       }),
     );
@@ -47,8 +49,12 @@ define("Cross-language recall matrix", {
       scorer: ({ output }) => {
         let found = 0;
         let relevant = 0;
-        for (const [q, cells] of Object.entries(output)) for (const [d, cell] of Object.entries(cells)) if (q !== d) (found += cell.found), (relevant += cell.relevant);
-        return { score: relevant > 0 ? found / relevant : 0, metadata: { found, relevant, ...(relevant === 0 ? { noRelevant: true } : {}) } };
+        for (const [q, cells] of Object.entries(output))
+          for (const [d, cell] of Object.entries(cells)) if (q !== d) (found += cell.found), (relevant += cell.relevant);
+        return {
+          score: relevant > 0 ? found / relevant : 0,
+          metadata: { found, relevant, ...(relevant === 0 ? { noRelevant: true } : {}) },
+        };
       },
     },
   ],

@@ -31,8 +31,18 @@ evalite("Tier order per query", {
   scorers: [tiersOrdered("nDCG@10"), tiersOrdered("Recall@5")],
   columns: ({ input, output }) => [
     { label: "Query", value: `${input.id}: ${input.query}` },
-    { label: "nDCG@10 fast / balanced / thorough", value: Object.values(output["nDCG@10"]).map((v) => v.toFixed(3)).join(" / ") },
-    { label: "Recall@5 fast / balanced / thorough", value: Object.values(output["Recall@5"]).map((v) => v.toFixed(3)).join(" / ") },
+    {
+      label: "nDCG@10 fast / balanced / thorough",
+      value: Object.values(output["nDCG@10"])
+        .map((v) => v.toFixed(3))
+        .join(" / "),
+    },
+    {
+      label: "Recall@5 fast / balanced / thorough",
+      value: Object.values(output["Recall@5"])
+        .map((v) => v.toFixed(3))
+        .join(" / "),
+    },
   ],
 });
 
@@ -40,7 +50,13 @@ evalite("Tier order over all queries", {
   data: [{ input: "mean over every judged query" }],
   task: async () => {
     const means = await tierMeans(cases());
-    console.log(`tier means over ${means.queries} queries: nDCG@10 ${Object.entries(means["nDCG@10"]).map(([t, v]) => `${t} ${v.toFixed(3)}`).join(", ")}; Recall@5 ${Object.entries(means["Recall@5"]).map(([t, v]) => `${t} ${v.toFixed(3)}`).join(", ")}`);
+    console.log(
+      `tier means over ${means.queries} queries: nDCG@10 ${Object.entries(means["nDCG@10"])
+        .map(([t, v]) => `${t} ${v.toFixed(3)}`)
+        .join(", ")}; Recall@5 ${Object.entries(means["Recall@5"])
+        .map(([t, v]) => `${t} ${v.toFixed(3)}`)
+        .join(", ")}`,
+    );
     return means;
   },
   scorers: [tiersOrdered("nDCG@10"), tiersOrdered("Recall@5")],

@@ -6,7 +6,10 @@ const from = (value: string) => () => engineOptionsFromEnv({ EVAL_ENGINE_OPTIONS
 describe("EVAL_ENGINE_OPTIONS", () => {
   it("passes valid parameters through and is empty when unset", () => {
     expect(engineOptionsFromEnv({})).toEqual({});
-    expect(from('{"hybrid":{"vectorWeight":1},"chunker":{"targetChars":600}}')()).toEqual({ hybrid: { vectorWeight: 1 }, chunker: { targetChars: 600 } });
+    expect(from('{"hybrid":{"vectorWeight":1},"chunker":{"targetChars":600}}')()).toEqual({
+      hybrid: { vectorWeight: 1 },
+      chunker: { targetChars: 600 },
+    });
   });
 
   it("refuses bad JSON, unknown keys at any depth and values the engine would reject, in one line", () => {

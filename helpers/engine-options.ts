@@ -24,17 +24,21 @@ export function engineOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Tuna
   } catch (error) {
     throw new ConfigError(`EVAL_ENGINE_OPTIONS is not valid JSON (${(error as Error).message})`);
   }
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new ConfigError("EVAL_ENGINE_OPTIONS must be a JSON object");
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
+    throw new ConfigError("EVAL_ENGINE_OPTIONS must be a JSON object");
   for (const [key, value] of Object.entries(parsed)) {
-    if (!(KEYS as readonly string[]).includes(key)) throw new ConfigError(`EVAL_ENGINE_OPTIONS: unknown key "${key}" (known: ${KEYS.join(", ")})`);
-    if (value === null || typeof value !== "object" || Array.isArray(value)) throw new ConfigError(`EVAL_ENGINE_OPTIONS.${key} must be an object`);
+    if (!(KEYS as readonly string[]).includes(key))
+      throw new ConfigError(`EVAL_ENGINE_OPTIONS: unknown key "${key}" (known: ${KEYS.join(", ")})`);
+    if (value === null || typeof value !== "object" || Array.isArray(value))
+      throw new ConfigError(`EVAL_ENGINE_OPTIONS.${key} must be an object`);
   }
   // The engine's own checks, before any index is built: a misspelled or out-of-range parameter
   // must stop the run, not measure the defaults under the experiment's name.
   try {
     resolveParameters(parsed as TunableEngineOptions);
   } catch (error) {
-    if (error instanceof TypeError || error instanceof RangeError) throw new ConfigError(`EVAL_ENGINE_OPTIONS: ${error.message.split("\n")[0]}`);
+    if (error instanceof TypeError || error instanceof RangeError)
+      throw new ConfigError(`EVAL_ENGINE_OPTIONS: ${error.message.split("\n")[0]}`);
     throw error;
   }
   return parsed as TunableEngineOptions;

@@ -346,7 +346,9 @@ describe("broken fixture files", () => {
       `${queriesFile()}: invalid JSON at line 1, column 16: expected ',' or ']' after array element but found "2"`,
     );
     expect(queriesError('{"queries": [1,]}')).toBe(`${queriesFile()}: invalid JSON at line 1, column 16: trailing comma before ']'`);
-    expect(queriesError("{}\n}")).toBe(`${queriesFile()}: invalid JSON at line 2, column 1: unexpected "}" after the end of the JSON value`);
+    expect(queriesError("{}\n}")).toBe(
+      `${queriesFile()}: invalid JSON at line 2, column 1: unexpected "}" after the end of the JSON value`,
+    );
     expect(queriesError('{"version": 1, "queries": [')).toBe(
       `${queriesFile()}: invalid JSON at line 1, column 28: expected a value but found the end of the file`,
     );

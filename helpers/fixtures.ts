@@ -25,14 +25,7 @@ export type Grade = 0 | 1 | 2 | 3;
 /** Graded relevance by doc id: 3 answers fully, 2 substantially, 1 partially/related, 0 not relevant. */
 export type Judgments = Record<string, Grade>;
 
-export const QUERY_CATEGORIES = [
-  "keyword",
-  "paraphrase",
-  "identifier",
-  "cross-language",
-  "multi-document",
-  "no-answer",
-] as const;
+export const QUERY_CATEGORIES = ["keyword", "paraphrase", "identifier", "cross-language", "multi-document", "no-answer"] as const;
 export type QueryCategory = (typeof QUERY_CATEGORIES)[number];
 
 export interface Query {
@@ -375,7 +368,8 @@ function describeAjvError(error: ErrorObject): FixtureIssue | undefined {
           : `${subject}must match the pattern ${String(params.pattern)} (got ${show(data)})`;
       break;
     case "minLength":
-      problem = params.limit === 1 ? "must not be empty" : `must be at least ${String(params.limit)} characters long (got ${lengthOf(data)})`;
+      problem =
+        params.limit === 1 ? "must not be empty" : `must be at least ${String(params.limit)} characters long (got ${lengthOf(data)})`;
       break;
     case "maxLength":
       problem = `must be at most ${String(params.limit)} characters long (got ${lengthOf(data)})`;
@@ -430,8 +424,7 @@ function insertCondition(problem: string, condition: string): string {
  * conditions (properties with const or enum) are spelled out.
  */
 function describeCondition(ifSchema: unknown, negate: boolean): string | undefined {
-  const properties = (ifSchema as { properties?: Record<string, { const?: unknown; enum?: unknown[] }> } | undefined)
-    ?.properties;
+  const properties = (ifSchema as { properties?: Record<string, { const?: unknown; enum?: unknown[] }> } | undefined)?.properties;
   const entries = Object.entries(properties ?? {});
   if (entries.length === 0) return undefined;
   const parts = entries.map(([name, cond]) => {
@@ -677,10 +670,18 @@ function missingDocs(docIds: readonly string[], pointer: string, context: LintCo
  * exactly the docs judged 1 to 3, every judged doc in the corpus. Returns the issues about missing
  * docs separately, since checks that read a judged doc cannot run without it.
  */
-function judgedRecordIssues(record: Pick<Query, "relevantDocs" | "judgments">, at: string, context: LintContext): { issues: FixtureIssue[]; missing: FixtureIssue[] } {
+function judgedRecordIssues(
+  record: Pick<Query, "relevantDocs" | "judgments">,
+  at: string,
+  context: LintContext,
+): { issues: FixtureIssue[]; missing: FixtureIssue[] } {
   const missing = missingDocs(Object.keys(record.judgments), `${at}/judgments`, context, "judges");
   return {
-    issues: [...repeatedEntries(record.relevantDocs, `${at}/relevantDocs`, "relevantDocs"), ...relevanceMismatch(record, `${at}/relevantDocs`), ...missing],
+    issues: [
+      ...repeatedEntries(record.relevantDocs, `${at}/relevantDocs`, "relevantDocs"),
+      ...relevanceMismatch(record, `${at}/relevantDocs`),
+      ...missing,
+    ],
     missing,
   };
 }
@@ -821,7 +822,11 @@ export function loadTranslations(location?: FixtureLocation): TranslationGroup[]
 export function translationsByDoc(groups: readonly TranslationGroup[]): Map<string, string[]> {
   const map = new Map<string, string[]>();
   for (const group of groups) {
-    for (const doc of group.docs) map.set(doc, group.docs.filter((other) => other !== doc));
+    for (const doc of group.docs)
+      map.set(
+        doc,
+        group.docs.filter((other) => other !== doc),
+      );
   }
   return map;
 }
@@ -838,8 +843,13 @@ export function translationsByDoc(groups: readonly TranslationGroup[]): Map<stri
  */
 export function leakTokens(text: string): Set<string> {
   const tokens = new Set<string>();
-  for (const run of text.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}\p{M}]+/gu) ?? []) {
-    for (const piece of run.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+|\p{L}[\p{L}\p{M}]*|\p{N}+/gu) ?? []) {
+  for (const run of text
+    .normalize("NFKC")
+    .toLowerCase()
+    .match(/[\p{L}\p{N}\p{M}]+/gu) ?? []) {
+    for (const piece of run.match(
+      /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+|\p{L}[\p{L}\p{M}]*|\p{N}+/gu,
+    ) ?? []) {
       const chars = [...piece];
       if (!/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]/u.test(chars[0]!)) tokens.add(piece);
       else if (chars.length === 1) tokens.add(piece);
@@ -872,7 +882,10 @@ function describeLeaks(leaks: Map<string, string[]>): string {
 
 /** Letters and digits only, lower case: how an identifier and a query spelling of it are compared. */
 function alnum(text: string): string {
-  return text.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+  return text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, "");
 }
 
 /** Whether `text` contains `identifier` as a whole token (NFKC, case-insensitive, not inside a longer word). */
@@ -888,7 +901,9 @@ export function containsIdentifier(text: string, identifier: string): boolean {
 }
 
 function docsGraded(judgments: Judgments, grade: Grade): string[] {
-  return Object.entries(judgments).filter(([, g]) => g === grade).map(([doc]) => doc);
+  return Object.entries(judgments)
+    .filter(([, g]) => g === grade)
+    .map(([doc]) => doc);
 }
 
 // ---- fixtures/lexical: the lexical regression matrix ----------------------------------------
@@ -940,7 +955,8 @@ function lintLexical(dir: string) {
     for (const [collection, docs] of byCollection) {
       for (const doc of docs) {
         const other = collectionOf.get(doc);
-        if (other) issues.push({ pointer: "", problem: `${doc} is in both ${other} and ${collection}: doc ids must be unique across collections` });
+        if (other)
+          issues.push({ pointer: "", problem: `${doc} is in both ${other} and ${collection}: doc ids must be unique across collections` });
         collectionOf.set(doc, collection);
       }
     }
@@ -957,12 +973,20 @@ function lintLexical(dir: string) {
       const { issues: judged, missing } = judgedRecordIssues(c, at, context);
       issues.push(...judged);
       const best = docsGraded(c.judgments, 3);
-      if (best.length !== 1) issues.push({ pointer: `${at}/judgments`, problem: `exactly one doc must be graded 3, the one the case is about (got ${best.length})` });
+      if (best.length !== 1)
+        issues.push({
+          pointer: `${at}/judgments`,
+          problem: `exactly one doc must be graded 3, the one the case is about (got ${best.length})`,
+        });
       if (missing.length > 0 || best.length !== 1) return;
       const answer = best[0]!;
       if (c.collection !== undefined) {
         const outside = c.relevantDocs.filter((d) => collectionOf.get(d) !== c.collection);
-        if (outside.length > 0) issues.push({ pointer: `${at}/relevantDocs`, problem: `${outside.join(", ")} cannot be found within collection "${c.collection}"` });
+        if (outside.length > 0)
+          issues.push({
+            pointer: `${at}/relevantDocs`,
+            problem: `${outside.join(", ")} cannot be found within collection "${c.collection}"`,
+          });
       }
       if (c.identifier !== undefined) {
         const holders = [...collectionOf.keys()].filter((d) => containsIdentifier(text(d), c.identifier!));
@@ -976,13 +1000,22 @@ function lintLexical(dir: string) {
       const leaks = pathLeaks(c.query, collectionOf.keys());
       if (c.cell === "path-over-body") {
         // The point of the cell: the answer's path has the query's words, and no other judged doc's path does.
-        if (!leaks.has(answer)) issues.push({ pointer: `${at}/query`, problem: `a path-over-body case needs the query's words in the answer's path (${answer})` });
+        if (!leaks.has(answer))
+          issues.push({
+            pointer: `${at}/query`,
+            problem: `a path-over-body case needs the query's words in the answer's path (${answer})`,
+          });
         leaks.delete(answer);
       }
-      if (leaks.size > 0) issues.push({ pointer: `${at}/query`, problem: `the query leaks its answer through document paths: ${describeLeaks(leaks)}` });
+      if (leaks.size > 0)
+        issues.push({ pointer: `${at}/query`, problem: `the query leaks its answer through document paths: ${describeLeaks(leaks)}` });
     });
     const missingCells = LEXICAL_CELLS.filter((cell) => !file.queries.some((c) => c.cell === cell));
-    if (missingCells.length > 0) issues.push({ pointer: "/queries", problem: `no case for matrix cell${missingCells.length === 1 ? "" : "s"} ${missingCells.join(", ")}` });
+    if (missingCells.length > 0)
+      issues.push({
+        pointer: "/queries",
+        problem: `no case for matrix cell${missingCells.length === 1 ? "" : "s"} ${missingCells.join(", ")}`,
+      });
     return issues;
   };
 }
@@ -993,7 +1026,12 @@ function lintLexical(dir: string) {
  */
 export function loadLexicalCases(location?: FixtureLocation): LexicalCase[] {
   const dir = resolve(location?.dir ?? LEXICAL_DIR);
-  const spec = { file: "queries.json", schema: "lexical-queries.schema.json", records: { key: "queries", label: "case" }, lint: lintLexical(dir) };
+  const spec = {
+    file: "queries.json",
+    schema: "lexical-queries.schema.json",
+    records: { key: "queries", label: "case" },
+    lint: lintLexical(dir),
+  };
   return loadFixture<RecordsFile<"queries", LexicalCase>>(spec, { ...location, dir }).queries;
 }
 
@@ -1002,7 +1040,15 @@ export function loadLexicalCases(location?: FixtureLocation): LexicalCase[] {
 export const CJK_DIR = join(FIXTURES_DIR, "cjk");
 export const CJK_LANGUAGES = ["zh-hans", "zh-hant", "ja", "ko"] as const;
 export type CjkLanguage = (typeof CJK_LANGUAGES)[number];
-export const CJK_CATEGORIES = ["exact-term", "question", "identifier", "mixed-script", "token-boundary", "punctuation", "normalization"] as const;
+export const CJK_CATEGORIES = [
+  "exact-term",
+  "question",
+  "identifier",
+  "mixed-script",
+  "token-boundary",
+  "punctuation",
+  "normalization",
+] as const;
 export type CjkCategory = (typeof CJK_CATEGORIES)[number];
 export const CJK_FORMS = ["nfd", "half-width", "full-width", "compatibility-ideograph"] as const;
 export type CjkForm = (typeof CJK_FORMS)[number];
@@ -1037,33 +1083,53 @@ export function lintCjkQueries(file: { queries: CjkQuery[] }, context: LintConte
     const { issues: judged, missing } = judgedRecordIssues(q, at, context);
     issues.push(...judged);
     const foreign = Object.keys(q.judgments).filter((d) => docLanguage(d) !== q.language);
-    if (foreign.length > 0) issues.push({ pointer: `${at}/judgments`, problem: `judges ${foreign.join(", ")}, not in the query's language "${q.language}"` });
+    if (foreign.length > 0)
+      issues.push({ pointer: `${at}/judgments`, problem: `judges ${foreign.join(", ")}, not in the query's language "${q.language}"` });
     if (!q.id.startsWith(`${q.language}-`)) issues.push({ pointer: `${at}/id`, problem: `must start with its language "${q.language}-"` });
     // A query without CJK text carries no language: it would match every language's article alike.
     if (!/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(q.query.normalize("NFKC"))) {
       issues.push({ pointer: `${at}/query`, problem: "a same-language query must contain CJK text" });
     }
-    if (q.form !== undefined && q.category !== "normalization") issues.push({ pointer: `${at}/form`, problem: "only normalization queries have a form" });
-    if (q.form !== undefined && !FORM_CHECKS[q.form].test(q.query)) issues.push({ pointer: `${at}/query`, problem: `must be ${FORM_CHECKS[q.form].what} (form "${q.form}")` });
+    if (q.form !== undefined && q.category !== "normalization")
+      issues.push({ pointer: `${at}/form`, problem: "only normalization queries have a form" });
+    if (q.form !== undefined && !FORM_CHECKS[q.form].test(q.query))
+      issues.push({ pointer: `${at}/query`, problem: `must be ${FORM_CHECKS[q.form].what} (form "${q.form}")` });
     if (q.identifier !== undefined && missing.length === 0) {
       const best = docsGraded(q.judgments, 3);
-      if (!best.some((d) => normalizeForMatch(context.readDoc(d).normalize("NFKC")).includes(normalizeForMatch(q.identifier!.normalize("NFKC"))))) {
-        issues.push({ pointer: `${at}/identifier`, problem: `${show(q.identifier)} does not occur in a doc graded 3 (${best.join(", ") || "none"})` });
+      if (
+        !best.some((d) =>
+          normalizeForMatch(context.readDoc(d).normalize("NFKC")).includes(normalizeForMatch(q.identifier!.normalize("NFKC"))),
+        )
+      ) {
+        issues.push({
+          pointer: `${at}/identifier`,
+          problem: `${show(q.identifier)} does not occur in a doc graded 3 (${best.join(", ") || "none"})`,
+        });
       }
-      if (!alnum(q.query).includes(alnum(q.identifier))) issues.push({ pointer: `${at}/identifier`, problem: `the query does not spell ${show(q.identifier)} in any form` });
+      if (!alnum(q.query).includes(alnum(q.identifier)))
+        issues.push({ pointer: `${at}/identifier`, problem: `the query does not spell ${show(q.identifier)} in any form` });
     }
     const leaks = pathLeaks(q.query, corpus);
-    if (leaks.size > 0) issues.push({ pointer: `${at}/query`, problem: `the query leaks its answer through document paths: ${describeLeaks(leaks)}` });
+    if (leaks.size > 0)
+      issues.push({ pointer: `${at}/query`, problem: `the query leaks its answer through document paths: ${describeLeaks(leaks)}` });
   });
   for (const language of CJK_LANGUAGES) {
-    const missingCategories = CJK_CATEGORIES.filter((category) => !file.queries.some((q) => q.language === language && q.category === category));
-    if (missingCategories.length > 0) issues.push({ pointer: "/queries", problem: `no "${language}" query for ${missingCategories.join(", ")}` });
+    const missingCategories = CJK_CATEGORIES.filter(
+      (category) => !file.queries.some((q) => q.language === language && q.category === category),
+    );
+    if (missingCategories.length > 0)
+      issues.push({ pointer: "/queries", problem: `no "${language}" query for ${missingCategories.join(", ")}` });
   }
   return issues;
 }
 
 /** The CJK lane's queries (fixtures/cjk/queries.json against fixtures/cjk/corpus). */
 export function loadCjkQueries(location?: FixtureLocation): CjkQuery[] {
-  const spec = { file: "queries.json", schema: "cjk-queries.schema.json", records: { key: "queries", label: "query" }, lint: lintCjkQueries };
+  const spec = {
+    file: "queries.json",
+    schema: "cjk-queries.schema.json",
+    records: { key: "queries", label: "query" },
+    lint: lintCjkQueries,
+  };
   return loadFixture<RecordsFile<"queries", CjkQuery>>(spec, { ...location, dir: location?.dir ?? CJK_DIR }).queries;
 }

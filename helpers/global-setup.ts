@@ -35,7 +35,11 @@ function datasetOrExit(): ReturnType<typeof loadDataset> {
  * make `evalite run` print a stack trace and then wait forever, so a bug exits too (status 1).
  */
 function exitOnSetupError(error: unknown): never {
-  const known = isFixtureError(error) || error instanceof DatasetError || error instanceof ConfigError || (error as { name?: string }).name === "EngineError";
+  const known =
+    isFixtureError(error) ||
+    error instanceof DatasetError ||
+    error instanceof ConfigError ||
+    (error as { name?: string }).name === "EngineError";
   if (known) {
     process.stderr.write(`eval: ${isFixtureError(error) ? formatFixtureError(error) : (error as Error).message.split("\n")[0]}\n`);
     process.exit(2);
@@ -83,11 +87,15 @@ export default async function setup(project: TestProject): Promise<() => void> {
   }
   const publish = (): void => {
     project.provide("evalIndex", { dbPath: index.dbPath, fingerprint: index.fingerprint });
-    project.provide("laneIndexes", Object.fromEntries([...lanes].map(([name, lane]) => [name, { dbPath: lane.dbPath, fingerprint: lane.fingerprint }])));
+    project.provide(
+      "laneIndexes",
+      Object.fromEntries([...lanes].map(([name, lane]) => [name, { dbPath: lane.dbPath, fingerprint: lane.fingerprint }])),
+    );
     process.stdout.write(`${describeFingerprint(index.fingerprint)}\n`);
     for (const lane of lanes.values()) process.stdout.write(`${describeFingerprint(lane.fingerprint)}\n`);
     // The run wrapper (bin/eval.ts) asks for what this run measures so reports can record it.
-    if (process.env.EVAL_RUN_INFO_FILE) writeFileSync(process.env.EVAL_RUN_INFO_FILE, JSON.stringify(runInfo(index, engine, models), null, 2));
+    if (process.env.EVAL_RUN_INFO_FILE)
+      writeFileSync(process.env.EVAL_RUN_INFO_FILE, JSON.stringify(runInfo(index, engine, models), null, 2));
   };
   publish();
   project.onTestsRerun(async () => {

@@ -72,13 +72,21 @@ describe("the CJK lane fixtures", () => {
     for (const language of CJK_LANGUAGES) {
       const mine = queries.filter((q) => q.language === language);
       expect(mine.length, language).toBeGreaterThanOrEqual(25);
-      for (const category of CJK_CATEGORIES) expect(mine.some((q) => q.category === category), `${language} ${category}`).toBe(true);
+      for (const category of CJK_CATEGORIES)
+        expect(
+          mine.some((q) => q.category === category),
+          `${language} ${category}`,
+        ).toBe(true);
     }
   });
 
   it("writes Japanese with kana and kanji, Korean with composed Hangul", () => {
     const docs = listCorpusDocs(CJK_CORPUS);
-    const text = (language: string) => docs.filter((d) => docLanguage(d) === language).map((d) => readCorpusDoc(d, CJK_CORPUS)).join("");
+    const text = (language: string) =>
+      docs
+        .filter((d) => docLanguage(d) === language)
+        .map((d) => readCorpusDoc(d, CJK_CORPUS))
+        .join("");
     expect(text("ja")).toMatch(/\p{Script=Hiragana}/u);
     expect(text("ja")).toMatch(/\p{Script=Katakana}/u);
     expect(text("ja")).toMatch(/\p{Script=Han}/u);
@@ -100,7 +108,9 @@ describe("leak and identifier helpers", () => {
   });
 
   it("finds query words in paths, without the language folder or the extension", () => {
-    expect(pathLeaks("cold storage", ["en/runbooks/cold-storage.md", "en/doc-26.md"])).toEqual(new Map([["en/runbooks/cold-storage.md", ["cold", "storage"]]]));
+    expect(pathLeaks("cold storage", ["en/runbooks/cold-storage.md", "en/doc-26.md"])).toEqual(
+      new Map([["en/runbooks/cold-storage.md", ["cold", "storage"]]]),
+    );
     expect(pathLeaks("en md", ["en/doc-01.md"]).size).toBe(0);
   });
 
@@ -148,14 +158,24 @@ describe("broken lane fixtures fail with one line naming the record", () => {
   }
 
   it("lexical: an unknown cell, a missing cell, two grade-3 docs", () => {
-    expect(lexicalError((d) => void (d.queries[0]!.cell = "hyphen" as never))).toMatch(/queries\.json: case lx-001 \(\/queries\/0\/cell\): must be one of hyphen-compound, /);
-    expect(lexicalError((d) => void (d.queries = d.queries.filter((c) => c.cell !== "version")))).toMatch(/queries\.json: \/queries: no case for matrix cell version$/);
-    expect(lexicalError((d) => void (d.queries[0]!.judgments["en/doc-02.md"] = 3))).toMatch(/case lx-001 \(\/queries\/0\/judgments\): exactly one doc must be graded 3/);
+    expect(lexicalError((d) => void (d.queries[0]!.cell = "hyphen" as never))).toMatch(
+      /queries\.json: case lx-001 \(\/queries\/0\/cell\): must be one of hyphen-compound, /,
+    );
+    expect(lexicalError((d) => void (d.queries = d.queries.filter((c) => c.cell !== "version")))).toMatch(
+      /queries\.json: \/queries: no case for matrix cell version$/,
+    );
+    expect(lexicalError((d) => void (d.queries[0]!.judgments["en/doc-02.md"] = 3))).toMatch(
+      /case lx-001 \(\/queries\/0\/judgments\): exactly one doc must be graded 3/,
+    );
   });
 
   it("lexical: an identifier that two docs contain, a query that leaks through a path", () => {
-    expect(lexicalError((d) => void (d.queries[0]!.identifier = "time"))).toMatch(/"time" must occur as a whole token in exactly one doc, en\/doc-01\.md \(found in /);
-    expect(lexicalError((d) => void (d.queries[0]!.query = "real-time runbooks"))).toMatch(/case lx-001 \(\/queries\/0\/query\): the query leaks its answer through document paths: en\/runbooks\/certificate-rotation\.md \(runbooks\), en\/runbooks\/cold-storage\.md \(runbooks\)/);
+    expect(lexicalError((d) => void (d.queries[0]!.identifier = "time"))).toMatch(
+      /"time" must occur as a whole token in exactly one doc, en\/doc-01\.md \(found in /,
+    );
+    expect(lexicalError((d) => void (d.queries[0]!.query = "real-time runbooks"))).toMatch(
+      /case lx-001 \(\/queries\/0\/query\): the query leaks its answer through document paths: en\/runbooks\/certificate-rotation\.md \(runbooks\), en\/runbooks\/cold-storage\.md \(runbooks\)/,
+    );
   });
 
   it("lexical: a collection case judging a doc of the other collection relevant", () => {
@@ -168,16 +188,22 @@ describe("broken lane fixtures fail with one line naming the record", () => {
   });
 
   it("cjk: a doc of another language judged, a normalization query that is not in its form", () => {
-    expect(cjkError((d) => void (d.queries[0]!.judgments["ja/doc-01.md"] = 0))).toMatch(/query zh-hans-01 \(\/queries\/0\/judgments\): judges ja\/doc-01\.md, not in the query's language "zh-hans"/);
+    expect(cjkError((d) => void (d.queries[0]!.judgments["ja/doc-01.md"] = 0))).toMatch(
+      /query zh-hans-01 \(\/queries\/0\/judgments\): judges ja\/doc-01\.md, not in the query's language "zh-hans"/,
+    );
     const nfd = (d: { queries: CjkQuery[] }) => d.queries.find((q) => q.form === "nfd")!;
-    expect(cjkError((d) => void (nfd(d).query = nfd(d).query.normalize("NFC")))).toMatch(/must be decomposed \(NFD\) and different from its NFC form \(form "nfd"\)/);
+    expect(cjkError((d) => void (nfd(d).query = nfd(d).query.normalize("NFC")))).toMatch(
+      /must be decomposed \(NFD\) and different from its NFC form \(form "nfd"\)/,
+    );
     expect(cjkError((d) => void delete nfd(d).form)).toMatch(/missing required field "form" when category is "normalization"/);
   });
 
   it("cjk: an identifier the answer does not contain, a query naming a path word", () => {
     const id = (d: { queries: CjkQuery[] }) => d.queries.find((q) => q.category === "identifier")!;
     expect(cjkError((d) => void (id(d).identifier = "E-9999"))).toMatch(/"E-9999" does not occur in a doc graded 3/);
-    expect(cjkError((d) => void (d.queries[0]!.query = "取消订阅 doc"))).toMatch(/leaks its answer through document paths: ja\/doc-01\.md \(doc\), ja\/doc-02\.md \(doc\), ja\/doc-03\.md \(doc\) and 37 more$/);
+    expect(cjkError((d) => void (d.queries[0]!.query = "取消订阅 doc"))).toMatch(
+      /leaks its answer through document paths: ja\/doc-01\.md \(doc\), ja\/doc-02\.md \(doc\), ja\/doc-03\.md \(doc\) and 37 more$/,
+    );
     expect(cjkError((d) => void (id(d).query = "E4012"))).toMatch(/\(\/queries\/10\/query\): a same-language query must contain CJK text$/);
   });
 });

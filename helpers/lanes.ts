@@ -47,7 +47,14 @@ export function loadLane(name: LaneName): Lane {
   return {
     name,
     collections: [{ source: join(CJK_DIR, "corpus"), collection: "cjk" }],
-    cases: loadCjkQueries().map((q) => ({ id: q.id, query: q.query, language: q.language, category: q.category, judgments: { ...q.judgments }, note: q.note })),
+    cases: loadCjkQueries().map((q) => ({
+      id: q.id,
+      query: q.query,
+      language: q.language,
+      category: q.category,
+      judgments: { ...q.judgments },
+      note: q.note,
+    })),
   };
 }
 

@@ -48,7 +48,12 @@ export async function runRetrieval(engine: Engine, mode: RetrievalMode, c: Retri
   forwardTrace(response.trace);
   const relevantPaths = relevantDocPaths(response.trace, response.results, c.judgments, RESULT_DEPTH);
   const end = performance.timeOrigin + performance.now();
-  reportTrace({ input: { stage: "relevant documents", judged: relevantPaths.length, k: RESULT_DEPTH }, output: relevantPaths, start: end, end });
+  reportTrace({
+    input: { stage: "relevant documents", judged: relevantPaths.length, k: RESULT_DEPTH },
+    output: relevantPaths,
+    start: end,
+    end,
+  });
   return {
     mode,
     results: response.results.map((h) => ({ docId: h.docId, score: h.score, passageId: h.passageId })),
@@ -70,10 +75,23 @@ export function forwardTrace(trace: readonly TraceStage[]): void {
 }
 
 /** The columns every retrieval eval shows: query, top 3, time, and what was lost where. */
-export function retrievalColumns({ input, output }: { input: RetrievalCase; output: RetrievalOutput }): Array<{ label: string; value: unknown }> {
+export function retrievalColumns({
+  input,
+  output,
+}: {
+  input: RetrievalCase;
+  output: RetrievalOutput;
+}): Array<{ label: string; value: unknown }> {
   return [
     { label: "Query", value: `${input.id}: ${input.query}` },
-    { label: "Top 3", value: output.results.slice(0, 3).map((r) => r.docId).join("\n") || "(none)" },
+    {
+      label: "Top 3",
+      value:
+        output.results
+          .slice(0, 3)
+          .map((r) => r.docId)
+          .join("\n") || "(none)",
+    },
     { label: "Time", value: `${output.elapsedMs.toFixed(1)} ms` },
     { label: "Lost at", value: summarizeLosses(output.relevantPaths) },
   ];

@@ -11,7 +11,9 @@ const scratch = mkdtempSync(join(tmpdir(), "setup-db-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Starts a process that builds a temp index, prints its folder, then waits (or exits). */
-function child(mode: "wait" | "exit"): Promise<{ dir: string; done: Promise<{ code: number | null; signal: NodeJS.Signals | null }>; kill: (s: NodeJS.Signals) => void }> {
+function child(
+  mode: "wait" | "exit",
+): Promise<{ dir: string; done: Promise<{ code: number | null; signal: NodeJS.Signals | null }>; kill: (s: NodeJS.Signals) => void }> {
   const script = join(scratch, `child-${mode}-${Math.random().toString(36).slice(2)}.mts`);
   writeFileSync(
     script,
@@ -22,7 +24,9 @@ function child(mode: "wait" | "exit"): Promise<{ dir: string; done: Promise<{ co
   );
   // node itself (not the tsx wrapper process) receives the signal, as in a real run.
   const proc = spawn(process.execPath, ["--import", "tsx", script], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => proc.on("exit", (code, signal) => res({ code, signal })));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) =>
+    proc.on("exit", (code, signal) => res({ code, signal })),
+  );
   return new Promise((res, rej) => {
     let out = "";
     proc.stdout.on("data", (d: Buffer) => {
@@ -39,10 +43,18 @@ describe("buildTempIndex", () => {
     try {
       expect(index.dir.startsWith(tmpdir())).toBe(true);
       expect(existsSync(index.dbPath)).toBe(true);
-      expect(index.fingerprint).toMatchObject({ dataset: "fixtures", collection: "corpus", schemaVersion: 1, embedder: "offline/hashed-char-ngram-v2-384", dimensions: 384 });
+      expect(index.fingerprint).toMatchObject({
+        dataset: "fixtures",
+        collection: "corpus",
+        schemaVersion: 1,
+        embedder: "offline/hashed-char-ngram-v2-384",
+        dimensions: 384,
+      });
       expect(index.fingerprint.corpusHash).toMatch(/^[0-9a-f]{64}$/);
       expect(index.fingerprint.documents).toBeGreaterThanOrEqual(48);
-      expect(describeFingerprint(index.fingerprint)).toMatch(/^index: dataset fixtures, \d+ documents \/ \d+ passages, corpus [0-9a-f]{12}, analyzer-v\d+\(/);
+      expect(describeFingerprint(index.fingerprint)).toMatch(
+        /^index: dataset fixtures, \d+ documents \/ \d+ passages, corpus [0-9a-f]{12}, analyzer-v\d+\(/,
+      );
       const again = await buildTempIndex(join(FIXTURES_DIR, "corpus"), { dataset: "fixtures", collection: "corpus" });
       expect(again.dir).not.toBe(index.dir);
       expect(again.fingerprint.corpusHash).toBe(index.fingerprint.corpusHash);

@@ -51,5 +51,7 @@ export async function tierMeans(cases: readonly RetrievalCase[]): Promise<TierCo
     for (const tier of TIERS) out[tier] = all.reduce((s, c) => s + c[metric][tier], 0) / Math.max(1, all.length);
     return out;
   };
-  return Object.assign({ "nDCG@10": mean("nDCG@10"), "Recall@5": mean("Recall@5") }, { queries: all.length }) as TierComparison & { queries: number };
+  return Object.assign({ "nDCG@10": mean("nDCG@10"), "Recall@5": mean("Recall@5") }, { queries: all.length }) as TierComparison & {
+    queries: number;
+  };
 }

@@ -34,7 +34,9 @@ describe("matching substrings", () => {
     expect(g.score).toBe(1);
     expect(g.metadata.found).toEqual(["éditeur", "lecteur"]);
     // An expected substring written in NFD matches an NFC answer too.
-    expect(answerIncludesScore(askCase({ expectedSubstrings: ["e\u0301diteur"] }), askResult("Rôle : éditeur [1].", [TWO_FA])).score).toBe(1);
+    expect(answerIncludesScore(askCase({ expectedSubstrings: ["e\u0301diteur"] }), askResult("Rôle : éditeur [1].", [TWO_FA])).score).toBe(
+      1,
+    );
   });
 
   it("folds white space (narrow and plain no-break spaces) and typographic apostrophes", () => {
@@ -68,7 +70,11 @@ describe("matching substrings", () => {
   it("finds every fixture expectedSubstring in one of its mustCite docs, so a correct answer can pass", () => {
     for (const c of loadAskCases()) {
       const docs = (c.mustCite ?? []).map((d) => matchForm(readCorpusDoc(d)));
-      for (const s of c.expectedSubstrings ?? []) expect(docs.some((d) => containsFact(d, matchForm(s))), `${c.id}: ${s}`).toBe(true);
+      for (const s of c.expectedSubstrings ?? [])
+        expect(
+          docs.some((d) => containsFact(d, matchForm(s))),
+          `${c.id}: ${s}`,
+        ).toBe(true);
     }
   });
 });
@@ -79,7 +85,14 @@ describe("answer-includes", () => {
   it("scores the share found and names what is missing", () => {
     const half = answerIncludesScore(c, askResult("You get 10 recovery codes [1].", [TWO_FA]));
     expect(half.score).toBe(0.5);
-    expect(half.metadata).toMatchObject({ grader: "answer-includes", method: "heuristic", status: "scored", caseId: "t-001", found: ["10"], missing: ["once"] });
+    expect(half.metadata).toMatchObject({
+      grader: "answer-includes",
+      method: "heuristic",
+      status: "scored",
+      caseId: "t-001",
+      found: ["10"],
+      missing: ["once"],
+    });
     expect(answerIncludesScore(c, askResult("You get 10 codes; each works ONCE [1].", [TWO_FA])).score).toBe(1);
   });
 
@@ -117,7 +130,10 @@ describe("cites", () => {
   it("scores the share of mustCite docs cited and names the missing ones", () => {
     const g = citesScore(c, askResult("You get 10 codes [1].", [TWO_FA, PLANS]), { translations });
     expect(g.score).toBe(0.5);
-    expect(g.metadata).toMatchObject({ direct: ["en/security/two-factor-authentication.md"], missing: ["en/billing/plans-and-pricing.md"] });
+    expect(g.metadata).toMatchObject({
+      direct: ["en/security/two-factor-authentication.md"],
+      missing: ["en/billing/plans-and-pricing.md"],
+    });
     expect(citesScore(c, askResult("10 codes [1]; €9.99 [3].", [TWO_FA, TWO_FA_DE, PLANS]), { translations }).score).toBe(1);
   });
 
@@ -125,7 +141,9 @@ describe("cites", () => {
     const result = askResult("Es gibt 10 Codes [2]. €9.99 [3].", [TWO_FA, TWO_FA_DE, PLANS]);
     const accepted = citesScore(c, result, { translations });
     expect(accepted.score).toBe(1);
-    expect(accepted.metadata.viaTranslation).toEqual([{ required: "en/security/two-factor-authentication.md", cited: "de/sicherheit/zwei-faktor-authentifizierung.md" }]);
+    expect(accepted.metadata.viaTranslation).toEqual([
+      { required: "en/security/two-factor-authentication.md", cited: "de/sicherheit/zwei-faktor-authentifizierung.md" },
+    ]);
     expect(accepted.metadata.translationPolicy).toMatch(/translation .* counts/);
     const strict = citesScore(c, result, { acceptTranslations: false });
     expect(strict.score).toBe(0.5);
@@ -148,7 +166,13 @@ describe("cites-only-surfaced", () => {
   const c = askCase();
 
   it("is 1 when every citation points to a retrieved source", () => {
-    const g = citesOnlySurfacedScore(c, askResult("10 codes [1]. €9.99 [2].", [TWO_FA, PLANS].map((s, i) => ({ ...s, ref: i + 1 }))));
+    const g = citesOnlySurfacedScore(
+      c,
+      askResult(
+        "10 codes [1]. €9.99 [2].",
+        [TWO_FA, PLANS].map((s, i) => ({ ...s, ref: i + 1 })),
+      ),
+    );
     expect(g.score).toBe(1);
     expect(g.metadata).toMatchObject({ citations: 2, unsurfaced: [], vacuous: false });
   });
@@ -160,11 +184,19 @@ describe("cites-only-surfaced", () => {
   });
 
   it("is 0 when a citation names a document that is not the retrieved source", () => {
-    const result = askResult("10 codes [1].", [TWO_FA], { citations: [{ ref: 1, docId: "de/kuendigung.md", passageId: "de/kuendigung.md#2" }] });
+    const result = askResult("10 codes [1].", [TWO_FA], {
+      citations: [{ ref: 1, docId: "de/kuendigung.md", passageId: "de/kuendigung.md#2" }],
+    });
     const g = citesOnlySurfacedScore(c, result);
     expect(g.score).toBe(0);
     expect(g.metadata.unsurfaced).toEqual([`[1] de/kuendigung.md#2 (source [1] is ${TWO_FA.passageId})`]);
-    const noSource = citesOnlySurfacedScore(c, askResult("x [2].", [TWO_FA], { citations: [{ ref: 2, docId: "de/kuendigung.md", passageId: "de/kuendigung.md#0" }], invalidCitations: [] }));
+    const noSource = citesOnlySurfacedScore(
+      c,
+      askResult("x [2].", [TWO_FA], {
+        citations: [{ ref: 2, docId: "de/kuendigung.md", passageId: "de/kuendigung.md#0" }],
+        invalidCitations: [],
+      }),
+    );
     expect(noSource.metadata.unsurfaced).toEqual(["[2] de/kuendigung.md (no source [2] was retrieved)"]);
   });
 
@@ -179,7 +211,11 @@ describe("no-citations (iff refused)", () => {
   const c = askCase();
   it.each([
     ["a refusal without citations", refused([TWO_FA]), 1],
-    ["a refusal with a citation", refused([TWO_FA], { answer: `${REFUSAL} [1]`, citations: [{ ref: 1, docId: TWO_FA.docId, passageId: TWO_FA.passageId }] }), 0],
+    [
+      "a refusal with a citation",
+      refused([TWO_FA], { answer: `${REFUSAL} [1]`, citations: [{ ref: 1, docId: TWO_FA.docId, passageId: TWO_FA.passageId }] }),
+      0,
+    ],
     ["a refusal with an invalid citation", refused([TWO_FA], { invalidCitations: [4] }), 0],
     ["an answer with a citation", askResult("10 codes [1].", [TWO_FA]), 1],
     ["an answer without citations", askResult("10 codes.", [TWO_FA]), 0],
@@ -249,7 +285,12 @@ describe("policies every grader follows", () => {
   it.each(all)("%s never passes a failed answer: 0, status failed, with the error", (id, score) => {
     const g = score(full, failed([TWO_FA]));
     expect(g.score).toBe(0);
-    expect(g.metadata).toMatchObject({ grader: id, method: "heuristic", status: "failed", error: "answer model mock/m1 failed: 503 Service Unavailable" });
+    expect(g.metadata).toMatchObject({
+      grader: id,
+      method: "heuristic",
+      status: "failed",
+      error: "answer model mock/m1 failed: 503 Service Unavailable",
+    });
   });
 
   it("throws for a case the grader does not apply to, naming the case, the field and the fix", () => {
@@ -276,8 +317,25 @@ describe("policies every grader follows", () => {
 
   it("keeps every score in [0, 1] on random answers to every fixture case (property)", () => {
     const rand = random(42);
-    const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
-    const words = ["10", "[1]", "[2, 3]", "[12]", "éditeur", "E\u0301DITEUR", "every plan is free", "Abrechnungsmonats", ".", "\n- ", "7\u202fjours", "", "100", "recovery codes", "日本語", "🙂"];
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+    const words = [
+      "10",
+      "[1]",
+      "[2, 3]",
+      "[12]",
+      "éditeur",
+      "E\u0301DITEUR",
+      "every plan is free",
+      "Abrechnungsmonats",
+      ".",
+      "\n- ",
+      "7\u202fjours",
+      "",
+      "100",
+      "recovery codes",
+      "日本語",
+      "🙂",
+    ];
     const docs = [TWO_FA, TWO_FA_DE, PLANS];
     for (const c of loadAskCases()) {
       for (let i = 0; i < 20; i++) {
@@ -301,8 +359,14 @@ describe("Evalite scorers", () => {
     const c = askCase({ expectedSubstrings: ["10"] });
     const s = await answerIncludes()({ input: c, output: askResult("10 codes [1].", [TWO_FA]), expected: undefined });
     expect(s).toMatchObject({ name: "Answer includes", score: 1, metadata: { method: "heuristic", found: ["10"] } });
-    await expect(Promise.resolve().then(() => answerExcludes()({ input: c, output: askResult("x", []), expected: undefined }))).rejects.toThrow(NotApplicableError);
-    const cited = await cites({ acceptTranslations: false })({ input: askCase({ mustCite: [TWO_FA.docId] }), output: askResult("10 [1].", [TWO_FA]), expected: c });
+    await expect(
+      Promise.resolve().then(() => answerExcludes()({ input: c, output: askResult("x", []), expected: undefined })),
+    ).rejects.toThrow(NotApplicableError);
+    const cited = await cites({ acceptTranslations: false })({
+      input: askCase({ mustCite: [TWO_FA.docId] }),
+      output: askResult("10 [1].", [TWO_FA]),
+      expected: c,
+    });
     expect(cited.score).toBe(1);
   });
 });

@@ -60,7 +60,14 @@ import { loadTranslations, normalizeForMatch, translationsByDoc, type AskCase } 
 // Types and the grader table
 // ---------------------------------------------------------------------------------------------
 
-export type GraderId = "answer-includes" | "answer-excludes" | "cites" | "cites-only-surfaced" | "no-citations" | "refusal" | "topic-coverage";
+export type GraderId =
+  | "answer-includes"
+  | "answer-excludes"
+  | "cites"
+  | "cites-only-surfaced"
+  | "no-citations"
+  | "refusal"
+  | "topic-coverage";
 
 /** How a score was obtained. Deterministic graders are `heuristic`; see judge.ts for `llm-judge`. */
 export type Method = "heuristic" | "llm-judge";
@@ -153,7 +160,9 @@ export class NotApplicableError extends Error {
     readonly caseId: string,
     reason: string,
   ) {
-    super(`${grader} does not apply to case ${caseId}: ${reason}. Give this grader only the cases it applies to (casesFor(${JSON.stringify(grader)}, cases) in scorers/answer.ts); a made-up score would move the eval's mean`);
+    super(
+      `${grader} does not apply to case ${caseId}: ${reason}. Give this grader only the cases it applies to (casesFor(${JSON.stringify(grader)}, cases) in scorers/answer.ts); a made-up score would move the eval's mean`,
+    );
   }
 }
 
@@ -166,7 +175,15 @@ function requireApplicable(id: GraderId, c: AskCase): void {
 export function failedGrade(grader: string, c: AskCase, result: AskResult, definition: string): Grade {
   return {
     score: 0,
-    metadata: { grader, method: "heuristic", status: "failed", caseId: c.id, definition, error: result.error ?? "", rule: "the answerer failed: scored 0, never a pass" },
+    metadata: {
+      grader,
+      method: "heuristic",
+      status: "failed",
+      caseId: c.id,
+      definition,
+      error: result.error ?? "",
+      rule: "the answerer failed: scored 0, never a pass",
+    },
   };
 }
 
@@ -179,7 +196,10 @@ function gradeWith<O = unknown>(id: GraderId, rule: (c: AskCase, result: AskResu
     requireApplicable(id, c);
     if (result.error !== undefined) return failedGrade(id, c, result, GRADERS[id].definition);
     const [score, details] = rule(c, result, options as O);
-    return { score, metadata: { grader: id, method: "heuristic", status: "scored", caseId: c.id, definition: GRADERS[id].definition, ...details } };
+    return {
+      score,
+      metadata: { grader: id, method: "heuristic", status: "scored", caseId: c.id, definition: GRADERS[id].definition, ...details },
+    };
   };
 }
 
@@ -208,7 +228,9 @@ export function stripCitationMarkers(text: string): string {
 
 /** The form substrings are compared in: NFC, lower case, white space folded, apostrophes unified. */
 export function matchForm(text: string): string {
-  return normalizeForMatch(text).replace(/[\u2018\u2019\u02bc]/g, "'").replace(/\s+/g, " ");
+  return normalizeForMatch(text)
+    .replace(/[\u2018\u2019\u02bc]/g, "'")
+    .replace(/\s+/g, " ");
 }
 
 const DIGIT = /\p{Nd}/u;
@@ -238,7 +260,8 @@ export function containsFact(haystack: string, needle: string): boolean {
   return false;
 }
 
-const MATCHING = "NFC, lower case, white space folded, citation markers removed; a digit-edged substring must not sit inside a longer number";
+const MATCHING =
+  "NFC, lower case, white space folded, citation markers removed; a digit-edged substring must not sit inside a longer number";
 
 /** Which of `substrings` the answer contains (citation markers removed first). */
 function inAnswer(result: AskResult, substrings: readonly string[]): { found: string[]; missing: string[] } {
@@ -301,7 +324,10 @@ export const citesScore = gradeWith<CitesOptions | undefined>("cites", (c, resul
       viaTranslation,
       missing,
       refused: result.refused,
-      translationPolicy: options.acceptTranslations === false ? "only the listed docs count" : "a citation of a translation of a mustCite doc counts (same facts)",
+      translationPolicy:
+        options.acceptTranslations === false
+          ? "only the listed docs count"
+          : "a citation of a translation of a mustCite doc counts (same facts)",
     },
   ];
 });
@@ -312,7 +338,8 @@ export const citesOnlySurfacedScore = gradeWith("cites-only-surfaced", (_c, resu
   for (const cit of result.citations) {
     const source = byRef.get(cit.ref);
     if (!source) unsurfaced.push(`[${cit.ref}] ${cit.docId} (no source [${cit.ref}] was retrieved)`);
-    else if (source.docId !== cit.docId || source.passageId !== cit.passageId) unsurfaced.push(`[${cit.ref}] ${cit.passageId} (source [${cit.ref}] is ${source.passageId})`);
+    else if (source.docId !== cit.docId || source.passageId !== cit.passageId)
+      unsurfaced.push(`[${cit.ref}] ${cit.passageId} (source [${cit.ref}] is ${source.passageId})`);
   }
   for (const ref of result.invalidCitations) unsurfaced.push(`[${ref}] (no such source; ${result.sources.length} retrieved)`);
   const total = result.citations.length + result.invalidCitations.length;
@@ -343,7 +370,10 @@ export const noCitationsScore = gradeWith("no-citations", (_c, result) => {
 
 export const refusalScore = gradeWith("refusal", (c, result) => {
   const expected = c.expectedRefusal === true;
-  return [result.refused === expected ? 1 : 0, { expected: expected ? "refuse" : "answer", refused: result.refused, refusal: result.refusal ?? null, category: c.category }];
+  return [
+    result.refused === expected ? 1 : 0,
+    { expected: expected ? "refuse" : "answer", refused: result.refused, refusal: result.refusal ?? null, category: c.category },
+  ];
 });
 
 /** Share of a topic's content terms that must occur in the answer for the topic to count as covered. */
@@ -356,7 +386,16 @@ export const topicCoverageScore = gradeWith("topic-coverage", (c, result) => {
     return { topic, share: round(o.share), covered: o.terms.length > 0 && o.share >= TOPIC_SHARE, missing: o.missing };
   });
   const covered = topics.filter((t) => t.covered).length;
-  return [covered / topics.length, { covered, topics, threshold: TOPIC_SHARE, refused: result.refused, terms: "engine analyzer (stemmed, folded), stop words dropped, unweighted" }];
+  return [
+    covered / topics.length,
+    {
+      covered,
+      topics,
+      threshold: TOPIC_SHARE,
+      refused: result.refused,
+      terms: "engine analyzer (stemmed, folded), stop words dropped, unweighted",
+    },
+  ];
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -367,7 +406,11 @@ export const topicCoverageScore = gradeWith("topic-coverage", (c, result) => {
 export type AskScorer = Evalite.Scorer<AskCase, AskResult, unknown>;
 
 function scorerFor(id: GraderId, score: (c: AskCase, result: AskResult) => Grade): AskScorer {
-  return createScorer<AskCase, AskResult, unknown>({ name: GRADERS[id].name, description: GRADERS[id].definition, scorer: ({ input, output }) => score(input, output) });
+  return createScorer<AskCase, AskResult, unknown>({
+    name: GRADERS[id].name,
+    description: GRADERS[id].definition,
+    scorer: ({ input, output }) => score(input, output),
+  });
 }
 
 /**
@@ -461,7 +504,13 @@ export function termOverlap(text: string, language: string | null | undefined, e
   const found: string[] = [];
   const missing: string[] = [];
   for (const term of terms) (evidence.some((e) => occursIn(term, e)) ? found : missing).push(term.surface);
-  return { terms: terms.map((t) => t.surface), found, missing, share: terms.length === 0 ? 0 : found.length / terms.length, missingNumbers: missing.filter((t) => DIGIT.test(t)) };
+  return {
+    terms: terms.map((t) => t.surface),
+    found,
+    missing,
+    share: terms.length === 0 ? 0 : found.length / terms.length,
+    missingNumbers: missing.filter((t) => DIGIT.test(t)),
+  };
 }
 
 /** The answer's language: detected from its text, else the case's (answers follow the question). */

@@ -8,7 +8,12 @@ const CANCEL_EN = "en/billing/cancel-monthly-plan.md";
 const NEWS = "de/neuigkeiten/jahresrueckblick-2024.md";
 const PRICES = "de/abrechnung/tarife-und-preise.md";
 
-const kuendigung = source(1, KUENDIGUNG, "Ihr bezahlter Tarif läuft bis zum Ende des laufenden Abrechnungsmonats. Danach gilt der Free-Tarif mit 5 GB.", "de");
+const kuendigung = source(
+  1,
+  KUENDIGUNG,
+  "Ihr bezahlter Tarif läuft bis zum Ende des laufenden Abrechnungsmonats. Danach gilt der Free-Tarif mit 5 GB.",
+  "de",
+);
 const news = source(1, NEWS, "Wer kündigt, sieht jetzt auf einen Blick, bis wann der bezahlte Tarif noch läuft.", "de");
 const prices = source(2, PRICES, "Family kostet 14,99 € pro Monat.", "de");
 const cancelEn = source(2, CANCEL_EN, "Your paid plan stays active until the end of the current billing month.");
@@ -31,7 +36,12 @@ function list(stage: TraceStage["stage"], ids: string[]): TraceStage {
 }
 
 /** The retrieval trace of an ask() that reranked KUENDIGUNG to rank 3, below the two sources kept. */
-const lostAtRerank = [list("bm25", [NEWS, KUENDIGUNG, PRICES]), list("vector", [PRICES, NEWS]), list("fusion", [NEWS, PRICES, KUENDIGUNG]), list("rerank", [NEWS, PRICES, KUENDIGUNG])];
+const lostAtRerank = [
+  list("bm25", [NEWS, KUENDIGUNG, PRICES]),
+  list("vector", [PRICES, NEWS]),
+  list("fusion", [NEWS, PRICES, KUENDIGUNG]),
+  list("rerank", [NEWS, PRICES, KUENDIGUNG]),
+];
 
 describe("diagnose", () => {
   it("names an answerer failure as error, not as a quality verdict", () => {
@@ -66,11 +76,18 @@ describe("diagnose", () => {
     const result = askResult("Wer kündigt, sieht es auf einen Blick [1].", [news, { ...kuendigung, ref: 2 }], { question: c.question });
     const d = diagnose(c, result, { translations });
     expect(d.verdict).toBe("generation");
-    expect(d.reasons).toEqual([`every mustCite document was retrieved (or a translation): ${KUENDIGUNG}`, 'answer-includes 0: missing "Abrechnungsmonat"', `cites 0: does not cite ${KUENDIGUNG}`]);
+    expect(d.reasons).toEqual([
+      `every mustCite document was retrieved (or a translation): ${KUENDIGUNG}`,
+      'answer-includes 0: missing "Abrechnungsmonat"',
+      `cites 0: does not cite ${KUENDIGUNG}`,
+    ]);
   });
 
   it("names the evidence gate when it refused although the sources were there", () => {
-    const result = refused([kuendigung], { question: c.question, evidence: { coverage: 0.31, threshold: 0.4, sufficient: false, bestRef: 1 } });
+    const result = refused([kuendigung], {
+      question: c.question,
+      evidence: { coverage: 0.31, threshold: 0.4, sufficient: false, bestRef: 1 },
+    });
     const d = diagnose(c, result, { translations });
     expect(d.verdict).toBe("generation");
     expect(d.reasons).toContain("refused by the evidence gate: coverage 0.31 < threshold 0.4");
@@ -110,12 +127,16 @@ describe("golden-set sanity", () => {
     const w = goldenSetWarning(c, askResult("x", [cancelEn]));
     expect(w).not.toBeNull();
     expect(w!.share).toBeLessThan(0.2);
-    expect(w!.message).toMatch(/^a-002: the expected answer shares \d+\/\d+ content terms with the 1 retrieved sources \(.* expected in de, sources in en\)/);
+    expect(w!.message).toMatch(
+      /^a-002: the expected answer shares \d+\/\d+ content terms with the 1 retrieved sources \(.* expected in de, sources in en\)/,
+    );
     expect(w!.missing).toContain("abrechnungsmonat");
   });
 
   it("warns when nothing was retrieved, and says nothing for a case without an expected answer", () => {
-    expect(goldenSetWarning(c, askResult("x", []))!.message).toBe("a-002: nothing was retrieved, so the expected answer cannot be checked against any context");
+    expect(goldenSetWarning(c, askResult("x", []))!.message).toBe(
+      "a-002: nothing was retrieved, so the expected answer cannot be checked against any context",
+    );
     expect(goldenSetWarning(askCase({ expectedRefusal: true, category: "off-corpus" }), askResult("x", []))).toBeNull();
   });
 

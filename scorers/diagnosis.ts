@@ -85,7 +85,9 @@ function detailOf(g: Grade): string {
   const m = g.metadata;
   switch (m.grader) {
     case "refusal":
-      return m.expected === "answer" ? `refused (${String(m.refusal)}) but the case expects an answer` : "answered but the case expects a refusal";
+      return m.expected === "answer"
+        ? `refused (${String(m.refusal)}) but the case expects an answer`
+        : "answered but the case expects a refusal";
     case "answer-includes":
       return `missing ${(m.missing as string[]).map((s) => JSON.stringify(s)).join(", ")}`;
     case "answer-excludes":
@@ -117,7 +119,12 @@ export function diagnose(c: AskCase, result: AskResult, options: CitesOptions = 
   const retrieved = [...new Set(result.sources.map((s) => s.docId))];
   const required = c.mustCite ?? [];
   const judgments = Object.fromEntries(required.flatMap((doc) => [doc, ...(translations.get(doc) ?? [])]).map((doc) => [doc, 1]));
-  const paths = relevantDocPaths(result.trace, retrieved.map((docId) => ({ docId })), judgments, retrieved.length);
+  const paths = relevantDocPaths(
+    result.trace,
+    retrieved.map((docId) => ({ docId })),
+    judgments,
+    retrieved.length,
+  );
   const unsurfaced = required.filter((doc) => ![doc, ...(translations.get(doc) ?? [])].some((d) => retrieved.includes(d)));
 
   const failed = PASS_FAIL.filter(([id]) => GRADERS[id].appliesTo(c))
@@ -136,10 +143,20 @@ export function diagnose(c: AskCase, result: AskResult, options: CitesOptions = 
   if (required.length === 0 && c.expectedRefusal !== true) {
     const best = Math.max(0, ...result.sources.map((s) => termOverlap(result.question, c.language, [sourceText(s)]).share));
     if (best < NOTHING_RELEVANT_SHARE) {
-      return { ...diagnosis, verdict: "retrieval", reasons: [`nothing relevant retrieved: the best of ${result.sources.length} sources holds ${round(best)} of the question's terms (< ${NOTHING_RELEVANT_SHARE})`, ...failures] };
+      return {
+        ...diagnosis,
+        verdict: "retrieval",
+        reasons: [
+          `nothing relevant retrieved: the best of ${result.sources.length} sources holds ${round(best)} of the question's terms (< ${NOTHING_RELEVANT_SHARE})`,
+          ...failures,
+        ],
+      };
     }
   }
-  const gate = result.refusal === "insufficient-evidence" ? [`refused by the evidence gate: coverage ${round(result.evidence.coverage)} < threshold ${result.evidence.threshold}`] : [];
+  const gate =
+    result.refusal === "insufficient-evidence"
+      ? [`refused by the evidence gate: coverage ${round(result.evidence.coverage)} < threshold ${result.evidence.threshold}`]
+      : [];
   const found = required.length > 0 ? [`every mustCite document was retrieved (or a translation): ${required.join(", ")}`] : [];
   return { ...diagnosis, verdict: "generation", reasons: [...found, ...gate, ...failures] };
 }

@@ -19,7 +19,10 @@ type ExpansionScorer<TInput> = Evalite.Scorer<TInput, ExpansionOutput, unknown>;
 
 /** Letters and digits only, lower case: `DEC-0054` and `dec 0054` compare equal. */
 function squash(text: string): string {
-  return text.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+  return text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, "");
 }
 
 const same = (a: string, b: string): boolean => squash(a) === squash(b);
@@ -29,9 +32,13 @@ const same = (a: string, b: string): boolean => squash(a) === squash(b);
  * `-_./@`) and quoted phrases, exactly as the user wrote them.
  */
 export function queryAnchors(query: string): string[] {
-  const quoted = [...query.matchAll(/"([^"]+)"|“([^”]+)”|„([^“”]+)[“”]|«([^»]+)»/gu)].map((m) => (m[1] ?? m[2] ?? m[3] ?? m[4]!).trim()).filter(Boolean);
+  const quoted = [...query.matchAll(/"([^"]+)"|“([^”]+)”|„([^“”]+)[“”]|«([^»]+)»/gu)]
+    .map((m) => (m[1] ?? m[2] ?? m[3] ?? m[4]!).trim())
+    .filter(Boolean);
   const outside = query.replace(/"[^"]+"|“[^”]+”|„[^“”]+[“”]|«[^»]+»/gu, " ");
-  const identifiers = [...outside.matchAll(/[\p{L}\p{N}]+(?:[-_./@][\p{L}\p{N}]+)+|[\p{L}]+\p{N}[\p{L}\p{N}]*|\p{N}+\p{L}[\p{L}\p{N}]*/gu)].map((m) => m[0]);
+  const identifiers = [
+    ...outside.matchAll(/[\p{L}\p{N}]+(?:[-_./@][\p{L}\p{N}]+)+|[\p{L}]+\p{N}[\p{L}\p{N}]*|\p{N}+\p{L}[\p{L}\p{N}]*/gu),
+  ].map((m) => m[0]);
   return [...new Set([...quoted, ...identifiers])];
 }
 
@@ -45,25 +52,53 @@ type Score = { score: number; metadata: Record<string, unknown> };
  */
 function expanderFailed(output: ExpansionOutput): Score | null {
   if (!output.fallback || output.fallback.errors !== undefined) return null;
-  return { score: 0, metadata: { status: "failed", expander: output.expander, fallback: output.fallback.reason, rule: "the expander failed: scored 0, never a pass" } };
+  return {
+    score: 0,
+    metadata: {
+      status: "failed",
+      expander: output.expander,
+      fallback: output.fallback.reason,
+      rule: "the expander failed: scored 0, never a pass",
+    },
+  };
 }
 
-export function schemaValidScore(output: ExpansionOutput, validate: (value: unknown) => Array<{ instancePath: string; message?: string }>): Score {
+export function schemaValidScore(
+  output: ExpansionOutput,
+  validate: (value: unknown) => Array<{ instancePath: string; message?: string }>,
+): Score {
   const failed = expanderFailed(output);
   if (failed) return failed;
   const rejected = output.fallback?.errors;
   if (rejected !== undefined) {
-    return { score: 0, metadata: { expander: output.expander, valid: false, errors: rejected, note: "the model's output failed the schema; the query ran unexpanded" } };
+    return {
+      score: 0,
+      metadata: {
+        expander: output.expander,
+        valid: false,
+        errors: rejected,
+        note: "the model's output failed the schema; the query ran unexpanded",
+      },
+    };
   }
   const errors = validate(output.expansion);
-  return { score: errors.length === 0 ? 1 : 0, metadata: { expander: output.expander, valid: errors.length === 0, errors: errors.map((e) => `${e.instancePath || "/"} ${e.message ?? ""}`.trim()) } };
+  return {
+    score: errors.length === 0 ? 1 : 0,
+    metadata: {
+      expander: output.expander,
+      valid: errors.length === 0,
+      errors: errors.map((e) => `${e.instancePath || "/"} ${e.message ?? ""}`.trim()),
+    },
+  };
 }
 
 /**
  * Output matches the expansion JSON Schema (AJV). A model output rejected by the engine's own
  * validation scores 0 with AJV's errors, even though the query then ran unexpanded.
  */
-export function expansionSchemaValid<TInput>(validate: (value: unknown) => Array<{ instancePath: string; message?: string }>): ExpansionScorer<TInput> {
+export function expansionSchemaValid<TInput>(
+  validate: (value: unknown) => Array<{ instancePath: string; message?: string }>,
+): ExpansionScorer<TInput> {
   return createScorer<TInput, ExpansionOutput, unknown>({
     name: "Schema valid",
     description: "expansion output validates against fixtures/schemas/expansion.schema.json",
@@ -74,9 +109,15 @@ export function expansionSchemaValid<TInput>(validate: (value: unknown) => Array
 export function variantScore(output: ExpansionOutput, kind: "lexical" | "vector"): Score {
   const failed = expanderFailed(output);
   if (failed) return failed;
-  const list = kind === "lexical" ? output.expansion.lexicalQueries : [...output.expansion.vectorQueries, ...(output.expansion.hyde ? [output.expansion.hyde] : [])];
+  const list =
+    kind === "lexical"
+      ? output.expansion.lexicalQueries
+      : [...output.expansion.vectorQueries, ...(output.expansion.hyde ? [output.expansion.hyde] : [])];
   const variants = list.filter((q) => !same(q, output.query));
-  return { score: variants.length > 0 ? 1 : 0, metadata: { expander: output.expander, variants, ...(output.fallback ? { fallback: output.fallback.reason } : {}) } };
+  return {
+    score: variants.length > 0 ? 1 : 0,
+    metadata: { expander: output.expander, variants, ...(output.fallback ? { fallback: output.fallback.reason } : {}) },
+  };
 }
 
 /**
@@ -105,11 +146,24 @@ export function hasVectorVariants<TInput>(): ExpansionScorer<TInput> {
 export function anchorsKeptScore(output: ExpansionOutput): Score {
   const anchors = queryAnchors(output.query);
   const queries = [...output.expansion.lexicalQueries, ...output.expansion.vectorQueries];
-  if (anchors.length === 0) throw new Error(`query ${JSON.stringify(output.query)} has no identifier or quoted phrase to keep; leave it out of this eval`);
+  if (anchors.length === 0)
+    throw new Error(`query ${JSON.stringify(output.query)} has no identifier or quoted phrase to keep; leave it out of this eval`);
   // Rejected output ran unexpanded: nothing was expanded, so nothing was kept or lost.
-  if (output.fallback) return expanderFailed(output) ?? { score: 0, metadata: { status: "failed", expander: output.expander, fallback: output.fallback.reason, rule: "the expansion was rejected; the unexpanded query says nothing about keeping identifiers" } };
+  if (output.fallback)
+    return (
+      expanderFailed(output) ?? {
+        score: 0,
+        metadata: {
+          status: "failed",
+          expander: output.expander,
+          fallback: output.fallback.reason,
+          rule: "the expansion was rejected; the unexpanded query says nothing about keeping identifiers",
+        },
+      }
+    );
   const lost: string[] = [];
-  for (const q of queries) for (const a of anchors) if (!squash(q).includes(squash(a))) lost.push(`${JSON.stringify(a)} missing from ${JSON.stringify(q)}`);
+  for (const q of queries)
+    for (const a of anchors) if (!squash(q).includes(squash(a))) lost.push(`${JSON.stringify(a)} missing from ${JSON.stringify(q)}`);
   const checks = anchors.length * queries.length;
   return { score: (checks - lost.length) / checks, metadata: { anchors, checked: queries.length, lost } };
 }

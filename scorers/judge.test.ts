@@ -20,7 +20,11 @@ import {
   type TriadMetric,
 } from "./judge.js";
 
-const CODES = source(1, "en/security/two-factor-authentication.md", "When you turn on two-factor authentication, Tessera creates 10 recovery codes. Each code works once.");
+const CODES = source(
+  1,
+  "en/security/two-factor-authentication.md",
+  "When you turn on two-factor authentication, Tessera creates 10 recovery codes. Each code works once.",
+);
 const PRICES = source(2, "en/billing/plans-and-pricing.md", "The Personal plan costs €9.99 per month or €99 per year.");
 const c = askCase({ expectedSubstrings: ["10"], mustCite: [CODES.docId] });
 const good = askResult("Tessera creates 10 recovery codes [1]. Each code works once [1].", [CODES, PRICES]);
@@ -49,10 +53,18 @@ function judge(...replies: Array<string | Error>): MockLanguageModelV3 {
 }
 
 const json = (value: unknown): string => JSON.stringify(value);
-const CONTEXT_OK = json({ reasoning: "[1] answers it; [2] is about prices.", ratings: [{ ref: 1, score: 3 }, { ref: 2, score: 0 }] });
+const CONTEXT_OK = json({
+  reasoning: "[1] answers it; [2] is about prices.",
+  ratings: [
+    { ref: 1, score: 3 },
+    { ref: 2, score: 0 },
+  ],
+});
 
 function promptText(call: LanguageModelV3CallOptions): string {
-  return call.prompt.map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join(""))).join("\n");
+  return call.prompt
+    .map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join("")))
+    .join("\n");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -143,7 +155,16 @@ describe("triadScore with an LLM judge (mock model)", () => {
     const j = judge(CONTEXT_OK);
     const g = await triadScore("context-relevance", c, good, { judge: j });
     expect(g.score).toBe(0.5); // (3 + 0) / (3 × 2)
-    expect(g.metadata).toMatchObject({ method: "llm-judge", reasoning: "[1] answers it; [2] is about prices.", judgeModel: "mock/judge-1", attempts: 1, ratings: [{ ref: 1, score: 3 }, { ref: 2, score: 0 }] });
+    expect(g.metadata).toMatchObject({
+      method: "llm-judge",
+      reasoning: "[1] answers it; [2] is about prices.",
+      judgeModel: "mock/judge-1",
+      attempts: 1,
+      ratings: [
+        { ref: 1, score: 3 },
+        { ref: 2, score: 0 },
+      ],
+    });
     expect(g.metadata.fallbackFrom).toBeUndefined();
   });
 
@@ -163,7 +184,16 @@ describe("triadScore with an LLM judge (mock model)", () => {
   });
 
   it("retries once after garbage, then scores with the judge and notes the first error", async () => {
-    const j = judge("Sure! The answer is great.", json({ reasoning: "all supported", claims: [{ claim: "10 codes", supported: true, refs: [1] }, { claim: "once", supported: false, refs: [] }] }));
+    const j = judge(
+      "Sure! The answer is great.",
+      json({
+        reasoning: "all supported",
+        claims: [
+          { claim: "10 codes", supported: true, refs: [1] },
+          { claim: "once", supported: false, refs: [] },
+        ],
+      }),
+    );
     const g = await triadScore("faithfulness", c, good, { judge: j });
     expect(j.doGenerateCalls).toHaveLength(2);
     expect(g.score).toBe(0.5);
@@ -185,7 +215,13 @@ describe("triadScore with an LLM judge (mock model)", () => {
   });
 
   it("falls back when the judge throws twice (no SDK retries on top of ours, even for a retryable 429)", async () => {
-    const rateLimited = new APICallError({ message: "429 Too Many Requests", url: "https://judge.invalid/v1", requestBodyValues: {}, statusCode: 429, isRetryable: true });
+    const rateLimited = new APICallError({
+      message: "429 Too Many Requests",
+      url: "https://judge.invalid/v1",
+      requestBodyValues: {},
+      statusCode: 429,
+      isRetryable: true,
+    });
     const j = judge(rateLimited);
     const g = await triadScore("context-relevance", c, good, { judge: j });
     expect(j.doGenerateCalls).toHaveLength(2);
@@ -198,14 +234,20 @@ describe("triadScore with an LLM judge (mock model)", () => {
     const outOfRange = await triadScore("answer-relevance", c, good, { judge: judge(json({ reasoning: "x", score: 5 })) });
     expect(outOfRange.metadata.fallbackFrom).toBe("llm-judge");
     expect(outOfRange.metadata.judgeError).toMatch(/score must be <= 3/);
-    const unrated = await triadScore("context-relevance", c, good, { judge: judge(json({ reasoning: "x", ratings: [{ ref: 1, score: 3 }] })) });
+    const unrated = await triadScore("context-relevance", c, good, {
+      judge: judge(json({ reasoning: "x", ratings: [{ ref: 1, score: 3 }] })),
+    });
     expect(unrated.metadata.judgeError).toMatch(/unrated: 2/);
-    const unknown = await triadScore("faithfulness", c, good, { judge: judge(json({ reasoning: "x", claims: [{ claim: "a", supported: true, refs: [9] }] })) });
+    const unknown = await triadScore("faithfulness", c, good, {
+      judge: judge(json({ reasoning: "x", claims: [{ claim: "a", supported: true, refs: [9] }] })),
+    });
     expect(unknown.metadata.judgeError).toMatch(/do not exist: 9/);
   });
 
   it("scores a judge that lists no claims 1, declared vacuous (never NaN)", async () => {
-    const g = await triadScore("faithfulness", c, refused([CODES]), { judge: judge(json({ reasoning: "a refusal makes no claims", claims: [] })) });
+    const g = await triadScore("faithfulness", c, refused([CODES]), {
+      judge: judge(json({ reasoning: "a refusal makes no claims", claims: [] })),
+    });
     expect(g.score).toBe(1);
     expect(g.metadata).toMatchObject({ method: "llm-judge", vacuous: true, claims: 0 });
   });
@@ -266,7 +308,11 @@ describe("the run's mode", () => {
 
 describe("Evalite scorers", () => {
   it("name the metric and the method in their description and return the metadata", async () => {
-    const s = await faithfulness({ judge: judge(json({ reasoning: "ok", claims: [{ claim: "10 codes", supported: true, refs: [1] }] })) })({ input: c, output: good, expected: undefined });
+    const s = await faithfulness({ judge: judge(json({ reasoning: "ok", claims: [{ claim: "10 codes", supported: true, refs: [1] }] })) })({
+      input: c,
+      output: good,
+      expected: undefined,
+    });
     expect(s).toMatchObject({ name: "Faithfulness", score: 1, metadata: { method: "llm-judge" } });
     expect(s.description).toContain("llm-judge mock/judge-1");
     const h = await answerRelevance()({ input: c, output: good, expected: undefined });

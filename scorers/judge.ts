@@ -75,7 +75,10 @@ export type { Method } from "./answer.js";
 export type TriadMetric = "context-relevance" | "faithfulness" | "answer-relevance";
 
 export const TRIAD: Readonly<Record<TriadMetric, { name: string; definition: string }>> = {
-  "context-relevance": { name: "Context relevance", definition: "how relevant the retrieved sources are to the question (mean over sources)" },
+  "context-relevance": {
+    name: "Context relevance",
+    definition: "how relevant the retrieved sources are to the question (mean over sources)",
+  },
   faithfulness: { name: "Faithfulness", definition: "share of the answer's claims supported by the sources" },
   "answer-relevance": { name: "Answer relevance", definition: "how directly the answer addresses the question" },
 };
@@ -139,14 +142,18 @@ export function answerClaims(answer: string): Claim[] {
       for (const ref of citationRefs(leading)) if (!previous.refs.includes(ref)) previous.refs.push(ref);
       piece = piece.slice(leading.length);
     }
-    const text = stripCitationMarkers(piece).replace(/\s+/g, " ").replace(/\s+([.,;:!?])/g, "$1").trim();
+    const text = stripCitationMarkers(piece)
+      .replace(/\s+/g, " ")
+      .replace(/\s+([.,;:!?])/g, "$1")
+      .trim();
     if (/[\p{L}\p{N}]/u.test(text)) claims.push({ text, refs: citationRefs(piece) });
   }
   return claims;
 }
 
 export function contextRelevanceHeuristic(c: AskCase, result: AskResult): Grade {
-  if (result.sources.length === 0) return triadGrade("context-relevance", c, "heuristic", 0, { sources: 0, rule: "nothing was retrieved: 0" });
+  if (result.sources.length === 0)
+    return triadGrade("context-relevance", c, "heuristic", 0, { sources: 0, rule: "nothing was retrieved: 0" });
   const perSource = result.sources.map((s) => {
     const o = termOverlap(result.question, c.language, [sourceText(s)]);
     return { ref: s.ref, docId: s.docId, share: round(o.share), found: o.found };
@@ -163,7 +170,13 @@ export function faithfulnessHeuristic(c: AskCase, result: AskResult): Grade {
   const claims = result.refused ? [] : answerClaims(result.answer);
   const formula = `supported claims / claims; supported: ≥ ${SUPPORT_SHARE * 100} % of its content terms and every number in its cited sources (all sources when it cites none)`;
   if (claims.length === 0) {
-    return triadGrade("faithfulness", c, "heuristic", 1, { claims: 0, vacuous: true, refused: result.refused, formula, note: "no claims: nothing the sources could contradict" });
+    return triadGrade("faithfulness", c, "heuristic", 1, {
+      claims: 0,
+      vacuous: true,
+      refused: result.refused,
+      formula,
+      note: "no claims: nothing the sources could contradict",
+    });
   }
   const sources = new Map(result.sources.map((s) => [s.ref, sourceText(s)]));
   const language = answerLanguage(result, c);
@@ -171,7 +184,14 @@ export function faithfulnessHeuristic(c: AskCase, result: AskResult): Grade {
     const cited = claim.refs.flatMap((r) => (sources.has(r) ? [sources.get(r)!] : []));
     const o = termOverlap(claim.text, language, cited.length > 0 ? cited : [...sources.values()]);
     const supported = o.terms.length > 0 && o.share >= SUPPORT_SHARE && o.missingNumbers.length === 0;
-    return { claim: claim.text, refs: claim.refs, against: cited.length > 0 ? "cited sources" : "all sources", share: round(o.share), supported, missing: o.missing };
+    return {
+      claim: claim.text,
+      refs: claim.refs,
+      against: cited.length > 0 ? "cited sources" : "all sources",
+      share: round(o.share),
+      supported,
+      missing: o.missing,
+    };
   });
   const supported = checked.filter((x) => x.supported).length;
   return triadGrade("faithfulness", c, "heuristic", supported / checked.length, {
@@ -185,7 +205,12 @@ export function faithfulnessHeuristic(c: AskCase, result: AskResult): Grade {
 
 export function answerRelevanceHeuristic(c: AskCase, result: AskResult): Grade {
   const formula = "question content terms found in the answer / question content terms";
-  if (result.refused) return triadGrade("answer-relevance", c, "heuristic", 0, { refused: true, formula, rule: "a refusal does not address the question: 0" });
+  if (result.refused)
+    return triadGrade("answer-relevance", c, "heuristic", 0, {
+      refused: true,
+      formula,
+      rule: "a refusal does not address the question: 0",
+    });
   const o = termOverlap(result.question, c.language, [analyzedText(stripCitationMarkers(result.answer), answerLanguage(result, c))]);
   return triadGrade("answer-relevance", c, "heuristic", o.share, { found: o.found, missing: o.missing, formula });
 }
@@ -215,7 +240,12 @@ export const JUDGE_SCHEMAS: Readonly<Record<TriadMetric, JSONSchema7>> = {
       ratings: {
         type: "array",
         description: "Exactly one rating per source.",
-        items: { type: "object", properties: { ref: { type: "integer", minimum: 1 }, score: RATING }, required: ["ref", "score"], additionalProperties: false },
+        items: {
+          type: "object",
+          properties: { ref: { type: "integer", minimum: 1 }, score: RATING },
+          required: ["ref", "score"],
+          additionalProperties: false,
+        },
       },
     },
     required: ["reasoning", "ratings"],
@@ -233,7 +263,11 @@ export const JUDGE_SCHEMAS: Readonly<Record<TriadMetric, JSONSchema7>> = {
           properties: {
             claim: { type: "string" },
             supported: { type: "boolean" },
-            refs: { type: "array", items: { type: "integer", minimum: 1 }, description: "The sources that support it (empty when unsupported)." },
+            refs: {
+              type: "array",
+              items: { type: "integer", minimum: 1 },
+              description: "The sources that support it (empty when unsupported).",
+            },
           },
           required: ["claim", "supported", "refs"],
           additionalProperties: false,
@@ -311,7 +345,8 @@ function escapeData(text: string): string {
 /** The user message of a judge call: the question, the numbered sources and the answer. */
 export function judgePrompt(result: AskResult): string {
   const sources = result.sources.map(
-    (s) => `<source ref="${s.ref}" doc="${escapeData(s.docId).replace(/"/g, "'")}" title="${escapeData(s.title).replace(/"/g, "'")}">\n${escapeData([s.heading, s.text].filter(Boolean).join("\n"))}\n</source>`,
+    (s) =>
+      `<source ref="${s.ref}" doc="${escapeData(s.docId).replace(/"/g, "'")}" title="${escapeData(s.title).replace(/"/g, "'")}">\n${escapeData([s.heading, s.text].filter(Boolean).join("\n"))}\n</source>`,
   );
   return [
     `<question>\n${escapeData(result.question)}\n</question>`,
@@ -321,7 +356,10 @@ export function judgePrompt(result: AskResult): string {
 }
 
 const ajv = new Ajv({ allErrors: true });
-const VALIDATORS = Object.fromEntries(Object.entries(JUDGE_SCHEMAS).map(([metric, schema]) => [metric, ajv.compile(schema)])) as Record<TriadMetric, ValidateFunction>;
+const VALIDATORS = Object.fromEntries(Object.entries(JUDGE_SCHEMAS).map(([metric, schema]) => [metric, ajv.compile(schema)])) as Record<
+  TriadMetric,
+  ValidateFunction
+>;
 
 /**
  * Checks a judge's output: the metric's JSON Schema, then what a schema cannot say (each source
@@ -329,7 +367,8 @@ const VALIDATORS = Object.fromEntries(Object.entries(JUDGE_SCHEMAS).map(([metric
  */
 export function judgmentProblem(metric: TriadMetric, value: unknown, result: AskResult): string | null {
   const validate = VALIDATORS[metric];
-  if (!validate(value)) return `does not match the schema: ${(validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? ""}`.trim()).join("; ")}`;
+  if (!validate(value))
+    return `does not match the schema: ${(validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? ""}`.trim()).join("; ")}`;
   const refs = new Set(result.sources.map((s) => s.ref));
   if (metric === "context-relevance") {
     const rated = (value as ContextJudgment).ratings.map((r) => r.ref);
@@ -352,13 +391,25 @@ function judgedGrade(metric: TriadMetric, c: AskCase, judgment: Judgment): Grade
   if (metric === "context-relevance") {
     const { ratings, reasoning } = judgment as ContextJudgment;
     const score = ratings.reduce((sum, r) => sum + r.score, 0) / (3 * ratings.length);
-    return triadGrade(metric, c, "llm-judge", score, { reasoning, ratings, sources: ratings.length, formula: "mean over sources of rating (0–3) / 3" });
+    return triadGrade(metric, c, "llm-judge", score, {
+      reasoning,
+      ratings,
+      sources: ratings.length,
+      formula: "mean over sources of rating (0–3) / 3",
+    });
   }
   if (metric === "faithfulness") {
     const { claims, reasoning } = judgment as FaithfulnessJudgment;
     const supported = claims.filter((x) => x.supported).length;
     const formula = "claims the judge finds supported / claims it lists";
-    if (claims.length === 0) return triadGrade(metric, c, "llm-judge", 1, { reasoning, claims: 0, vacuous: true, formula, note: "the judge found no claims: nothing the sources could contradict" });
+    if (claims.length === 0)
+      return triadGrade(metric, c, "llm-judge", 1, {
+        reasoning,
+        claims: 0,
+        vacuous: true,
+        formula,
+        note: "the judge found no claims: nothing the sources could contradict",
+      });
     return triadGrade(metric, c, "llm-judge", supported / claims.length, {
       reasoning,
       claims: claims.length,
@@ -399,17 +450,26 @@ function describeError(error: unknown): string {
   let message = typeof e?.message === "string" ? e.message : String(error);
   const cause = typeof e?.cause?.message === "string" ? e.cause.message : undefined;
   if (cause && !message.includes(cause)) message += `: ${cause}`;
-  if (typeof e?.text === "string" && !message.includes(e.text)) message += ` (model output: ${JSON.stringify(e.text.length > 120 ? `${e.text.slice(0, 120)}…` : e.text)})`;
+  if (typeof e?.text === "string" && !message.includes(e.text))
+    message += ` (model output: ${JSON.stringify(e.text.length > 120 ? `${e.text.slice(0, 120)}…` : e.text)})`;
   return message.replace(/\s+/g, " ").slice(0, 500);
 }
 
 /** One judge attempt: the parsed, validated judgment, or a thrown error. */
-async function callJudge(metric: TriadMetric, judge: LanguageModelV3, result: AskResult, headers: Record<string, string> | undefined, timeoutMs: number): Promise<Judgment> {
+async function callJudge(
+  metric: TriadMetric,
+  judge: LanguageModelV3,
+  result: AskResult,
+  headers: Record<string, string> | undefined,
+  timeoutMs: number,
+): Promise<Judgment> {
   const { generateObject, jsonSchema } = await import("ai");
   const schema = jsonSchema<Judgment>(JUDGE_SCHEMAS[metric], {
     validate: (value) => {
       const problem = judgmentProblem(metric, value, result);
-      return problem === null ? { success: true, value: value as Judgment } : { success: false, error: new Error(`judge output ${problem}`) };
+      return problem === null
+        ? { success: true, value: value as Judgment }
+        : { success: false, error: new Error(`judge output ${problem}`) };
     },
   });
   const { object } = await generateObject({
@@ -462,7 +522,13 @@ export async function triadScore(metric: TriadMetric, c: AskCase, result: AskRes
     }
   }
   const fallback = heuristic(c, result);
-  Object.assign(fallback.metadata, { fallbackFrom: "llm-judge", judgeModel: judgeId(judge), judgeError: errors[errors.length - 1], judgeErrors: errors, attempts: JUDGE_ATTEMPTS });
+  Object.assign(fallback.metadata, {
+    fallbackFrom: "llm-judge",
+    judgeModel: judgeId(judge),
+    judgeError: errors[errors.length - 1],
+    judgeErrors: errors,
+    attempts: JUDGE_ATTEMPTS,
+  });
   return record(fallback);
 }
 

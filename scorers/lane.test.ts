@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { answerFirst, formatLaneSummary, hasResults, laneSummary } from "./lane.js";
 
 const run = async (scorer: ReturnType<typeof answerFirst>, docIds: string[], judgments: Record<string, number>) =>
-  (await scorer({ input: undefined, output: { results: docIds.map((docId) => ({ docId })) }, expected: { judgments } })) as { score: number; metadata: Record<string, unknown> };
+  (await scorer({ input: undefined, output: { results: docIds.map((docId) => ({ docId })) }, expected: { judgments } })) as {
+    score: number;
+    metadata: Record<string, unknown>;
+  };
 
 describe("answerFirst", () => {
   const judgments = { a: 3, b: 1, c: 0 };

@@ -54,7 +54,10 @@ export interface LaneSummary {
 }
 
 /** Means of Recall@10, nDCG@10, MRR and the zero-result rate over `rows` (rankings best first). */
-export function laneSummary(label: string, rows: ReadonlyArray<{ ranking: readonly string[]; judgments: Readonly<Record<string, number>> }>): LaneSummary {
+export function laneSummary(
+  label: string,
+  rows: ReadonlyArray<{ ranking: readonly string[]; judgments: Readonly<Record<string, number>> }>,
+): LaneSummary {
   const sum = { recallAt10: 0, ndcgAt10: 0, mrr: 0, zero: 0 };
   for (const row of rows) {
     const output = { results: row.ranking.map((docId) => ({ docId })) };
@@ -66,7 +69,14 @@ export function laneSummary(label: string, rows: ReadonlyArray<{ ranking: readon
   }
   const n = rows.length;
   const mean = (x: number): number => (n === 0 ? 0 : x / n);
-  return { label, queries: n, recallAt10: mean(sum.recallAt10), ndcgAt10: mean(sum.ndcgAt10), mrr: mean(sum.mrr), zeroResultRate: mean(sum.zero) };
+  return {
+    label,
+    queries: n,
+    recallAt10: mean(sum.recallAt10),
+    ndcgAt10: mean(sum.ndcgAt10),
+    mrr: mean(sum.mrr),
+    zeroResultRate: mean(sum.zero),
+  };
 }
 
 export function formatLaneSummary(s: LaneSummary): string {

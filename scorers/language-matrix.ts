@@ -25,7 +25,12 @@ export interface MatrixRow {
   judgments: Readonly<Record<string, number>>;
 }
 
-export function languageRecallMatrix(rows: readonly MatrixRow[], languageOf: (docId: string) => string, k: number, relevanceLevel = 1): LanguageMatrix {
+export function languageRecallMatrix(
+  rows: readonly MatrixRow[],
+  languageOf: (docId: string) => string,
+  k: number,
+  relevanceLevel = 1,
+): LanguageMatrix {
   const matrix: LanguageMatrix = {};
   for (const row of rows) {
     const top = new Set(row.ranking.slice(0, k));
@@ -36,7 +41,8 @@ export function languageRecallMatrix(rows: readonly MatrixRow[], languageOf: (do
       if (top.has(docId)) cell.found++;
     }
   }
-  for (const cells of Object.values(matrix)) for (const cell of Object.values(cells)) cell.recall = cell.relevant > 0 ? cell.found / cell.relevant : null;
+  for (const cells of Object.values(matrix))
+    for (const cell of Object.values(cells)) cell.recall = cell.relevant > 0 ? cell.found / cell.relevant : null;
   return matrix;
 }
 
@@ -44,7 +50,8 @@ export function languageRecallMatrix(rows: readonly MatrixRow[], languageOf: (do
 export function formatLanguageMatrix(matrix: LanguageMatrix, k: number): string {
   const queryLangs = Object.keys(matrix).sort();
   const docLangs = [...new Set(queryLangs.flatMap((q) => Object.keys(matrix[q]!)))].sort();
-  const cell = (c: LanguageCell | undefined): string => (c ? `${c.recall === null ? "  –  " : c.recall.toFixed(2)} (${c.found}/${c.relevant})` : "      –     ");
+  const cell = (c: LanguageCell | undefined): string =>
+    c ? `${c.recall === null ? "  –  " : c.recall.toFixed(2)} (${c.found}/${c.relevant})` : "      –     ";
   const width = 13;
   const header = `Recall@${k}  query ↓ doc →`.padEnd(24) + docLangs.map((d) => d.padEnd(width)).join("");
   const lines = queryLangs.map((q) => q.padEnd(24) + docLangs.map((d) => cell(matrix[q]![d]).padEnd(width)).join(""));
@@ -58,10 +65,11 @@ export function formatLanguageMatrix(matrix: LanguageMatrix, k: number): string 
  * **When NOT to use:** queries whose relevant documents are all in the query's language (the
  * score is then 0 with `noRelevant` in metadata, as for any query without relevant documents).
  */
-export function crossLanguageRecallAtK<TInput extends { language?: string }, TOutput extends { results: ReadonlyArray<{ docId: string }> }, TExpected extends { judgments: Readonly<Record<string, number>> }>(
-  k: number,
-  languageOf: (docId: string) => string,
-): Evalite.Scorer<TInput, TOutput, TExpected> {
+export function crossLanguageRecallAtK<
+  TInput extends { language?: string },
+  TOutput extends { results: ReadonlyArray<{ docId: string }> },
+  TExpected extends { judgments: Readonly<Record<string, number>> },
+>(k: number, languageOf: (docId: string) => string): Evalite.Scorer<TInput, TOutput, TExpected> {
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be an integer ≥ 1, got ${k}`);
   return createScorer<TInput, TOutput, TExpected>({
     name: `Cross-language Recall@${k}`,
@@ -71,8 +79,14 @@ export function crossLanguageRecallAtK<TInput extends { language?: string }, TOu
       const others = Object.entries(expected.judgments).filter(([doc, g]) => g >= 1 && languageOf(doc) !== input.language);
       const top = new Set(output.results.slice(0, k).map((r) => r.docId));
       const found = others.filter(([doc]) => top.has(doc)).map(([doc]) => doc);
-      const metadata = { k, relevantOtherLanguage: others.length, found, missed: others.filter(([doc]) => !top.has(doc)).map(([doc]) => doc) };
-      if (others.length === 0) return { score: 0, metadata: { ...metadata, noRelevant: true, policy: "score 0: no relevant document in another language" } };
+      const metadata = {
+        k,
+        relevantOtherLanguage: others.length,
+        found,
+        missed: others.filter(([doc]) => !top.has(doc)).map(([doc]) => doc),
+      };
+      if (others.length === 0)
+        return { score: 0, metadata: { ...metadata, noRelevant: true, policy: "score 0: no relevant document in another language" } };
       return { score: found.length / others.length, metadata };
     },
   });

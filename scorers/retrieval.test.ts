@@ -63,7 +63,12 @@ describe("retrieval scorers", () => {
   });
 
   it("takes the engine's order as given and never re-sorts by score", () => {
-    const out: RetrievalOutput = { results: [{ docId: "x", score: 1 }, { docId: "d1", score: 9 }] };
+    const out: RetrievalOutput = {
+      results: [
+        { docId: "x", score: 1 },
+        { docId: "d1", score: 9 },
+      ],
+    };
     expect(reciprocalRankScore(out, judged).score).toBe(0.5);
   });
 
@@ -86,7 +91,7 @@ describe("retrieval scorers", () => {
 
   it("scores stay in [0, 1] (Evalite does not check) on random rankings", () => {
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let t = 0; t < 300; t++) {
       const judgments: Record<string, number> = {};
       for (let d = 0; d < 15; d++) if (rnd() < 0.6) judgments[`d${d}`] = Math.floor(rnd() * 4);

@@ -101,32 +101,72 @@ function finish(
   noRelevant: boolean,
   extra: { dcg?: number; idcg?: number } = {},
 ): RetrievalScore {
-  const metadata: RetrievalMetadata = { k, hits, relevantTotal: judged.numRel, retrieved: judged.numRet, relevanceLevel: judged.relevanceLevel, convention, ...extra };
+  const metadata: RetrievalMetadata = {
+    k,
+    hits,
+    relevantTotal: judged.numRel,
+    retrieved: judged.numRet,
+    relevanceLevel: judged.relevanceLevel,
+    convention,
+    ...extra,
+  };
   if (!noRelevant) return { score, metadata };
   if (options.onNoRelevant === "throw") {
-    throw new Error(`query has no judged document with grade >= ${judged.relevanceLevel}; judge it or drop the row (onNoRelevant: "throw")`);
+    throw new Error(
+      `query has no judged document with grade >= ${judged.relevanceLevel}; judge it or drop the row (onNoRelevant: "throw")`,
+    );
   }
   return { score: 0, metadata: { ...metadata, noRelevant: true, policy: NO_RELEVANT_POLICY } };
 }
 
 // ---------------------------------------------------------------- per-query functions
 
-export function recallAtKScore(output: RetrievalOutput, expected: RetrievalExpected, k: number, options: RetrievalScorerOptions = {}): RetrievalScore {
+export function recallAtKScore(
+  output: RetrievalOutput,
+  expected: RetrievalExpected,
+  k: number,
+  options: RetrievalScorerOptions = {},
+): RetrievalScore {
   assertK(k, "recallAtK");
   const judged = judgeRetrieval(output, expected, options);
   const [hits] = relevantAtCutoffs(judged, [k]);
-  return finish(judged, recall(judged, [k])[0]!, k, hits!, "trec_eval recall_k: relevant in top k / all judged-relevant docs (grade >= level)", options, judged.numRel === 0);
+  return finish(
+    judged,
+    recall(judged, [k])[0]!,
+    k,
+    hits!,
+    "trec_eval recall_k: relevant in top k / all judged-relevant docs (grade >= level)",
+    options,
+    judged.numRel === 0,
+  );
 }
 
-export function precisionAtKScore(output: RetrievalOutput, expected: RetrievalExpected, k: number, options: RetrievalScorerOptions = {}): RetrievalScore {
+export function precisionAtKScore(
+  output: RetrievalOutput,
+  expected: RetrievalExpected,
+  k: number,
+  options: RetrievalScorerOptions = {},
+): RetrievalScore {
   assertK(k, "precisionAtK");
   const judged = judgeRetrieval(output, expected, options);
   const [hits] = relevantAtCutoffs(judged, [k]);
-  return finish(judged, precision(judged, [k])[0]!, k, hits!, "trec_eval P_k: relevant in top k / k (fewer than k results: missing ranks are non-relevant)", options, judged.numRel === 0);
+  return finish(
+    judged,
+    precision(judged, [k])[0]!,
+    k,
+    hits!,
+    "trec_eval P_k: relevant in top k / k (fewer than k results: missing ranks are non-relevant)",
+    options,
+    judged.numRel === 0,
+  );
 }
 
 const GAIN_WORDS = (gain: Gain): string =>
-  gain === "linear" ? "linear gain=grade" : gain === "exponential" ? "exponential gain=2^grade-1" : `custom gain map ${JSON.stringify(gain)} (other grades: gain=grade)`;
+  gain === "linear"
+    ? "linear gain=grade"
+    : gain === "exponential"
+      ? "exponential gain=2^grade-1"
+      : `custom gain map ${JSON.stringify(gain)} (other grades: gain=grade)`;
 
 export function ndcgAtKScore(
   output: RetrievalOutput,
@@ -144,20 +184,52 @@ export function ndcgAtKScore(
   return finish(judged, score, k, hits!, convention, options, idcg[0]! === 0, { dcg: dcg[0]!, idcg: idcg[0]! });
 }
 
-export function reciprocalRankScore(output: RetrievalOutput, expected: RetrievalExpected, options: RetrievalScorerOptions & { readonly k?: number } = {}): RetrievalScore {
+export function reciprocalRankScore(
+  output: RetrievalOutput,
+  expected: RetrievalExpected,
+  options: RetrievalScorerOptions & { readonly k?: number } = {},
+): RetrievalScore {
   const judged = judgeRetrieval(output, expected, options);
   if (options.k !== undefined) {
     assertK(options.k, "mrr");
     const score = recipRankCut(judged, [options.k])[0]!;
-    return finish(judged, score, options.k, score > 0 ? 1 : 0, "recip_rank_cut: 1/rank of the first relevant doc if within the top k, else 0", options, judged.numRel === 0);
+    return finish(
+      judged,
+      score,
+      options.k,
+      score > 0 ? 1 : 0,
+      "recip_rank_cut: 1/rank of the first relevant doc if within the top k, else 0",
+      options,
+      judged.numRel === 0,
+    );
   }
   const score = recipRank(judged);
-  return finish(judged, score, null, score > 0 ? 1 : 0, "trec_eval recip_rank: 1/rank of the first relevant doc over the whole list (no cut-off)", options, judged.numRel === 0);
+  return finish(
+    judged,
+    score,
+    null,
+    score > 0 ? 1 : 0,
+    "trec_eval recip_rank: 1/rank of the first relevant doc over the whole list (no cut-off)",
+    options,
+    judged.numRel === 0,
+  );
 }
 
-export function averagePrecisionScore(output: RetrievalOutput, expected: RetrievalExpected, options: RetrievalScorerOptions = {}): RetrievalScore {
+export function averagePrecisionScore(
+  output: RetrievalOutput,
+  expected: RetrievalExpected,
+  options: RetrievalScorerOptions = {},
+): RetrievalScore {
   const judged = judgeRetrieval(output, expected, options);
-  return finish(judged, apOf(judged), null, judged.numRelRet, "trec_eval map (per query): sum of P@rank at relevant retrieved docs / all judged-relevant docs", options, judged.numRel === 0);
+  return finish(
+    judged,
+    apOf(judged),
+    null,
+    judged.numRelRet,
+    "trec_eval map (per query): sum of P@rank at relevant retrieved docs / all judged-relevant docs",
+    options,
+    judged.numRel === 0,
+  );
 }
 
 // ---------------------------------------------------------------- Evalite scorers
@@ -206,7 +278,10 @@ export function precisionAtK<TInput = unknown>(k: number, options: RetrievalScor
  * **When NOT to use:** binary judgments where only "found it or not" matters (use recall or MRR);
  * never compare linear-gain and exponential-gain numbers with each other.
  */
-export function ndcgAtK<TInput = unknown>(k: number, options: RetrievalScorerOptions & { readonly gain?: Gain } = {}): RetrievalScorer<TInput> {
+export function ndcgAtK<TInput = unknown>(
+  k: number,
+  options: RetrievalScorerOptions & { readonly gain?: Gain } = {},
+): RetrievalScorer<TInput> {
   assertK(k, "ndcgAtK");
   const gain = options.gain ?? "linear";
   gainFunction(gain); // a bad gain map fails here, when the eval is defined
@@ -228,7 +303,10 @@ export function mrr<TInput = unknown>(options: RetrievalScorerOptions & { readon
   if (options.k !== undefined) assertK(options.k, "mrr");
   return createScorer<TInput, RetrievalOutput, RetrievalExpected>({
     name: options.k === undefined ? "MRR" : `MRR@${options.k}`,
-    description: options.k === undefined ? "trec_eval recip_rank: 1/rank of first relevant, whole list" : `1/rank of first relevant within top ${options.k}`,
+    description:
+      options.k === undefined
+        ? "trec_eval recip_rank: 1/rank of first relevant, whole list"
+        : `1/rank of first relevant within top ${options.k}`,
     scorer: ({ output, expected }) => reciprocalRankScore(output, expected, options),
   });
 }

@@ -29,13 +29,20 @@ function listName(stage: TraceStage): string {
   return typeof name === "string" ? name : stage.stage;
 }
 
-export function relevantDocPaths(trace: readonly TraceStage[], results: readonly Pick<Hit, "docId">[], judgments: Readonly<Record<string, number>>, k: number, relevanceLevel = 1): RelevantDocPath[] {
+export function relevantDocPaths(
+  trace: readonly TraceStage[],
+  results: readonly Pick<Hit, "docId">[],
+  judgments: Readonly<Record<string, number>>,
+  k: number,
+  relevanceLevel = 1,
+): RelevantDocPath[] {
   const lists = trace.filter((s) => Array.isArray(s.output)) as Array<TraceStage & { output: TraceItem[] }>;
   const firstStage = lists.filter((s) => s.stage === "bm25" || s.stage === "vector");
   const fusion = lists.find((s) => s.stage === "fusion");
   const rerank = lists.find((s) => s.stage === "rerank");
   const finalRank = new Map(results.map((r, i) => [r.docId, i + 1]));
-  const rankIn = (s: TraceStage & { output: TraceItem[] }, docId: string): number | null => s.output.find((i) => i.docId === docId)?.rank ?? null;
+  const rankIn = (s: TraceStage & { output: TraceItem[] }, docId: string): number | null =>
+    s.output.find((i) => i.docId === docId)?.rank ?? null;
 
   return Object.entries(judgments)
     .filter(([, grade]) => grade >= relevanceLevel)

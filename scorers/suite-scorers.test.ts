@@ -37,8 +37,19 @@ describe("tierOrderScore", () => {
 
 describe("relevantDocPaths", () => {
   const items = (...ids: string[]) => ids.map((docId, i) => ({ docId, score: 1 / (i + 1), rank: i + 1 }));
-  const stage = (stage: TraceStage["stage"], name: string, ids: string[]): TraceStage => ({ stage, input: { name }, output: items(...ids), start: 0, end: 1 });
-  const trace = [stage("bm25", "bm25", ["a", "b", "c"]), stage("vector", "vector", ["d", "a"]), stage("fusion", "fusion", ["a", "d", "b", "c"]), stage("rerank", "rerank", ["a", "d", "b"])];
+  const stage = (stage: TraceStage["stage"], name: string, ids: string[]): TraceStage => ({
+    stage,
+    input: { name },
+    output: items(...ids),
+    start: 0,
+    end: 1,
+  });
+  const trace = [
+    stage("bm25", "bm25", ["a", "b", "c"]),
+    stage("vector", "vector", ["d", "a"]),
+    stage("fusion", "fusion", ["a", "d", "b", "c"]),
+    stage("rerank", "rerank", ["a", "d", "b"]),
+  ];
 
   it("follows each relevant document through the stages and names where it was lost", () => {
     const paths = relevantDocPaths(trace, [{ docId: "a" }, { docId: "d" }], { a: 3, b: 2, c: 1, e: 2, z: 0 }, 2);
@@ -80,34 +91,64 @@ describe("languageRecallMatrix", () => {
 });
 
 describe("expansion scorers", () => {
-  const out = (expansion: ExpansionOutput["expansion"], extra: Partial<ExpansionOutput> = {}): ExpansionOutput => ({ query: 'DEC-0054 "trash retention" policy', expansion, expander: "test", ...extra });
+  const out = (expansion: ExpansionOutput["expansion"], extra: Partial<ExpansionOutput> = {}): ExpansionOutput => ({
+    query: 'DEC-0054 "trash retention" policy',
+    expansion,
+    expander: "test",
+    ...extra,
+  });
 
   it("finds identifiers and quoted phrases", () => {
-    expect(queryAnchors('DEC-0054 "trash retention" policy config.yaml E4012 v1.2.3')).toEqual(["trash retention", "DEC-0054", "config.yaml", "E4012", "v1.2.3"]);
+    expect(queryAnchors('DEC-0054 "trash retention" policy config.yaml E4012 v1.2.3')).toEqual([
+      "trash retention",
+      "DEC-0054",
+      "config.yaml",
+      "E4012",
+      "v1.2.3",
+    ]);
     expect(queryAnchors("how do I cancel")).toEqual([]);
   });
 
   it("scores kept anchors as a share of (anchors × queries)", () => {
-    const kept = anchorsKeptScore(out({ lexicalQueries: ["DEC0054 trash retention", "dec 0054 trash-retention policy"], vectorQueries: ["DEC-0054 trash retention"] }));
+    const kept = anchorsKeptScore(
+      out({ lexicalQueries: ["DEC0054 trash retention", "dec 0054 trash-retention policy"], vectorQueries: ["DEC-0054 trash retention"] }),
+    );
     expect(kept.score).toBe(1);
     const lost = anchorsKeptScore(out({ lexicalQueries: ["decision 54 trash"], vectorQueries: ["DEC-0054 trash retention"] }));
     expect(lost.score).toBeCloseTo(2 / 4, 12);
-    expect(lost.metadata.lost).toEqual(['"trash retention" missing from "decision 54 trash"', '"DEC-0054" missing from "decision 54 trash"']);
-    expect(() => anchorsKeptScore({ ...out({ lexicalQueries: ["x"], vectorQueries: ["x"] }), query: "plain words" })).toThrow(/no identifier or quoted phrase/);
+    expect(lost.metadata.lost).toEqual([
+      '"trash retention" missing from "decision 54 trash"',
+      '"DEC-0054" missing from "decision 54 trash"',
+    ]);
+    expect(() => anchorsKeptScore({ ...out({ lexicalQueries: ["x"], vectorQueries: ["x"] }), query: "plain words" })).toThrow(
+      /no identifier or quoted phrase/,
+    );
   });
 
   it("counts variants that differ beyond case and punctuation", () => {
     expect(variantScore(out({ lexicalQueries: ['dec-0054 "Trash Retention" policy'], vectorQueries: ["x"] }), "lexical").score).toBe(0);
     expect(variantScore(out({ lexicalQueries: ["DEC-0054 deleted files"], vectorQueries: ["x"] }), "lexical").score).toBe(1);
-    expect(variantScore(out({ lexicalQueries: ["q"], vectorQueries: ['DEC-0054 "trash retention" policy'], hyde: "A passage." }), "vector").score).toBe(1);
+    expect(
+      variantScore(out({ lexicalQueries: ["q"], vectorQueries: ['DEC-0054 "trash retention" policy'], hyde: "A passage." }), "vector")
+        .score,
+    ).toBe(1);
   });
 
   it("reports schema errors, including a model output the engine rejected", () => {
-    const validate = (v: unknown) => ((v as { lexicalQueries: string[] }).lexicalQueries.length === 0 ? [{ instancePath: "/lexicalQueries", message: "must NOT have fewer than 1 items" }] : []);
+    const validate = (v: unknown) =>
+      (v as { lexicalQueries: string[] }).lexicalQueries.length === 0
+        ? [{ instancePath: "/lexicalQueries", message: "must NOT have fewer than 1 items" }]
+        : [];
     expect(schemaValidScore(out({ lexicalQueries: ["a"], vectorQueries: ["b"] }), validate).score).toBe(1);
     const bad = schemaValidScore(out({ lexicalQueries: [], vectorQueries: ["b"] }), validate);
-    expect(bad).toEqual({ score: 0, metadata: expect.objectContaining({ valid: false, errors: ["/lexicalQueries must NOT have fewer than 1 items"] }) });
-    const rejected = schemaValidScore(out({ lexicalQueries: ["q"], vectorQueries: ["q"] }, { fallback: { reason: "schema", errors: [{ instancePath: "/hyde" }] } }), validate);
+    expect(bad).toEqual({
+      score: 0,
+      metadata: expect.objectContaining({ valid: false, errors: ["/lexicalQueries must NOT have fewer than 1 items"] }),
+    });
+    const rejected = schemaValidScore(
+      out({ lexicalQueries: ["q"], vectorQueries: ["q"] }, { fallback: { reason: "schema", errors: [{ instancePath: "/hyde" }] } }),
+      validate,
+    );
     expect(rejected.score).toBe(0);
   });
 
@@ -115,11 +156,21 @@ describe("expansion scorers", () => {
     const validate = () => [];
     const unexpanded = { lexicalQueries: ['DEC-0054 "trash retention" policy'], vectorQueries: ['DEC-0054 "trash retention" policy'] };
     const failed = out(unexpanded, { fallback: { reason: "model call failed: 500 Internal Server Error" } });
-    for (const score of [schemaValidScore(failed, validate), variantScore(failed, "lexical"), variantScore(failed, "vector"), anchorsKeptScore(failed)]) {
-      expect(score).toEqual({ score: 0, metadata: expect.objectContaining({ status: "failed", fallback: "model call failed: 500 Internal Server Error" }) });
+    for (const score of [
+      schemaValidScore(failed, validate),
+      variantScore(failed, "lexical"),
+      variantScore(failed, "vector"),
+      anchorsKeptScore(failed),
+    ]) {
+      expect(score).toEqual({
+        score: 0,
+        metadata: expect.objectContaining({ status: "failed", fallback: "model call failed: 500 Internal Server Error" }),
+      });
     }
     // Rejected output (not JSON, or off-schema) is invalid, scored 0; keeping identifiers is then not measured.
-    const rejected = out(unexpanded, { fallback: { reason: "model output is not JSON: Sure!", errors: [{ instancePath: "", message: "is not JSON" }] } });
+    const rejected = out(unexpanded, {
+      fallback: { reason: "model output is not JSON: Sure!", errors: [{ instancePath: "", message: "is not JSON" }] },
+    });
     expect(schemaValidScore(rejected, validate)).toEqual({ score: 0, metadata: expect.objectContaining({ valid: false }) });
     expect(anchorsKeptScore(rejected)).toEqual({ score: 0, metadata: expect.objectContaining({ status: "failed" }) });
   });

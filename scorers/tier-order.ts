@@ -25,11 +25,17 @@ export function tierOrderScore(metric: string, values: TierValues): TierOrderSco
   }
   const violations: string[] = [];
   if (values.balanced + EPSILON < values.fast) violations.push(`balanced < fast by ${(values.fast - values.balanced).toFixed(4)}`);
-  if (values.thorough + EPSILON < values.balanced) violations.push(`thorough < balanced by ${(values.balanced - values.thorough).toFixed(4)}`);
-  return { score: violations.length === 0 ? 1 : 0, metadata: { metric, values, violations, convention: "1 when thorough ≥ balanced ≥ fast, else 0" } };
+  if (values.thorough + EPSILON < values.balanced)
+    violations.push(`thorough < balanced by ${(values.balanced - values.thorough).toFixed(4)}`);
+  return {
+    score: violations.length === 0 ? 1 : 0,
+    metadata: { metric, values, violations, convention: "1 when thorough ≥ balanced ≥ fast, else 0" },
+  };
 }
 
-export function tiersOrdered<TInput, TOutput extends Record<string, TierValues>, TExpected>(metric: string): Evalite.Scorer<TInput, TOutput, TExpected> {
+export function tiersOrdered<TInput, TOutput extends Record<string, TierValues>, TExpected>(
+  metric: string,
+): Evalite.Scorer<TInput, TOutput, TExpected> {
   return createScorer<TInput, TOutput, TExpected>({
     name: `Tiers ordered (${metric})`,
     description: `1 when ${metric} is thorough ≥ balanced ≥ fast`,

@@ -24,7 +24,17 @@ export interface EvalRun {
   stdout: string;
   stderr: string;
   /** Evalite's --outputPath JSON, when written. */
-  output?: { suites: Array<{ name: string; status: string; evals: Array<{ status: string; scores: Array<{ name: string; score: number; metadata?: unknown }>; traces: Array<{ input: unknown }> }> }> };
+  output?: {
+    suites: Array<{
+      name: string;
+      status: string;
+      evals: Array<{
+        status: string;
+        scores: Array<{ name: string; score: number; metadata?: unknown }>;
+        traces: Array<{ input: unknown }>;
+      }>;
+    }>;
+  };
   dir: string;
   /** Where the run's report set went (EVAL_REPORTS_DIR, `<dir>/reports` unless given). */
   reportsDir: string;
@@ -36,7 +46,13 @@ export async function runEval(args: string[], env: Record<string, string> = {}):
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "bin/eval.ts"), ...args, "--outputPath", outputPath], {
     cwd: ROOT,
-    env: { ...process.env, EVALITE_STORAGE: join(dir, "evalite.db"), EVALITE_PORT: String(port), EVAL_REPORTS_DIR: join(dir, "reports"), ...env },
+    env: {
+      ...process.env,
+      EVALITE_STORAGE: join(dir, "evalite.db"),
+      EVALITE_PORT: String(port),
+      EVAL_REPORTS_DIR: join(dir, "reports"),
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";

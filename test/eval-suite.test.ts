@@ -43,7 +43,13 @@ describe("pnpm eval on the fixtures, offline", () => {
       }
     }
     // The gate: no eval failed and no committed floor (evals/baseline.json) fell.
-    expect(result.code, result.stdout.split("\n").filter((l) => /^(gate|eval|  )/.test(l)).join("\n")).toBe(0);
+    expect(
+      result.code,
+      result.stdout
+        .split("\n")
+        .filter((l) => /^(gate|eval|  )/.test(l))
+        .join("\n"),
+    ).toBe(0);
     expect(result.stdout).toMatch(/gate: offline floors from evals\/baseline\.json: [1-9]\d* checked, 0 fell, 0 missing/);
     expect(result.stdout).toMatch(/index: dataset fixtures, \d+ documents/);
   }, 180_000);
@@ -68,7 +74,16 @@ describe("pnpm eval on a BEIR folder (EVAL_DATASET)", () => {
       { _id: "d4", title: "Tides", text: "Tidal power plants use the rise and fall of the sea to make electricity." },
     ];
     writeFileSync(join(beir, "corpus.jsonl"), docs.map((d) => JSON.stringify(d)).join("\n") + "\n");
-    writeFileSync(join(beir, "queries.jsonl"), [{ _id: "q1", text: "solar electricity" }, { _id: "q2", text: "baking sourdough" }, { _id: "q3", text: "unjudged query" }].map((q) => JSON.stringify(q)).join("\n") + "\n");
+    writeFileSync(
+      join(beir, "queries.jsonl"),
+      [
+        { _id: "q1", text: "solar electricity" },
+        { _id: "q2", text: "baking sourdough" },
+        { _id: "q3", text: "unjudged query" },
+      ]
+        .map((q) => JSON.stringify(q))
+        .join("\n") + "\n",
+    );
     writeFileSync(join(beir, "qrels", "test.tsv"), "query-id\tcorpus-id\tscore\nq1\td1\t2\nq1\td4\t1\nq2\td3\t1\n");
     const r = await run([], { EVAL_DATASET: beir });
     expect(r.stdout).toMatch(/eval: dataset beir-mini \(2 queries\)/);

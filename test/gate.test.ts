@@ -65,12 +65,23 @@ describe("pnpm eval gates on per-metric floors", () => {
     expect(r.stdout).toMatch(/eval: PASS; exit 0/);
     normal = reportOf(r);
     expect(reportProblems(normal.report)).toEqual([]);
-    expect(normal.report).toMatchObject({ status: "pass", exitStatus: 0, mode: "offline", floorMode: "offline", fixtures: { dataset: "fixtures", queries: 67, judgedQueries: 58 } });
+    expect(normal.report).toMatchObject({
+      status: "pass",
+      exitStatus: 0,
+      mode: "offline",
+      floorMode: "offline",
+      fixtures: { dataset: "fixtures", queries: 67, judgedQueries: 58 },
+    });
     expect(normal.report.fingerprint.corpusHash).toMatch(/^[0-9a-f]{64}$/);
     expect(normal.report.aggregates.find((a) => a.eval === HYBRID && a.slice === "all")!.latency).toMatchObject({ source: "elapsedMs" });
     const files = readdirSync(r.reportsDir);
     expect(files.filter((f) => /Z\.(md|junit\.xml)$/.test(f))).toHaveLength(2);
-    expect(JSON.parse(readFileSync(join(r.reportsDir, "badge.json"), "utf8"))).toMatchObject({ schemaVersion: 1, label: "evals", color: expect.any(String), message: expect.stringMatching(/^\d+% pass · p95 /) });
+    expect(JSON.parse(readFileSync(join(r.reportsDir, "badge.json"), "utf8"))).toMatchObject({
+      schemaVersion: 1,
+      label: "evals",
+      color: expect.any(String),
+      message: expect.stringMatching(/^\d+% pass · p95 /),
+    });
   }, 120_000);
 
   it("a weakened engine exits 1 and names every fallen metric with its drop", async () => {
@@ -90,7 +101,9 @@ describe("pnpm eval gates on per-metric floors", () => {
   it("refuses to set floors from a tuned engine", async () => {
     const r = await run(["query", "--update-baseline"], WEAKENED);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("eval: --update-baseline sets floors for the engine's defaults; unset EVAL_ENGINE_OPTIONS (a tuning experiment) first\n");
+    expect(r.stderr).toBe(
+      "eval: --update-baseline sets floors for the engine's defaults; unset EVAL_ENGINE_OPTIONS (a tuning experiment) first\n",
+    );
   });
 
   it("refuses a misspelled or out-of-range EVAL_ENGINE_OPTIONS before measuring, not a run of the defaults", async () => {
@@ -108,7 +121,9 @@ describe("pnpm eval gates on per-metric floors", () => {
     expect(r.stdout).toContain("fingerprint: same");
     expect(r.stdout.indexOf("REGRESSIONS (")).toBeLessThan(r.stdout.indexOf("NO SIGNIFICANT CHANGE ("));
     const regressions = r.stdout.slice(r.stdout.indexOf("REGRESSIONS ("), r.stdout.indexOf("NO SIGNIFICANT CHANGE ("));
-    expect(regressions).toMatch(/Hybrid query \(balanced\) › nDCG@10: 0\.\d{3} → 0\.\d{3} {2}Δ −0\.\d{3} {2}95% CI \[−0\.\d{3}, −0\.\d{3}\] {2}p [\d.e-]+ \(Holm [\d.e-]+\) {2}wins \d+ \/ losses \d+ \/ ties \d+ {2}n 58/);
+    expect(regressions).toMatch(
+      /Hybrid query \(balanced\) › nDCG@10: 0\.\d{3} → 0\.\d{3} {2}Δ −0\.\d{3} {2}95% CI \[−0\.\d{3}, −0\.\d{3}\] {2}p [\d.e-]+ \(Holm [\d.e-]+\) {2}wins \d+ \/ losses \d+ \/ ties \d+ {2}n 58/,
+    );
     expect(r.stdout).toMatch(/latency \(engine time\), p50 \/ p95:\n {2}Hybrid query \(balanced\): /);
     const json = JSON.parse(compare(normal.path, weak.path, "--json").stdout);
     expect(json.metrics[0]).toMatchObject({ suite: HYBRID, verdict: "regression" });
@@ -123,7 +138,9 @@ describe("pnpm eval gates on per-metric floors", () => {
     writeFileSync(other, JSON.stringify({ ...weak.report, fingerprint: { ...weak.report.fingerprint, corpusHash: "f".repeat(64) } }));
     const refused = compare(normal.path, other);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/^eval:compare: the runs measured different things, .*: corpusHash: "[0-9a-f]{64}" ≠ "f{64}" \(--force compares anyway\)\n$/);
+    expect(refused.stderr).toMatch(
+      /^eval:compare: the runs measured different things, .*: corpusHash: "[0-9a-f]{64}" ≠ "f{64}" \(--force compares anyway\)\n$/,
+    );
     const forced = compare(normal.path, other, "--force");
     expect(forced.code).toBe(1);
     expect(forced.stdout).toContain("fingerprints differ (compared anyway: --force): corpusHash");
@@ -131,7 +148,9 @@ describe("pnpm eval gates on per-metric floors", () => {
     const notReport = compare(normal.path, join(work, "package.json"));
     expect(notReport.code).toBe(2);
     expect(notReport.stderr).toMatch(/^eval:compare: .*package\.json: not a pnpm eval report \(docs\/report\.schema\.json\): .*\n$/);
-    expect(compare(normal.path).stderr).toBe("eval:compare: two reports are needed, got 1; Usage: pnpm eval:compare <a.json> <b.json> [--force] [--json]\n");
+    expect(compare(normal.path).stderr).toBe(
+      "eval:compare: two reports are needed, got 1; Usage: pnpm eval:compare <a.json> <b.json> [--force] [--json]\n",
+    );
   });
 
   it("lowering a floor takes an explicit flag and a reason, and is logged", async () => {

@@ -19,7 +19,11 @@ type Score = { name: string; score: number; metadata?: Record<string, unknown> }
 type Suite = NonNullable<EvalRun["output"]>["suites"][number];
 
 /** `pnpm eval <filter>` (one file filter per run) with the stub as every model. */
-async function runWith(behaviour: StubBehaviour, filter: string, env: Record<string, string> = {}): Promise<{ run: EvalRun; stub: StubServer }> {
+async function runWith(
+  behaviour: StubBehaviour,
+  filter: string,
+  env: Record<string, string> = {},
+): Promise<{ run: EvalRun; stub: StubServer }> {
   const stub = await startStubServer(behaviour);
   try {
     const run = await runEval([filter], {
@@ -132,10 +136,17 @@ describe("model paths over HTTP, through the stub server", () => {
   it("500 on every expansion call: expansion scores are not scored (failed), never the pass of the unexpanded query", async () => {
     const { run, stub } = await runWith("server-error", "expansion", { ENGINE_MAX_RETRIES: "0" });
     expectNothingSilentlyScored(run);
-    for (const [suite, metric] of [["Query expansion", "Schema valid"], ["Query expansion", "Has vector variants"], ["Expansion keeps identifiers", "Keeps identifiers and quotes"]] as const) {
+    for (const [suite, metric] of [
+      ["Query expansion", "Schema valid"],
+      ["Query expansion", "Has vector variants"],
+      ["Expansion keeps identifiers", "Keeps identifiers and quotes"],
+    ] as const) {
       const all = scores(run, suite, metric);
       expect(all.length, metric).toBeGreaterThan(0);
-      expect(all.every((s) => s.score === 0 && s.metadata!.status === "failed" && /^model call failed: /.test(String(s.metadata!.fallback))), metric).toBe(true);
+      expect(
+        all.every((s) => s.score === 0 && s.metadata!.status === "failed" && /^model call failed: /.test(String(s.metadata!.fallback))),
+        metric,
+      ).toBe(true);
     }
     expect(run.stdout).toMatch(/cases: \d+: 0 pass, \d+ fail, 0 error; (\d+) of \1 scores not scored/);
     expectKeyOnlyInHeaders(run, stub);
@@ -155,19 +166,23 @@ describe("model paths over HTTP, through the stub server", () => {
   it.each([
     ["server-error", { ENGINE_MAX_RETRIES: "0" }, /failed: .*(500|internal server error)/i],
     ["timeout", { ENGINE_MAX_RETRIES: "0", ENGINE_TIMEOUT_MS: "400" }, /failed: .*(abort|timeout|timed out)/i],
-  ] as const)("%s: the run completes, failed answers score 0 labeled failed, never as a pass", async (behaviour, env, reason) => {
-    const { run, stub } = await runWith(behaviour, "ask", env);
-    expectNothingSilentlyScored(run);
-    const answers = outputs(run, "Answers: refusal and citations");
-    const failed = answers.filter((a) => typeof a.error === "string");
-    expect(failed.length).toBeGreaterThan(0);
-    expect(String(failed[0]!.error)).toMatch(reason);
-    for (const a of failed) expect(a.answer).toBe("");
-    const refusalScores = scores(run, "Answers: refusal and citations", "Refusal").filter((s) => s.metadata!.status === "failed");
-    expect(refusalScores.length).toBe(failed.length);
-    expect(refusalScores.every((s) => s.score === 0)).toBe(true);
-    expectKeyOnlyInHeaders(run, stub);
-  }, 240_000);
+  ] as const)(
+    "%s: the run completes, failed answers score 0 labeled failed, never as a pass",
+    async (behaviour, env, reason) => {
+      const { run, stub } = await runWith(behaviour, "ask", env);
+      expectNothingSilentlyScored(run);
+      const answers = outputs(run, "Answers: refusal and citations");
+      const failed = answers.filter((a) => typeof a.error === "string");
+      expect(failed.length).toBeGreaterThan(0);
+      expect(String(failed[0]!.error)).toMatch(reason);
+      for (const a of failed) expect(a.answer).toBe("");
+      const refusalScores = scores(run, "Answers: refusal and citations", "Refusal").filter((s) => s.metadata!.status === "failed");
+      expect(refusalScores.length).toBe(failed.length);
+      expect(refusalScores.every((s) => s.score === 0)).toBe(true);
+      expectKeyOnlyInHeaders(run, stub);
+    },
+    240_000,
+  );
 });
 
 describe("pnpm engine ask over HTTP", () => {
@@ -182,7 +197,10 @@ describe("pnpm engine ask over HTTP", () => {
     // Not spawnSync: the stub server lives in this process and must keep answering.
     const cli = (args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> =>
       new Promise((resolve) => {
-        const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "packages/engine/src/cli.ts"), ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+        const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "packages/engine/src/cli.ts"), ...args], {
+          cwd: ROOT,
+          env: { ...process.env, ...env },
+        });
         let stdout = "";
         let stderr = "";
         child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -192,7 +210,12 @@ describe("pnpm engine ask over HTTP", () => {
     expect((await cli(["index", join(ROOT, "fixtures/corpus"), "--db", db])).status).toBe(0);
     const stub = await startStubServer("server-error");
     try {
-      const env = { OPENAI_COMPATIBLE_BASE_URL: stub.url, OPENAI_COMPATIBLE_API_KEY: KEY, ENGINE_MODEL: "stub-model", ENGINE_MAX_RETRIES: "0" };
+      const env = {
+        OPENAI_COMPATIBLE_BASE_URL: stub.url,
+        OPENAI_COMPATIBLE_API_KEY: KEY,
+        ENGINE_MODEL: "stub-model",
+        ENGINE_MAX_RETRIES: "0",
+      };
       const one = await cli(["ask", "How many recovery codes do I get with two-factor authentication?", "--db", db], env);
       expect(one.status).toBe(2);
       expect(one.stderr.trim().split("\n").pop()).toMatch(/^engine: answer model openai-compatible\.chat\/stub-model failed: .*/);
@@ -202,12 +225,18 @@ describe("pnpm engine ask over HTTP", () => {
       expect(JSON.parse(json.stdout).error).toMatch(/^answer model openai-compatible\.chat\/stub-model failed: /);
       expect(json.stderr.trim().split("\n").pop()).toMatch(/^engine: answer model openai-compatible\.chat\/stub-model failed: .*/);
       const questions = join(dir, "q.jsonl");
-      writeFileSync(questions, `${JSON.stringify({ id: "a", question: "How many recovery codes do I get with two-factor authentication?" })}\n${JSON.stringify({ id: "b", text: "What is the phone number of Tessera's headquarters in Lisbon?" })}\n`);
+      writeFileSync(
+        questions,
+        `${JSON.stringify({ id: "a", question: "How many recovery codes do I get with two-factor authentication?" })}\n${JSON.stringify({ id: "b", text: "What is the phone number of Tessera's headquarters in Lisbon?" })}\n`,
+      );
       const out = join(dir, "answers.jsonl");
       const batch = await cli(["ask", "--batch", questions, "--db", db, "--out", out], env);
       expect(batch.status).toBe(2);
       expect(batch.stderr).toMatch(/engine: 1 of 2 answers failed; their lines carry the error/);
-      const lines = read(out, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      const lines = read(out, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
       expect(lines.map((l) => l.id)).toEqual(["a", "b"]);
       expect(lines[0].error).toMatch(/failed/);
       expect(lines[1]).toMatchObject({ refused: true, refusal: "insufficient-evidence" });

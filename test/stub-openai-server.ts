@@ -43,7 +43,8 @@ const embedder = new HashedNgramEmbedder();
 
 function text(content: unknown): string {
   if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.map((p) => (typeof p === "object" && p && "text" in p ? String((p as { text: unknown }).text) : "")).join("");
+  if (Array.isArray(content))
+    return content.map((p) => (typeof p === "object" && p && "text" in p ? String((p as { text: unknown }).text) : "")).join("");
   return "";
 }
 
@@ -53,7 +54,10 @@ function kindOf(path: string, body: ChatBody): RecordedRequest["kind"] {
   const props = body.response_format?.json_schema?.schema?.properties ?? {};
   if ("lexicalQueries" in props) return "expansion";
   if (body.response_format) return "judge";
-  const system = (body.messages ?? []).filter((m) => m.role === "system").map((m) => text(m.content)).join("\n");
+  const system = (body.messages ?? [])
+    .filter((m) => m.role === "system")
+    .map((m) => text(m.content))
+    .join("\n");
   if (/Expansion|rewrite a search query/i.test(system) || /lexicalQueries/.test(system)) return "expansion";
   if (/answer questions about Tessera/i.test(system)) return "answer";
   return "judge";
@@ -61,7 +65,10 @@ function kindOf(path: string, body: ChatBody): RecordedRequest["kind"] {
 
 /** What a cooperative model would write for each kind of call. */
 function goodContent(kind: RecordedRequest["kind"], body: ChatBody): string {
-  const user = (body.messages ?? []).filter((m) => m.role === "user").map((m) => text(m.content)).join("\n");
+  const user = (body.messages ?? [])
+    .filter((m) => m.role === "user")
+    .map((m) => text(m.content))
+    .join("\n");
   if (kind === "expansion") {
     const query = /Query: (".*")/.exec(user)?.[1];
     const q = query ? (JSON.parse(query) as string) : "query";
@@ -73,12 +80,18 @@ function goodContent(kind: RecordedRequest["kind"], body: ChatBody): string {
     const refs = [...user.matchAll(/<source ref="(\d+)"/g)].map((m) => Number(m[1]));
     const reasoning = "The stub judge read the sources and the answer.";
     if ("ratings" in props) return JSON.stringify({ reasoning, ratings: refs.map((ref, i) => ({ ref, score: i === 0 ? 3 : 1 })) });
-    if ("claims" in props) return JSON.stringify({ reasoning, claims: [{ claim: "The answer's first statement.", supported: true, refs: refs.slice(0, 1) }] });
+    if ("claims" in props)
+      return JSON.stringify({ reasoning, claims: [{ claim: "The answer's first statement.", supported: true, refs: refs.slice(0, 1) }] });
     return JSON.stringify({ reasoning, score: 2 });
   }
   // An answer: quote the first source's first sentence with a citation.
   const first = /<source ref="1"[^>]*>\n([\s\S]*?)\n<\/source>/.exec(user)?.[1] ?? "";
-  const sentence = first.split("\n").slice(1).join(" ").split(/(?<=[.!?])\s/)[0]?.trim();
+  const sentence = first
+    .split("\n")
+    .slice(1)
+    .join(" ")
+    .split(/(?<=[.!?])\s/)[0]
+    ?.trim();
   return sentence ? `${sentence} [1]` : "The documents do not contain an answer to this question.";
 }
 

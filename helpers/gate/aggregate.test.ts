@@ -8,14 +8,25 @@ import { countScore } from "./score-status.js";
 describe("counting a score (honest numbers)", () => {
   it("a score that failed, was skipped or had no judge is 0 and not scored — never 1", () => {
     for (const status of ["failed", "skipped", "no-judge", "judge-timeout"]) {
-      expect(countScore({ name: "Faithfulness", score: 1, metadata: { status, method: "llm-judge" } })).toEqual({ metric: "Faithfulness", value: 0, status, method: "llm-judge" });
+      expect(countScore({ name: "Faithfulness", score: 1, metadata: { status, method: "llm-judge" } })).toEqual({
+        metric: "Faithfulness",
+        value: 0,
+        status,
+        method: "llm-judge",
+      });
     }
-    expect(countScore({ name: "m", score: 0.7, metadata: { status: "scored", method: "heuristic" } })).toEqual({ metric: "m", value: 0.7, status: "scored", method: "heuristic" });
+    expect(countScore({ name: "m", score: 0.7, metadata: { status: "scored", method: "heuristic" } })).toEqual({
+      metric: "m",
+      value: 0.7,
+      status: "scored",
+      method: "heuristic",
+    });
     expect(countScore({ name: "m", score: 0.7 })).toEqual({ metric: "m", value: 0.7, status: "scored" });
   });
 
   it("a value that is not a number in [0, 1] is invalid, counted 0", () => {
-    for (const score of [Number.NaN, null, 1.5, -0.1]) expect(countScore({ name: "m", score })).toMatchObject({ value: 0, status: "invalid" });
+    for (const score of [Number.NaN, null, 1.5, -0.1])
+      expect(countScore({ name: "m", score })).toMatchObject({ value: 0, status: "invalid" });
     expect(countScore({ name: "m", score: 1, metadata: { status: 7 } })).toMatchObject({ value: 0, status: "invalid" });
   });
 });
@@ -23,7 +34,9 @@ describe("counting a score (honest numbers)", () => {
 describe("reading Evalite's output", () => {
   it("rejects what is not Evalite's shape with one line", () => {
     expect(() => checkEvaliteOutput({ suites: [] }, "r.json")).toThrow(/^r\.json: \/run: must have createdAt/);
-    expect(() => checkEvaliteOutput({ run: { createdAt: "x" }, suites: [{ name: "A", status: "success", evals: [{ status: "success" }] }] }, "r.json")).toThrow("/suites/0/evals/0: must have status and scores");
+    expect(() =>
+      checkEvaliteOutput({ run: { createdAt: "x" }, suites: [{ name: "A", status: "success", evals: [{ status: "success" }] }] }, "r.json"),
+    ).toThrow("/suites/0/evals/0: must have status and scores");
   });
 
   it("reads the run's time as UTC, and Evalite's flat mean over evals that did not throw", () => {
@@ -35,23 +48,37 @@ describe("reading Evalite's output", () => {
   it("groups repeated rows of one input as trials, keyed by input id", () => {
     const s = suite("A", [row({ id: "q1", scores: { m: 1 } }), row({ id: "q1", scores: { m: 0 } }), row({ id: "q2", scores: { m: 1 } })]);
     const cases = caseRecords(s);
-    expect(cases.map((c) => [c.id, c.trials.length])).toEqual([["q1", 2], ["q2", 1]]);
+    expect(cases.map((c) => [c.id, c.trials.length])).toEqual([
+      ["q1", 2],
+      ["q2", 1],
+    ]);
     // Inputs without an id: a string input is its own id; other inputs are numbered.
-    const plain = suite("B", [{ input: "all queries", output: 1, status: "success", scores: [] }, { input: { x: 1 }, output: 1, status: "success", scores: [] }]);
+    const plain = suite("B", [
+      { input: "all queries", output: 1, status: "success", scores: [] },
+      { input: { x: 1 }, output: 1, status: "success", scores: [] },
+    ]);
     expect(caseRecords(plain).map((c) => c.id)).toEqual(["all queries", "#2"]);
   });
 
   it("names a variant's dimension: tiers, presets (inputs with a question), others", () => {
     const tier = suiteRecord(suite("T [fast]", [row({ id: "1", scores: {} })], { group: "T", name: "fast" }));
     expect(tier).toMatchObject({ eval: "T", variant: { dimension: "tier", value: "fast" } });
-    const ask = suite("Ask [slim]", [{ input: { id: "a1", question: "?" }, output: {}, status: "success", scores: [] }], { group: "Ask", name: "slim" });
+    const ask = suite("Ask [slim]", [{ input: { id: "a1", question: "?" }, output: {}, status: "success", scores: [] }], {
+      group: "Ask",
+      name: "slim",
+    });
     expect(suiteRecord(ask).variant).toEqual({ dimension: "preset", value: "slim" });
-    expect(suiteRecord(suite("X [v2]", [row({ id: "1", scores: {} })], { group: "X", name: "v2" })).variant).toEqual({ dimension: "variant", value: "v2" });
+    expect(suiteRecord(suite("X [v2]", [row({ id: "1", scores: {} })], { group: "X", name: "v2" })).variant).toEqual({
+      dimension: "variant",
+      value: "v2",
+    });
   });
 
   it("takes latency from the output's elapsedMs when every row has it, else Evalite's duration", () => {
     expect(suiteRecord(suite("A", [row({ id: "1", scores: {}, elapsedMs: 2 })])).latencySource).toBe("elapsedMs");
-    expect(suiteRecord(suite("A", [row({ id: "1", scores: {}, elapsedMs: 2 }), row({ id: "2", scores: {} })])).latencySource).toBe("duration");
+    expect(suiteRecord(suite("A", [row({ id: "1", scores: {}, elapsedMs: 2 }), row({ id: "2", scores: {} })])).latencySource).toBe(
+      "duration",
+    );
   });
 });
 
@@ -67,13 +94,21 @@ describe("case outcomes", () => {
         ]),
       ),
     );
-    expect(cases.map((c) => [c.id, c.outcome])).toEqual([["ok", "pass"], ["low", "fail"], ["nojudge", "fail"], ["threw", "error"]]);
+    expect(cases.map((c) => [c.id, c.outcome])).toEqual([
+      ["ok", "pass"],
+      ["low", "fail"],
+      ["nojudge", "fail"],
+      ["threw", "error"],
+    ]);
     expect(cases[1]!.reasons).toEqual(["r 0.300 < 0.5"]);
     expect(cases[2]!.reasons).toEqual(["n not scored (no-judge)"]);
     expect(cases[2]!.metrics.find((m) => m.metric === "n")).toMatchObject({ value: 0, passed: false, notScored: { "no-judge": 1 } });
     // A case whose task threw counts 0 on every metric of its suite, as "errored".
     expect(cases[3]!.reasons).toEqual(["the task threw: Error: engine down", "r not scored (errored)", "n not scored (errored)"]);
-    expect(cases[3]!.metrics.map((m) => [m.metric, m.value, m.status])).toEqual([["r", 0, "errored"], ["n", 0, "errored"]]);
+    expect(cases[3]!.metrics.map((m) => [m.metric, m.value, m.status])).toEqual([
+      ["r", 0, "errored"],
+      ["n", 0, "errored"],
+    ]);
   });
 
   it("counts an errored case on the eval's floored metrics even when no case of the suite scored", () => {
@@ -82,7 +117,14 @@ describe("case outcomes", () => {
   });
 
   it("with trials: the mean per metric, its SD, each trial's outcome and whether it flipped", () => {
-    const s = suite("A", [row({ id: "q", scores: { m: 1 } }), row({ id: "q", scores: { m: 0 } }), row({ id: "q", scores: { m: 1 } }), row({ id: "r", scores: { m: 1 } }), row({ id: "r", scores: { m: 1 } }), row({ id: "r", scores: { m: 1 } })]);
+    const s = suite("A", [
+      row({ id: "q", scores: { m: 1 } }),
+      row({ id: "q", scores: { m: 0 } }),
+      row({ id: "q", scores: { m: 1 } }),
+      row({ id: "r", scores: { m: 1 } }),
+      row({ id: "r", scores: { m: 1 } }),
+      row({ id: "r", scores: { m: 1 } }),
+    ]);
     const [q, r] = caseOutcomes(caseRecords(s));
     expect(q!.metrics[0]).toMatchObject({ value: 2 / 3, trials: [1, 0, 1], passed: true });
     expect(q!.metrics[0]!.sd).toBeCloseTo(Math.sqrt(1 / 3), 12);
@@ -106,7 +148,13 @@ describe("slices and aggregates", () => {
       suite("Search", [
         row({ id: "1", language: "en", category: "keyword", scores: { r: 1 }, elapsedMs: 10 }),
         row({ id: "2", language: "en", category: "paraphrase", scores: { r: 0 }, elapsedMs: 20 }),
-        row({ id: "3", language: "de", category: "keyword", scores: { r: { score: 0.9, metadata: { status: "skipped" } } }, elapsedMs: 30 }),
+        row({
+          id: "3",
+          language: "de",
+          category: "keyword",
+          scores: { r: { score: 0.9, metadata: { status: "skipped" } } },
+          elapsedMs: 30,
+        }),
         row({ id: "4", language: "de", category: "keyword", scores: { r: 0.5 }, elapsedMs: 40 }),
       ]),
       suite("Tiers [fast]", [row({ id: "1", language: "en", scores: { r: 1 } })], { group: "Tiers", name: "fast" }),
@@ -114,7 +162,14 @@ describe("slices and aggregates", () => {
     ]);
     const { aggregates, ranEvals } = analyzeRun(out, () => []);
     expect([...ranEvals]).toEqual(["Search", "Tiers"]);
-    expect(find(aggregates, "Search", "all", "r")).toMatchObject({ n: 4, mean: 0.375, min: 0, max: 1, passRate: 0.5, notScored: { skipped: 1 } });
+    expect(find(aggregates, "Search", "all", "r")).toMatchObject({
+      n: 4,
+      mean: 0.375,
+      min: 0,
+      max: 1,
+      passRate: 0.5,
+      notScored: { skipped: 1 },
+    });
     expect(find(aggregates, "Search", "all", "r")!.sd).toBeCloseTo(0.4787, 4);
     expect(find(aggregates, "Search", "language=de", "r")).toMatchObject({ n: 2, mean: 0.25 });
     expect(find(aggregates, "Search", "category=keyword", "r")).toMatchObject({ n: 3, mean: 0.5 });
@@ -123,7 +178,12 @@ describe("slices and aggregates", () => {
     expect(all.latency).toEqual({ n: 4, p50Ms: 20, p95Ms: 40, source: "elapsedMs" });
     expect(aggregates.find((a) => a.slice === "language=de")!.base).toBe(false);
     // A variant group has one base slice per variant and no "all" across tiers.
-    expect(aggregates.filter((a) => a.eval === "Tiers").map((a) => a.slice)).toEqual(["tier=fast", "tier=fast,language=en", "tier=thorough", "tier=thorough,language=en"]);
+    expect(aggregates.filter((a) => a.eval === "Tiers").map((a) => a.slice)).toEqual([
+      "tier=fast",
+      "tier=fast,language=en",
+      "tier=thorough",
+      "tier=thorough,language=en",
+    ]);
     expect(find(aggregates, "Tiers", "tier=thorough", "r")!.mean).toBe(0);
   });
 });

@@ -107,7 +107,10 @@ export const isBaseSlice = (slice: string): boolean => !slice.includes("language
  * Outcomes of every case. `expectedMetrics` names metrics an eval must have (its floors), so a
  * case whose task threw is counted `errored` on them even when no case of the suite scored.
  */
-export function caseOutcomes(cases: readonly CaseRecord[], expectedMetrics: (evalKey: string) => readonly string[] = () => []): CaseOutcome[] {
+export function caseOutcomes(
+  cases: readonly CaseRecord[],
+  expectedMetrics: (evalKey: string) => readonly string[] = () => [],
+): CaseOutcome[] {
   const metricsBySuite = new Map<string, string[]>();
   for (const c of cases) {
     const names = metricsBySuite.get(c.suite) ?? [...expectedMetrics(c.eval)];
@@ -121,7 +124,12 @@ function caseOutcome(c: CaseRecord, metricNames: readonly string[]): CaseOutcome
   const perTrial = c.trials.map((t) => trialScores(t, metricNames));
   const metrics: CaseMetric[] = metricNames
     .filter((name) => perTrial.some((scores) => scores.has(name)))
-    .map((name) => caseMetric(name, perTrial.map((scores) => scores.get(name) ?? { metric: name, value: 0, status: "missing" })));
+    .map((name) =>
+      caseMetric(
+        name,
+        perTrial.map((scores) => scores.get(name) ?? { metric: name, value: 0, status: "missing" }),
+      ),
+    );
   const reasons: string[] = [];
   c.trials.forEach((t, i) => {
     if (t.status === "error") reasons.push(`${c.trials.length > 1 ? `trial ${i + 1}: ` : ""}the task threw: ${t.error}`);
@@ -180,7 +188,10 @@ function caseMetric(metric: string, trials: readonly CountedScore[]): CaseMetric
 }
 
 /** Aggregates per (eval, slice), in order of first appearance; metrics in the eval's order. */
-export function aggregate(outcomes: readonly CaseOutcome[], latencySource: (suite: string) => SuiteRecord["latencySource"]): SliceAggregate[] {
+export function aggregate(
+  outcomes: readonly CaseOutcome[],
+  latencySource: (suite: string) => SuiteRecord["latencySource"],
+): SliceAggregate[] {
   const groups = new Map<string, { eval: string; slice: string; cases: CaseOutcome[] }>();
   for (const c of outcomes) {
     for (const slice of c.slices) {
@@ -199,7 +210,15 @@ export function aggregate(outcomes: readonly CaseOutcome[], latencySource: (suit
       slice,
       base: isBaseSlice(slice),
       n: cases.length,
-      latency: latencies.length > 0 ? { n: latencies.length, p50Ms: percentile(latencies, 50), p95Ms: percentile(latencies, 95), source: latencySource(cases[0]!.suite) } : null,
+      latency:
+        latencies.length > 0
+          ? {
+              n: latencies.length,
+              p50Ms: percentile(latencies, 50),
+              p95Ms: percentile(latencies, 95),
+              source: latencySource(cases[0]!.suite),
+            }
+          : null,
       metrics: names.map((name) => metricAggregate(name, cases)),
     };
   });

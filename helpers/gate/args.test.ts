@@ -15,7 +15,18 @@ describe("pnpm eval's command line", () => {
       filter: "search",
       evaliteArgs: ["search", "--hideTable"],
     });
-    expect(parseEvalArgs(["--lower-floor", "Search (BM25)|nDCG@10", "--lower-floor=Vector search", "--reason=new analyzer", "--keep-report", "--threshold=80", "--outputPath", "r.json"])).toMatchObject({
+    expect(
+      parseEvalArgs([
+        "--lower-floor",
+        "Search (BM25)|nDCG@10",
+        "--lower-floor=Vector search",
+        "--reason=new analyzer",
+        "--keep-report",
+        "--threshold=80",
+        "--outputPath",
+        "r.json",
+      ]),
+    ).toMatchObject({
       lowerFloors: ["Search (BM25)|nDCG@10", "Vector search"],
       reason: "new analyzer",
       keepReport: true,
@@ -41,6 +52,8 @@ describe("pnpm eval's command line", () => {
     expect(files).toContain("evals/search.eval.ts");
     expect(files.every((f) => /\.eval\.m?ts$/.test(f) && !f.includes("node_modules"))).toBe(true);
     expect(() => checkFilter(REPO_ROOT, "query")).not.toThrow();
-    expect(() => checkFilter(REPO_ROOT, "no-such-eval")).toThrow(/^no eval file matches "no-such-eval" \(eval files: .*evals\/search\.eval\.ts/);
+    expect(() => checkFilter(REPO_ROOT, "no-such-eval")).toThrow(
+      /^no eval file matches "no-such-eval" \(eval files: .*evals\/search\.eval\.ts/,
+    );
   });
 });

@@ -36,10 +36,21 @@ export interface EvalArgs {
 }
 
 export function parseEvalArgs(argv: readonly string[]): EvalArgs {
-  const args: EvalArgs = { help: false, updateBaseline: false, lowerFloors: [], reason: null, keepReport: false, threshold: null, outputPath: null, filter: null, evaliteArgs: [] };
+  const args: EvalArgs = {
+    help: false,
+    updateBaseline: false,
+    lowerFloors: [],
+    reason: null,
+    keepReport: false,
+    threshold: null,
+    outputPath: null,
+    filter: null,
+    evaliteArgs: [],
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
     const value = (): string => {
       const v = inline ?? argv[++i];
       if (v === undefined || (inline === undefined && v.startsWith("--"))) throw new ConfigError(`${flag} needs a value`);
@@ -65,7 +76,8 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
       case "--threshold": {
         const raw = value();
         const n = Number(raw);
-        if (raw.trim() === "" || !Number.isFinite(n) || n < 0 || n > 100) throw new ConfigError(`--threshold must be a percentage from 0 to 100 (got ${raw})`);
+        if (raw.trim() === "" || !Number.isFinite(n) || n < 0 || n > 100)
+          throw new ConfigError(`--threshold must be a percentage from 0 to 100 (got ${raw})`);
         args.threshold = n;
         break;
       }
@@ -82,7 +94,8 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
   }
   if (args.reason !== null && args.reason === "") throw new ConfigError(`--reason must not be empty`);
   if (args.lowerFloors.length > 0 && args.reason === null) throw new ConfigError(`--lower-floor needs --reason "why the floor may drop"`);
-  if (args.reason !== null && !args.updateBaseline && args.lowerFloors.length === 0) throw new ConfigError(`--reason goes with --update-baseline or --lower-floor`);
+  if (args.reason !== null && !args.updateBaseline && args.lowerFloors.length === 0)
+    throw new ConfigError(`--reason goes with --update-baseline or --lower-floor`);
   return args;
 }
 
@@ -104,5 +117,6 @@ export function evalFiles(root: string): string[] {
 /** A filter that matches no eval file is a typo: Evalite would wait forever on it. */
 export function checkFilter(root: string, filter: string): void {
   const files = evalFiles(root);
-  if (!files.some((f) => join(root, f).includes(filter))) throw new ConfigError(`no eval file matches "${filter}" (eval files: ${files.join(", ")})`);
+  if (!files.some((f) => join(root, f).includes(filter)))
+    throw new ConfigError(`no eval file matches "${filter}" (eval files: ${files.join(", ")})`);
 }

@@ -3,18 +3,41 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { SliceAggregate } from "./aggregate.js";
-import { checkFloors, emptyBaseline, floored, floorFrom, floorMode, gateFailures, lowerFloors, ratchet, readBaseline, writeBaseline, type Baseline } from "./baseline.js";
+import {
+  checkFloors,
+  emptyBaseline,
+  floored,
+  floorFrom,
+  floorMode,
+  gateFailures,
+  lowerFloors,
+  ratchet,
+  readBaseline,
+  writeBaseline,
+  type Baseline,
+} from "./baseline.js";
 
 const dir = mkdtempSync(join(tmpdir(), "baseline-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function slice(evalKey: string, name: string, n: number, metrics: Record<string, number>): SliceAggregate {
   const base = !name.includes("language=") && !name.includes("category=");
-  return { eval: evalKey, slice: name, base, n, latency: null, metrics: Object.entries(metrics).map(([metric, mean]) => ({ metric, n, mean, sd: 0, min: 0, max: 1, passRate: 0, notScored: {} })) };
+  return {
+    eval: evalKey,
+    slice: name,
+    base,
+    n,
+    latency: null,
+    metrics: Object.entries(metrics).map(([metric, mean]) => ({ metric, n, mean, sd: 0, min: 0, max: 1, passRate: 0, notScored: {} })),
+  };
 }
 
 const ctx = (reason: string) => ({ date: "2026-11-29T12:00:00.000Z", commit: "abc123", reason });
-const run1 = [slice("Search", "all", 58, { nDCG: 0.64, MRR: 0.8 }), slice("Search", "language=de", 12, { nDCG: 0.45 }), slice("Search", "language=xx", 3, { nDCG: 0.9 })];
+const run1 = [
+  slice("Search", "all", 58, { nDCG: 0.64, MRR: 0.8 }),
+  slice("Search", "language=de", 12, { nDCG: 0.45 }),
+  slice("Search", "language=xx", 3, { nDCG: 0.9 }),
+];
 
 describe("floors and tolerance", () => {
   it("a floor is the achievement less 0.01 + 0.1/√n, rounded down to 4 decimals, never below 0", () => {
@@ -48,7 +71,9 @@ describe("ratchet", () => {
       ["Search|MRR|all", null, 0.7768],
       ["Search|nDCG|language=de", null, 0.4111],
     ]);
-    expect(b.log).toEqual([{ date: "2026-11-29T12:00:00.000Z", commit: "abc123", mode: "offline", action: "raise", reason: "initial floors", changes }]);
+    expect(b.log).toEqual([
+      { date: "2026-11-29T12:00:00.000Z", commit: "abc123", mode: "offline", action: "raise", reason: "initial floors", changes },
+    ]);
     ratchet(b, "offline", [slice("Search", "all", 58, { nDCG: 0.9 })], { ...ctx("uncommitted tuning"), dirty: true });
     expect(b.log[1]).toMatchObject({ commit: "abc123", dirty: true, reason: "uncommitted tuning" });
   });
@@ -91,7 +116,19 @@ describe("the gate", () => {
     expect(gateFailures(checkFloors(b, "offline", run1, new Set(["Search"])))).toEqual([]);
     const weak = [slice("Search", "all", 58, { nDCG: 0.5, MRR: 0.8 }), slice("Search", "language=de", 12, { nDCG: 0.45 })];
     const gate = checkFloors(b, "offline", weak, new Set(["Search"]));
-    expect(gateFailures(gate)).toEqual([{ key: "Search|nDCG|all", eval: "Search", metric: "nDCG", slice: "all", floor: 0.6168, value: 0.5, delta: 0.5 - 0.6168, n: 58, status: "fell" }]);
+    expect(gateFailures(gate)).toEqual([
+      {
+        key: "Search|nDCG|all",
+        eval: "Search",
+        metric: "nDCG",
+        slice: "all",
+        floor: 0.6168,
+        value: 0.5,
+        delta: 0.5 - 0.6168,
+        n: 58,
+        status: "fell",
+      },
+    ]);
   });
 
   it("a floor of an eval that ran but no longer measures it is missing (a failure); of an eval that did not run, not run", () => {
@@ -137,15 +174,24 @@ describe("lowering a floor: explicit, with a reason, logged", () => {
       ["Search|nDCG|language=de", null],
     ]);
     expect(b.floors.offline!.Search).toEqual({ MRR: { all: 0.7768 } });
-    expect(() => lowerFloors(b, "offline", ["Nope|x"], renamed, new Set(["Search"]), ctx("r"))).toThrow('--lower-floor "Nope|x": no offline floor matches (keys are eval|metric|slice)');
-    expect(() => lowerFloors(b, "offline", ["Search"], [], new Set(), ctx("r"))).toThrow("this run did not measure Search; run its eval file to lower its floors");
+    expect(() => lowerFloors(b, "offline", ["Nope|x"], renamed, new Set(["Search"]), ctx("r"))).toThrow(
+      '--lower-floor "Nope|x": no offline floor matches (keys are eval|metric|slice)',
+    );
+    expect(() => lowerFloors(b, "offline", ["Search"], [], new Set(), ctx("r"))).toThrow(
+      "this run did not measure Search; run its eval file to lower its floors",
+    );
   });
 });
 
 describe("the baseline file", () => {
   it("round-trips, with slices in a stable order (base slice first)", () => {
     const b = emptyBaseline();
-    ratchet(b, "offline", [slice("Z eval", "category=b", 9, { m: 0.5 }), slice("Z eval", "all", 9, { m: 0.5 }), slice("A eval", "all", 9, { m: 0.5 })], ctx("initial"));
+    ratchet(
+      b,
+      "offline",
+      [slice("Z eval", "category=b", 9, { m: 0.5 }), slice("Z eval", "all", 9, { m: 0.5 }), slice("A eval", "all", 9, { m: 0.5 })],
+      ctx("initial"),
+    );
     const path = join(dir, "baseline.json");
     writeBaseline(path, b);
     const text = readFileSync(path, "utf8");
@@ -163,9 +209,13 @@ describe("the baseline file", () => {
     };
     expect(() => readBaseline(bad("a.json", "{ nope"))).toThrow(/a\.json: not valid JSON \(/);
     const floors = (value: unknown) => ({ ...emptyBaseline(), floors: { offline: { Search: { nDCG: { all: value } } } } });
-    expect(() => readBaseline(bad("b.json", floors(1.2)))).toThrow("b.json: /floors/offline/Search/nDCG/all: must be a number in [0, 1] (got 1.2)");
+    expect(() => readBaseline(bad("b.json", floors(1.2)))).toThrow(
+      "b.json: /floors/offline/Search/nDCG/all: must be a number in [0, 1] (got 1.2)",
+    );
     expect(() => readBaseline(bad("c.json", { ...emptyBaseline(), version: 2 }))).toThrow("c.json: /version: must be 1 (got 2)");
-    expect(() => readBaseline(bad("d.json", { ...emptyBaseline(), tolerance: { absolute: -1, perSqrtN: 0, minSliceN: 5 } }))).toThrow("d.json: /tolerance/absolute: must be a number ≥ 0");
+    expect(() => readBaseline(bad("d.json", { ...emptyBaseline(), tolerance: { absolute: -1, perSqrtN: 0, minSliceN: 5 } }))).toThrow(
+      "d.json: /tolerance/absolute: must be a number ≥ 0",
+    );
     const lines = (() => {
       try {
         readBaseline(bad("e.json", floors("x")));

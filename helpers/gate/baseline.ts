@@ -133,7 +133,8 @@ export function checkBaseline(value: unknown, source: string): Baseline {
       for (const [metric, slices] of Object.entries(metrics as object)) {
         if (!isObject(slices)) fail(`/floors/${mode}/${evalKey}/${metric}`, "must be an object of slices");
         for (const [slice, floor] of Object.entries(slices as object)) {
-          if (typeof floor !== "number" || !(floor >= 0 && floor <= 1)) fail(`/floors/${mode}/${evalKey}/${metric}/${slice}`, `must be a number in [0, 1] (got ${JSON.stringify(floor)})`);
+          if (typeof floor !== "number" || !(floor >= 0 && floor <= 1))
+            fail(`/floors/${mode}/${evalKey}/${metric}/${slice}`, `must be a number in [0, 1] (got ${JSON.stringify(floor)})`);
         }
       }
     }
@@ -167,7 +168,12 @@ export function writeBaseline(path: string, baseline: Baseline): void {
   const floors = Object.fromEntries(
     Object.entries(sorted(baseline.floors)).map(([mode, evals]) => [
       mode,
-      Object.fromEntries(Object.entries(sorted(evals)).map(([evalKey, metrics]) => [evalKey, Object.fromEntries(Object.entries(metrics).map(([metric, s]) => [metric, sorted(s, slices)]))])),
+      Object.fromEntries(
+        Object.entries(sorted(evals)).map(([evalKey, metrics]) => [
+          evalKey,
+          Object.fromEntries(Object.entries(metrics).map(([metric, s]) => [metric, sorted(s, slices)])),
+        ]),
+      ),
     ]),
   );
   writeFileSync(path, `${JSON.stringify({ ...baseline, floors }, null, 2)}\n`);
@@ -200,7 +206,12 @@ export interface GateResult {
 }
 
 /** Every floor of `mode` against the run's aggregates; `ranEvals` are the evals the run measured. */
-export function checkFloors(baseline: Baseline, mode: string, aggregates: readonly SliceAggregate[], ranEvals: ReadonlySet<string>): GateResult {
+export function checkFloors(
+  baseline: Baseline,
+  mode: string,
+  aggregates: readonly SliceAggregate[],
+  ranEvals: ReadonlySet<string>,
+): GateResult {
   const tolerance = toleranceFor(baseline, mode);
   const measured = measurements(aggregates);
   const checks: FloorCheck[] = [];
@@ -212,7 +223,9 @@ export function checkFloors(baseline: Baseline, mode: string, aggregates: readon
     else if (!m) checks.push({ ...base, value: null, delta: null, n: null, status: "missing" });
     else checks.push({ ...base, value: m.mean, delta: m.mean - floor, n: m.n, status: m.mean < floor - 1e-9 ? "fell" : "pass" });
   }
-  const unfloored = [...measured.entries()].filter(([key, m]) => m.floorable(tolerance) && !hasFloor(baseline, mode, key)).map(([key]) => key);
+  const unfloored = [...measured.entries()]
+    .filter(([key, m]) => m.floorable(tolerance) && !hasFloor(baseline, mode, key))
+    .map(([key]) => key);
   return { mode, tolerance, checks, unfloored };
 }
 
@@ -228,14 +241,20 @@ function measurements(aggregates: readonly SliceAggregate[]): Map<string, Measur
   const out = new Map<string, Measurement>();
   for (const slice of aggregates) {
     // A floor of 0 could never fail: such a measurement is reported, not floored.
-    for (const m of slice.metrics) out.set(floorKey(slice.eval, m.metric, slice.slice), { mean: m.mean, n: m.n, floorable: (t) => floored(slice, t) && floorFrom(m.mean, m.n, t) > 0 });
+    for (const m of slice.metrics)
+      out.set(floorKey(slice.eval, m.metric, slice.slice), {
+        mean: m.mean,
+        n: m.n,
+        floorable: (t) => floored(slice, t) && floorFrom(m.mean, m.n, t) > 0,
+      });
   }
   return out;
 }
 
 function* eachFloor(floors: Floors): Generator<[string, string, string, number]> {
   for (const [evalKey, metrics] of Object.entries(floors)) {
-    for (const [metric, slices] of Object.entries(metrics)) for (const [slice, floor] of Object.entries(slices)) yield [evalKey, metric, slice, floor];
+    for (const [metric, slices] of Object.entries(metrics))
+      for (const [slice, floor] of Object.entries(slices)) yield [evalKey, metric, slice, floor];
   }
 }
 
@@ -299,7 +318,14 @@ export function ratchet(baseline: Baseline, mode: string, aggregates: readonly S
  * removes matched floors of evals that ran but no longer measure them. A pattern that matches no
  * floor, or only floors of evals this run did not measure, is a ConfigError.
  */
-export function lowerFloors(baseline: Baseline, mode: string, patterns: readonly string[], aggregates: readonly SliceAggregate[], ranEvals: ReadonlySet<string>, context: ChangeContext): FloorChange[] {
+export function lowerFloors(
+  baseline: Baseline,
+  mode: string,
+  patterns: readonly string[],
+  aggregates: readonly SliceAggregate[],
+  ranEvals: ReadonlySet<string>,
+  context: ChangeContext,
+): FloorChange[] {
   const tolerance = toleranceFor(baseline, mode);
   const measured = measurements(aggregates);
   const changes: FloorChange[] = [];
@@ -308,7 +334,10 @@ export function lowerFloors(baseline: Baseline, mode: string, patterns: readonly
     const matched = [...eachFloor(baseline.floors[mode] ?? {})].filter(([e, m, s]) => matcher(e, m, s));
     if (matched.length === 0) throw new ConfigError(`--lower-floor "${pattern}": no ${mode} floor matches (keys are eval|metric|slice)`);
     const ran = matched.filter(([e]) => ranEvals.has(e));
-    if (ran.length === 0) throw new ConfigError(`--lower-floor "${pattern}": this run did not measure ${matched[0]![0]}; run its eval file to lower its floors`);
+    if (ran.length === 0)
+      throw new ConfigError(
+        `--lower-floor "${pattern}": this run did not measure ${matched[0]![0]}; run its eval file to lower its floors`,
+      );
     for (const [evalKey, metric, slice, current] of ran) {
       const key = floorKey(evalKey, metric, slice);
       const m = measured.get(key);
@@ -325,12 +354,21 @@ export function lowerFloors(baseline: Baseline, mode: string, patterns: readonly
 function patternMatcher(pattern: string): (evalKey: string, metric: string, slice: string) => boolean {
   const parts = pattern.split("|");
   // Eval names may contain "|": the last two parts are metric and slice when there are more than three.
-  const [e, m, s] = parts.length > 3 ? [parts.slice(0, -2).join("|"), parts.at(-2)!, parts.at(-1)!] : [parts[0]!, parts[1] ?? "*", parts[2] ?? "*"];
+  const [e, m, s] =
+    parts.length > 3 ? [parts.slice(0, -2).join("|"), parts.at(-2)!, parts.at(-1)!] : [parts[0]!, parts[1] ?? "*", parts[2] ?? "*"];
   const is = (want: string, got: string): boolean => want === "*" || want === got;
   return (evalKey, metric, slice) => is(e, evalKey) && is(m, metric) && is(s, slice);
 }
 
 function log(baseline: Baseline, mode: string, action: LogEntry["action"], changes: FloorChange[], context: ChangeContext): void {
   if (changes.length === 0) return;
-  baseline.log.push({ date: context.date, commit: context.commit, ...(context.dirty ? { dirty: true } : {}), mode, action, reason: context.reason, changes });
+  baseline.log.push({
+    date: context.date,
+    commit: context.commit,
+    ...(context.dirty ? { dirty: true } : {}),
+    mode,
+    action,
+    reason: context.reason,
+    changes,
+  });
 }

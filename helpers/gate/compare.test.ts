@@ -4,7 +4,14 @@ import { output, reportOf, row, RUN_INFO, suite } from "./gate-test-data.js";
 
 /** A run of n cases whose metric m is `value(i)`. */
 const run = (n: number, value: (i: number) => number, name = "Search") =>
-  reportOf(output([suite(name, Array.from({ length: n }, (_, i) => row({ id: `q${i}`, scores: { m: value(i), k: 0.5 }, elapsedMs: 2 + i })))]));
+  reportOf(
+    output([
+      suite(
+        name,
+        Array.from({ length: n }, (_, i) => row({ id: `q${i}`, scores: { m: value(i), k: 0.5 }, elapsedMs: 2 + i })),
+      ),
+    ]),
+  );
 
 describe("pnpm eval:compare statistics", () => {
   it("identical runs: Δ 0, every case a tie, p = 1, no regression", () => {
@@ -24,7 +31,16 @@ describe("pnpm eval:compare statistics", () => {
     const b = run(40, (i) => (i === 7 ? 0.9 : 0.5 - (i % 4) * 0.05));
     const c = compareReports(a, b);
     const m = c.metrics[0]!;
-    expect(m).toMatchObject({ suite: "Search", metric: "m", n: 40, wins: 1, losses: 39, ties: 0, pMethod: "monte-carlo", verdict: "regression" });
+    expect(m).toMatchObject({
+      suite: "Search",
+      metric: "m",
+      n: 40,
+      wins: 1,
+      losses: 39,
+      ties: 0,
+      pMethod: "monte-carlo",
+      verdict: "regression",
+    });
     expect(m.delta).toBeCloseTo((39 * -0.3 + (0.9 - 0.65)) / 40, 10);
     expect(m.p).toBeLessThan(0.001);
     expect(m.ci[1]).toBeLessThan(0);
@@ -32,7 +48,9 @@ describe("pnpm eval:compare statistics", () => {
     expect(c.metrics[1]).toMatchObject({ metric: "k", verdict: "no significant change" });
     const text = formatComparison(c, { path: "a.json", report: a }, { path: "b.json", report: b });
     expect(text.indexOf("REGRESSIONS (1)")).toBeLessThan(text.indexOf("NO SIGNIFICANT CHANGE (1)"));
-    expect(text).toMatch(/Search › m: 0\.725 → 0\.439 {2}Δ −0\.286 {2}95% CI \[−0\.\d{3}, −0\.\d{3}\] {2}p 1\.0e-4 \(Holm 0\.0002\) {2}wins 1 \/ losses 39 \/ ties 0 {2}n 40/);
+    expect(text).toMatch(
+      /Search › m: 0\.725 → 0\.439 {2}Δ −0\.286 {2}95% CI \[−0\.\d{3}, −0\.\d{3}\] {2}p 1\.0e-4 \(Holm 0\.0002\) {2}wins 1 \/ losses 39 \/ ties 0 {2}n 40/,
+    );
     expect(text).toContain("lost most: q");
     // Improvements are listed last, largest first.
     expect(compareReports(b, a).metrics[0]).toMatchObject({ metric: "k" });
@@ -48,13 +66,22 @@ describe("pnpm eval:compare statistics", () => {
     expect(m.delta).toBeCloseTo(0.025, 12);
     expect(m.mde).toBeCloseTo((2.801585 * Math.sqrt((0.2 - 8 * 0.025 ** 2) / 7)) / Math.sqrt(8), 6);
     expect(m.underpowered!.needed).toBeGreaterThan(8);
-    expect(formatComparison(compareReports(a, b), { path: "a", report: a }, { path: "b", report: b })).toMatch(/warning: 8 cases cannot reliably detect \|Δ\| = 0\.025 \(MDE 0\.\d{3}\); about \d+ would be needed/);
+    expect(formatComparison(compareReports(a, b), { path: "a", report: a }, { path: "b", report: b })).toMatch(
+      /warning: 8 cases cannot reliably detect \|Δ\| = 0\.025 \(MDE 0\.\d{3}\); about \d+ would be needed/,
+    );
   });
 
   it("leaves out cases a run did not score instead of comparing them as zeros", () => {
     const a = run(20, () => 0.8);
     const failed = { score: 0, metadata: { status: "failed", error: "model failed" } };
-    const b = reportOf(output([suite("Search", Array.from({ length: 20 }, (_, i) => row({ id: `q${i}`, scores: { m: i < 12 ? failed : 0.8, k: 0.5 } })))]));
+    const b = reportOf(
+      output([
+        suite(
+          "Search",
+          Array.from({ length: 20 }, (_, i) => row({ id: `q${i}`, scores: { m: i < 12 ? failed : 0.8, k: 0.5 } })),
+        ),
+      ]),
+    );
     const c = compareReports(a, b);
     const m = c.metrics.find((x) => x.metric === "m")!;
     expect(m).toMatchObject({ n: 8, notScoredA: 0, notScoredB: 12, delta: 0, verdict: "no significant change" });
@@ -63,19 +90,42 @@ describe("pnpm eval:compare statistics", () => {
 
   it("does not compare a metric scored by different methods, unless forced", () => {
     const by = (method: string, score: number) => ({ score, metadata: { method, status: "scored" } });
-    const a = reportOf(output([suite("Triad", Array.from({ length: 10 }, (_, i) => row({ id: `a${i}`, scores: { faith: by("heuristic", 1) } })))]));
-    const b = reportOf(output([suite("Triad", Array.from({ length: 10 }, (_, i) => row({ id: `a${i}`, scores: { faith: by("llm-judge", 0.6) } })))]));
+    const a = reportOf(
+      output([
+        suite(
+          "Triad",
+          Array.from({ length: 10 }, (_, i) => row({ id: `a${i}`, scores: { faith: by("heuristic", 1) } })),
+        ),
+      ]),
+    );
+    const b = reportOf(
+      output([
+        suite(
+          "Triad",
+          Array.from({ length: 10 }, (_, i) => row({ id: `a${i}`, scores: { faith: by("llm-judge", 0.6) } })),
+        ),
+      ]),
+    );
     const c = compareReports(a, b);
     expect(c.metrics).toEqual([]);
     expect(c.methodMismatch).toEqual([{ suite: "Triad", metric: "faith", a: ["heuristic"], b: ["llm-judge"] }]);
-    expect(formatComparison(c, { path: "a", report: a }, { path: "b", report: b })).toMatch(/not compared, scored by different methods.*Triad › faith \(heuristic vs llm-judge\)/);
+    expect(formatComparison(c, { path: "a", report: a }, { path: "b", report: b })).toMatch(
+      /not compared, scored by different methods.*Triad › faith \(heuristic vs llm-judge\)/,
+    );
     const forced = compareReports(a, b, true);
     expect(forced.metrics[0]).toMatchObject({ metric: "faith", methods: { a: ["heuristic"], b: ["llm-judge"] }, verdict: "regression" });
   });
 
   it("pairs cases by id and reports the unpaired ones and metrics only one run measured", () => {
     const a = run(10, () => 0.5);
-    const b = reportOf(output([suite("Search", Array.from({ length: 12 }, (_, i) => row({ id: `q${i + 2}`, scores: { m: 0.5, extra: 1 } })))]));
+    const b = reportOf(
+      output([
+        suite(
+          "Search",
+          Array.from({ length: 12 }, (_, i) => row({ id: `q${i + 2}`, scores: { m: 0.5, extra: 1 } })),
+        ),
+      ]),
+    );
     const c = compareReports(a, b);
     expect(c.metrics.find((m) => m.metric === "m")).toMatchObject({ n: 8, onlyInA: 2, onlyInB: 4 });
     expect(c.unmatched).toEqual(["Search › k (only in a)", "Search › extra (only in b)"]);

@@ -19,14 +19,33 @@
  * set refuses the comparison with the differences, unless forced.
  */
 import type { Report } from "./report.js";
-import { bootstrapMeanCI, EXACT_LIMIT, holm, mean, minimumDetectableEffect, pairedRandomizationTest, percentile, requiredPairs, sd } from "./stats.js";
+import {
+  bootstrapMeanCI,
+  EXACT_LIMIT,
+  holm,
+  mean,
+  minimumDetectableEffect,
+  pairedRandomizationTest,
+  percentile,
+  requiredPairs,
+  sd,
+} from "./stats.js";
 import { formatMs } from "./writers.js";
 
 export const ALPHA = 0.05;
 export const PERMUTATIONS = 10_000;
 export const RESAMPLES = 10_000;
 
-const FINGERPRINT_FIELDS = ["schemaVersion", "analyzer", "chunkers", "embedder", "dimensions", "corpusHash", "dataset", "collection"] as const;
+const FINGERPRINT_FIELDS = [
+  "schemaVersion",
+  "analyzer",
+  "chunkers",
+  "embedder",
+  "dimensions",
+  "corpusHash",
+  "dataset",
+  "collection",
+] as const;
 
 export interface MetricComparison {
   suite: string;
@@ -78,7 +97,8 @@ export function fingerprintDifferences(a: Report, b: Report): string[] {
     const y = JSON.stringify(b.fingerprint[field] ?? null);
     if (x !== y) diffs.push(`${field}: ${x} ≠ ${y}`);
   }
-  if (a.fixtures.hash !== b.fixtures.hash) diffs.push(`fixtures: ${a.fixtures.dataset} ${a.fixtures.hash.slice(0, 12)} ≠ ${b.fixtures.dataset} ${b.fixtures.hash.slice(0, 12)}`);
+  if (a.fixtures.hash !== b.fixtures.hash)
+    diffs.push(`fixtures: ${a.fixtures.dataset} ${a.fixtures.hash.slice(0, 12)} ≠ ${b.fixtures.dataset} ${b.fixtures.hash.slice(0, 12)}`);
   return diffs;
 }
 
@@ -190,7 +210,8 @@ function latencyRows(a: Report, b: Report): Comparison["latency"] {
 function engineLatency(r: Report): Map<string, { p50: number; p95: number }> {
   const timed = new Set(r.evals.flatMap((e) => e.suites.filter((s) => s.latencySource === "elapsedMs").map((s) => s.name)));
   const bySuite = new Map<string, number[]>();
-  for (const c of r.cases) if (timed.has(c.suite) && c.latencyMs !== null) bySuite.set(c.suite, [...(bySuite.get(c.suite) ?? []), c.latencyMs]);
+  for (const c of r.cases)
+    if (timed.has(c.suite) && c.latencyMs !== null) bySuite.set(c.suite, [...(bySuite.get(c.suite) ?? []), c.latencyMs]);
   return new Map([...bySuite].map(([suite, xs]) => [suite, { p50: percentile(xs, 50), p95: percentile(xs, 95) }]));
 }
 
@@ -205,8 +226,12 @@ export function formatComparison(c: Comparison, a: { path: string; report: Repor
     return `${label} = ${r.path} (${r.report.mode}, commit ${r.report.git.commit?.slice(0, 12) ?? "unknown"}${r.report.git.dirty ? "+changes" : ""}, ${r.report.startedAt}${options})`;
   };
   lines.push(describe("a", a), describe("b", b));
-  if (c.fingerprintDifferences.length > 0) lines.push(`fingerprints differ (compared anyway: --force): ${c.fingerprintDifferences.join("; ")}`);
-  else lines.push(`fingerprint: same (corpus ${String(a.report.fingerprint.corpusHash ?? "?").slice(0, 12)}, embedder ${a.report.fingerprint.embedder ?? "?"}, dataset ${a.report.fixtures.dataset})`);
+  if (c.fingerprintDifferences.length > 0)
+    lines.push(`fingerprints differ (compared anyway: --force): ${c.fingerprintDifferences.join("; ")}`);
+  else
+    lines.push(
+      `fingerprint: same (corpus ${String(a.report.fingerprint.corpusHash ?? "?").slice(0, 12)}, embedder ${a.report.fingerprint.embedder ?? "?"}, dataset ${a.report.fixtures.dataset})`,
+    );
   lines.push(
     `per metric, paired by case: Δ = b − a; p: randomization test (sign flips; exact up to ${EXACT_LIMIT} non-zero differences, else ${PERMUTATIONS.toLocaleString("en")} seeded), Holm-adjusted over ${c.metrics.length} metrics; 95 % CI: bootstrap (${RESAMPLES.toLocaleString("en")} resamples); MDE at α = 0.05, power 0.8`,
   );
@@ -221,23 +246,41 @@ export function formatComparison(c: Comparison, a: { path: string; report: Repor
       lines.push(
         `  ${m.suite} › ${m.metric}: ${m.meanA.toFixed(3)} → ${m.meanB.toFixed(3)}  Δ ${signed(m.delta)}  95% CI [${signed(m.ci[0])}, ${signed(m.ci[1])}]  p ${pValue(m.p)} (Holm ${pValue(m.pHolm)})  wins ${m.wins} / losses ${m.losses} / ties ${m.ties}  n ${m.n}`,
       );
-      if (m.verdict === "regression" && m.worst.length > 0) lines.push(`    lost most: ${m.worst.map((w) => `${w.id} ${signed(w.delta)}`).join(", ")}`);
-      if (m.verdict === "no significant change" && m.p < ALPHA) lines.push(`    p < ${ALPHA} before adjusting for ${c.metrics.length} metrics compared at once: ${m.delta < 0 ? "a likely loss" : "a likely gain"}, not established`);
+      if (m.verdict === "regression" && m.worst.length > 0)
+        lines.push(`    lost most: ${m.worst.map((w) => `${w.id} ${signed(w.delta)}`).join(", ")}`);
+      if (m.verdict === "no significant change" && m.p < ALPHA)
+        lines.push(
+          `    p < ${ALPHA} before adjusting for ${c.metrics.length} metrics compared at once: ${m.delta < 0 ? "a likely loss" : "a likely gain"}, not established`,
+        );
       if (m.underpowered) {
-        lines.push(`    warning: ${m.n} cases cannot reliably detect |Δ| = ${Math.abs(m.delta).toFixed(3)} (MDE ${m.mde.toFixed(3)}); about ${m.underpowered.needed.toLocaleString("en")} would be needed`);
+        lines.push(
+          `    warning: ${m.n} cases cannot reliably detect |Δ| = ${Math.abs(m.delta).toFixed(3)} (MDE ${m.mde.toFixed(3)}); about ${m.underpowered.needed.toLocaleString("en")} would be needed`,
+        );
       }
       if (m.onlyInA + m.onlyInB > 0) lines.push(`    unpaired cases left out: ${m.onlyInA} only in a, ${m.onlyInB} only in b`);
-      if (m.notScoredA + m.notScoredB > 0) lines.push(`    not scored, left out: ${m.notScoredA} in a, ${m.notScoredB} in b (failed, skipped, no judge or errored cases are not zeros)`);
-      if (m.methods) lines.push(`    warning: scored by ${m.methods.a.join("+") || "–"} in a and ${m.methods.b.join("+") || "–"} in b (compared only because of --force)`);
+      if (m.notScoredA + m.notScoredB > 0)
+        lines.push(
+          `    not scored, left out: ${m.notScoredA} in a, ${m.notScoredB} in b (failed, skipped, no judge or errored cases are not zeros)`,
+        );
+      if (m.methods)
+        lines.push(
+          `    warning: scored by ${m.methods.a.join("+") || "–"} in a and ${m.methods.b.join("+") || "–"} in b (compared only because of --force)`,
+        );
     }
   }
   if (c.unmatched.length > 0) lines.push("", `measured by one run only: ${c.unmatched.join("; ")}`);
   if (c.methodMismatch.length > 0) {
-    lines.push("", `not compared, scored by different methods (--force compares them anyway): ${c.methodMismatch.map((m) => `${m.suite} › ${m.metric} (${m.a.join("+") || "–"} vs ${m.b.join("+") || "–"})`).join("; ")}`);
+    lines.push(
+      "",
+      `not compared, scored by different methods (--force compares them anyway): ${c.methodMismatch.map((m) => `${m.suite} › ${m.metric} (${m.a.join("+") || "–"} vs ${m.b.join("+") || "–"})`).join("; ")}`,
+    );
   }
   if (c.latency.length > 0) {
     lines.push("", "latency (engine time), p50 / p95:");
-    for (const l of c.latency) lines.push(`  ${l.suite}: ${l.a ? `${formatMs(l.a.p50)} / ${formatMs(l.a.p95)}` : "–"} → ${l.b ? `${formatMs(l.b.p50)} / ${formatMs(l.b.p95)}` : "–"}`);
+    for (const l of c.latency)
+      lines.push(
+        `  ${l.suite}: ${l.a ? `${formatMs(l.a.p50)} / ${formatMs(l.a.p95)}` : "–"} → ${l.b ? `${formatMs(l.b.p50)} / ${formatMs(l.b.p95)}` : "–"}`,
+      );
   }
   return `${lines.join("\n")}\n`;
 }

@@ -60,7 +60,8 @@ export function checkEvaliteOutput(value: unknown, source: string): EvaliteOutpu
       fail(`/suites/${s}`, "must have name, status and evals");
     }
     (suite as { evals: unknown[] }).evals.forEach((row: unknown, e: number) => {
-      if (!isObject(row) || typeof row.status !== "string" || !Array.isArray(row.scores)) fail(`/suites/${s}/evals/${e}`, "must have status and scores");
+      if (!isObject(row) || typeof row.status !== "string" || !Array.isArray(row.scores))
+        fail(`/suites/${s}/evals/${e}`, "must have status and scores");
       (row as { scores: unknown[] }).scores.forEach((score: unknown, k: number) => {
         if (!isObject(score) || typeof score.name !== "string") fail(`/suites/${s}/evals/${e}/scores/${k}`, "must have a name");
       });
@@ -142,7 +143,9 @@ const TIERS = new Set(["fast", "balanced", "thorough"]);
 export function suiteRecord(suite: EvaliteSuite, rows: readonly EvaliteEvalRow[] = suite.evals): SuiteRecord {
   const variant = suite.variantName ? variantOf(suite.variantName, rows) : null;
   const timed = rows.filter((r) => r.status === "success");
-  const engineTimed = timed.length > 0 && timed.every((r) => isObject(r.output) && typeof r.output.elapsedMs === "number" && Number.isFinite(r.output.elapsedMs));
+  const engineTimed =
+    timed.length > 0 &&
+    timed.every((r) => isObject(r.output) && typeof r.output.elapsedMs === "number" && Number.isFinite(r.output.elapsedMs));
   return {
     name: suite.name,
     eval: suite.variantGroup || suite.name,
@@ -178,7 +181,8 @@ export function caseRecords(suite: EvaliteSuite, record: SuiteRecord = suiteReco
 }
 
 function caseKey(input: unknown, seen: number): { key: string; id: string } {
-  if (isObject(input) && (typeof input.id === "string" || typeof input.id === "number")) return { key: `id:${input.id}`, id: String(input.id) };
+  if (isObject(input) && (typeof input.id === "string" || typeof input.id === "number"))
+    return { key: `id:${input.id}`, id: String(input.id) };
   if (typeof input === "string") return { key: `s:${input}`, id: input };
   const json = JSON.stringify(input) ?? "undefined";
   return { key: `j:${json}`, id: `#${seen + 1}` };
@@ -201,7 +205,10 @@ function trialOf(row: EvaliteEvalRow, latencySource: SuiteRecord["latencySource"
   };
   if (trial.status === "error") {
     const out = isObject(row.output) ? row.output : {};
-    trial.error = typeof out.message === "string" ? `${typeof out.name === "string" ? out.name : "Error"}: ${out.message}` : `the task failed (status ${row.status})`;
+    trial.error =
+      typeof out.message === "string"
+        ? `${typeof out.name === "string" ? out.name : "Error"}: ${out.message}`
+        : `the task failed (status ${row.status})`;
   }
   return trial;
 }

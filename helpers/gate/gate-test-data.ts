@@ -14,14 +14,21 @@ export interface RowSpec {
 }
 
 export function row(spec: RowSpec): EvaliteEvalRow {
-  const input = { id: spec.id, query: `query ${spec.id}`, ...(spec.language ? { language: spec.language } : {}), ...(spec.category ? { category: spec.category } : {}) };
+  const input = {
+    id: spec.id,
+    query: `query ${spec.id}`,
+    ...(spec.language ? { language: spec.language } : {}),
+    ...(spec.category ? { category: spec.category } : {}),
+  };
   if (spec.error) return { input, output: { name: "Error", message: spec.error, stack: "…" }, status: "fail", duration: 3, scores: [] };
   return {
     input,
     output: spec.elapsedMs === undefined ? { answer: "x" } : { elapsedMs: spec.elapsedMs },
     status: "success",
     duration: 5,
-    scores: Object.entries(spec.scores).map(([name, s]) => (typeof s === "number" ? { name, score: s } : { name, score: s.score, metadata: s.metadata })),
+    scores: Object.entries(spec.scores).map(([name, s]) =>
+      typeof s === "number" ? { name, score: s } : { name, score: s.score, metadata: s.metadata },
+    ),
   };
 }
 
@@ -59,7 +66,10 @@ export const RUN_INFO: RunInfo = {
 };
 
 /** A report of `out` gated on `baseline`, as bin/eval.ts builds it. */
-export function reportOf(out: EvaliteOutput, options: { baseline?: Baseline; runInfo?: RunInfo; evaliteStatus?: number; fixturesHash?: string; threshold?: number } = {}): Report {
+export function reportOf(
+  out: EvaliteOutput,
+  options: { baseline?: Baseline; runInfo?: RunInfo; evaliteStatus?: number; fixturesHash?: string; threshold?: number } = {},
+): Report {
   const baseline = options.baseline ?? emptyBaseline();
   const analysis = analyzeRun(out, (e) => Object.keys(baseline.floors.offline?.[e] ?? {}));
   return buildReport({
@@ -69,9 +79,20 @@ export function reportOf(out: EvaliteOutput, options: { baseline?: Baseline; run
     args: [],
     runInfo: options.runInfo ?? RUN_INFO,
     floorMode: "offline",
-    fixtures: { dataset: "fixtures", kind: "fixtures", version: 1, hash: options.fixturesHash ?? "b".repeat(64), queries: 4, judgedQueries: 4, askCases: 0 },
+    fixtures: {
+      dataset: "fixtures",
+      kind: "fixtures",
+      version: 1,
+      hash: options.fixturesHash ?? "b".repeat(64),
+      queries: 4,
+      judgedQueries: 4,
+      askCases: 0,
+    },
     evaliteStatus: options.evaliteStatus ?? 0,
-    evaliteThreshold: options.threshold === undefined ? { threshold: 70, source: "evalite.config.ts", binding: false } : { threshold: options.threshold, source: "--threshold", binding: true },
+    evaliteThreshold:
+      options.threshold === undefined
+        ? { threshold: 70, source: "evalite.config.ts", binding: false }
+        : { threshold: options.threshold, source: "--threshold", binding: true },
     output: out,
     analysis,
     baselinePath: "evals/baseline.json",

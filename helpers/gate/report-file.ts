@@ -15,7 +15,9 @@ let validate: ValidateFunction | undefined;
 
 /** Problems of `value` as a report, in plain words; empty when it is one. */
 export function reportProblems(value: unknown): string[] {
-  validate ??= new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(JSON.parse(readFileSync(REPORT_SCHEMA_PATH, "utf8")) as object);
+  validate ??= new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(
+    JSON.parse(readFileSync(REPORT_SCHEMA_PATH, "utf8")) as object,
+  );
   return validate(value) ? [] : formatValidationErrors(validate.errors ?? []);
 }
 
@@ -28,7 +30,9 @@ export function readReport(path: string): Report {
   }
   const problems = reportProblems(value);
   if (problems.length > 0) {
-    throw new ConfigError(`${path}: not a pnpm eval report (docs/report.schema.json): ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ""}`);
+    throw new ConfigError(
+      `${path}: not a pnpm eval report (docs/report.schema.json): ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ""}`,
+    );
   }
   return value as Report;
 }

@@ -5,12 +5,26 @@ import { judgeMode } from "./report.js";
 const output = (scores: Array<Record<string, unknown>>): EvaliteOutput =>
   ({
     run: { id: 1, runType: "full", createdAt: "2026-11-29T00:00:00Z" },
-    suites: [{ name: "Answers: RAG triad", filepath: "evals/ask.eval.ts", status: "success", evals: [{ input: {}, output: {}, status: "success", scores: scores.map((metadata, i) => ({ name: `s${i}`, score: 0.5, metadata })) }] }],
+    suites: [
+      {
+        name: "Answers: RAG triad",
+        filepath: "evals/ask.eval.ts",
+        status: "success",
+        evals: [
+          { input: {}, output: {}, status: "success", scores: scores.map((metadata, i) => ({ name: `s${i}`, score: 0.5, metadata })) },
+        ],
+      },
+    ],
   }) as unknown as EvaliteOutput;
 
 describe("judgeMode", () => {
   it("states how the triad was scored, counting fallbacks; other scores and failed answers do not count", () => {
-    expect(judgeMode(output([{ grader: "faithfulness", method: "heuristic", status: "scored" }]))).toEqual({ mode: "heuristic", llmJudge: 0, heuristic: 1, fallbacks: 0 });
+    expect(judgeMode(output([{ grader: "faithfulness", method: "heuristic", status: "scored" }]))).toEqual({
+      mode: "heuristic",
+      llmJudge: 0,
+      heuristic: 1,
+      fallbacks: 0,
+    });
     expect(
       judgeMode(
         output([

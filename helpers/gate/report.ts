@@ -91,8 +91,31 @@ export interface Report {
   evalite: { exitStatus: number; mean: number | null; scores: number; thresholdMet: boolean | null; failedSuites: string[] };
   /** How the LLM-judged metrics were scored in this run: by the judge, by the heuristic, or both (fallbacks counted). */
   judge: JudgeModeSummary;
-  gate: { baseline: string; status: "pass" | "fail"; checked: number; fell: number; missing: number; notRun: number; failures: FloorCheck[]; checks: FloorCheck[]; unfloored: string[]; changes: FloorChange[] };
-  summary: { evals: number; suites: number; cases: number; passed: number; failed: number; errored: number; passRate: number; scores: number; notScored: number; p50LatencyMs: number | null; p95LatencyMs: number | null };
+  gate: {
+    baseline: string;
+    status: "pass" | "fail";
+    checked: number;
+    fell: number;
+    missing: number;
+    notRun: number;
+    failures: FloorCheck[];
+    checks: FloorCheck[];
+    unfloored: string[];
+    changes: FloorChange[];
+  };
+  summary: {
+    evals: number;
+    suites: number;
+    cases: number;
+    passed: number;
+    failed: number;
+    errored: number;
+    passRate: number;
+    scores: number;
+    notScored: number;
+    p50LatencyMs: number | null;
+    p95LatencyMs: number | null;
+  };
   evals: Array<{ eval: string; suites: Array<Omit<SuiteRecord, "eval"> & { cases: number }> }>;
   aggregates: ReportAggregate[];
   cases: CaseOutcome[];
@@ -139,7 +162,14 @@ export function judgeMode(output: EvaliteOutput): JudgeModeSummary {
       }
     }
   }
-  summary.mode = summary.llmJudge > 0 && summary.heuristic > 0 ? "mixed" : summary.llmJudge > 0 ? "llm-judge" : summary.heuristic > 0 ? "heuristic" : "none";
+  summary.mode =
+    summary.llmJudge > 0 && summary.heuristic > 0
+      ? "mixed"
+      : summary.llmJudge > 0
+        ? "llm-judge"
+        : summary.heuristic > 0
+          ? "heuristic"
+          : "none";
   return summary;
 }
 
@@ -165,7 +195,8 @@ export function buildReport(input: ReportInput): Report {
     );
   }
   if (failures.length > 0) statusReasons.push(`${failures.length} floor(s) fell or went missing`);
-  if (input.evaliteThreshold.binding && thresholdMet === false) statusReasons.push(`Evalite's mean ${pct(mean)} is below --threshold ${threshold} %`);
+  if (input.evaliteThreshold.binding && thresholdMet === false)
+    statusReasons.push(`Evalite's mean ${pct(mean)} is below --threshold ${threshold} %`);
   const exitStatus = statusReasons.length > 0 ? 1 : 0;
 
   const latencies = cases.map((c) => c.latencyMs).filter((x): x is number => x !== null);
@@ -190,7 +221,11 @@ export function buildReport(input: ReportInput): Report {
     models: input.runInfo.models,
     fingerprint: input.runInfo.fingerprint,
     engineOptions: input.runInfo.engineOptions,
-    fixtures: { ...input.fixtures, documents: typeof documents === "number" ? documents : null, passages: typeof passages === "number" ? passages : null },
+    fixtures: {
+      ...input.fixtures,
+      documents: typeof documents === "number" ? documents : null,
+      passages: typeof passages === "number" ? passages : null,
+    },
     thresholds: { casePassMark: CASE_PASS_MARK, evalite: input.evaliteThreshold, tolerance: gate.tolerance },
     evalite: { exitStatus: input.evaliteStatus, mean, scores, thresholdMet, failedSuites },
     gate: {
@@ -201,7 +236,9 @@ export function buildReport(input: ReportInput): Report {
       missing: gate.checks.filter((c) => c.status === "missing").length,
       notRun: gate.checks.filter((c) => c.status === "not-run").length,
       // Whole evals and variants first, then their language and category slices; largest drops first.
-      failures: [...failures].sort((a, b) => Number(isBaseSlice(b.slice)) - Number(isBaseSlice(a.slice)) || (a.delta ?? -1) - (b.delta ?? -1)),
+      failures: [...failures].sort(
+        (a, b) => Number(isBaseSlice(b.slice)) - Number(isBaseSlice(a.slice)) || (a.delta ?? -1) - (b.delta ?? -1),
+      ),
       checks: gate.checks,
       unfloored: gate.unfloored,
       changes,
@@ -215,7 +252,10 @@ export function buildReport(input: ReportInput): Report {
       errored: cases.filter((c) => c.outcome === "error").length,
       passRate: cases.length > 0 ? passed / cases.length : 0,
       scores: cases.reduce((n, c) => n + c.metrics.length * c.trials, 0),
-      notScored: cases.reduce((n, c) => n + c.metrics.reduce((k, m) => k + Object.values(m.notScored ?? {}).reduce((a, b) => a + b, 0), 0), 0),
+      notScored: cases.reduce(
+        (n, c) => n + c.metrics.reduce((k, m) => k + Object.values(m.notScored ?? {}).reduce((a, b) => a + b, 0), 0),
+        0,
+      ),
       p50LatencyMs: latencies.length > 0 ? percentile(latencies, 50) : null,
       p95LatencyMs: latencies.length > 0 ? percentile(latencies, 95) : null,
     },
@@ -225,9 +265,15 @@ export function buildReport(input: ReportInput): Report {
         .filter((s) => s.eval === evalKey)
         .map(({ eval: _, ...s }) => ({ ...s, cases: cases.filter((c) => c.suite === s.name).length })),
     })),
-    aggregates: aggregates.map((a) => ({ ...a, metrics: a.metrics.map((m) => ({ ...m, floor: floorOf.get(floorKey(a.eval, m.metric, a.slice)) ?? null })) })),
+    aggregates: aggregates.map((a) => ({
+      ...a,
+      metrics: a.metrics.map((m) => ({ ...m, floor: floorOf.get(floorKey(a.eval, m.metric, a.slice)) ?? null })),
+    })),
     cases,
-    variance: maxTrials > 1 ? { maxTrials, flipped: flipped.map((c) => ({ suite: c.suite, id: c.id, label: c.label, trialOutcomes: c.trialOutcomes! })) } : null,
+    variance:
+      maxTrials > 1
+        ? { maxTrials, flipped: flipped.map((c) => ({ suite: c.suite, id: c.id, label: c.label, trialOutcomes: c.trialOutcomes! })) }
+        : null,
   };
 }
 

@@ -34,7 +34,15 @@ export function fixtureInfo(dataset: Dataset): FixtureInfo {
   // Every JSON fixture (queries, ask cases, translations, lanes, schemas); corpus documents are Markdown.
   const files = listFiles(FIXTURES_DIR).filter((f) => f.endsWith(".json"));
   const version = (JSON.parse(readFileSync(join(FIXTURES_DIR, "queries.json"), "utf8")) as { version?: number }).version ?? null;
-  return { dataset: dataset.name, kind: "fixtures", version, hash: hashFiles(FIXTURES_DIR, files), queries, judgedQueries, askCases: loadAskCases().length };
+  return {
+    dataset: dataset.name,
+    kind: "fixtures",
+    version,
+    hash: hashFiles(FIXTURES_DIR, files),
+    queries,
+    judgedQueries,
+    askCases: loadAskCases().length,
+  };
 }
 
 function listFiles(dir: string): string[] {

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { bootstrapMeanCI, holm, MDE_Z, mean, minimumDetectableEffect, pairedRandomizationTest, percentile, requiredPairs, sd } from "./stats.js";
+import {
+  bootstrapMeanCI,
+  holm,
+  MDE_Z,
+  mean,
+  minimumDetectableEffect,
+  pairedRandomizationTest,
+  percentile,
+  requiredPairs,
+  sd,
+} from "./stats.js";
 
 describe("descriptive statistics", () => {
   it("mean, sample SD and nearest-rank percentiles", () => {

@@ -19,7 +19,19 @@ const out = output([
     row({ id: NASTY, language: "de", category: "keyword", scores: { "nDCG@10": 0.2, MRR: 0.5 }, elapsedMs: 9 }),
     row({ id: "q3", language: "de", scores: {}, error: "engine <down> & out" }),
   ]),
-  suite("Answers [slim]", [{ input: { id: "a1", question: "How?", language: "en", category: "answerable" }, output: { text: "…" }, status: "success", duration: 40, scores: [{ name: "Faithfulness", score: 1, metadata: { status: "no-judge", method: "llm-judge" } }] }], { group: "Answers", name: "slim" }),
+  suite(
+    "Answers [slim]",
+    [
+      {
+        input: { id: "a1", question: "How?", language: "en", category: "answerable" },
+        output: { text: "…" },
+        status: "success",
+        duration: 40,
+        scores: [{ name: "Faithfulness", score: 1, metadata: { status: "no-judge", method: "llm-judge" } }],
+      },
+    ],
+    { group: "Answers", name: "slim" },
+  ),
 ]);
 
 /** Parses XML with Python's standard library (a real parser, not ours); returns its summary or throws. */
@@ -52,21 +64,36 @@ describe("the report", () => {
 
   it("Evalite's threshold gates only when given on the command line", () => {
     const clean = output([suite("S", [row({ id: "1", scores: { m: 0.6 } })])]);
-    expect(reportOf(clean)).toMatchObject({ status: "pass", evalite: { mean: 0.6, thresholdMet: false }, thresholds: { evalite: { threshold: 70, binding: false } } });
-    expect(reportOf(clean, { threshold: 80 })).toMatchObject({ status: "fail", statusReasons: ["Evalite's mean 60.0 % is below --threshold 80 %"] });
+    expect(reportOf(clean)).toMatchObject({
+      status: "pass",
+      evalite: { mean: 0.6, thresholdMet: false },
+      thresholds: { evalite: { threshold: 70, binding: false } },
+    });
+    expect(reportOf(clean, { threshold: 80 })).toMatchObject({
+      status: "fail",
+      statusReasons: ["Evalite's mean 60.0 % is below --threshold 80 %"],
+    });
     expect(reportOf(clean, { threshold: 50 }).status).toBe("pass");
   });
 
   it("names fallen floors first and fails; an Evalite exit without a failed suite still fails", () => {
     const baseline = emptyBaseline();
-    const strong = output([suite("Search (BM25)", [row({ id: "q1", scores: { "nDCG@10": 1 } }), row({ id: "q2", scores: { "nDCG@10": 1 } })])]);
+    const strong = output([
+      suite("Search (BM25)", [row({ id: "q1", scores: { "nDCG@10": 1 } }), row({ id: "q2", scores: { "nDCG@10": 1 } })]),
+    ]);
     ratchet(baseline, "offline", analyzeRun(strong, () => []).aggregates, { date: "d", commit: null, reason: "r" });
-    const weak = output([suite("Search (BM25)", [row({ id: "q1", scores: { "nDCG@10": 0.2 } }), row({ id: "q2", scores: { "nDCG@10": 1 } })])]);
+    const weak = output([
+      suite("Search (BM25)", [row({ id: "q1", scores: { "nDCG@10": 0.2 } }), row({ id: "q2", scores: { "nDCG@10": 1 } })]),
+    ]);
     const report = reportOf(weak, { baseline });
     expect(report.status).toBe("fail");
-    expect(report.gate.failures).toEqual([expect.objectContaining({ key: "Search (BM25)|nDCG@10|all", value: 0.6, floor: 0.9192, status: "fell" })]);
+    expect(report.gate.failures).toEqual([
+      expect.objectContaining({ key: "Search (BM25)|nDCG@10|all", value: 0.6, floor: 0.9192, status: "fell" }),
+    ]);
     expect(report.aggregates[0]!.metrics[0]).toMatchObject({ metric: "nDCG@10", floor: 0.9192 });
-    expect(reportOf(strong, { baseline, evaliteStatus: 1 }).statusReasons).toEqual(["Evalite exited 1 with no failed eval in its results (an eval file that failed to load?)"]);
+    expect(reportOf(strong, { baseline, evaliteStatus: 1 }).statusReasons).toEqual([
+      "Evalite exited 1 with no failed eval in its results (an eval file that failed to load?)",
+    ]);
     expect(reportOf(strong, { baseline }).status).toBe("pass");
   });
 });
@@ -75,9 +102,17 @@ describe("report writers", () => {
   it("JUnit XML is well-formed, escapes everything, and counts failures and errors", () => {
     const xml = junitXml(reportOf(out, { evaliteStatus: 1 }));
     const parsed = parseXml(xml);
-    expect(parsed).toEqual({ tests: "4", failures: "2", errors: "1", suites: ["Gate floors (offline)", "Search (BM25)", "Answers [slim]"], cases: 4 });
+    expect(parsed).toEqual({
+      tests: "4",
+      failures: "2",
+      errors: "1",
+      suites: ["Gate floors (offline)", "Search (BM25)", "Answers [slim]"],
+      cases: 4,
+    });
     expect(xml).toContain("q-&lt;&amp;&gt;&quot;&apos;  end");
-    expect(xml).toContain('<error message="the task threw: Error: engine &lt;down&gt; &amp; out; nDCG@10 not scored (errored); MRR not scored (errored)" type="task-error">');
+    expect(xml).toContain(
+      '<error message="the task threw: Error: engine &lt;down&gt; &amp; out; nDCG@10 not scored (errored); MRR not scored (errored)" type="task-error">',
+    );
   });
 
   it("xmlEscape drops what XML 1.0 cannot carry", () => {
@@ -85,7 +120,12 @@ describe("report writers", () => {
   });
 
   it("badge.json is a shields.io endpoint: pass rate and p95 latency, red when the run failed", () => {
-    expect(badge(reportOf(out, { evaliteStatus: 1 }))).toEqual({ schemaVersion: 1, label: "evals", message: "25% pass · p95 40 ms · failing", color: "red" });
+    expect(badge(reportOf(out, { evaliteStatus: 1 }))).toEqual({
+      schemaVersion: 1,
+      label: "evals",
+      message: "25% pass · p95 40 ms · failing",
+      color: "red",
+    });
     const good = output([suite("S", [row({ id: "1", scores: { m: 1 }, elapsedMs: 3 })])]);
     expect(badge(reportOf(good))).toEqual({ schemaVersion: 1, label: "evals", message: "100% pass · p95 3.0 ms", color: "brightgreen" });
   });

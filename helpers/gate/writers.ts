@@ -75,25 +75,45 @@ export function markdownSummary(report: Report): string {
   out(`| --- | --- |`);
   out(`| commit | ${report.git.commit ?? "unknown"}${report.git.dirty ? " (uncommitted changes)" : ""} |`);
   out(`| mode | ${cell(report.mode)} (floors: ${cell(report.floorMode)}) |`);
-  out(`| models | ${cell(Object.entries(report.models).map(([role, id]) => `${role} ${id ?? "none"}`).join(", "))} |`);
-  out(`| index | corpus ${String(f.corpusHash ?? "?").slice(0, 12)}, ${cell(String(f.analyzer ?? "?"))}, embedder ${cell(String(f.embedder ?? "?"))} |`);
-  out(`| fixtures | ${report.fixtures.dataset} v${report.fixtures.version ?? "–"} (${report.fixtures.hash.slice(0, 12)}): ${report.fixtures.queries} queries (${report.fixtures.judgedQueries} judged)${report.fixtures.askCases === null ? "" : `, ${report.fixtures.askCases} ask cases`}, ${report.fixtures.documents ?? "?"} documents |`);
+  out(
+    `| models | ${cell(
+      Object.entries(report.models)
+        .map(([role, id]) => `${role} ${id ?? "none"}`)
+        .join(", "),
+    )} |`,
+  );
+  out(
+    `| index | corpus ${String(f.corpusHash ?? "?").slice(0, 12)}, ${cell(String(f.analyzer ?? "?"))}, embedder ${cell(String(f.embedder ?? "?"))} |`,
+  );
+  out(
+    `| fixtures | ${report.fixtures.dataset} v${report.fixtures.version ?? "–"} (${report.fixtures.hash.slice(0, 12)}): ${report.fixtures.queries} queries (${report.fixtures.judgedQueries} judged)${report.fixtures.askCases === null ? "" : `, ${report.fixtures.askCases} ask cases`}, ${report.fixtures.documents ?? "?"} documents |`,
+  );
   if (Object.keys(report.engineOptions).length > 0) out(`| engine options | \`${cell(JSON.stringify(report.engineOptions))}\` |`);
-  out(`| cases | ${report.summary.cases}: ${report.summary.passed} pass, ${report.summary.failed} fail, ${report.summary.errored} error (pass mark ${report.thresholds.casePassMark} per metric) |`);
+  out(
+    `| cases | ${report.summary.cases}: ${report.summary.passed} pass, ${report.summary.failed} fail, ${report.summary.errored} error (pass mark ${report.thresholds.casePassMark} per metric) |`,
+  );
   out(`| scores | ${report.summary.scores}, ${report.summary.notScored} not scored |`);
   const j = report.judge;
-  if (j.mode !== "none") out(`| judge | ${j.mode}: ${j.llmJudge} llm-judge, ${j.heuristic} heuristic${j.fallbacks > 0 ? ` (${j.fallbacks} fell back from a failed judge)` : ""} |`);
+  if (j.mode !== "none")
+    out(
+      `| judge | ${j.mode}: ${j.llmJudge} llm-judge, ${j.heuristic} heuristic${j.fallbacks > 0 ? ` (${j.fallbacks} fell back from a failed judge)` : ""} |`,
+    );
   const t = report.thresholds.evalite;
-  out(`| Evalite threshold | mean ${pct(report.evalite.mean)} vs ${t.threshold ?? "–"} % (${t.source}): ${report.evalite.thresholdMet === null ? "–" : report.evalite.thresholdMet ? "met" : "not met"}${t.binding ? "" : ", advisory"} |`);
+  out(
+    `| Evalite threshold | mean ${pct(report.evalite.mean)} vs ${t.threshold ?? "–"} % (${t.source}): ${report.evalite.thresholdMet === null ? "–" : report.evalite.thresholdMet ? "met" : "not met"}${t.binding ? "" : ", advisory"} |`,
+  );
   const tol = report.thresholds.tolerance;
-  out(`| gate | ${report.gate.status}: ${report.gate.checked} floors checked, ${report.gate.fell} fell, ${report.gate.missing} missing, ${report.gate.notRun} not run; tolerance ${tol.absolute} + ${tol.perSqrtN}/√n, slices n ≥ ${tol.minSliceN} |`);
+  out(
+    `| gate | ${report.gate.status}: ${report.gate.checked} floors checked, ${report.gate.fell} fell, ${report.gate.missing} missing, ${report.gate.notRun} not run; tolerance ${tol.absolute} + ${tol.perSqrtN}/√n, slices n ≥ ${tol.minSliceN} |`,
+  );
   out();
   if (report.gate.failures.length > 0) {
     out(`## Floors that fell`);
     out();
     out(`| eval | metric | slice | value | floor | Δ | n |`);
     out(`| --- | --- | --- | --- | --- | --- | --- |`);
-    for (const c of report.gate.failures) out(`| ${cell(c.eval)} | ${cell(c.metric)} | ${c.slice} | ${num(c.value)} | ${num(c.floor)} | ${signed(c.delta)} | ${c.n ?? "–"} |`);
+    for (const c of report.gate.failures)
+      out(`| ${cell(c.eval)} | ${cell(c.metric)} | ${c.slice} | ${num(c.value)} | ${num(c.floor)} | ${signed(c.delta)} | ${c.n ?? "–"} |`);
     out();
   }
   out(`## Evals`);
@@ -102,9 +122,14 @@ export function markdownSummary(report: Report): string {
   out(`| --- | --- | --- | --- | --- | --- | --- | --- | --- |`);
   for (const a of report.aggregates.filter((a) => a.base)) {
     for (const m of a.metrics) {
-      const notScored = Object.entries(m.notScored).map(([k, v]) => `${k} ${v}`).join(", ") || "0";
+      const notScored =
+        Object.entries(m.notScored)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(", ") || "0";
       const latency = a.latency ? `${formatMs(a.latency.p50Ms)} / ${formatMs(a.latency.p95Ms)}` : "–";
-      out(`| ${cell(a.eval)} | ${a.slice} | ${cell(m.metric)} | ${num(m.mean)} | ${num(m.floor)} | ${pct(m.passRate)} | ${m.n} | ${notScored} | ${latency} |`);
+      out(
+        `| ${cell(a.eval)} | ${a.slice} | ${cell(m.metric)} | ${num(m.mean)} | ${num(m.floor)} | ${pct(m.passRate)} | ${m.n} | ${notScored} | ${latency} |`,
+      );
     }
   }
   out();
@@ -163,7 +188,11 @@ export function junitXml(report: Report): string {
   failures += gateFailures.length;
   suites.push(
     `  <testsuite${attr({ name: `Gate floors (${report.floorMode})`, tests: checked.length, failures: gateFailures.length, errors: 0 })}>\n` +
-      checked.map((c) => `    <testcase${attr({ classname: `gate.${c.eval}`, name: `${c.metric} | ${c.slice}` })}>${floorFailure(c)}</testcase>\n`).join("") +
+      checked
+        .map(
+          (c) => `    <testcase${attr({ classname: `gate.${c.eval}`, name: `${c.metric} | ${c.slice}` })}>${floorFailure(c)}</testcase>\n`,
+        )
+        .join("") +
       `  </testsuite>\n`,
   );
 
@@ -178,13 +207,19 @@ export function junitXml(report: Report): string {
       const body = cases
         .map((c) => {
           const time: Record<string, string> = c.latencyMs === null ? {} : { time: (c.latencyMs / 1000).toFixed(4) };
-          const detail = xmlEscape(c.metrics.map((m) => `${m.metric} = ${m.value.toFixed(3)}${m.status === "scored" ? "" : ` (${m.status})`}`).join("\n"));
+          const detail = xmlEscape(
+            c.metrics.map((m) => `${m.metric} = ${m.value.toFixed(3)}${m.status === "scored" ? "" : ` (${m.status})`}`).join("\n"),
+          );
           const inner =
-            c.outcome === "pass" ? "" : `<${c.outcome === "error" ? "error" : "failure"}${attr({ message: c.reasons.join("; "), type: c.outcome === "error" ? "task-error" : "below-pass-mark" })}>${detail}</${c.outcome === "error" ? "error" : "failure"}>`;
+            c.outcome === "pass"
+              ? ""
+              : `<${c.outcome === "error" ? "error" : "failure"}${attr({ message: c.reasons.join("; "), type: c.outcome === "error" ? "task-error" : "below-pass-mark" })}>${detail}</${c.outcome === "error" ? "error" : "failure"}>`;
           return `    <testcase${attr({ classname: `${suite.file}`, name: `${c.id}: ${c.label.slice(0, 160)}`, ...time })}>${inner}</testcase>\n`;
         })
         .join("");
-      suites.push(`  <testsuite${attr({ name: suite.name, tests: cases.length, failures: failed, errors: errored })}>\n${body}  </testsuite>\n`);
+      suites.push(
+        `  <testsuite${attr({ name: suite.name, tests: cases.length, failures: failed, errors: errored })}>\n${body}  </testsuite>\n`,
+      );
     }
   }
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${attr({ name: "pnpm eval", tests, failures, errors, time: (report.durationMs / 1000).toFixed(3) })}>\n${suites.join("")}</testsuites>\n`;
@@ -192,6 +227,9 @@ export function junitXml(report: Report): string {
 
 function floorFailure(c: FloorCheck): string {
   if (c.status === "pass") return "";
-  const message = c.status === "missing" ? `not measured by this run (floor ${c.floor})` : `${c.value!.toFixed(4)} < floor ${c.floor} (${signed(c.delta)}, n=${c.n})`;
+  const message =
+    c.status === "missing"
+      ? `not measured by this run (floor ${c.floor})`
+      : `${c.value!.toFixed(4)} < floor ${c.floor} (${signed(c.delta)}, n=${c.n})`;
   return `<failure message="${xmlEscape(message)}" type="${c.status}"/>`;
 }

@@ -60,8 +60,19 @@ describe("trec_eval edge cases", () => {
   });
 
   it("scores a judged topic with no relevant document 0 on every measure (never 1), and averages it in", () => {
-    const r = evaluate(QRELS, "1 Q0 c 1 3 r\n2 Q0 x 1 3 r\n2 Q0 y 2 2 r\n", ["map", "P.1", "recall.5", "ndcg_cut.5", "ndcg", "recip_rank", "num_q", "bpref", "Rprec"]);
-    for (const m of ["map", "P_1", "recall_5", "ndcg_cut_5", "ndcg", "recip_rank", "bpref", "Rprec"]) expect(r.get(`${m} 2`), m).toBe("0.0000");
+    const r = evaluate(QRELS, "1 Q0 c 1 3 r\n2 Q0 x 1 3 r\n2 Q0 y 2 2 r\n", [
+      "map",
+      "P.1",
+      "recall.5",
+      "ndcg_cut.5",
+      "ndcg",
+      "recip_rank",
+      "num_q",
+      "bpref",
+      "Rprec",
+    ]);
+    for (const m of ["map", "P_1", "recall_5", "ndcg_cut_5", "ndcg", "recip_rank", "bpref", "Rprec"])
+      expect(r.get(`${m} 2`), m).toBe("0.0000");
     expect(r.get("num_q all")).toBe("2");
     // Topic 1: c (grade 2) at rank 1, a never retrieved: AP = (1/1)/2; the mean over 2 topics halves it.
     expect(r.get("map 1")).toBe("0.5000");
@@ -91,7 +102,9 @@ describe("trec_eval edge cases", () => {
 
   it("-c scores a judged topic missing from the run as 0 and averages over every judged topic", () => {
     const run = "1 Q0 c 1 3 r\n";
-    const r = evaluate(QRELS, run, ["map", "num_q", "num_ret", "num_rel", "relstring", "utility", "unj.5", "rbp_resid"], { complete: true });
+    const r = evaluate(QRELS, run, ["map", "num_q", "num_ret", "num_rel", "relstring", "utility", "unj.5", "rbp_resid"], {
+      complete: true,
+    });
     expect(r.get("num_q all")).toBe("2");
     expect(r.get("map 2")).toBe("0.0000");
     expect(r.get("map all")).toBe("0.2500");

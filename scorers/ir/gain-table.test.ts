@@ -33,10 +33,13 @@ describe("gainTable (trec_eval setup_gains)", () => {
   });
   it("compares gains truncated to integers, as trec_eval's comparator does", () => {
     // 4.5 vs 4: (int)(0.5) == 0, so the merge keeps input order: level 4 (4.5) before level 5 (4).
-    const t = gainTable([{ grade: 5, count: 1 }], [
-      { name: "4", value: 4.5 },
-      { name: "5", value: 4 },
-    ]);
+    const t = gainTable(
+      [{ grade: 5, count: 1 }],
+      [
+        { name: "4", value: 4.5 },
+        { name: "5", value: 4 },
+      ],
+    );
     expect(t.slice(-2).map((e) => e.gain)).toEqual([4.5, 4]);
   });
 });

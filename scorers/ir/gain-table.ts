@@ -33,7 +33,8 @@ export function gainTable(levels: readonly LevelCount[], pairs: readonly ParamPa
     if (/^[+-]?\d+$/.test(name)) entries.push({ grade: Number.parseInt(name, 10), gain: value, count: 0 });
   }
   const numGrades = levels.length === 0 ? 0 : levels[levels.length - 1]!.grade + 1;
-  if (numGrades > MAX_DENSE_GRADE) throw new RangeError(`judged grade ${numGrades - 1} is too large for gain-based measures (max ${MAX_DENSE_GRADE})`);
+  if (numGrades > MAX_DENSE_GRADE)
+    throw new RangeError(`judged grade ${numGrades - 1} is too large for gain-based measures (max ${MAX_DENSE_GRADE})`);
   let next = 0;
   for (let grade = 0; grade < numGrades; grade++) {
     let count = 0;

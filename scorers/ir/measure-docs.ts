@@ -7,7 +7,16 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { MEASURES, PRESETS } from "./registry.js";
 
-const ALL = ["out.test", "out.comment.test", "out.test.a", "out.test.aq", "out.test.aqc", "out.test.aqcM", "out.test.aql", "out.test.meas_params"];
+const ALL = [
+  "out.test",
+  "out.comment.test",
+  "out.test.a",
+  "out.test.aq",
+  "out.test.aqc",
+  "out.test.aqcM",
+  "out.test.aql",
+  "out.test.meas_params",
+];
 const ALL_TREC = ["out.test.a", "out.test.aq", "out.test.aqc", "out.test.aqcM", "out.test.aql"];
 const PER_TOPIC = ["out.test.aq", "out.test.aqc", "out.test.aqcM", "out.test.aql"];
 const PARAMS = ["out.test.meas_params"];
@@ -76,13 +85,22 @@ export function renderMeasureTable(): string {
   ];
   for (const m of MEASURES) {
     const params =
-      m.params === "none" ? "none" : m.params === "gains" ? `grade=gain pairs${m.id.startsWith("rbp") ? ", p=persistence" : ""} (gain = grade)` : `${m.params}: \`${m.id}.${m.defaults}\``;
+      m.params === "none"
+        ? "none"
+        : m.params === "gains"
+          ? `grade=gain pairs${m.id.startsWith("rbp") ? ", p=persistence" : ""} (gain = grade)`
+          : `${m.params}: \`${m.id}.${m.defaults}\``;
     const coverage = CONFORMANCE_COVERAGE[m.id];
     rows.push(
       `| \`${m.id}\`${m.origin === "ours" ? " (ours)" : ""} | ${cell(m.describe)} | ${cell(params)} | ${m.perTopic ? "yes" : "no"} / ${SUMMARY_WORDS[m.summary]} | ${coverage ? coverage.map((f) => `\`${f}\``).join(", ") : "none: hand-checked unit tests"} |`,
     );
   }
-  rows.push("", `Presets: ${Object.entries(PRESETS).map(([name, ids]) => `\`${name}\` = ${name === "all" ? "every measure above" : ids.map((id) => `\`${id}\``).join(" ")}`).join("; ")}.`);
+  rows.push(
+    "",
+    `Presets: ${Object.entries(PRESETS)
+      .map(([name, ids]) => `\`${name}\` = ${name === "all" ? "every measure above" : ids.map((id) => `\`${id}\``).join(" ")}`)
+      .join("; ")}.`,
+  );
   return `${rows.join("\n")}\n`;
 }
 

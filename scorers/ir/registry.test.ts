@@ -19,7 +19,12 @@ describe("measure registry", () => {
     expect(names([{ name: "ndcg_cut", params: "10,23.4" }])).toEqual(["ndcg_cut_10", "ndcg_cut_23"]);
   });
   it("lets the first parameters given for a measure win, and presets include it", () => {
-    expect(names([{ name: "P", params: "5" }, { name: "P", params: "10" }])).toEqual(["P_5"]);
+    expect(
+      names([
+        { name: "P", params: "5" },
+        { name: "P", params: "10" },
+      ]),
+    ).toEqual(["P_5"]);
     expect(names([{ name: "all_trec" }, { name: "relstring", params: "20" }])).toContain("relstring_20");
   });
   it("rejects unknown and unsupported measures with the supported list", () => {

@@ -135,12 +135,14 @@ export const MEASURES: readonly Measure[] = [
   }),
   measure({
     id: "Rprec",
-    describe: "Precision after R docs, R = judged-relevant docs of the topic; fewer than R retrieved still divides by R. No relevant docs: 0.",
+    describe:
+      "Precision after R docs, R = judged-relevant docs of the topic; fewer than R retrieved still divides by R. No relevant docs: 0.",
     compute: (j) => [rPrecision(j)],
   }),
   measure({
     id: "bpref",
-    describe: "Binary preference: (1/R) sum over relevant retrieved of 1 - min(nonrel above, R)/min(N, R), N = judged non-relevant; unjudged docs skipped. No relevant docs: 0.",
+    describe:
+      "Binary preference: (1/R) sum over relevant retrieved of 1 - min(nonrel above, R)/min(N, R), N = judged non-relevant; unjudged docs skipped. No relevant docs: 0.",
     compute: (j) => [bpref(j)],
   }),
   measure({
@@ -150,14 +152,16 @@ export const MEASURES: readonly Measure[] = [
   }),
   measure({
     id: "iprec_at_recall",
-    describe: "Interpolated precision at recall levels: max precision at or below the rank reaching round(level x R) relevant docs (trec_eval 10.0 rounding).",
+    describe:
+      "Interpolated precision at recall levels: max precision at or below the rank reaching round(level x R) relevant docs (trec_eval 10.0 rounding).",
     params: "levels",
     defaults: "0,.1,.2,.3,.4,.5,.6,.7,.8,.9,1",
     compute: (j, p) => interpolatedPrecision(j, p.numbers),
   }),
   measure({
     id: "P",
-    describe: "Precision at k: relevant in top k / k; k beyond the ranking still divides by k (4 relevant in 15 retrieved: P_20 = 0.2). No relevant docs: 0.",
+    describe:
+      "Precision at k: relevant in top k / k; k beyond the ranking still divides by k (4 relevant in 15 retrieved: P_20 = 0.2). No relevant docs: 0.",
     params: "cutoffs",
     defaults: CUTOFFS,
     compute: (j, p) => precision(j, p.numbers),
@@ -174,14 +178,16 @@ export const MEASURES: readonly Measure[] = [
   }),
   measure({
     id: "recall",
-    describe: "Recall at k: relevant in top k / R, R = all judged-relevant docs of the topic (not the retrieved ones). No relevant docs: 0.",
+    describe:
+      "Recall at k: relevant in top k / R, R = all judged-relevant docs of the topic (not the retrieved ones). No relevant docs: 0.",
     params: "cutoffs",
     defaults: CUTOFFS,
     compute: (j, p) => recall(j, p.numbers),
   }),
   measure({
     id: "infAP",
-    describe: "Inferred AP (Yilmaz & Aslam) for sampled judgments; negative judgments are 'pooled, unjudged'. Equals AP with complete judgments.",
+    describe:
+      "Inferred AP (Yilmaz & Aslam) for sampled judgments; negative judgments are 'pooled, unjudged'. Equals AP with complete judgments.",
     compute: (j) => [infAp(j)],
   }),
   measure({
@@ -238,7 +244,8 @@ export const MEASURES: readonly Measure[] = [
   }),
   measure({
     id: "ndcg",
-    describe: "nDCG over the whole ranking with LINEAR gain = judged grade (not 2^rel-1), discount log2(rank+1), ideal from all judged docs; ndcg.1=3,2=9 sets gains per grade. -l does not apply. No relevant docs: 0.",
+    describe:
+      "nDCG over the whole ranking with LINEAR gain = judged grade (not 2^rel-1), discount log2(rank+1), ideal from all judged docs; ndcg.1=3,2=9 sets gains per grade. -l does not apply. No relevant docs: 0.",
     params: "gains",
     compute: (j, p) => [ndcg(j, p.pairs).ndcg],
   }),
@@ -256,7 +263,8 @@ export const MEASURES: readonly Measure[] = [
   }),
   measure({
     id: "ndcg_cut",
-    describe: "nDCG at k with LINEAR gain = judged grade, discount log2(rank+1), ideal from all judged docs with grade > 0; k beyond the ranking: DCG stops, IDCG does not. No relevant docs: 0.",
+    describe:
+      "nDCG at k with LINEAR gain = judged grade, discount log2(rank+1), ideal from all judged docs with grade > 0; k beyond the ranking: DCG stops, IDCG does not. No relevant docs: 0.",
     params: "cutoffs",
     defaults: CUTOFFS,
     compute: (j, p) => ndcgCut(j, p.numbers, "linear"),
@@ -368,12 +376,58 @@ export const MEASURES: readonly Measure[] = [
 
 /** Measure sets selectable by name, as trec_eval's nicknames (plus `all`, ours). */
 export const PRESETS: Readonly<Record<string, readonly string[]>> = {
-  official: ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P"],
+  official: [
+    "runid",
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "map",
+    "gm_map",
+    "Rprec",
+    "bpref",
+    "recip_rank",
+    "iprec_at_recall",
+    "P",
+  ],
   set: ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall", "set_relative_P", "set_map", "set_F"],
   all_trec: [
-    "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P",
-    "relstring", "recall", "unj", "rbp", "rbp_resid", "infAP", "gm_bpref", "utility", "11pt_avg", "ndcg", "relative_P", "Rprec_mult",
-    "success", "map_cut", "ndcg_cut", "ndcg_rel", "Rndcg", "binG", "G", "set_P", "set_recall", "set_relative_P", "set_map", "set_F",
+    "runid",
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "map",
+    "gm_map",
+    "Rprec",
+    "bpref",
+    "recip_rank",
+    "iprec_at_recall",
+    "P",
+    "relstring",
+    "recall",
+    "unj",
+    "rbp",
+    "rbp_resid",
+    "infAP",
+    "gm_bpref",
+    "utility",
+    "11pt_avg",
+    "ndcg",
+    "relative_P",
+    "Rprec_mult",
+    "success",
+    "map_cut",
+    "ndcg_cut",
+    "ndcg_rel",
+    "Rndcg",
+    "binG",
+    "G",
+    "set_P",
+    "set_recall",
+    "set_relative_P",
+    "set_map",
+    "set_F",
     "num_nonrel_judged_ret",
   ],
   all: MEASURES.map((m) => m.id),
@@ -381,9 +435,23 @@ export const PRESETS: Readonly<Record<string, readonly string[]>> = {
 
 /** trec_eval measures we do not compute (preference and judgment-group formats). */
 export const UNSUPPORTED_TREC_MEASURES: readonly string[] = [
-  "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
-  "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp",
-  "prefs_pair_imp", "prefs_avgjg_imp", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg",
+  "prefs_num_prefs_poss",
+  "prefs_num_prefs_ful",
+  "prefs_num_prefs_ful_ret",
+  "prefs_simp",
+  "prefs_pair",
+  "prefs_avgjg",
+  "prefs_avgjg_Rnonrel",
+  "prefs_simp_ret",
+  "prefs_pair_ret",
+  "prefs_avgjg_ret",
+  "prefs_avgjg_Rnonrel_ret",
+  "prefs_simp_imp",
+  "prefs_pair_imp",
+  "prefs_avgjg_imp",
+  "map_avgjg",
+  "P_avgjg",
+  "Rprec_mult_avgjg",
 ];
 
 /** A measure chosen for a run, with its parameters resolved and its output line names. */
@@ -416,7 +484,9 @@ export function resolveMeasures(requests: readonly MeasureRequest[]): MeasureIns
       continue;
     }
     if (!BY_ID.has(name)) {
-      const why = UNSUPPORTED_TREC_MEASURES.includes(name) ? "needs a preference/judgment-group rel_info format we do not read" : "unknown measure";
+      const why = UNSUPPORTED_TREC_MEASURES.includes(name)
+        ? "needs a preference/judgment-group rel_info format we do not read"
+        : "unknown measure";
       throw new MeasureSpecError(`unsupported measure '${name}' (${why}); supported: ${supportedMeasureList()}`);
     }
     chosen.add(name);

@@ -10,7 +10,8 @@ export function assertCutoffs(cutoffs: readonly number[], what = "cutoffs"): voi
   for (let i = 0; i < cutoffs.length; i++) {
     const k = cutoffs[i]!;
     if (!Number.isInteger(k) || k < 1) throw new RangeError(`${what} must be integers >= 1, got ${k}`);
-    if (i > 0 && k <= cutoffs[i - 1]!) throw new RangeError(`${what} must be strictly ascending without duplicates, got ${cutoffs.join(",")}`);
+    if (i > 0 && k <= cutoffs[i - 1]!)
+      throw new RangeError(`${what} must be strictly ascending without duplicates, got ${cutoffs.join(",")}`);
   }
 }
 

@@ -66,7 +66,10 @@ export function trecEval(options: TrecEvalOptions): string {
           `document "${showId(error.docId, "latin1")}" appears twice for topic "${showId(topic.id, "latin1")}" (first on line ${topic.lines[error.firstIndex]})`,
         );
       }
-      results.set(topic.id, instances.map((i) => i.measure.compute(judged, i.params, ctx)));
+      results.set(
+        topic.id,
+        instances.map((i) => i.measure.compute(judged, i.params, ctx)),
+      );
     },
   });
 
@@ -107,7 +110,12 @@ export function trecEval(options: TrecEvalOptions): string {
         out += `${pad("runid")}\tall\t${run.runId}\n`;
         return;
       }
-      const summary = instance.names.map((_, slot) => aggregate(measure.summary, perTopic.map((values) => values[m]![slot] as number)));
+      const summary = instance.names.map((_, slot) =>
+        aggregate(
+          measure.summary,
+          perTopic.map((values) => values[m]![slot] as number),
+        ),
+      );
       out += lines(instance, "all", summary);
     });
   }

@@ -89,7 +89,9 @@ if (!present) {
       continue;
     }
     it(`${expected} <- trec_eval ${args.join(" ")}`, () => {
-      const want = readFileSync(resolve(dataDir, expected), "latin1").split("\n").filter((l) => l !== "" && isSupportedLine(l));
+      const want = readFileSync(resolve(dataDir, expected), "latin1")
+        .split("\n")
+        .filter((l) => l !== "" && isSupportedLine(l));
       const r = runCli(args);
       expect(r.stderr).toBe("");
       expect(r.status).toBe(0);
@@ -104,7 +106,12 @@ if (!present) {
     const files = [...new Set(commands.filter((c) => !NOT_REPLAYED[c.expected]).map((c) => c.expected))];
     const actual: Record<string, string[]> = {};
     for (const f of files) {
-      const ids = new Set(readFileSync(resolve(dataDir, f), "latin1").split("\n").filter((l) => l !== "").map(measureOf));
+      const ids = new Set(
+        readFileSync(resolve(dataDir, f), "latin1")
+          .split("\n")
+          .filter((l) => l !== "")
+          .map(measureOf),
+      );
       for (const id of ids) if (id) (actual[id] ??= []).push(f.replace("test/", ""));
     }
     const documented = Object.fromEntries(Object.entries(CONFORMANCE_COVERAGE).map(([id, fs]) => [id, [...fs].sort()]));
@@ -114,7 +121,16 @@ if (!present) {
   it("replays every README command except the documented exceptions", () => {
     const replayed = commands.filter((c) => !NOT_REPLAYED[c.expected]).map((c) => c.expected);
     expect(new Set(replayed)).toEqual(
-      new Set(["test/out.test", "test/out.comment.test", "test/out.test.a", "test/out.test.aq", "test/out.test.aqc", "test/out.test.aqcM", "test/out.test.aql", "test/out.test.meas_params"]),
+      new Set([
+        "test/out.test",
+        "test/out.comment.test",
+        "test/out.test.a",
+        "test/out.test.aq",
+        "test/out.test.aqc",
+        "test/out.test.aqcM",
+        "test/out.test.aql",
+        "test/out.test.meas_params",
+      ]),
     );
   });
 });

@@ -15,7 +15,8 @@ import { freePort, ROOT } from "../eval-run.js";
 const CHROMIUM = "/usr/bin/chromium";
 const haveBrowser = existsSync(CHROMIUM);
 if (!haveBrowser) {
-  if (process.env.REQUIRE_BROWSER === "1") throw new Error(`${CHROMIUM} not found: install Debian's chromium package (apt-get install chromium)`);
+  if (process.env.REQUIRE_BROWSER === "1")
+    throw new Error(`${CHROMIUM} not found: install Debian's chromium package (apt-get install chromium)`);
   console.warn(`\n⚠  SKIPPED the Evalite UI browser test: ${CHROMIUM} not found (apt-get install chromium to run it).\n`);
 }
 

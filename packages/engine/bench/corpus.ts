@@ -100,22 +100,84 @@ const PROFILES: LanguageProfile[] = [
     code: "en",
     share: 0.5,
     types: 18_000,
-    onsets: ["", "", "b", "c", "d", "f", "g", "h", "l", "m", "n", "p", "r", "s", "t", "v", "w", "br", "cl", "cr", "dr", "fl", "gr", "pl", "pr", "sh", "sl", "st", "str", "th", "tr"],
+    onsets: [
+      "",
+      "",
+      "b",
+      "c",
+      "d",
+      "f",
+      "g",
+      "h",
+      "l",
+      "m",
+      "n",
+      "p",
+      "r",
+      "s",
+      "t",
+      "v",
+      "w",
+      "br",
+      "cl",
+      "cr",
+      "dr",
+      "fl",
+      "gr",
+      "pl",
+      "pr",
+      "sh",
+      "sl",
+      "st",
+      "str",
+      "th",
+      "tr",
+    ],
     vowels: ["a", "e", "i", "o", "u", "ea", "ou", "ai", "oo", "y"],
     codas: ["", "", "n", "r", "s", "t", "l", "m", "nd", "nt", "st", "ck", "ng", "rt", "ll"],
     suffixes: ["s", "s", "ed", "ing", "er", "ly", "ment", "tion"],
-    functionWords: "the of and to a in is that for it on with as was be by this are or at from an not have can you which your will if when".split(" "),
+    functionWords:
+      "the of and to a in is that for it on with as was be by this are or at from an not have can you which your will if when".split(" "),
     questions: ["how do I", "how to", "what is the", "why does my", "where can I find the", "can I"],
   },
   {
     code: "de",
     share: 0.25,
     types: 14_000,
-    onsets: ["", "b", "d", "f", "g", "h", "k", "l", "m", "n", "p", "r", "s", "t", "w", "z", "sch", "st", "sp", "kr", "tr", "br", "pf", "gr", "fr"],
+    onsets: [
+      "",
+      "b",
+      "d",
+      "f",
+      "g",
+      "h",
+      "k",
+      "l",
+      "m",
+      "n",
+      "p",
+      "r",
+      "s",
+      "t",
+      "w",
+      "z",
+      "sch",
+      "st",
+      "sp",
+      "kr",
+      "tr",
+      "br",
+      "pf",
+      "gr",
+      "fr",
+    ],
     vowels: ["a", "e", "i", "o", "u", "ei", "au", "ie", "ä", "ö", "ü", "eu"],
     codas: ["", "n", "r", "s", "t", "l", "m", "ng", "ch", "ck", "nd", "st", "tz", "ß", "rt"],
     suffixes: ["en", "e", "er", "ung", "ungen", "es", "lich", "heit"],
-    functionWords: "der die und in den von zu das mit sich des auf für ist im dem nicht ein eine als auch es an werden aus er hat dass sie nach wird bei".split(" "),
+    functionWords:
+      "der die und in den von zu das mit sich des auf für ist im dem nicht ein eine als auch es an werden aus er hat dass sie nach wird bei".split(
+        " ",
+      ),
     questions: ["wie kann ich", "was ist", "warum wird mein", "wo finde ich die"],
   },
   {
@@ -216,14 +278,20 @@ export function buildVocabulary(seed: number): Vocabulary {
   const en = languages[0]!.words;
   const exts = ["json", "yaml", "md", "ts", "csv", "log"];
   while (identifiers.size < CODE_IDENTIFIERS + FILE_IDENTIFIERS) identifiers.add(`${pick(rng, en.slice(0, 4000))}.${pick(rng, exts)}`);
-  while (identifiers.size < CODE_IDENTIFIERS + FILE_IDENTIFIERS + SNAKE_IDENTIFIERS) identifiers.add(`${pick(rng, en.slice(0, 3000))}_${pick(rng, en.slice(0, 3000))}`);
+  while (identifiers.size < CODE_IDENTIFIERS + FILE_IDENTIFIERS + SNAKE_IDENTIFIERS)
+    identifiers.add(`${pick(rng, en.slice(0, 3000))}_${pick(rng, en.slice(0, 3000))}`);
   const ids = [...identifiers];
   const types = languages.reduce((n, l) => n + l.words.length + l.compounds.length + l.profile.functionWords.length, ids.length);
   return { languages, identifiers: ids, identifierZipf: new Zipf(ids.length), types };
 }
 
 function languageOf(vocab: Vocabulary, rng: Rng): Language {
-  return vocab.languages[weighted(rng, vocab.languages.map((l) => l.profile.share))]!;
+  return vocab.languages[
+    weighted(
+      rng,
+      vocab.languages.map((l) => l.profile.share),
+    )
+  ]!;
 }
 
 function contentWord(lang: Language, rng: Rng, rank = lang.wordZipf.sample(rng)): string {
@@ -241,7 +309,8 @@ function token(vocab: Vocabulary, lang: Language, topic: readonly number[], rng:
   if (x < FUNCTION_WORD_SHARE) return lang.profile.functionWords[lang.functionZipf.sample(rng)]!;
   if (x < FUNCTION_WORD_SHARE + TOPIC_SHARE) return contentWord(lang, rng, pick(rng, topic));
   if (x < FUNCTION_WORD_SHARE + TOPIC_SHARE + COMPOUND_SHARE) return lang.compounds[lang.compoundZipf.sample(rng)]!;
-  if (x < FUNCTION_WORD_SHARE + TOPIC_SHARE + COMPOUND_SHARE + IDENTIFIER_SHARE) return vocab.identifiers[vocab.identifierZipf.sample(rng)]!;
+  if (x < FUNCTION_WORD_SHARE + TOPIC_SHARE + COMPOUND_SHARE + IDENTIFIER_SHARE)
+    return vocab.identifiers[vocab.identifierZipf.sample(rng)]!;
   const word = contentWord(lang, rng);
   // German capitalizes nouns; about a third of its content words here.
   return lang.profile.code === "de" && rng() < 0.33 ? capitalize(word) : word;
@@ -290,7 +359,10 @@ export function generateDocument(vocab: Vocabulary, n: number, rng: Rng): Genera
       parts.push("");
     }
   }
-  const slug = title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").slice(0, 40);
+  const slug = title
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, "-")
+    .slice(0, 40);
   return { path: `${lang.profile.code}/${area}/${slug}-${n}.md`, language: lang.profile.code, markdown: parts.join("\n") };
 }
 

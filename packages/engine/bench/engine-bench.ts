@@ -213,7 +213,9 @@ async function main(): Promise<void> {
       say(`writing a synthetic corpus of ≥ ${int(targetPassages)} passages (seed ${seed}) to ${tmp}`);
       corpus = await writeCorpus(join(tmp, "corpus"), seed, targetPassages);
       location = corpus.folder;
-      say(`wrote ${int(corpus.documents)} Markdown files (${fmt(mib(corpus.bytes), 1)} MiB, ${int(corpus.passages)} passages by the chunker) in ${fmt(corpus.ms / 1000, 1)} s`);
+      say(
+        `wrote ${int(corpus.documents)} Markdown files (${fmt(mib(corpus.bytes), 1)} MiB, ${int(corpus.passages)} passages by the chunker) in ${fmt(corpus.ms / 1000, 1)} s`,
+      );
     }
     const memAfterCorpus = memory();
 
@@ -232,7 +234,8 @@ async function main(): Promise<void> {
     const sqliteVersion = raw.prepare("SELECT sqlite_version()").pluck().get() as string;
     const rawStatement = raw.prepare(FTS_SQL).raw();
     const documentOf = new Int32Array(((raw.prepare("SELECT max(id) FROM passages").pluck().get() as number | null) ?? 0) + 1);
-    for (const [id, doc] of raw.prepare("SELECT id, document_id FROM passages").raw().iterate() as IterableIterator<[number, number]>) documentOf[id] = doc;
+    for (const [id, doc] of raw.prepare("SELECT id, document_id FROM passages").raw().iterate() as IterableIterator<[number, number]>)
+      documentOf[id] = doc;
 
     const stats = engine.stats();
     const languages = stats.languages;
@@ -273,7 +276,14 @@ async function main(): Promise<void> {
     }
 
     // ---- timed run ----
-    const t = { raw: [] as number[], search: [] as number[], vsearch: [] as number[], fast: [] as number[], balanced: [] as number[], thorough: [] as number[] };
+    const t = {
+      raw: [] as number[],
+      search: [] as number[],
+      vsearch: [] as number[],
+      fast: [] as number[],
+      balanced: [] as number[],
+      thorough: [] as number[],
+    };
     const stageMs: number[] = [];
     /** Per query, paired: engine search − raw, bm25 stage − raw, engine-clocked time outside the bm25 stage. */
     const paired = { overhead: [] as number[], stageOverRaw: [] as number[], outsideStage: [] as number[] };
@@ -322,7 +332,8 @@ async function main(): Promise<void> {
       }
       searchResults.push(response!);
       t.vsearch.push((await timeAsync(() => e.vsearch(q.text, { limit: LIMIT })))[1]);
-      for (const tier of ["fast", "balanced", "thorough"] as const) t[tier].push((await timeAsync(() => e.query(q.text, { tier, limit: LIMIT })))[1]);
+      for (const tier of ["fast", "balanced", "thorough"] as const)
+        t[tier].push((await timeAsync(() => e.query(q.text, { tier, limit: LIMIT })))[1]);
       if ((i + 1) % 100 === 0) say(`${i + 1}/${queries.length} queries (${fmt((performance.now() - runStarted) / 1000, 1)} s)`);
       await yieldToEventLoop();
     }
@@ -330,14 +341,20 @@ async function main(): Promise<void> {
     // ---- where engine BM25 time goes (diagnostic pass, after the timed run) ----
     const analysisMs = queries.map((q) => time(() => prepareLexicalQuery(q.text, languages, DEFAULT_ANALYZER))[1]);
     const rawLimit10Ms = matches.filter((m) => m !== "").map((m) => time(() => rawStatement.all(m, LIMIT))[1]);
-    const dataVersionMs = time(() => {
-      for (let i = 0; i < 10_000; i++) raw!.pragma("data_version", { simple: true });
-    })[1] / 10_000;
-    const passageText = raw.prepare("SELECT p.text FROM passages p JOIN documents d ON d.id = p.document_id WHERE d.path = ? AND p.seq = ?").pluck();
+    const dataVersionMs =
+      time(() => {
+        for (let i = 0; i < 10_000; i++) raw!.pragma("data_version", { simple: true });
+      })[1] / 10_000;
+    const passageText = raw
+      .prepare("SELECT p.text FROM passages p JOIN documents d ON d.id = p.document_id WHERE d.path = ? AND p.seq = ?")
+      .pluck();
     const snippetMs = searchResults.map((r, i) => {
       const lexical = prepareLexicalQuery(queries[i]!.text, languages, DEFAULT_ANALYZER);
       const tokens = new Set(lexical.terms.flatMap((term) => term.alternatives.flat()));
-      const texts = r.results.map((h) => ({ text: passageText.get(h.docId, Number(h.passageId.slice(h.passageId.lastIndexOf("#") + 1))) as string, language: h.language?.split("-")[0] }));
+      const texts = r.results.map((h) => ({
+        text: passageText.get(h.docId, Number(h.passageId.slice(h.passageId.lastIndexOf("#") + 1))) as string,
+        language: h.language?.split("-")[0],
+      }));
       return time(() => {
         for (const x of texts) makeSnippet(x.text, tokens, x.language, DEFAULT_ANALYZER);
       })[1];
@@ -356,7 +373,11 @@ async function main(): Promise<void> {
       balanced: summarize(t.balanced),
       thorough: summarize(t.thorough),
     };
-    const ratios = { p50: latency.search.p50 / latency.rawFts.p50, p95: latency.search.p95 / latency.rawFts.p95, mean: latency.search.mean / latency.rawFts.mean };
+    const ratios = {
+      p50: latency.search.p50 / latency.rawFts.p50,
+      p95: latency.search.p95 / latency.rawFts.p95,
+      mean: latency.search.mean / latency.rawFts.mean,
+    };
     const breakdown = {
       analysisPrepareLexicalQuery: summarize(analysisMs),
       bm25StageFtsAndMapping: summarize(stageMs),
@@ -377,8 +398,16 @@ async function main(): Promise<void> {
     );
     const ingestPerSec = ingestResult.passagesPerSec;
     const targets = [
-      { name: "corpus ≥ 100,000 passages", measured: `${int(report.passages.total)} passages`, pass: report.passages.total >= TARGETS.passages },
-      { name: "≥ 500 timed queries", measured: `${int(t.search.length)} BM25 / ${int(t.vsearch.length)} vector`, pass: t.search.length >= TARGETS.queries },
+      {
+        name: "corpus ≥ 100,000 passages",
+        measured: `${int(report.passages.total)} passages`,
+        pass: report.passages.total >= TARGETS.passages,
+      },
+      {
+        name: "≥ 500 timed queries",
+        measured: `${int(t.search.length)} BM25 / ${int(t.vsearch.length)} vector`,
+        pass: t.search.length >= TARGETS.queries,
+      },
       { name: "engine BM25 p50 ≤ 1.3 × raw FTS5 p50", measured: `${fmt(ratios.p50)}×`, pass: ratios.p50 <= TARGETS.bm25Ratio },
       { name: "vsearch p95 < 50 ms", measured: `${fmt(latency.vsearch.p95, 1)} ms`, pass: latency.vsearch.p95 < TARGETS.vsearchP95Ms },
       { name: "ingest ≥ 5,000 passages/s", measured: `${int(ingestPerSec)} passages/s`, pass: ingestPerSec >= TARGETS.ingestPerSec },
@@ -407,11 +436,18 @@ async function main(): Promise<void> {
           ? ` (phases ≈ read+chunk+hash ${fmt(ph.readChunkHashMs / 1000, 1)} s, embed ${fmt(ph.embedMs / 1000, 1)} s, write transaction (analysis, FTS, vectors) ${fmt(ph.writeTransactionMs / 1000, 1)} s)`
           : ""),
     );
-    lines.push(`first calls: search ${fmt(firstSearchMs, 0)} ms (catalog), vsearch ${fmt(firstVsearchMs, 0)} ms (vector load), thorough ${fmt(firstThoroughMs, 0)} ms (term list for spelling)`);
-    lines.push(`queries: ${int(queries.length)} timed after ${warmups.length} warm-up, limit ${LIMIT}${emptyMatches ? `, ${emptyMatches} with no searchable terms left out of the BM25 comparison` : ""}`);
+    lines.push(
+      `first calls: search ${fmt(firstSearchMs, 0)} ms (catalog), vsearch ${fmt(firstVsearchMs, 0)} ms (vector load), thorough ${fmt(firstThoroughMs, 0)} ms (term list for spelling)`,
+    );
+    lines.push(
+      `queries: ${int(queries.length)} timed after ${warmups.length} warm-up, limit ${LIMIT}${emptyMatches ? `, ${emptyMatches} with no searchable terms left out of the BM25 comparison` : ""}`,
+    );
     lines.push("");
     lines.push(`${"method".padEnd(34)}${"p50 ms".padStart(9)}${"p95 ms".padStart(9)}${"mean ms".padStart(9)}${"max ms".padStart(9)}`);
-    const row = (name: string, s: Summary): void => void lines.push(`${name.padEnd(34)}${fmt(s.p50).padStart(9)}${fmt(s.p95).padStart(9)}${fmt(s.mean).padStart(9)}${fmt(s.max).padStart(9)}`);
+    const row = (name: string, s: Summary): void =>
+      void lines.push(
+        `${name.padEnd(34)}${fmt(s.p50).padStart(9)}${fmt(s.p95).padStart(9)}${fmt(s.mean).padStart(9)}${fmt(s.max).padStart(9)}`,
+      );
     row(`raw FTS5 MATCH (LIMIT ${ENGINE_FTS_LIMIT})`, latency.rawFts);
     row("engine search (BM25)", latency.search);
     row("engine vsearch", latency.vsearch);
@@ -420,7 +456,11 @@ async function main(): Promise<void> {
     row("engine query thorough", latency.thorough);
     lines.push("");
     lines.push(`engine BM25 / raw FTS5: p50 ${fmt(ratios.p50)}×, p95 ${fmt(ratios.p95)}×, mean ${fmt(ratios.mean)}×`);
-    lines.push(`  by query kind (p50 raw → engine): ${Object.entries(byKind).map(([k, v]) => `${k} ${fmt(v.rawFtsP50)} → ${fmt(v.searchP50)} (${fmt(v.ratioP50)}×)`).join("; ")}`);
+    lines.push(
+      `  by query kind (p50 raw → engine): ${Object.entries(byKind)
+        .map(([k, v]) => `${k} ${fmt(v.rawFtsP50)} → ${fmt(v.searchP50)} (${fmt(v.ratioP50)}×)`)
+        .join("; ")}`,
+    );
     lines.push(
       `  per query, paired (median): engine − raw ${fmt(breakdown.pairedSearchMinusRaw.p50, 3)} ms = bm25 stage (FTS, rowid → document mapping, trace, re-runs) − raw ${fmt(breakdown.pairedStageMinusRaw.p50, 3)} ms` +
         ` + outside the bm25 stage (analysis, data_version check, passage rows, snippets, hits) ${fmt(breakdown.pairedOutsideStage.p50, 3)} ms`,
@@ -440,17 +480,45 @@ async function main(): Promise<void> {
     if (values.json) {
       const result = {
         machine,
-        config: { seed, queries: queries.length, warmup: warmups.length, limit: LIMIT, engineFtsLimit: ENGINE_FTS_LIMIT, corpus: userCorpus ?? "generated", targetPassages },
+        config: {
+          seed,
+          queries: queries.length,
+          warmup: warmups.length,
+          limit: LIMIT,
+          engineFtsLimit: ENGINE_FTS_LIMIT,
+          corpus: userCorpus ?? "generated",
+          targetPassages,
+        },
         corpus: corpus
-          ? { kind: "generated-markdown", documents: corpus.documents, bytes: corpus.bytes, passages: report.passages.total, wordTypes: corpus.wordTypes, languages, generationMs: corpus.ms }
+          ? {
+              kind: "generated-markdown",
+              documents: corpus.documents,
+              bytes: corpus.bytes,
+              passages: report.passages.total,
+              wordTypes: corpus.wordTypes,
+              languages,
+              generationMs: corpus.ms,
+            }
           : { kind: "user", location: userCorpus, documents: report.documents.total, passages: report.passages.total, languages },
-        ingest: { passages: report.passages.written, wallMs: ingestResult.wallMs, engineElapsedMs: report.elapsedMs, passagesPerSec: ingestPerSec, phases: ingestResult.phases },
+        ingest: {
+          passages: report.passages.written,
+          wallMs: ingestResult.wallMs,
+          engineElapsedMs: report.elapsedMs,
+          passagesPerSec: ingestPerSec,
+          phases: ingestResult.phases,
+        },
         firstCalls: { searchMs: firstSearchMs, vsearchMs: firstVsearchMs, thoroughMs: firstThoroughMs },
         latencyMs: latency,
         bm25Ratio: ratios,
         bm25ByKind: byKind,
         breakdown,
-        memory: { peakRssMiB: mib(peakRssBytes), afterCorpus: memAfterCorpus, afterIngest: memAfterIngest, afterVectorLoad: memAfterVectors, end: memEnd },
+        memory: {
+          peakRssMiB: mib(peakRssBytes),
+          afterCorpus: memAfterCorpus,
+          afterIngest: memAfterIngest,
+          afterVectorLoad: memAfterVectors,
+          end: memEnd,
+        },
         targets,
         emptyMatches,
       };

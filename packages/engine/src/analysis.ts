@@ -1,5 +1,14 @@
 /** The text analyzer, for tests and tools that must see text exactly as the index does. */
-export { analyzeDocumentText, analyzeQuery, buildMatchExpression, indexTerms, matchingTerms, analyzerId, DEFAULT_ANALYZER, MAX_QUERY_TERMS } from "./text/analyze.js";
+export {
+  analyzeDocumentText,
+  analyzeQuery,
+  buildMatchExpression,
+  indexTerms,
+  matchingTerms,
+  analyzerId,
+  DEFAULT_ANALYZER,
+  MAX_QUERY_TERMS,
+} from "./text/analyze.js";
 export type { AnalyzerConfig, AnalyzedQuery, QueryTerm, PositionedToken } from "./text/analyze.js";
 export { detectLanguage } from "./text/language.js";
 export { chunkDocument, chunkerId, DEFAULT_CHUNKER } from "./ingest/chunk.js";

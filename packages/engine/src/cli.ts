@@ -104,16 +104,25 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
   const expectedArgs = command === "stats" || (command === "ask" && values.batch !== undefined) ? 0 : 1;
   if (positionals.length !== expectedArgs) {
     throw new UsageError(
-      command === "stats" ? `"stats" takes no arguments besides --db` : values.batch !== undefined ? `"ask --batch" takes no question argument` : `"${command}" takes exactly one argument (quote a query with spaces)`,
+      command === "stats"
+        ? `"stats" takes no arguments besides --db`
+        : values.batch !== undefined
+          ? `"ask --batch" takes no question argument`
+          : `"${command}" takes exactly one argument (quote a query with spaces)`,
     );
   }
   const selection = selectModels();
   const models: EngineOptions = engineModelOptions(selection);
   if (command === "expand") return expand(positionals[0]!, values.db, models, values.json === true, out);
   const limit = values.limit === undefined ? undefined : parseLimit(values.limit);
-  if (values.preset !== undefined && !(PRESETS as readonly string[]).includes(values.preset)) throw new UsageError(`--preset must be one of ${PRESETS.join(", ")}, got "${values.preset}"`);
-  if (values.out !== undefined && command === "ask" && values.batch === undefined) throw new UsageError(`--out applies to "ask --batch" only`);
-  const filters = { ...(values.collection ? { collection: values.collection } : {}), ...(values.language ? { language: values.language } : {}) };
+  if (values.preset !== undefined && !(PRESETS as readonly string[]).includes(values.preset))
+    throw new UsageError(`--preset must be one of ${PRESETS.join(", ")}, got "${values.preset}"`);
+  if (values.out !== undefined && command === "ask" && values.batch === undefined)
+    throw new UsageError(`--out applies to "ask --batch" only`);
+  const filters = {
+    ...(values.collection ? { collection: values.collection } : {}),
+    ...(values.language ? { language: values.language } : {}),
+  };
 
   if (command === "index") {
     const created = !existsSync(values.db!);
@@ -133,7 +142,9 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
             `  documents: ${d.total} (${d.added} added, ${d.updated} updated, ${d.unchanged} unchanged, ${d.removed} removed)\n` +
             `  passages:  ${report.passages.total} (${report.passages.written} written, ${report.passages.removed} removed)\n` +
             `  vectors:   ${e.computed} computed, ${e.reused} reused (${e.embedder}, ${e.dimensions} dimensions)\n` +
-            (report.skippedFiles.length ? `  skipped ${report.skippedFiles.length} files that are not Markdown or text: ${report.skippedFiles.slice(0, 5).join(", ")}${report.skippedFiles.length > 5 ? ", …" : ""}\n` : ""),
+            (report.skippedFiles.length
+              ? `  skipped ${report.skippedFiles.length} files that are not Markdown or text: ${report.skippedFiles.slice(0, 5).join(", ")}${report.skippedFiles.length > 5 ? ", …" : ""}\n`
+              : ""),
         );
       }
       ok = true;
@@ -148,7 +159,12 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
   const engine = Engine.open(values.db!, models);
   try {
     if (command === "ask") {
-      const askOptions = { ...(values.preset ? { preset: values.preset as Preset } : {}), ...(limit ? { limit } : {}), ...(values.tier ? { tier: parseTier(values.tier) } : {}), ...filters };
+      const askOptions = {
+        ...(values.preset ? { preset: values.preset as Preset } : {}),
+        ...(limit ? { limit } : {}),
+        ...(values.tier ? { tier: parseTier(values.tier) } : {}),
+        ...filters,
+      };
       if (values.batch !== undefined) {
         if (values.json) throw new UsageError(`--json does not apply to "ask --batch" (its output is JSONL)`);
         if (values.out) checkWritable(values.out);
@@ -157,7 +173,19 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
         for (const q of readQuestionsJsonl(values.batch)) {
           const r = await engine.ask(q.text, askOptions);
           if (r.error) failed++;
-          lines.push(JSON.stringify({ id: q.id, question: q.text, answer: r.answer, citations: r.citations, refused: r.refused, ...(r.refusal ? { refusal: r.refusal } : {}), answerer: r.answerer, preset: r.preset, ...(r.error ? { error: r.error } : {}) }));
+          lines.push(
+            JSON.stringify({
+              id: q.id,
+              question: q.text,
+              answer: r.answer,
+              citations: r.citations,
+              refused: r.refused,
+              ...(r.refusal ? { refusal: r.refusal } : {}),
+              answerer: r.answerer,
+              preset: r.preset,
+              ...(r.error ? { error: r.error } : {}),
+            }),
+          );
         }
         const jsonl = lines.join("\n") + "\n";
         if (values.out) {
@@ -193,7 +221,8 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
         const response = await ask(engine, mode as "search" | "vsearch" | "query", q.text, { limit: limit ?? 100, ...filters }, tier);
         const seen = new Set<string>();
         for (const hit of response.results) {
-          if (seen.has(hit.docId)) throw new EngineError("BAD_ARGUMENT", `document id "${hit.docId}" occurs in two collections; pick one with --collection`);
+          if (seen.has(hit.docId))
+            throw new EngineError("BAD_ARGUMENT", `document id "${hit.docId}" occurs in two collections; pick one with --collection`);
           seen.add(hit.docId);
         }
         run += formatTrecRun(q.id, response.results, tag);
@@ -206,7 +235,13 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
     }
     const tier = parseTier(values.tier);
     if (values.tier !== undefined && command !== "query") throw new UsageError(`--tier applies to "query" only`);
-    const response = await ask(engine, command as "search" | "vsearch" | "query", positionals[0]!, { ...(limit ? { limit } : {}), ...filters }, tier);
+    const response = await ask(
+      engine,
+      command as "search" | "vsearch" | "query",
+      positionals[0]!,
+      { ...(limit ? { limit } : {}), ...filters },
+      tier,
+    );
     out(values.json ? JSON.stringify(response, null, 2) + "\n" : formatResponse(response));
     return 0;
   } finally {
@@ -214,7 +249,13 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
   }
 }
 
-async function ask(engine: Engine, mode: "search" | "vsearch" | "query", text: string, opts: { limit?: number; collection?: string; language?: string }, tier: Tier): Promise<SearchResponse> {
+async function ask(
+  engine: Engine,
+  mode: "search" | "vsearch" | "query",
+  text: string,
+  opts: { limit?: number; collection?: string; language?: string },
+  tier: Tier,
+): Promise<SearchResponse> {
   if (mode === "search") return engine.search(text, opts);
   if (mode === "vsearch") return engine.vsearch(text, opts);
   return engine.query(text, { ...opts, tier });
@@ -222,7 +263,8 @@ async function ask(engine: Engine, mode: "search" | "vsearch" | "query", text: s
 
 function parseLimit(value: string): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isInteger(n) || n < 1 || n > 10_000) throw new UsageError(`--limit must be an integer from 1 to 10000, got "${value}"`);
+  if (!/^\d+$/.test(value) || !Number.isInteger(n) || n < 1 || n > 10_000)
+    throw new UsageError(`--limit must be an integer from 1 to 10000, got "${value}"`);
   return n;
 }
 
@@ -244,8 +286,10 @@ function readQuestionsJsonl(file: string): Array<{ id: string; text: string }> {
   return readJsonlObjects(file).map(({ line, value }) => {
     const id = value._id ?? value.id;
     const text = value.text ?? value.question;
-    if ((typeof id !== "string" || id === "") && typeof id !== "number") throw new EngineError("MALFORMED_RECORD", `${file}:${line}: missing "_id" or "id"`);
-    if (typeof text !== "string" || text.trim() === "") throw new EngineError("MALFORMED_RECORD", `${file}:${line}: missing "text" (or "question")`);
+    if ((typeof id !== "string" || id === "") && typeof id !== "number")
+      throw new EngineError("MALFORMED_RECORD", `${file}:${line}: missing "_id" or "id"`);
+    if (typeof text !== "string" || text.trim() === "")
+      throw new EngineError("MALFORMED_RECORD", `${file}:${line}: missing "text" (or "question")`);
     const first = seen.get(String(id));
     if (first !== undefined) throw new EngineError("MALFORMED_RECORD", `${file}:${line}: id "${id}" repeats the record on line ${first}`);
     seen.set(String(id), line);
@@ -253,7 +297,13 @@ function readQuestionsJsonl(file: string): Array<{ id: string; text: string }> {
   });
 }
 
-async function expand(query: string, db: string | undefined, models: EngineOptions, json: boolean, out: (s: string) => void): Promise<number> {
+async function expand(
+  query: string,
+  db: string | undefined,
+  models: EngineOptions,
+  json: boolean,
+  out: (s: string) => void,
+): Promise<number> {
   let result;
   if (db !== undefined) {
     const engine = Engine.open(db, models);
@@ -287,8 +337,12 @@ function formatAnswer(r: AskResult): string {
 }
 
 function formatResponse(response: SearchResponse): string {
-  if (response.results.length === 0) return `no results for ${JSON.stringify(response.query)} (${response.mode}, ${response.elapsedMs.toFixed(1)} ms)\n`;
-  const lines = response.results.map((h) => `${String(h.rank).padStart(2)}. ${h.docId}  ${h.score.toFixed(4)}  ${h.title}${h.heading ? ` › ${h.heading}` : ""}\n    ${h.snippet}`);
+  if (response.results.length === 0)
+    return `no results for ${JSON.stringify(response.query)} (${response.mode}, ${response.elapsedMs.toFixed(1)} ms)\n`;
+  const lines = response.results.map(
+    (h) =>
+      `${String(h.rank).padStart(2)}. ${h.docId}  ${h.score.toFixed(4)}  ${h.title}${h.heading ? ` › ${h.heading}` : ""}\n    ${h.snippet}`,
+  );
   return `${lines.join("\n")}\n(${response.mode}, ${response.results.length} results, ${response.elapsedMs.toFixed(1)} ms)\n`;
 }
 
@@ -308,7 +362,10 @@ export function describeFailure(error: unknown): { message: string; internal: bo
   if (error instanceof EngineError || error instanceof UsageError || error instanceof TypeError || error instanceof RangeError) {
     return { message: error.message.split("\n")[0]!, internal: false };
   }
-  return { message: `internal error: ${((error as Error)?.message ?? String(error)).split("\n")[0]} (set ENGINE_DEBUG=1 for the stack)`, internal: true };
+  return {
+    message: `internal error: ${((error as Error)?.message ?? String(error)).split("\n")[0]} (set ENGINE_DEBUG=1 for the stack)`,
+    internal: true,
+  };
 }
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname);

@@ -137,10 +137,15 @@ export class Engine {
 
   /** Opens (or, with `create`, creates) the index at `file`. Throws EngineError when it cannot. */
   static open(file: string, options: OpenEngineOptions = {}): Engine {
-    checkOptions(options, ["create", "embedder", "reranker", "expander", "languageModels", "modelLimits", "analyzer", "chunker", "hybrid", "busyTimeoutMs"], "Engine.open");
+    checkOptions(
+      options,
+      ["create", "embedder", "reranker", "expander", "languageModels", "modelLimits", "analyzer", "chunker", "hybrid", "busyTimeoutMs"],
+      "Engine.open",
+    );
     if (typeof file !== "string" || file === "") throw new TypeError(`Expected the index path to be a non-empty string`);
     const busyTimeoutMs = options.busyTimeoutMs ?? 2000;
-    if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) throw new RangeError(`Expected "busyTimeoutMs" to be a non-negative integer, got ${busyTimeoutMs}`);
+    if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0)
+      throw new RangeError(`Expected "busyTimeoutMs" to be a non-negative integer, got ${busyTimeoutMs}`);
     // Check every parameter before a file is created: a typo must not leave an empty index behind.
     resolveParameters(options, options.embedder ?? defaultEmbedder());
     const db = openIndex(file, { create: options.create ?? false, busyTimeoutMs });
@@ -156,7 +161,11 @@ export class Engine {
   async index(location: string, options: IndexOptions = {}): Promise<IndexReport> {
     checkOptions(options, ["collection", "onMessage"], "index");
     try {
-      return await indexSource({ db: this.db, file: this.file, analyzer: this.analyzer, chunker: this.chunker, embedder: this.embedder }, location, options);
+      return await indexSource(
+        { db: this.db, file: this.file, analyzer: this.analyzer, chunker: this.chunker, embedder: this.embedder },
+        location,
+        options,
+      );
     } finally {
       this.generation++;
     }
@@ -252,8 +261,17 @@ export class Engine {
     const started = now();
     checkOptions(options, ["preset", "limit", "tier", "collection", "language", "evidenceThreshold", "headers", "timeoutMs"], "ask");
     checkText(question);
-    const { preset = "balanced", tier = "balanced", evidenceThreshold, headers, timeoutMs = this.modelLimits.timeoutMs, limit = 5, ...filters } = options;
-    if (!PRESETS.includes(preset)) throw new RangeError(`Expected "preset" to be one of ${PRESETS.join(", ")}, got ${JSON.stringify(preset)}`);
+    const {
+      preset = "balanced",
+      tier = "balanced",
+      evidenceThreshold,
+      headers,
+      timeoutMs = this.modelLimits.timeoutMs,
+      limit = 5,
+      ...filters
+    } = options;
+    if (!PRESETS.includes(preset))
+      throw new RangeError(`Expected "preset" to be one of ${PRESETS.join(", ")}, got ${JSON.stringify(preset)}`);
     const model = this.languageModels[preset];
     const threshold = evidenceThreshold ?? (model ? EVIDENCE_THRESHOLD.model : EVIDENCE_THRESHOLD.extractive);
     if (!(threshold >= 0 && threshold <= 1)) throw new RangeError(`Expected "evidenceThreshold" to be between 0 and 1, got ${threshold}`);
@@ -270,41 +288,103 @@ export class Engine {
     for (const hit of retrieval.results) {
       const lang = hit.language ? baseLanguage(hit.language) : null;
       const passages = this.documentPassages(hit.collection, hit.docId);
-      const scores = heuristic.score(question, passages.map((p) => ({ title: hit.title, text: passageBody(p.heading, p.text), language: lang })), scoring);
+      const scores = heuristic.score(
+        question,
+        passages.map((p) => ({ title: hit.title, text: passageBody(p.heading, p.text), language: lang })),
+        scoring,
+      );
       const bestSeq = passages[scores.reduce((b, f, i) => (f.score > scores[b]!.score ? i : b), 0)]?.seq;
       const chosenSeq = Number(hit.passageId.slice(hit.passageId.lastIndexOf("#") + 1));
       for (const seq of [...new Set([chosenSeq, bestSeq])]) {
         const p = passages.find((x) => x.seq === seq);
         if (!p) continue;
-        sources.push({ ref: sources.length + 1, docId: hit.docId, passageId: `${hit.docId}#${seq}`, title: hit.title, heading: p.heading, text: p.text, language: hit.language, score: hit.score });
+        sources.push({
+          ref: sources.length + 1,
+          docId: hit.docId,
+          passageId: `${hit.docId}#${seq}`,
+          title: hit.title,
+          heading: p.heading,
+          text: p.text,
+          language: hit.language,
+          score: hit.score,
+        });
       }
     }
-    const flagged = sources.flatMap((src) => splitSentences(src.text).filter(looksLikeInstruction).map((sentence) => ({ ref: src.ref, sentence })));
+    const flagged = sources.flatMap((src) =>
+      splitSentences(src.text)
+        .filter(looksLikeInstruction)
+        .map((sentence) => ({ ref: src.ref, sentence })),
+    );
 
     // Evidence: how much of the question the best source covers (lexical, IDF-weighted).
     const evidenceStart = now();
-    const coverage = heuristic.score(question, sources.map((src) => ({ title: src.title, text: passageBody(src.heading, src.text), language: src.language ? baseLanguage(src.language) : null })), scoring).map((f) => f.coverage);
+    const coverage = heuristic
+      .score(
+        question,
+        sources.map((src) => ({
+          title: src.title,
+          text: passageBody(src.heading, src.text),
+          language: src.language ? baseLanguage(src.language) : null,
+        })),
+        scoring,
+      )
+      .map((f) => f.coverage);
     const best = coverage.reduce((b, c, i) => (c > (coverage[b] ?? -1) ? i : b), -1);
-    const evidence = { coverage: best >= 0 ? coverage[best]! : 0, threshold, sufficient: best >= 0 && coverage[best]! >= threshold, bestRef: best >= 0 ? best + 1 : null };
+    const evidence = {
+      coverage: best >= 0 ? coverage[best]! : 0,
+      threshold,
+      sufficient: best >= 0 && coverage[best]! >= threshold,
+      bestRef: best >= 0 ? best + 1 : null,
+    };
     trace.push({
       stage: "evidence",
       input: { question, method: "IDF-weighted share of the question's content terms in a source", threshold },
       output: sources.map((src, i) => ({ docId: src.docId, passageId: src.passageId, score: coverage[i]!, rank: src.ref })),
       start: evidenceStart,
       end: now(),
-      note: evidence.sufficient ? `sufficient: source [${evidence.bestRef}] covers ${evidence.coverage.toFixed(2)} ≥ ${threshold}` : `insufficient: best coverage ${evidence.coverage.toFixed(2)} < ${threshold}; refused without calling the answerer`,
+      note: evidence.sufficient
+        ? `sufficient: source [${evidence.bestRef}] covers ${evidence.coverage.toFixed(2)} ≥ ${threshold}`
+        : `insufficient: best coverage ${evidence.coverage.toFixed(2)} < ${threshold}; refused without calling the answerer`,
     });
-    const base = { question, sources, evidence, flagged, preset: model ? preset : null, answerer: model ? `${model.provider}/${model.modelId}` : EXTRACTIVE_ANSWERER };
+    const base = {
+      question,
+      sources,
+      evidence,
+      flagged,
+      preset: model ? preset : null,
+      answerer: model ? `${model.provider}/${model.modelId}` : EXTRACTIVE_ANSWERER,
+    };
     const finish = (answer: string, extra: Partial<AskResult> = {}): AskResult => {
       const refs = citedRefs(answer);
-      const citations = refs.filter((r) => r >= 1 && r <= sources.length).map((r) => ({ ref: r, docId: sources[r - 1]!.docId, passageId: sources[r - 1]!.passageId }));
-      return { ...base, answer, refused: false, citations, invalidCitations: refs.filter((r) => r < 1 || r > sources.length), ...extra, trace, elapsedMs: now() - started };
+      const citations = refs
+        .filter((r) => r >= 1 && r <= sources.length)
+        .map((r) => ({ ref: r, docId: sources[r - 1]!.docId, passageId: sources[r - 1]!.passageId }));
+      return {
+        ...base,
+        answer,
+        refused: false,
+        citations,
+        invalidCitations: refs.filter((r) => r < 1 || r > sources.length),
+        ...extra,
+        trace,
+        elapsedMs: now() - started,
+      };
     };
     if (!evidence.sufficient) return finish(REFUSAL, { refused: true, refusal: "insufficient-evidence" });
 
     const genStart = now();
     if (!model) {
-      const extractive = extractiveAnswer(question, sources.map((src) => ({ ref: src.ref, title: src.title, text: src.text, language: src.language ? baseLanguage(src.language) : null })), heuristic, scoring);
+      const extractive = extractiveAnswer(
+        question,
+        sources.map((src) => ({
+          ref: src.ref,
+          title: src.title,
+          text: src.text,
+          language: src.language ? baseLanguage(src.language) : null,
+        })),
+        heuristic,
+        scoring,
+      );
       trace.push({
         stage: "generation",
         input: { answerer: EXTRACTIVE_ANSWERER, question, sources: sources.length },
@@ -340,7 +420,14 @@ export class Engine {
       return isRefusal(answer) ? finish(answer, { refused: true, refusal: "model", citations: [] }) : finish(answer);
     } catch (error) {
       const message = `answer model ${base.answerer} failed: ${oneLine(error)}`;
-      trace.push({ stage: "generation", input: { answerer: base.answerer, preset, question }, output: { error: message }, start: genStart, end: now(), note: message });
+      trace.push({
+        stage: "generation",
+        input: { answerer: base.answerer, preset, question },
+        output: { error: message },
+        start: genStart,
+        end: now(),
+        note: message,
+      });
       return finish("", { error: message });
     }
   }
@@ -349,10 +436,15 @@ export class Engine {
   fingerprint(): IndexFingerprint {
     const meta = readMeta(this.db);
     const hash = createHash("sha256");
-    for (const row of this.db.prepare("SELECT collection, path, content_hash FROM documents ORDER BY collection, path").raw().iterate() as IterableIterator<string[]>) {
+    for (const row of this.db
+      .prepare("SELECT collection, path, content_hash FROM documents ORDER BY collection, path")
+      .raw()
+      .iterate() as IterableIterator<string[]>) {
       hash.update(`${row[0]}\u0000${row[1]}\u0000${row[2]}\n`);
     }
-    const counts = this.db.prepare("SELECT (SELECT count(*) FROM documents) AS documents, (SELECT count(*) FROM passages) AS passages").get() as { documents: number; passages: number };
+    const counts = this.db
+      .prepare("SELECT (SELECT count(*) FROM documents) AS documents, (SELECT count(*) FROM passages) AS passages")
+      .get() as { documents: number; passages: number };
     const chunkers = this.db.prepare("SELECT DISTINCT chunker FROM documents ORDER BY chunker").pluck().all() as string[];
     return {
       schemaVersion: SCHEMA_VERSION,
@@ -367,7 +459,15 @@ export class Engine {
   }
 
   /** Collections, languages and sizes of the index. */
-  stats(): { collections: string[]; languages: string[]; documents: number; passages: number; embedder: string | null; dimensions: number | null; stale: string | null } {
+  stats(): {
+    collections: string[];
+    languages: string[];
+    documents: number;
+    passages: number;
+    embedder: string | null;
+    dimensions: number | null;
+    stale: string | null;
+  } {
     // Works on an index built with another analyzer too: it is how a user finds out what they have.
     let catalog: Catalog;
     try {
@@ -384,7 +484,10 @@ export class Engine {
       passages: catalog.passageDocument.size,
       embedder: meta.embedder ?? null,
       dimensions: meta.dimensions ?? null,
-      stale: meta.analyzer !== undefined && meta.analyzer !== expected ? `built with ${meta.analyzer}; this engine analyzes text as ${expected}: run \`pnpm engine index\` again` : null,
+      stale:
+        meta.analyzer !== undefined && meta.analyzer !== expected
+          ? `built with ${meta.analyzer}; this engine analyzes text as ${expected}: run \`pnpm engine index\` again`
+          : null,
     };
   }
 
@@ -394,7 +497,15 @@ export class Engine {
 
   // ---- stages ----
 
-  private bm25Stage(state: State, lexical: LexicalQuery, text: string, depth: number, opts: SearchOptionsResolved, trace: TraceStage[], name: string): DocCandidate[] {
+  private bm25Stage(
+    state: State,
+    lexical: LexicalQuery,
+    text: string,
+    depth: number,
+    opts: SearchOptionsResolved,
+    trace: TraceStage[],
+    name: string,
+  ): DocCandidate[] {
     const start = now();
     let items: DocCandidate[];
     try {
@@ -407,7 +518,14 @@ export class Engine {
     if (lexical.truncated > 0) notes.push(`${lexical.truncated} terms beyond the first 64 were ignored`);
     trace.push({
       stage: "bm25",
-      input: { name, query: text, match: lexical.match, language: lexical.queryLanguage ?? null, depth, columnWeights: this.hybrid.columnWeights },
+      input: {
+        name,
+        query: text,
+        match: lexical.match,
+        language: lexical.queryLanguage ?? null,
+        depth,
+        columnWeights: this.hybrid.columnWeights,
+      },
       output: traceItems(items, state.catalog, opts.traceDepth),
       start,
       end: now(),
@@ -417,17 +535,33 @@ export class Engine {
   }
 
   /** One vector list per query, embedded in one call. */
-  private async vectorStage(state: State, queries: string[], depth: number, opts: SearchOptionsResolved, trace: TraceStage[]): Promise<DocCandidate[][]> {
+  private async vectorStage(
+    state: State,
+    queries: string[],
+    depth: number,
+    opts: SearchOptionsResolved,
+    trace: TraceStage[],
+  ): Promise<DocCandidate[][]> {
     const start = now();
     const embedder = embedderId(this.embedder);
     const vectors = this.vectorIndex(state);
     const texts = queries.map((q) => q.slice(0, MAX_EMBED_QUERY_CHARS));
     const nonEmpty = texts.map((t) => t.trim() !== "");
     if (!vectors || !nonEmpty.some(Boolean)) {
-      trace.push({ stage: "vector", input: { queries, embedder, depth }, output: [], start, end: now(), note: vectors ? "empty query" : "the index holds no vectors" });
+      trace.push({
+        stage: "vector",
+        input: { queries, embedder, depth },
+        output: [],
+        start,
+        end: now(),
+        note: vectors ? "empty query" : "the index holds no vectors",
+      });
       return queries.map(() => []);
     }
-    const embedded = await embedTexts(this.embedder, texts.filter((_, i) => nonEmpty[i]));
+    const embedded = await embedTexts(
+      this.embedder,
+      texts.filter((_, i) => nonEmpty[i]),
+    );
     const filter = state.catalog.filter(opts);
     const lists: DocCandidate[][] = [];
     let k = 0;
@@ -437,7 +571,14 @@ export class Engine {
       lists.push(items);
       trace.push({
         stage: "vector",
-        input: { name: i === 0 ? "vector" : `vector:expansion ${i}`, query: queries[i], embedder, dimensions: vectors.dimensions, passages: vectors.size, depth },
+        input: {
+          name: i === 0 ? "vector" : `vector:expansion ${i}`,
+          query: queries[i],
+          embedder,
+          dimensions: vectors.dimensions,
+          passages: vectors.size,
+          depth,
+        },
         output: traceItems(items, state.catalog, opts.traceDepth),
         start: listStart,
         end: now(),
@@ -484,7 +625,14 @@ export class Engine {
     return result.expansion;
   }
 
-  private async rerankStage(state: State, text: string, fused: FusedCandidate[], depth: number, traceDepth: number, trace: TraceStage[]): Promise<DocCandidate[]> {
+  private async rerankStage(
+    state: State,
+    text: string,
+    fused: FusedCandidate[],
+    depth: number,
+    traceDepth: number,
+    trace: TraceStage[],
+  ): Promise<DocCandidate[]> {
     const start = now();
     const pool = fused.slice(0, depth);
     if (pool.length === 0) {
@@ -498,7 +646,11 @@ export class Engine {
       for (const passage of c.passages) {
         const row = this.passageText.get(passage) as { heading: string; text: string };
         entries.push({ candidate: ci, passage });
-        documents.push({ title: doc.title, text: passageBody(row.heading, row.text), language: doc.language ? baseLanguage(doc.language) : null });
+        documents.push({
+          title: doc.title,
+          text: passageBody(row.heading, row.text),
+          language: doc.language ? baseLanguage(doc.language) : null,
+        });
       }
     });
     const scores = await this.rerankScores(state, text, documents);
@@ -512,12 +664,25 @@ export class Engine {
       .map((c, i) => {
         const normalized = maxFused > 0 ? c.score / maxFused : 0;
         const rerank = best[i]!.rerank;
-        return { docIndex: c.docIndex, docId: c.docId, passageRowId: best[i]!.passage, score: w * normalized + (1 - w) * rerank, fused: normalized, rerank };
+        return {
+          docIndex: c.docIndex,
+          docId: c.docId,
+          passageRowId: best[i]!.passage,
+          score: w * normalized + (1 - w) * rerank,
+          fused: normalized,
+          rerank,
+        };
       })
       .sort(byScoreThenDocIdDesc);
     trace.push({
       stage: "rerank",
-      input: { reranker: rerankerId(this.reranker), query: text, candidates: pool.length, passages: documents.length, formula: `${w} × fused/max(fused) + ${1 - w} × rerank` },
+      input: {
+        reranker: rerankerId(this.reranker),
+        query: text,
+        candidates: pool.length,
+        passages: documents.length,
+        formula: `${w} × fused/max(fused) + ${1 - w} × rerank`,
+      },
       output: out.slice(0, traceDepth).map((c, i) => ({
         docId: c.docId,
         passageId: state.catalog.passageId(c.passageRowId),
@@ -537,7 +702,9 @@ export class Engine {
 
   private documentPassages(collection: string, docId: string): Array<{ seq: number; heading: string; text: string }> {
     return this.db
-      .prepare("SELECT p.seq, p.heading, p.text FROM passages p JOIN documents d ON d.id = p.document_id WHERE d.collection = ? AND d.path = ? ORDER BY p.seq")
+      .prepare(
+        "SELECT p.seq, p.heading, p.text FROM passages p JOIN documents d ON d.id = p.document_id WHERE d.collection = ? AND d.path = ? ORDER BY p.seq",
+      )
       .all(collection, docId) as Array<{ seq: number; heading: string; text: string }>;
   }
 
@@ -552,7 +719,11 @@ export class Engine {
       for (const r of ranking) scores[r.originalIndex] = r.score;
       return scores;
     } catch (error) {
-      throw new EngineError("PROVIDER_ERROR", `reranking with ${rerankerId(this.reranker)} failed: ${((error as Error)?.message ?? String(error)).split("\n")[0]}`, { cause: error });
+      throw new EngineError(
+        "PROVIDER_ERROR",
+        `reranking with ${rerankerId(this.reranker)} failed: ${((error as Error)?.message ?? String(error)).split("\n")[0]}`,
+        { cause: error },
+      );
     }
   }
 
@@ -563,7 +734,9 @@ export class Engine {
     const state = this.state();
     const { collection } = opts;
     if (collection !== undefined && state.catalog.documents.length > 0 && !state.catalog.collections.includes(collection)) {
-      throw new RangeError(`Unknown collection "${collection}"; this index has ${state.catalog.collections.map((c) => `"${c}"`).join(", ")}`);
+      throw new RangeError(
+        `Unknown collection "${collection}"; this index has ${state.catalog.collections.map((c) => `"${c}"`).join(", ")}`,
+      );
     }
     return state;
   }
@@ -581,7 +754,10 @@ export class Engine {
       const meta = readMeta(this.db);
       const expected = analyzerId(this.analyzer);
       if (meta.analyzer !== undefined && meta.analyzer !== expected) {
-        throw new EngineError("INDEX_STALE", `${this.file}: built with ${meta.analyzer}; this engine analyzes text as ${expected}. Run \`pnpm engine index\` again to rebuild it`);
+        throw new EngineError(
+          "INDEX_STALE",
+          `${this.file}: built with ${meta.analyzer}; this engine analyzes text as ${expected}. Run \`pnpm engine index\` again to rebuild it`,
+        );
       }
       const catalog = new Catalog(this.db);
       this.current = { key, catalog, vocabulary: new IndexVocabulary(this.db, catalog.languages, catalog.passageDocument.size) };
@@ -611,7 +787,16 @@ export class Engine {
     return state.vectors;
   }
 
-  private respond(query: string, mode: SearchResponse["mode"], state: State, items: DocCandidate[], lexical: LexicalQuery, limit: number, trace: TraceStage[], started: number): SearchResponse {
+  private respond(
+    query: string,
+    mode: SearchResponse["mode"],
+    state: State,
+    items: DocCandidate[],
+    lexical: LexicalQuery,
+    limit: number,
+    trace: TraceStage[],
+    started: number,
+  ): SearchResponse {
     const queryTokens = new Set(lexical.terms.flatMap((t) => t.alternatives.flat()));
     const results: Hit[] = items.slice(0, limit).map((item, i) => {
       const doc = state.catalog.documents[item.docIndex]!;
@@ -669,9 +854,11 @@ interface SearchOptionsResolved {
 function searchOptions(options: SearchOptions, where: string): SearchOptionsResolved {
   checkOptions(options, ["limit", "collection", "language", "traceDepth"], where);
   const limit = options.limit ?? 10;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new RangeError(`Expected "limit" to be an integer from 1 to 10000, got ${limit}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000)
+    throw new RangeError(`Expected "limit" to be an integer from 1 to 10000, got ${limit}`);
   const traceDepth = options.traceDepth ?? TRACE_DEPTH;
-  if (!Number.isInteger(traceDepth) || traceDepth < 0) throw new RangeError(`Expected "traceDepth" to be a non-negative integer, got ${traceDepth}`);
+  if (!Number.isInteger(traceDepth) || traceDepth < 0)
+    throw new RangeError(`Expected "traceDepth" to be a non-negative integer, got ${traceDepth}`);
   for (const key of ["collection", "language"] as const) {
     if (options[key] !== undefined && (typeof options[key] !== "string" || options[key] === "")) {
       throw new TypeError(`Expected "${key}" to be a non-empty string`);
@@ -711,7 +898,8 @@ function levenshtein(a: string, b: string): number {
 
 function validateHybrid(h: HybridConfig): void {
   const positive = (name: keyof HybridConfig, v: number, integer: boolean): void => {
-    if (!Number.isFinite(v) || v < 0 || (integer && !Number.isInteger(v))) throw new RangeError(`Expected hybrid "${name}" to be a non-negative ${integer ? "integer" : "number"}, got ${v}`);
+    if (!Number.isFinite(v) || v < 0 || (integer && !Number.isInteger(v)))
+      throw new RangeError(`Expected hybrid "${name}" to be a non-negative ${integer ? "integer" : "number"}, got ${v}`);
   };
   positive("rrfK", h.rrfK, false);
   positive("bm25Weight", h.bm25Weight, false);
@@ -720,14 +908,17 @@ function validateHybrid(h: HybridConfig): void {
   positive("candidates", h.candidates, true);
   positive("rerankDepth", h.rerankDepth, true);
   positive("thoroughRerankDepth", h.thoroughRerankDepth, true);
-  if (!(h.fusionWeight >= 0 && h.fusionWeight <= 1)) throw new RangeError(`Expected hybrid "fusionWeight" to be between 0 and 1, got ${h.fusionWeight}`);
+  if (!(h.fusionWeight >= 0 && h.fusionWeight <= 1))
+    throw new RangeError(`Expected hybrid "fusionWeight" to be between 0 and 1, got ${h.fusionWeight}`);
   if (h.columnWeights.length !== 3 || h.columnWeights.some((w) => !Number.isFinite(w) || w < 0)) {
     throw new RangeError(`Expected hybrid "columnWeights" to be three non-negative numbers (title, body, path)`);
   }
 }
 
 function traceItems(items: readonly DocCandidate[], catalog: Catalog, depth: number): TraceItem[] {
-  return items.slice(0, depth).map((c, i) => ({ docId: c.docId, passageId: catalog.passageId(c.passageRowId), score: c.score, rank: i + 1 }));
+  return items
+    .slice(0, depth)
+    .map((c, i) => ({ docId: c.docId, passageId: catalog.passageId(c.passageRowId), score: c.score, rank: i + 1 }));
 }
 
 function rerankerId(model: RerankingModel): string {
@@ -748,7 +939,10 @@ function lazyIdf(vocabulary: IndexVocabulary, cache: Record<string, number>): Re
 /** The user message of an answer call: the question, then each source inside delimiters. */
 export function askPrompt(question: string, sources: readonly AskSource[]): string {
   const escape = (text: string): string => text.replace(/<\/?source\b/gi, (m) => m.replace("<", "‹"));
-  const blocks = sources.map((s) => `<source ref="${s.ref}" doc="${s.docId}" title="${escape(s.title).replace(/"/g, "'")}">\n${escape(passageBody(s.heading, s.text))}\n</source>`);
+  const blocks = sources.map(
+    (s) =>
+      `<source ref="${s.ref}" doc="${s.docId}" title="${escape(s.title).replace(/"/g, "'")}">\n${escape(passageBody(s.heading, s.text))}\n</source>`,
+  );
   return `Question: ${question}\n\nSources:\n${blocks.join("\n")}`;
 }
 

@@ -51,7 +51,10 @@ describe("engine CLI", () => {
 
   it("writes a TREC run file for a JSONL query batch at any tier", () => {
     const queries = join(dir, "queries.jsonl");
-    writeFileSync(queries, `${JSON.stringify({ _id: "q1", text: "cancel subscription" })}\n${JSON.stringify({ id: "q2", text: "DEC-0054" })}\n`);
+    writeFileSync(
+      queries,
+      `${JSON.stringify({ _id: "q1", text: "cancel subscription" })}\n${JSON.stringify({ id: "q2", text: "DEC-0054" })}\n`,
+    );
     for (const tier of ["fast", "balanced", "thorough"]) {
       const out = join(dir, `run-${tier}.txt`);
       const r = engine("run", queries, "--db", db, "--tier", tier, "--limit", "5", "--out", out);
@@ -91,7 +94,11 @@ describe("engine CLI", () => {
       ["bad limit", ["search", "x", "--db", "index.db", "--limit", "ten"], /--limit must be an integer from 1 to 10000, got "ten"/],
       ["bad tier", ["query", "x", "--db", "index.db", "--tier", "slow"], /--tier must be one of fast, balanced, thorough, got "slow"/],
       ["unknown command", ["serach", "x", "--db", "index.db"], /unknown command "serach"/],
-      ["unknown collection", ["search", "x", "--db", "index.db", "--collection", "corpsu"], /Unknown collection "corpsu"; this index has "corpus"/],
+      [
+        "unknown collection",
+        ["search", "x", "--db", "index.db", "--collection", "corpsu"],
+        /Unknown collection "corpsu"; this index has "corpus"/,
+      ],
       ["two positionals", ["search", "a", "b", "--db", "index.db"], /takes exactly one argument \(quote a query with spaces\)/],
       ["index as folder", ["search", "x", "--db", "corpus"], /corpus: is a folder/],
       ["not a corpus", ["index", "index.db", "--db", "other.db"], /expected a folder of Markdown\/text files or a \.jsonl corpus/],

@@ -46,7 +46,10 @@ describe("re-indexing", () => {
       expect(again.passages.written).toBe(0);
       expect(again.embeddings.computed).toBe(0);
 
-      writeFileSync(join(corpus, "en/billing.md"), "# Cancel your subscription\n\nCancellation now takes effect immediately; refunds are pro rata.");
+      writeFileSync(
+        join(corpus, "en/billing.md"),
+        "# Cancel your subscription\n\nCancellation now takes effect immediately; refunds are pro rata.",
+      );
       rmSync(join(corpus, "en/upload.md"));
       writeFileSync(join(corpus, "en/new.md"), "# Brand new\n\nA document about zeppelins.");
       const third = await engine.index(corpus);
@@ -56,7 +59,10 @@ describe("re-indexing", () => {
       expect(engine.search("background uploads parts").results.map((h) => h.docId)).not.toContain("en/upload.md");
       // Vectors of removed text are gone; the FTS index holds no rows of removed passages.
       const conn = new Database(db, { readonly: true });
-      const orphans = conn.prepare("SELECT count(*) FROM embeddings WHERE content_hash NOT IN (SELECT content_hash FROM passages)").pluck().get();
+      const orphans = conn
+        .prepare("SELECT count(*) FROM embeddings WHERE content_hash NOT IN (SELECT content_hash FROM passages)")
+        .pluck()
+        .get();
       const fts = conn.prepare("SELECT count(*) FROM passages_fts").pluck().get();
       const passages = conn.prepare("SELECT count(*) FROM passages").pluck().get();
       conn.close();
@@ -151,7 +157,10 @@ describe("a failed index run leaves the previous index intact", () => {
     };
     const other = Engine.open(db, { embedder: failing });
     try {
-      await expect(other.index(corpus)).rejects.toMatchObject({ code: "PROVIDER_ERROR", message: expect.stringMatching(/test\/failing failed: .*HTTP 500/) });
+      await expect(other.index(corpus)).rejects.toMatchObject({
+        code: "PROVIDER_ERROR",
+        message: expect.stringMatching(/test\/failing failed: .*HTTP 500/),
+      });
       expect(snapshot(db)).toBe(before);
     } finally {
       other.close();
@@ -175,7 +184,9 @@ describe("embedder changes", () => {
       });
       const messages: string[] = [];
       const report = await second.index(corpus, { onMessage: (m) => messages.push(m) });
-      expect(messages.join("\n")).toMatch(/embedder changed \(offline\/hashed-char-ngram-v2-384, 384 dimensions → offline\/hashed-char-ngram-v2-512\): re-embedding \d+ stored passages/);
+      expect(messages.join("\n")).toMatch(
+        /embedder changed \(offline\/hashed-char-ngram-v2-384, 384 dimensions → offline\/hashed-char-ngram-v2-512\): re-embedding \d+ stored passages/,
+      );
       expect(report.embeddings).toMatchObject({ embedder: "offline/hashed-char-ngram-v2-512", dimensions: 512 });
       expect((await second.vsearch("cancel subscription")).results[0]!.docId).toBe("en/billing.md");
       expect(second.fingerprint()).toMatchObject({ embedder: "offline/hashed-char-ngram-v2-512", dimensions: 512 });
@@ -279,8 +290,12 @@ describe("opening indexes", () => {
 
   it("rejects a misspelled parameter key, naming the closest one, instead of running on the default", () => {
     const db = join(dir, "params.db");
-    expect(() => Engine.open(db, { create: true, hybrid: { rrfk: 10 } as never })).toThrow(/Unknown hybrid option "rrfk"; did you mean "rrfK"\?/);
-    expect(() => Engine.open(db, { create: true, chunker: { targetchars: 500 } as never })).toThrow(/Unknown chunker option "targetchars"; did you mean "targetChars"\?/);
+    expect(() => Engine.open(db, { create: true, hybrid: { rrfk: 10 } as never })).toThrow(
+      /Unknown hybrid option "rrfk"; did you mean "rrfK"\?/,
+    );
+    expect(() => Engine.open(db, { create: true, chunker: { targetchars: 500 } as never })).toThrow(
+      /Unknown chunker option "targetchars"; did you mean "targetChars"\?/,
+    );
     expect(() => resolveParameters({ hybrid: { rrfK: -1 } })).toThrow(RangeError);
     expect(resolveParameters({ hybrid: { vectorWeight: 1 } }).hybrid).toMatchObject({ rrfK: 60, vectorWeight: 1 });
   });

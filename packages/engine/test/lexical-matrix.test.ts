@@ -10,7 +10,8 @@ import { Engine } from "../src/index.js";
 import { tempDir, writeFiles } from "./helpers.js";
 
 const NOTES: Record<string, string> = {
-  "en/n01.md": "# Push channel\n\nClients hear about remote changes over the real-time channel. When the real-time channel drops, they poll.",
+  "en/n01.md":
+    "# Push channel\n\nClients hear about remote changes over the real-time channel. When the real-time channel drops, they poll.",
   "en/n02.md": "# Weekly review\n\nResponse time improved. The real cost was the time spent on reproductions; time will tell.",
   "en/n03.md": "# Planner\n\nThe assistant uses a multi-agent planner with a coordinator and three agents.",
   "en/n04.md": "# Routing\n\nTickets go to multiple agents in turn; the multi-step refund flow has its own queue.",
@@ -31,7 +32,8 @@ const NOTES: Record<string, string> = {
   "en/n19.md": "# Security contacts\n\nWrite to security@tessera.example; incidents are on https://status.tessera.example/incidents.",
   "en/n20.md": "# Privacy\n\nWrite to privacy@tessera.example or use https://tessera.example/privacy. Security questions are forwarded.",
   "en/n21.md": "# Bandwidth limits\n\nThe client can cap upload and download speed per second in its network settings.",
-  "en/n22.md": "# Office network\n\nUse wired desks where you can. Printers go on their own network. Agree on bandwidth limits for shared uplinks. Guests get a separate network.",
+  "en/n22.md":
+    "# Office network\n\nUse wired desks where you can. Printers go on their own network. Agree on bandwidth limits for shared uplinks. Guests get a separate network.",
   "en/runbooks/quarantine.md": "# Infected uploads\n\nDisable the file's links and leave it in quarantine for the owner.",
   "en/n23.md": "# Scanning\n\nFlagged files are blocked for sharing and moved to quarantine by the scanner.",
 };
@@ -53,7 +55,8 @@ beforeAll(async () => {
 });
 afterAll(() => engine.close());
 
-const ids = (query: string, collection?: string): string[] => engine.search(query, { limit: 10, ...(collection ? { collection } : {}) }).results.map((h) => h.docId);
+const ids = (query: string, collection?: string): string[] =>
+  engine.search(query, { limit: 10, ...(collection ? { collection } : {}) }).results.map((h) => h.docId);
 
 /** [how it is written, the document that must come first, lookalikes that must not match at all] */
 type IdentifierCase = [string, string, string[]];
@@ -155,7 +158,10 @@ describe("collection filter stability", () => {
       for (const query of queries) {
         const first = await engine.query(query, { tier, collection: "archive" });
         checked += first.results.length;
-        expect(first.results.every((h) => h.collection === "archive"), `${tier} ${query}`).toBe(true);
+        expect(
+          first.results.every((h) => h.collection === "archive"),
+          `${tier} ${query}`,
+        ).toBe(true);
         const again = await engine.query(query, { tier, collection: "archive" });
         expect(again.results.map((h) => h.docId)).toEqual(first.results.map((h) => h.docId));
       }
@@ -168,7 +174,9 @@ describe("collection filter stability", () => {
     expect(ids("trash retention", "notes")[0]).toBe("en/n07.md");
     expect(ids("DEC-0054", "archive")).toEqual([]);
     // A collection the index does not have is a mistake to name, not an empty result.
-    expect(() => ids("trash retention", "no-such-collection")).toThrow(/Unknown collection "no-such-collection"; this index has "archive", "notes"/);
+    expect(() => ids("trash retention", "no-such-collection")).toThrow(
+      /Unknown collection "no-such-collection"; this index has "archive", "notes"/,
+    );
   });
 });
 
@@ -189,7 +197,16 @@ describe("malformed lexical input is stable", () => {
     (id) => `{${id}}`,
     (id) => `  ${id}\t\n`,
   ];
-  const anchors = ["DEC-0054", "config.yaml", "max_parallel_uploads", "real-time", "security@tessera.example", "v1.2.3", "src/index.ts", "retryBackoffMs"];
+  const anchors = [
+    "DEC-0054",
+    "config.yaml",
+    "max_parallel_uploads",
+    "real-time",
+    "security@tessera.example",
+    "v1.2.3",
+    "src/index.ts",
+    "retryBackoffMs",
+  ];
 
   it.each(anchors)("%s wrapped in query syntax still finds its document first, at every tier", async (anchor) => {
     const expected = ids(anchor)[0];

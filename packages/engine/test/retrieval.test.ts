@@ -48,7 +48,13 @@ describe("BM25 finds identifiers by how they are written", () => {
 describe("results and filters", () => {
   it("returns document-level hits with passage ids, ranks, snippets and higher-is-better scores", () => {
     const { results } = setup.engine.search("cancel subscription");
-    expect(results[0]).toMatchObject({ rank: 1, docId: "en/billing.md", collection: "corpus", language: "en", title: "Cancel your subscription" });
+    expect(results[0]).toMatchObject({
+      rank: 1,
+      docId: "en/billing.md",
+      collection: "corpus",
+      language: "en",
+      title: "Cancel your subscription",
+    });
     expect(results[0]!.passageId).toMatch(/^en\/billing\.md#\d+$/);
     expect(results[0]!.snippet).toContain("cancel");
     for (let i = 1; i < results.length; i++) expect(results[i - 1]!.score).toBeGreaterThanOrEqual(results[i]!.score);
@@ -60,7 +66,9 @@ describe("results and filters", () => {
     expect(de.length).toBeGreaterThan(0);
     expect(de.every((h) => h.language === "de")).toBe(true);
     expect(setup.engine.search("files", { collection: "corpus" }).results.length).toBeGreaterThan(0);
-    expect(() => setup.engine.search("files", { collection: "no-such-collection" })).toThrow(/Unknown collection "no-such-collection"; this index has "corpus"/);
+    expect(() => setup.engine.search("files", { collection: "no-such-collection" })).toThrow(
+      /Unknown collection "no-such-collection"; this index has "corpus"/,
+    );
     expect(setup.engine.search("files", { limit: 2 }).results).toHaveLength(2);
   });
 

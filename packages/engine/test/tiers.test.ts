@@ -24,7 +24,9 @@ describe("tiers do different work", () => {
     const first = (fusion.output as TraceItem[])[0]!;
     expect(first.detail).toHaveProperty("bm25");
     const rerank = r.trace[3]!;
-    expect((rerank.output as TraceItem[])[0]!.detail).toEqual(expect.objectContaining({ fused: expect.any(Number), rerank: expect.any(Number) }));
+    expect((rerank.output as TraceItem[])[0]!.detail).toEqual(
+      expect.objectContaining({ fused: expect.any(Number), rerank: expect.any(Number) }),
+    );
     for (const s of r.trace) expect(s.end).toBeGreaterThanOrEqual(s.start);
   });
 
@@ -65,7 +67,11 @@ describe("tiers do different work", () => {
 describe("deterministic order", () => {
   it("breaks equal scores by document id, descending (trec_eval's rule)", async () => {
     const twins = join(dir, "twins");
-    writeFiles(twins, { "a.md": "# Same\n\nidentical text here", "c.md": "# Same\n\nidentical text here", "b.md": "# Same\n\nidentical text here" });
+    writeFiles(twins, {
+      "a.md": "# Same\n\nidentical text here",
+      "c.md": "# Same\n\nidentical text here",
+      "b.md": "# Same\n\nidentical text here",
+    });
     const e = Engine.open(join(dir, "twins.db"), { create: true });
     try {
       await e.index(twins);

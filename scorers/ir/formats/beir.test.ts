@@ -20,7 +20,11 @@ const queries = '{"_id":"q1","text":"first"}\n{"_id":"q2","text":"second"}\n';
 
 describe("readBeirDataset", () => {
   it("reads corpus, queries and the split's qrels (header skipped)", () => {
-    const dir = dataset({ "corpus.jsonl": corpus, "queries.jsonl": queries, "qrels/test.tsv": "query-id\tcorpus-id\tscore\nq1\td1\t2\nq1\td2\t0\r\nq2\td2\t1\n" });
+    const dir = dataset({
+      "corpus.jsonl": corpus,
+      "queries.jsonl": queries,
+      "qrels/test.tsv": "query-id\tcorpus-id\tscore\nq1\td1\t2\nq1\td2\t0\r\nq2\td2\t1\n",
+    });
     const ds = readBeirDataset(dir);
     expect(ds.corpus.map((d) => d.id)).toEqual(["d1", "d2"]);
     expect(ds.queries.map((q) => q.id)).toEqual(["q1", "q2"]);
@@ -43,7 +47,9 @@ describe("readBeirDataset", () => {
       ["", /test\.tsv:1: empty file/],
     ];
     for (const [tsv, message] of cases) expect(() => readBeirDataset(dataset({ ...base, "qrels/test.tsv": tsv }))).toThrow(message);
-    const unknownDocOk = readBeirDataset(dataset({ ...base, "qrels/test.tsv": "query-id\tcorpus-id\tscore\nq1\td7\t1\n" }), { allowUnknownDocs: true });
+    const unknownDocOk = readBeirDataset(dataset({ ...base, "qrels/test.tsv": "query-id\tcorpus-id\tscore\nq1\td7\t1\n" }), {
+      allowUnknownDocs: true,
+    });
     expect(unknownDocOk.qrels.topics.get("q1")!.grades.get("d7")).toBe(1);
   });
 
@@ -56,7 +62,11 @@ describe("readBeirDataset", () => {
   });
 
   it("turns the engine's JSONL errors into file:line FormatErrors", () => {
-    const dir = dataset({ "corpus.jsonl": corpus, "queries.jsonl": '{"_id":"q1","text":"a"}\nnot json\n', "qrels/test.tsv": "query-id\tcorpus-id\tscore\nq1\td1\t1\n" });
+    const dir = dataset({
+      "corpus.jsonl": corpus,
+      "queries.jsonl": '{"_id":"q1","text":"a"}\nnot json\n',
+      "qrels/test.tsv": "query-id\tcorpus-id\tscore\nq1\td1\t1\n",
+    });
     expect(() => readBeirDataset(dir)).toThrow(/queries\.jsonl:2: not valid JSON/);
   });
 });
@@ -64,7 +74,17 @@ describe("readBeirDataset", () => {
 describe("TREC run writing", () => {
   it("uses the engine's formatTrecRun, whose output our reader reads back", () => {
     const path = join(root, "written.txt");
-    writeFileSync(path, formatTrecRun("q1", [{ docId: "d2", score: 0.5 }, { docId: "d1", score: 0.25 }], "tag"));
+    writeFileSync(
+      path,
+      formatTrecRun(
+        "q1",
+        [
+          { docId: "d2", score: 0.5 },
+          { docId: "d1", score: 0.25 },
+        ],
+        "tag",
+      ),
+    );
     const seen: string[][] = [];
     const summary = readTrecRun(path, { onTopic: (t) => seen.push([t.id, ...t.docIds.slice(0, t.count)]) });
     expect(seen).toEqual([["q1", "d2", "d1"]]);

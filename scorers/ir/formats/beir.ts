@@ -41,7 +41,9 @@ export function readBeirDataset(folder: string, options: BeirReadOptions = {}): 
   if (!existsSync(qrelsFile)) {
     let splits: string[] = [];
     try {
-      splits = readdirSync(join(folder, "qrels")).filter((f) => f.endsWith(".tsv")).map((f) => f.slice(0, -4));
+      splits = readdirSync(join(folder, "qrels"))
+        .filter((f) => f.endsWith(".tsv"))
+        .map((f) => f.slice(0, -4));
     } catch {
       // no qrels folder at all
     }
@@ -65,7 +67,12 @@ export function readBeirQrels(file: string, known: { queryIds?: ReadonlySet<stri
   const lines = text.split("\n");
   const header = (lines[0] ?? "").replace(/\r$/, "").replace(/^\uFEFF/, "");
   if (header.trim() === "") throw new FormatError(file, 1, "empty file, expected the header 'query-id<TAB>corpus-id<TAB>score'");
-  if (header.split("\t").map((f) => f.trim()).join("\t") !== "query-id\tcorpus-id\tscore") {
+  if (
+    header
+      .split("\t")
+      .map((f) => f.trim())
+      .join("\t") !== "query-id\tcorpus-id\tscore"
+  ) {
     throw new FormatError(file, 1, `expected the header 'query-id<TAB>corpus-id<TAB>score', found '${header}'`);
   }
   const grades = new Map<string, Map<string, number>>();
@@ -76,15 +83,19 @@ export function readBeirQrels(file: string, known: { queryIds?: ReadonlySet<stri
     if (line.trim() === "") continue;
     const lineNo = i + 1;
     const fields = line.split("\t");
-    if (fields.length !== 3) throw new FormatError(file, lineNo, `expected 3 tab-separated fields (query-id corpus-id score), found ${fields.length}`);
+    if (fields.length !== 3)
+      throw new FormatError(file, lineNo, `expected 3 tab-separated fields (query-id corpus-id score), found ${fields.length}`);
     const [queryId, docId, scoreText] = fields.map((f) => f.trim()) as [string, string, string];
     if (queryId === "" || docId === "") throw new FormatError(file, lineNo, "empty query-id or corpus-id");
     if (!/^[+-]?\d+$/.test(scoreText)) throw new FormatError(file, lineNo, `score '${scoreText}' is not an integer grade`);
-    if (known.queryIds && !known.queryIds.has(queryId)) throw new FormatError(file, lineNo, `unknown topic: query-id "${queryId}" is not in queries.jsonl`);
-    if (known.docIds && !known.docIds.has(docId)) throw new FormatError(file, lineNo, `unknown document: corpus-id "${docId}" is not in corpus.jsonl`);
+    if (known.queryIds && !known.queryIds.has(queryId))
+      throw new FormatError(file, lineNo, `unknown topic: query-id "${queryId}" is not in queries.jsonl`);
+    if (known.docIds && !known.docIds.has(docId))
+      throw new FormatError(file, lineNo, `unknown document: corpus-id "${docId}" is not in corpus.jsonl`);
     const key = `${queryId}\0${docId}`;
     const first = seenAt.get(key);
-    if (first !== undefined) throw new FormatError(file, lineNo, `document "${docId}" is judged twice for query "${queryId}" (first on line ${first})`);
+    if (first !== undefined)
+      throw new FormatError(file, lineNo, `document "${docId}" is judged twice for query "${queryId}" (first on line ${first})`);
     seenAt.set(key, lineNo);
     let topic = grades.get(queryId);
     if (!topic) {

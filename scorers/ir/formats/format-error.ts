@@ -17,7 +17,13 @@ export class FormatError extends Error {
 export function fileError(file: string, error: unknown): FormatError {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   const why =
-    code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory, expected a file" : code === "EACCES" ? "permission denied" : String((error as Error)?.message ?? error);
+    code === "ENOENT"
+      ? "no such file"
+      : code === "EISDIR"
+        ? "is a directory, expected a file"
+        : code === "EACCES"
+          ? "permission denied"
+          : String((error as Error)?.message ?? error);
   return new FormatError(file, null, `cannot read: ${why}`);
 }
 

@@ -35,7 +35,9 @@ describe("readTrecQrels", () => {
     expect(() => readTrecQrels(file("1 0 a 1 extra\n"))).toThrow(/:1: expected 4 fields/);
     expect(() => readTrecQrels(file("1 0 a 1.5\n"))).toThrow(/:1: grade '1.5' is not an integer/);
     expect(() => readTrecQrels(file("1 0 a x\n"))).toThrow(/grade 'x'/);
-    expect(() => readTrecQrels(file("1 0 a 1\n2 0 a 1\n1 0 a 0\n"))).toThrow(/:3: document "a" is judged twice for topic "1" \(first on line 1\)/);
+    expect(() => readTrecQrels(file("1 0 a 1\n2 0 a 1\n1 0 a 0\n"))).toThrow(
+      /:3: document "a" is judged twice for topic "1" \(first on line 1\)/,
+    );
   });
 
   it("rejects empty and missing files", () => {

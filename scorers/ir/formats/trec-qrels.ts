@@ -51,7 +51,11 @@ export function readTrecQrels(file: string, options: QrelsReadOptions = {}): Qre
   const firstLine = new Map<string, number>();
   forEachDataLine(bytes, (lineNo, fields, lineStart, lineEnd) => {
     if (fields.length !== 4) {
-      throw new FormatError(file, lineNo, `expected 4 fields (topic iter docid grade), found ${fields.length}: '${lineFields(bytes, lineStart, lineEnd).join(" ")}'`);
+      throw new FormatError(
+        file,
+        lineNo,
+        `expected 4 fields (topic iter docid grade), found ${fields.length}: '${lineFields(bytes, lineStart, lineEnd).join(" ")}'`,
+      );
     }
     if (encoding === "utf8" && !isUtf8(bytes.subarray(lineStart, lineEnd))) {
       throw new FormatError(file, lineNo, "invalid UTF-8; ids must be UTF-8 text");
@@ -71,11 +75,20 @@ export function readTrecQrels(file: string, options: QrelsReadOptions = {}): Qre
     }
     if (topicGrades.has(doc)) {
       const first = findLine(bytes, encoding, topic, doc);
-      throw new FormatError(file, lineNo, `document "${showId(doc, encoding)}" is judged twice for topic "${showId(topic, encoding)}" (first on line ${first})`);
+      throw new FormatError(
+        file,
+        lineNo,
+        `document "${showId(doc, encoding)}" is judged twice for topic "${showId(topic, encoding)}" (first on line ${first})`,
+      );
     }
     topicGrades.set(doc, Number(gradeText));
   });
-  if (grades.size === 0) throw new FormatError(file, null, bytes.length === 0 ? "empty file, expected qrels lines 'topic iter docid grade'" : "no judgment lines (only comments or blank lines)");
+  if (grades.size === 0)
+    throw new FormatError(
+      file,
+      null,
+      bytes.length === 0 ? "empty file, expected qrels lines 'topic iter docid grade'" : "no judgment lines (only comments or blank lines)",
+    );
   const topics = new Map<string, QrelsTopic>();
   for (const [id, topicGrades] of grades) topics.set(id, { id, line: firstLine.get(id)!, ...topicQrels(topicGrades) });
   return { file, topics, topicOrder: [...topics.keys()].sort(compareUtf8) };
@@ -87,7 +100,10 @@ type Field = [start: number, end: number];
  * Calls `visit` for every line that holds data: blank lines and lines whose first field starts
  * with '#' are skipped. Fields are whitespace-separated byte ranges. `visit` returning false stops.
  */
-export function forEachDataLine(bytes: Uint8Array, visit: (lineNo: number, fields: Field[], start: number, end: number) => boolean | void): void {
+export function forEachDataLine(
+  bytes: Uint8Array,
+  visit: (lineNo: number, fields: Field[], start: number, end: number) => boolean | void,
+): void {
   const n = bytes.length;
   let lineNo = 0;
   let pos = 0;

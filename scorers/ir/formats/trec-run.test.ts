@@ -30,7 +30,12 @@ function read(path: string, options: { chunkSize?: number; idEncoding?: "utf8" |
       topics = [];
     },
     onTopic: (t: RunTopic) =>
-      topics.push({ id: t.id, docs: t.docIds.slice(0, t.count), scores: [...t.scores.subarray(0, t.count)], lines: [...t.lines.subarray(0, t.count)] }),
+      topics.push({
+        id: t.id,
+        docs: t.docIds.slice(0, t.count),
+        scores: [...t.scores.subarray(0, t.count)],
+        lines: [...t.lines.subarray(0, t.count)],
+      }),
   });
   return { topics, restarts, summary };
 }
@@ -53,7 +58,10 @@ describe("readTrecRun", () => {
   });
 
   it("gives the same topics when lines straddle tiny read chunks", () => {
-    const text = Array.from({ length: 200 }, (_, i) => `topic${i % 7 === 0 ? i : i - (i % 7)} Q0 doc-${i}-${"x".repeat(i % 13)} ${i} ${(1000 - i) / 7} run\n`).join("");
+    const text = Array.from(
+      { length: 200 },
+      (_, i) => `topic${i % 7 === 0 ? i : i - (i % 7)} Q0 doc-${i}-${"x".repeat(i % 13)} ${i} ${(1000 - i) / 7} run\n`,
+    ).join("");
     const path = file(text);
     expect(read(path, { chunkSize: 16 })).toEqual(read(path));
   });
@@ -69,7 +77,9 @@ describe("readTrecRun", () => {
   });
 
   it("reports malformed lines with file and line", () => {
-    expect(() => read(file("1 Q0 a 1 2 r\n1 Q0 b 1 2\n"))).toThrow(/run\d+\.txt:2: expected 6 fields \(topic Q0 docid rank score runid\), found 5: '1 Q0 b 1 2'/);
+    expect(() => read(file("1 Q0 a 1 2 r\n1 Q0 b 1 2\n"))).toThrow(
+      /run\d+\.txt:2: expected 6 fields \(topic Q0 docid rank score runid\), found 5: '1 Q0 b 1 2'/,
+    );
     expect(() => read(file("1 Q0 a 1 abc r\n"))).toThrow(/:1: score 'abc' is not a finite decimal number/);
     expect(() => read(file("1 Q0 a 1 nan r\n"))).toThrow(/score 'nan'/);
     expect(() => read(file("1 Q0 a 1 1e999 r\n"))).toThrow(/score '1e999'/);

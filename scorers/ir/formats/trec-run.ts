@@ -213,7 +213,11 @@ function readPass(file: string, options: RunReadOptions, streaming: boolean): Ru
         if (ie === is || de === ds || re === rs || se === ss || te === ts) {
           const eol = buf.indexOf(NEWLINE, lineStart);
           const fields = lineFields(buf, lineStart, eol);
-          throw new FormatError(file, lineNo, `expected 6 fields (topic Q0 docid rank score runid), found ${fields.length}: '${fields.join(" ")}'`);
+          throw new FormatError(
+            file,
+            lineNo,
+            `expected 6 fields (topic Q0 docid rank score runid), found ${fields.length}: '${fields.join(" ")}'`,
+          );
         }
         // rest of the line is ignored
         if (buf[p] !== NEWLINE) p = buf.indexOf(NEWLINE, p);
@@ -257,7 +261,11 @@ function readPass(file: string, options: RunReadOptions, streaming: boolean): Ru
     closeSync(fd);
   }
   if (dataLines === 0) {
-    throw new FormatError(file, null, lineNo === 0 ? "empty file, expected run lines 'topic Q0 docid rank score runid'" : "no run lines (only comments or blank lines)");
+    throw new FormatError(
+      file,
+      null,
+      lineNo === 0 ? "empty file, expected run lines 'topic Q0 docid rank score runid'" : "no run lines (only comments or blank lines)",
+    );
   }
   if (streaming) closeTopic();
   else for (const group of groups.values()) if (group.wanted) options.onTopic(group);

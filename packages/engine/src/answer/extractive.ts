@@ -47,7 +47,11 @@ export function extractiveAnswer(
       candidates.push({ ref: source.ref, sentence, doc: { title: "", text: sentence, language: source.language } });
     }
   }
-  const features = reranker.score(question, candidates.map((c) => c.doc), scoring);
+  const features = reranker.score(
+    question,
+    candidates.map((c) => c.doc),
+    scoring,
+  );
   const scored = candidates
     .map((c, i) => ({ ...c, coverage: features[i]!.coverage, score: features[i]!.score }))
     .filter((c) => c.coverage >= MIN_SENTENCE_COVERAGE)
@@ -58,7 +62,11 @@ export function extractiveAnswer(
   for (const c of scored) {
     if (chosen.length >= MAX_SENTENCES) break;
     // Only add a sentence that brings more of the question than what is already chosen.
-    const together = reranker.score(question, [{ title: "", text: [...chosen.map((x) => x.sentence), c.sentence].join(" "), language: c.doc.language }], scoring)[0]!.coverage;
+    const together = reranker.score(
+      question,
+      [{ title: "", text: [...chosen.map((x) => x.sentence), c.sentence].join(" "), language: c.doc.language }],
+      scoring,
+    )[0]!.coverage;
     if (chosen.length > 0 && together <= covered + 1e-9) continue;
     chosen.push({ ref: c.ref, sentence: c.sentence, coverage: c.coverage });
     covered = together;

@@ -35,7 +35,10 @@ export function readJsonlObjects(file: string): JsonlLine[] {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") throw new EngineError("INPUT_NOT_FOUND", `${file}: no such file`);
-    throw new EngineError("UNREADABLE", `${file}: cannot read (${code === "EISDIR" ? "a folder, expected a JSONL file" : (code ?? (error as Error).message)})`);
+    throw new EngineError(
+      "UNREADABLE",
+      `${file}: cannot read (${code === "EISDIR" ? "a folder, expected a JSONL file" : (code ?? (error as Error).message)})`,
+    );
   }
   const text = decodeUtf8File(file, bytes);
   const out: JsonlLine[] = [];

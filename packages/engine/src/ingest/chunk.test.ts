@@ -5,7 +5,10 @@ import { languageFromPath } from "./language-path.js";
 
 describe("parseDocument", () => {
   it("takes the title from front matter, else the first heading, else the file name", () => {
-    expect(parseDocument("a.md", "---\ntitle: From FM\nlang: de\n---\n# Heading\n\ntext")).toMatchObject({ title: "From FM", language: "de" });
+    expect(parseDocument("a.md", "---\ntitle: From FM\nlang: de\n---\n# Heading\n\ntext")).toMatchObject({
+      title: "From FM",
+      language: "de",
+    });
     expect(parseDocument("a.md", "intro\n\n## First **bold** heading\n\ntext").title).toBe("First bold heading");
     expect(parseDocument("notes/plan-b.txt", "# not a heading in plain text").title).toBe("plan-b");
     expect(parseDocument("x.md", "```\n# inside code\n```\n").title).toBe("x");
@@ -24,7 +27,8 @@ describe("languageFromPath", () => {
 });
 
 describe("chunkDocument", () => {
-  const doc = "# Title\n\nIntro paragraph.\n\n## Section A\n\nA one.\n\nA two.\n\n### Sub\n\nSub text.\n\n## Section B\n\n```\ncode\n\nstill code\n```\n";
+  const doc =
+    "# Title\n\nIntro paragraph.\n\n## Section A\n\nA one.\n\nA two.\n\n### Sub\n\nSub text.\n\n## Section B\n\n```\ncode\n\nstill code\n```\n";
 
   it("splits at headings, keeps heading trails and leaves the title heading out", () => {
     const chunks = chunkDocument(doc, "Title", true);
@@ -49,7 +53,12 @@ describe("chunkDocument", () => {
       const chunks = chunkDocument(body, "t", false, config);
       expect(chunks.length).toBeGreaterThan(1);
       for (const c of chunks) expect(c.text.length).toBeLessThanOrEqual(config.maxChars);
-      expect(chunks.map((c) => c.text).join("").replace(/\s/g, "")).toBe(body.replace(/\s/g, ""));
+      expect(
+        chunks
+          .map((c) => c.text)
+          .join("")
+          .replace(/\s/g, ""),
+      ).toBe(body.replace(/\s/g, ""));
     }
   });
 

@@ -3,8 +3,10 @@
  * path (the first match from the top wins).
  */
 const ISO_639_1 = new Set(
-  ("af am ar az be bg bn bs ca cs cy da de el en eo es et eu fa fi fr ga gl gu he hi hr hu hy id is it ja ka kk km kn ko " +
-    "ky lo lt lv mk ml mn mr ms mt my nb ne nl nn no pa pl ps pt ro ru si sk sl sq sr sv sw ta te th tl tr uk ur uz vi zh zu").split(" "),
+  (
+    "af am ar az be bg bn bs ca cs cy da de el en eo es et eu fa fi fr ga gl gu he hi hr hu hy id is it ja ka kk km kn ko " +
+    "ky lo lt lv mk ml mn mr ms mt my nb ne nl nn no pa pl ps pt ro ru si sk sl sq sr sv sw ta te th tl tr uk ur uz vi zh zu"
+  ).split(" "),
 );
 
 const TAG = /^([a-z]{2})(?:[-_]([a-z]{2}|[a-z]{4}))?$/i;

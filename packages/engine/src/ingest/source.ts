@@ -77,7 +77,15 @@ function readFolder(location: string, abs: string): Source {
     const detected = parsed.language || fromFolder ? undefined : detectLanguage(parsed.body);
     const language = parsed.language ?? fromFolder ?? detected ?? null;
     const languageSource: LanguageSource = parsed.language ? "front-matter" : fromFolder ? "folder" : detected ? "detected" : "unknown";
-    documents.push({ path: rel, title: parsed.title, language, languageSource, body: parsed.body, markdown: parsed.markdown, contentHash: sha256(bytes) });
+    documents.push({
+      path: rel,
+      title: parsed.title,
+      language,
+      languageSource,
+      body: parsed.body,
+      markdown: parsed.markdown,
+      contentHash: sha256(bytes),
+    });
   }
   return { kind: "folder", location, defaultCollection: basename(abs), documents, skippedFiles };
 }
@@ -88,7 +96,10 @@ function* walk(root: string): Generator<string> {
   try {
     entries = readdirSync(root, { withFileTypes: true });
   } catch (error) {
-    throw new EngineError("UNREADABLE", `${root}: cannot list folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new EngineError(
+      "UNREADABLE",
+      `${root}: cannot list folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {

@@ -52,7 +52,14 @@ export class ModelExpander implements QueryExpander {
         const parsed = tryParse(error.text);
         if (parsed === undefined) {
           // Output the model did give but that is not JSON fails validation like a schema break.
-          return { expansion: unexpanded, expander: this.id, fallback: { reason: `model output is not JSON: ${clip(error.text ?? "")}`, errors: [{ instancePath: "", message: "is not JSON" }] } };
+          return {
+            expansion: unexpanded,
+            expander: this.id,
+            fallback: {
+              reason: `model output is not JSON: ${clip(error.text ?? "")}`,
+              errors: [{ instancePath: "", message: "is not JSON" }],
+            },
+          };
         }
         object = parsed;
       } else {
@@ -64,7 +71,10 @@ export class ModelExpander implements QueryExpander {
       return {
         expansion: unexpanded,
         expander: this.id,
-        fallback: { reason: "model output failed the expansion schema", errors: errors.map((e) => ({ instancePath: e.instancePath, message: e.message, params: e.params })) },
+        fallback: {
+          reason: "model output failed the expansion schema",
+          errors: errors.map((e) => ({ instancePath: e.instancePath, message: e.message, params: e.params })),
+        },
       };
     }
     return { expansion: object as ExpansionResult["expansion"], expander: this.id };

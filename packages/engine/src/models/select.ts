@@ -94,14 +94,25 @@ export function selectModels(env: NodeJS.ProcessEnv = process.env): ModelSelecti
   const limits = limitsFrom(env);
   if (mode === "offline") return offline(limits);
   const expansionPreset = (env.ENGINE_EXPANSION_PRESET?.trim() || "slim") as Preset;
-  if (!PRESETS.includes(expansionPreset)) throw new EngineError("BAD_ARGUMENT", `ENGINE_EXPANSION_PRESET must be one of ${PRESETS.join(", ")}, got "${expansionPreset}"`);
+  if (!PRESETS.includes(expansionPreset))
+    throw new EngineError("BAD_ARGUMENT", `ENGINE_EXPANSION_PRESET must be one of ${PRESETS.join(", ")}, got "${expansionPreset}"`);
 
   if (mode === "google") {
     if (!googleKey) throw new EngineError("BAD_ARGUMENT", "ENGINE_PROVIDER=google needs GOOGLE_GENERATIVE_AI_API_KEY");
     const presets = presetIds(env, GOOGLE_PRESETS);
     const google = createGoogleGenerativeAI({ apiKey: googleKey });
     const embedding = env.ENGINE_EMBEDDING_MODEL?.trim() || GOOGLE_EMBEDDING_MODEL;
-    return build("google", null, presets, env, expansionPreset, limits, (id) => google(id), embedding === "offline" ? undefined : embedding, (id) => google.embeddingModel(id));
+    return build(
+      "google",
+      null,
+      presets,
+      env,
+      expansionPreset,
+      limits,
+      (id) => google(id),
+      embedding === "offline" ? undefined : embedding,
+      (id) => google.embeddingModel(id),
+    );
   }
 
   if (!baseURL) throw new EngineError("BAD_ARGUMENT", "ENGINE_PROVIDER=openai-compatible needs OPENAI_COMPATIBLE_BASE_URL");
@@ -114,7 +125,12 @@ export function selectModels(env: NodeJS.ProcessEnv = process.env): ModelSelecti
   const fallback = env.ENGINE_MODEL?.trim();
   const presets = presetIds(env, fallback ? { slim: fallback, balanced: fallback, quality: fallback } : undefined);
   const apiKey = env.OPENAI_COMPATIBLE_API_KEY?.trim();
-  const provider = createOpenAICompatible({ name: "openai-compatible", baseURL, ...(apiKey ? { apiKey } : {}), supportsStructuredOutputs: true });
+  const provider = createOpenAICompatible({
+    name: "openai-compatible",
+    baseURL,
+    ...(apiKey ? { apiKey } : {}),
+    supportsStructuredOutputs: true,
+  });
   const embedding = env.ENGINE_EMBEDDING_MODEL?.trim();
   return build(
     "openai-compatible",
@@ -133,7 +149,8 @@ function presetIds(env: NodeJS.ProcessEnv, defaults: Record<Preset, string> | un
   const out = {} as Record<Preset, string>;
   for (const preset of PRESETS) {
     const id = env[`ENGINE_MODEL_${preset.toUpperCase()}`]?.trim() || env.ENGINE_MODEL?.trim() || defaults?.[preset];
-    if (!id) throw new EngineError("BAD_ARGUMENT", `no model for preset "${preset}": set ENGINE_MODEL or ENGINE_MODEL_${preset.toUpperCase()}`);
+    if (!id)
+      throw new EngineError("BAD_ARGUMENT", `no model for preset "${preset}": set ENGINE_MODEL or ENGINE_MODEL_${preset.toUpperCase()}`);
     out[preset] = id;
   }
   return out;

@@ -47,7 +47,9 @@ export class Bm25Retriever {
   ) {
     const [t, b, p] = columnWeights;
     this.statement = db
-      .prepare(`SELECT rowid, bm25(passages_fts, ${t}, ${b}, ${p}) AS s FROM passages_fts WHERE passages_fts MATCH ? ORDER BY s, rowid LIMIT ?`)
+      .prepare(
+        `SELECT rowid, bm25(passages_fts, ${t}, ${b}, ${p}) AS s FROM passages_fts WHERE passages_fts MATCH ? ORDER BY s, rowid LIMIT ?`,
+      )
       .raw() as unknown as Statement<[string, number], [number, number]>;
   }
 

@@ -83,8 +83,13 @@ export class DeterministicExpander implements QueryExpander {
       if (!stops.has(lower)) keywords.push(fix === word ? split : fix);
     }
     const rebuild = (replacement: string[]): string => words.map((_, i) => gaps[i] + replacement[i]!).join("") + tail;
-    const lexicalQueries = unique([query, rebuild(corrected), rebuild(decompounded), rebuild(joined), rebuild(spaced)]).slice(0, MAX_QUERIES);
-    const vectorQueries = unique([query, rebuild(corrected), keywords.join(" ")]).filter((q) => q.trim() !== "").slice(0, MAX_QUERIES);
+    const lexicalQueries = unique([query, rebuild(corrected), rebuild(decompounded), rebuild(joined), rebuild(spaced)]).slice(
+      0,
+      MAX_QUERIES,
+    );
+    const vectorQueries = unique([query, rebuild(corrected), keywords.join(" ")])
+      .filter((q) => q.trim() !== "")
+      .slice(0, MAX_QUERIES);
     return language ? { lexicalQueries, vectorQueries, language } : { lexicalQueries, vectorQueries };
   }
 

@@ -45,7 +45,15 @@ describe("ordering", () => {
 
   it("TopK keeps the best k in engine order", () => {
     const top = new TopK<{ score: number; docId: string }>(3, byScoreThenDocIdDesc);
-    for (const [score, docId] of [[1, "a"], [5, "b"], [3, "c"], [5, "d"], [0, "e"], [3, "f"]] as const) top.push({ score, docId });
+    for (const [score, docId] of [
+      [1, "a"],
+      [5, "b"],
+      [3, "c"],
+      [5, "d"],
+      [0, "e"],
+      [3, "f"],
+    ] as const)
+      top.push({ score, docId });
     expect(top.sorted().map((x) => x.docId)).toEqual(["d", "b", "f"]);
     const none = new TopK<{ score: number; docId: string }>(0, byScoreThenDocIdDesc);
     none.push({ score: 1, docId: "a" });

@@ -21,7 +21,14 @@
  * It implements the AI SDK's RerankingModelV3, so any AI SDK reranking model can replace it.
  */
 import type { JSONObject, RerankingModelV3, RerankingModelV3CallOptions } from "@ai-sdk/provider";
-import { analyzeDocumentText, analyzeQuery, matchingTerms, type AnalyzerConfig, type QueryTerm, DEFAULT_ANALYZER } from "../text/analyze.js";
+import {
+  analyzeDocumentText,
+  analyzeQuery,
+  matchingTerms,
+  type AnalyzerConfig,
+  type QueryTerm,
+  DEFAULT_ANALYZER,
+} from "../text/analyze.js";
 import { detectLanguage } from "../text/language.js";
 
 export const RERANK_WEIGHTS = { coverage: 0.5, phrase: 0.15, proximity: 0.15, title: 0.2 } as const;
@@ -131,7 +138,10 @@ export class HeuristicReranker implements RerankingModelV3 {
       const phrase = terms.length < 2 ? coverage : longestRun(terms, body) / terms.length;
       const proximity = terms.length < 2 ? coverage : windowScore(hitPositions);
       const score =
-        RERANK_WEIGHTS.coverage * coverage + RERANK_WEIGHTS.phrase * phrase + RERANK_WEIGHTS.proximity * proximity + RERANK_WEIGHTS.title * titleShare;
+        RERANK_WEIGHTS.coverage * coverage +
+        RERANK_WEIGHTS.phrase * phrase +
+        RERANK_WEIGHTS.proximity * proximity +
+        RERANK_WEIGHTS.title * titleShare;
       return { coverage, phrase, proximity, title: titleShare, score };
     });
   }

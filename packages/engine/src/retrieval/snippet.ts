@@ -5,7 +5,13 @@
 import { analyzeDocumentText } from "../text/analyze.js";
 import type { AnalyzerConfig } from "../text/analyze.js";
 
-export function makeSnippet(text: string, queryTokens: ReadonlySet<string>, language: string | undefined, analyzer: AnalyzerConfig, width = 240): string {
+export function makeSnippet(
+  text: string,
+  queryTokens: ReadonlySet<string>,
+  language: string | undefined,
+  analyzer: AnalyzerConfig,
+  width = 240,
+): string {
   const flat = text.replace(/\s+/g, " ").trim();
   if (flat.length <= width) return flat;
   const hits = analyzeDocumentText(flat, language, analyzer).tokens.filter((t) => queryTokens.has(t.term));

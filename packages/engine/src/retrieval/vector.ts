@@ -33,12 +33,17 @@ export class VectorIndex {
     const rowDocument = new Int32Array(count);
     let row = 0;
     const rows = db
-      .prepare("SELECT p.id, e.dimensions, e.vector FROM passages p JOIN embeddings e ON e.content_hash = p.content_hash AND e.embedder = ? ORDER BY p.id")
+      .prepare(
+        "SELECT p.id, e.dimensions, e.vector FROM passages p JOIN embeddings e ON e.content_hash = p.content_hash AND e.embedder = ? ORDER BY p.id",
+      )
       .raw()
       .iterate(embedder) as IterableIterator<[number, number, Buffer]>;
     for (const [passageId, dims, blob] of rows) {
       if (dims !== dimensions || blob.byteLength !== dims * 4) {
-        throw new EngineError("EMBEDDER_MISMATCH", `${file}: passage ${passageId} has a ${dims}-dimensional vector from ${embedder}, the index records ${dimensions}; re-index`);
+        throw new EngineError(
+          "EMBEDDER_MISMATCH",
+          `${file}: passage ${passageId} has a ${dims}-dimensional vector from ${embedder}, the index records ${dimensions}; re-index`,
+        );
       }
       const offset = row * dimensions;
       // One copy of the little-endian bytes (x86 and ARM are little-endian), then normalize in place.
@@ -55,7 +60,10 @@ export class VectorIndex {
     }
     const missing = catalog.passageDocument.size - count;
     if (missing > 0) {
-      throw new EngineError("INDEX_STALE", `${file}: ${missing} passages have no vector from ${embedder}; run \`pnpm engine index\` again to embed them`);
+      throw new EngineError(
+        "INDEX_STALE",
+        `${file}: ${missing} passages have no vector from ${embedder}; run \`pnpm engine index\` again to embed them`,
+      );
     }
     return new VectorIndex(embedder, dimensions, matrix, rowPassage, rowDocument, catalog.documents.length);
   }

@@ -28,11 +28,19 @@ export class Catalog {
 
   constructor(db: Db) {
     const byRowId = new Map<number, number>();
-    for (const d of db.prepare("SELECT id, collection, path, title, language FROM documents ORDER BY id").all() as Array<{ id: number; collection: string; path: string; title: string; language: string | null }>) {
+    for (const d of db.prepare("SELECT id, collection, path, title, language FROM documents ORDER BY id").all() as Array<{
+      id: number;
+      collection: string;
+      path: string;
+      title: string;
+      language: string | null;
+    }>) {
       byRowId.set(d.id, this.documents.length);
       this.documents.push({ rowId: d.id, collection: d.collection, docId: d.path, title: d.title, language: d.language });
     }
-    for (const p of db.prepare("SELECT id, document_id AS doc, seq FROM passages").raw().iterate() as IterableIterator<[number, number, number]>) {
+    for (const p of db.prepare("SELECT id, document_id AS doc, seq FROM passages").raw().iterate() as IterableIterator<
+      [number, number, number]
+    >) {
       this.passageDocument.set(p[0], byRowId.get(p[1])!);
       this.passageSeq.set(p[0], p[2]);
     }

@@ -54,9 +54,13 @@ export function openIndex(file: string, options: OpenOptions): Db {
 function initialize(db: Db, file: string, create: boolean): void {
   const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type IN ('table','view')").pluck().all() as string[];
   if (tables.length > 0) {
-    throw new EngineError("NOT_AN_INDEX", `${file}: a SQLite database, but not an index of this engine (it has tables ${tables.slice(0, 5).join(", ")})`);
+    throw new EngineError(
+      "NOT_AN_INDEX",
+      `${file}: a SQLite database, but not an index of this engine (it has tables ${tables.slice(0, 5).join(", ")})`,
+    );
   }
-  if (!create) throw new EngineError("NOT_AN_INDEX", `${file}: an empty SQLite database, not an index; build one with \`pnpm engine index\``);
+  if (!create)
+    throw new EngineError("NOT_AN_INDEX", `${file}: an empty SQLite database, not an index; build one with \`pnpm engine index\``);
   db.pragma("journal_mode = WAL");
   db.transaction(() => {
     db.exec(CREATE_SCHEMA);

@@ -81,7 +81,9 @@ export async function indexSource(ctx: IndexerContext, location: string, options
 
   // 2. Diff against the collection.
   const existing = new Map<string, { id: number; hash: string; chunker: string }>();
-  for (const row of db.prepare("SELECT id, path, content_hash AS hash, chunker FROM documents WHERE collection = ?").all(collection) as Array<{ id: number; path: string; hash: string; chunker: string }>) {
+  for (const row of db
+    .prepare("SELECT id, path, content_hash AS hash, chunker FROM documents WHERE collection = ?")
+    .all(collection) as Array<{ id: number; path: string; hash: string; chunker: string }>) {
     existing.set(row.path, row);
   }
   const planned: PlannedDocument[] = [];
@@ -129,23 +131,34 @@ export async function indexSource(ctx: IndexerContext, location: string, options
     if (!removedSet.has(row.documentId) && !toEmbed.has(row.hash)) toEmbed.set(row.hash, passageBody(row.heading, row.text));
   }
   if (embedderChanged) {
-    say(`embedder changed (${meta.embedder}, ${meta.dimensions} dimensions → ${embedder}): re-embedding ${stale.length} stored passages; vectors of the two are never mixed`);
+    say(
+      `embedder changed (${meta.embedder}, ${meta.dimensions} dimensions → ${embedder}): re-embedding ${stale.length} stored passages; vectors of the two are never mixed`,
+    );
   }
   const vectors = new Map<string, Float32Array>();
   const hashes = [...toEmbed.keys()];
   let dimensions = embedderChanged ? 0 : (meta.dimensions ?? 0);
   for (let i = 0; i < hashes.length; i += EMBED_BATCH) {
     const batch = hashes.slice(i, i + EMBED_BATCH);
-    const embedded = await embedTexts(ctx.embedder, batch.map((h) => toEmbed.get(h)!));
+    const embedded = await embedTexts(
+      ctx.embedder,
+      batch.map((h) => toEmbed.get(h)!),
+    );
     embedded.forEach((vector, j) => {
       if (dimensions === 0) dimensions = vector.length;
       if (vector.length !== dimensions || vector.length === 0) {
-        throw new EngineError("PROVIDER_ERROR", `${embedder} returned a ${vector.length}-dimensional vector where ${dimensions} were expected; nothing was written`);
+        throw new EngineError(
+          "PROVIDER_ERROR",
+          `${embedder} returned a ${vector.length}-dimensional vector where ${dimensions} were expected; nothing was written`,
+        );
       }
       vectors.set(batch[j]!, vector);
     });
     const done = Math.min(i + EMBED_BATCH, hashes.length);
-    if (hashes.length >= 10 * EMBED_BATCH && (done === hashes.length || Math.floor(done / (hashes.length / 10)) > Math.floor(i / (hashes.length / 10)))) {
+    if (
+      hashes.length >= 10 * EMBED_BATCH &&
+      (done === hashes.length || Math.floor(done / (hashes.length / 10)) > Math.floor(i / (hashes.length / 10)))
+    ) {
       options.onMessage?.(`embedded ${done}/${hashes.length} passages`);
     }
   }
@@ -164,7 +177,9 @@ export async function indexSource(ctx: IndexerContext, location: string, options
     const insertDocument = db.prepare(
       "INSERT INTO documents (collection, path, title, language, language_source, content_hash, chunker) VALUES (?, ?, ?, ?, ?, ?, ?)",
     );
-    const updateDocument = db.prepare("UPDATE documents SET title = ?, language = ?, language_source = ?, content_hash = ?, chunker = ? WHERE id = ?");
+    const updateDocument = db.prepare(
+      "UPDATE documents SET title = ?, language = ?, language_source = ?, content_hash = ?, chunker = ? WHERE id = ?",
+    );
     const insertPassage = db.prepare("INSERT INTO passages (document_id, seq, heading, text, content_hash) VALUES (?, ?, ?, ?, ?)");
     const insertFts = db.prepare("INSERT INTO passages_fts (rowid, title, body, path) VALUES (?, ?, ?, ?)");
     const insertVector = db.prepare("INSERT OR REPLACE INTO embeddings (content_hash, embedder, dimensions, vector) VALUES (?, ?, ?, ?)");
@@ -191,7 +206,9 @@ export async function indexSource(ctx: IndexerContext, location: string, options
         documentId = doc.existingId;
         counts.updated++;
       } else {
-        documentId = Number(insertDocument.run(collection, s.path, s.title, s.language, s.languageSource, s.contentHash, chunker).lastInsertRowid);
+        documentId = Number(
+          insertDocument.run(collection, s.path, s.title, s.language, s.languageSource, s.contentHash, chunker).lastInsertRowid,
+        );
         counts.added++;
       }
       const lang = s.language ? baseLanguage(s.language) : undefined;
@@ -223,7 +240,9 @@ export async function indexSource(ctx: IndexerContext, location: string, options
   }
 
   const totals = db
-    .prepare("SELECT (SELECT count(*) FROM documents WHERE collection = ?) AS docs, (SELECT count(*) FROM passages p JOIN documents d ON d.id = p.document_id WHERE d.collection = ?) AS passages")
+    .prepare(
+      "SELECT (SELECT count(*) FROM documents WHERE collection = ?) AS docs, (SELECT count(*) FROM passages p JOIN documents d ON d.id = p.document_id WHERE d.collection = ?) AS passages",
+    )
     .get(collection, collection) as { docs: number; passages: number };
   return {
     collection,
@@ -245,6 +264,11 @@ function rebuildFullText(db: Db, analyzer: AnalyzerConfig): void {
     .all() as Array<{ id: number; heading: string; text: string; title: string; path: string; language: string | null }>;
   for (const row of rows) {
     const lang = row.language ? baseLanguage(row.language) : undefined;
-    insertFts.run(row.id, indexTerms(row.title, lang, analyzer), indexTerms(passageBody(row.heading, row.text), lang, analyzer), pathTerms(row.path, row.language, analyzer));
+    insertFts.run(
+      row.id,
+      indexTerms(row.title, lang, analyzer),
+      indexTerms(passageBody(row.heading, row.text), lang, analyzer),
+      pathTerms(row.path, row.language, analyzer),
+    );
   }
 }

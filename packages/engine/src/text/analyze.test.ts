@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { analyzeDocumentText, analyzeQuery, buildMatchExpression, indexTerms, matchingTerms, MAX_QUERY_TERMS } from "./analyze.js";
 
 const terms = (text: string, lang?: string): string[] => indexTerms(text, lang).split(" ").filter(Boolean);
-const match = (q: string, languages = ["en", "de", "fr", "it"]): string => buildMatchExpression(matchingTerms(analyzeQuery(q, { languages })));
+const match = (q: string, languages = ["en", "de", "fr", "it"]): string =>
+  buildMatchExpression(matchingTerms(analyzeQuery(q, { languages })));
 
 describe("document analysis: token classes", () => {
   it.each([
@@ -85,7 +86,10 @@ describe("query analysis and MATCH expressions", () => {
     (q) => {
       const expr = match(q);
       // Every token is inside double quotes; the only bare words are the OR operators.
-      const bare = expr.replace(/"(?:[^"]|"")*"/g, "").replace(/[()\s]/g, "").replace(/OR/g, "");
+      const bare = expr
+        .replace(/"(?:[^"]|"")*"/g, "")
+        .replace(/[()\s]/g, "")
+        .replace(/OR/g, "");
       expect(bare).toBe("");
     },
   );
@@ -98,13 +102,18 @@ describe("query analysis and MATCH expressions", () => {
   });
 
   it("with spacedCompounds, adds the joined form of 2-3 plain words in a row, after every other term", () => {
-    const spaced = (q: string): string => buildMatchExpression(matchingTerms(analyzeQuery(q, { languages: ["en"], spacedCompounds: true })));
+    const spaced = (q: string): string =>
+      buildMatchExpression(matchingTerms(analyzeQuery(q, { languages: ["en"], spacedCompounds: true })));
     expect(spaced("real time")).toBe('"real" OR "time" OR "realtime"');
-    expect(spaced("max parallel uploads")).toBe('"max" OR "parallel" OR ("uploads" OR "upload") OR "maxparallel" OR "paralleluploads" OR "maxparalleluploads"');
+    expect(spaced("max parallel uploads")).toBe(
+      '"max" OR "parallel" OR ("uploads" OR "upload") OR "maxparallel" OR "paralleluploads" OR "maxparalleluploads"',
+    );
     // Not across punctuation, compounds or stop words; never without the option.
     expect(spaced("real, time")).not.toContain("realtime");
     expect(spaced("real-time channel")).not.toContain("realtimechannel");
-    expect(analyzeQuery("cancel my subscription", { languages: ["en"], queryLanguage: "en", spacedCompounds: true }).terms.map((t) => t.surface)).toEqual(["cancel", "my", "subscription"]);
+    expect(
+      analyzeQuery("cancel my subscription", { languages: ["en"], queryLanguage: "en", spacedCompounds: true }).terms.map((t) => t.surface),
+    ).toEqual(["cancel", "my", "subscription"]);
     expect(match("real time")).not.toContain("realtime");
   });
 

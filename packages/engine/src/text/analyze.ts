@@ -51,7 +51,8 @@ export const DEFAULT_ANALYZER: AnalyzerConfig = {
 export function resolveAnalyzer(options: Partial<AnalyzerConfig> = {}): AnalyzerConfig {
   if (options === null || typeof options !== "object") throw new TypeError(`Expected "analyzer" to be an object`);
   for (const key of Object.keys(options)) {
-    if (!Object.hasOwn(DEFAULT_ANALYZER, key)) throw new TypeError(`Unknown analyzer option "${key}" (known: ${Object.keys(DEFAULT_ANALYZER).join(", ")})`);
+    if (!Object.hasOwn(DEFAULT_ANALYZER, key))
+      throw new TypeError(`Unknown analyzer option "${key}" (known: ${Object.keys(DEFAULT_ANALYZER).join(", ")})`);
   }
   const config = { ...DEFAULT_ANALYZER, ...options };
   if (!CJK_STRATEGIES.includes(config.cjk)) {
@@ -263,7 +264,11 @@ export function analyzeQuery(text: string, options: QueryAnalysisOptions): Analy
   let truncated = 0;
   /** Adds a term unless it is a duplicate; beyond the cap, counts it as dropped (or, when optional, drops it silently). */
   const add = (term: QueryTerm, optional = false): void => {
-    const key = term.alternatives.map((a) => a.join(" ")).sort().join("|") + (term.prefix ? "*" : "");
+    const key =
+      term.alternatives
+        .map((a) => a.join(" "))
+        .sort()
+        .join("|") + (term.prefix ? "*" : "");
     if (seen.has(key)) return;
     seen.add(key);
     if (terms.length >= MAX_QUERY_TERMS) {
@@ -272,14 +277,15 @@ export function analyzeQuery(text: string, options: QueryAnalysisOptions): Analy
     }
     terms.push(term);
   };
-  const stemsOf = (lowered: string): string[] => unique([wordTerm(lowered, undefined, config), ...languages.map((l) => wordTerm(lowered, l, config))]);
+  const stemsOf = (lowered: string): string[] =>
+    unique([wordTerm(lowered, undefined, config), ...languages.map((l) => wordTerm(lowered, l, config))]);
 
   /** "joined form OR phrase of its parts (stemmed per language)". */
   const compound = (surface: string, lowered: readonly string[]): QueryTerm => {
     const joined = lowered.map(foldDiacritics).join("");
-    const phrases = unique(
-      [undefined, ...languages].map((l) => lowered.map((w) => wordTerm(w, l, config)).join(" ")),
-    ).map((p) => p.split(" "));
+    const phrases = unique([undefined, ...languages].map((l) => lowered.map((w) => wordTerm(w, l, config)).join(" "))).map((p) =>
+      p.split(" "),
+    );
     const alternatives = joined.length <= MAX_JOINED_LENGTH ? [[joined], ...phrases] : phrases;
     return { surface, alternatives, kind: "compound", stop: false };
   };
@@ -299,7 +305,8 @@ export function analyzeQuery(text: string, options: QueryAnalysisOptions): Analy
       for (const t of cjkQueryTerms(part.text, config.cjk)) add({ ...t, kind: "cjk", stop: false });
     }
     const previous = run[run.length - 1];
-    if (previous && !(latin.length === 1 && parts.length === 1 && /^[ \t]+$/.test(text.slice(previous.end, m.index)))) sequences.push(run.splice(0));
+    if (previous && !(latin.length === 1 && parts.length === 1 && /^[ \t]+$/.test(text.slice(previous.end, m.index))))
+      sequences.push(run.splice(0));
     if (latin.length === 0) continue;
     const lowered = latin.map((p) => lower(p.text));
     if (latin.length === 1) {
@@ -320,7 +327,8 @@ export function analyzeQuery(text: string, options: QueryAnalysisOptions): Analy
         const words = sequence.slice(i, i + n);
         if (words.some((w) => w.stop)) continue;
         const joined = words.map((w) => foldDiacritics(w.word)).join("");
-        if (joined.length <= MAX_JOINED_LENGTH) add({ surface: words.map((w) => w.word).join(" "), alternatives: [[joined]], kind: "compound", stop: false }, true);
+        if (joined.length <= MAX_JOINED_LENGTH)
+          add({ surface: words.map((w) => w.word).join(" "), alternatives: [[joined]], kind: "compound", stop: false }, true);
       }
     }
   }
@@ -346,7 +354,9 @@ export function buildMatchExpression(terms: readonly QueryTerm[]): string {
   return terms
     .map((t) => {
       const star = t.prefix ? "*" : "";
-      return t.alternatives.length === 1 ? quote(t.alternatives[0]!) + star : `(${t.alternatives.map((a) => quote(a) + star).join(" OR ")})`;
+      return t.alternatives.length === 1
+        ? quote(t.alternatives[0]!) + star
+        : `(${t.alternatives.map((a) => quote(a) + star).join(" OR ")})`;
     })
     .join(" OR ");
 }

@@ -1,10 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { analyzeDocumentText, analyzeQuery, buildMatchExpression, indexTerms, matchingTerms, resolveAnalyzer, type AnalyzerConfig } from "./analyze.js";
+import {
+  analyzeDocumentText,
+  analyzeQuery,
+  buildMatchExpression,
+  indexTerms,
+  matchingTerms,
+  resolveAnalyzer,
+  type AnalyzerConfig,
+} from "./analyze.js";
 import { CJK_STRATEGIES, cjkUnits, type CjkStrategy } from "./cjk.js";
 
 const config = (cjk: CjkStrategy): AnalyzerConfig => resolveAnalyzer({ cjk });
 const terms = (text: string, cjk: CjkStrategy = "bigram"): string[] => indexTerms(text, undefined, config(cjk)).split(" ").filter(Boolean);
-const match = (q: string, cjk: CjkStrategy = "bigram"): string => buildMatchExpression(matchingTerms(analyzeQuery(q, { languages: ["en"], config: config(cjk) })));
+const match = (q: string, cjk: CjkStrategy = "bigram"): string =>
+  buildMatchExpression(matchingTerms(analyzeQuery(q, { languages: ["en"], config: config(cjk) })));
 
 describe("CJK normalization: every written form of a run gives the same terms", () => {
   it.each([
@@ -35,7 +44,10 @@ describe("CJK normalization: every written form of a run gives the same terms", 
 
   it("never produces an empty term from a lone combining mark", () => {
     for (const strategy of CJK_STRATEGIES) {
-      expect(terms("\u3099", strategy).every((t) => t !== ""), strategy).toBe(true);
+      expect(
+        terms("\u3099", strategy).every((t) => t !== ""),
+        strategy,
+      ).toBe(true);
       expect(match("ハ\u3099ス", strategy)).not.toContain('""');
     }
   });
@@ -43,7 +55,19 @@ describe("CJK normalization: every written form of a run gives the same terms", 
 
 describe("mixed scripts and identifiers inside CJK text", () => {
   it("splits at script changes and keeps the identifier's joined form", () => {
-    expect(terms("错误代码E-4012表示文件过大")).toEqual(["错误", "误代", "代码", "e", "4012", "表示", "示文", "文件", "件过", "过大", "e4012"]);
+    expect(terms("错误代码E-4012表示文件过大")).toEqual([
+      "错误",
+      "误代",
+      "代码",
+      "e",
+      "4012",
+      "表示",
+      "示文",
+      "文件",
+      "件过",
+      "过大",
+      "e4012",
+    ]);
     expect(terms("Tessera同期")).toEqual(["tessera", "同期"]);
     expect(terms("API키")).toEqual(["api", "키"]);
     expect(terms("config.yaml의 위치")).toEqual(["config", "yaml", "의", "위치", "configyaml"]);
@@ -86,7 +110,9 @@ describe("strategies", () => {
   });
 
   it("rejects an unknown strategy or option with a message that names it", () => {
-    expect(() => resolveAnalyzer({ cjk: "unigram" as never })).toThrow('Expected analyzer "cjk" to be one of bigram, unigram+bigram, segmenter, trigram, got "unigram"');
+    expect(() => resolveAnalyzer({ cjk: "unigram" as never })).toThrow(
+      'Expected analyzer "cjk" to be one of bigram, unigram+bigram, segmenter, trigram, got "unigram"',
+    );
     expect(() => resolveAnalyzer({ cjkk: "bigram" } as never)).toThrow('Unknown analyzer option "cjkk" (known: stemLanguages, cjk)');
     expect(() => resolveAnalyzer({ toString: "x" } as never)).toThrow(/Unknown analyzer option "toString"/);
   });

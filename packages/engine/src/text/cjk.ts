@@ -134,7 +134,10 @@ export function cjkQueryTerms(run: string, strategy: CjkStrategy): CjkQueryTerm[
     case "bigram":
       return grams(units, 2).map(single);
     case "unigram+bigram":
-      return [...grams(units, 2).map(single), ...(units.length > 1 ? units.map((u) => single({ term: u.ch, start: u.start, end: u.end })) : [])];
+      return [
+        ...grams(units, 2).map(single),
+        ...(units.length > 1 ? units.map((u) => single({ term: u.ch, start: u.start, end: u.end })) : []),
+      ];
     case "segmenter":
       return words(units).map(single);
     case "trigram":

@@ -10,7 +10,8 @@ export const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p
  * NFKC folds into it (combining voicing marks U+3099/309A, half-width prolonged sound and voicing
  * marks), so `ｻﾌﾞｽｸ` or decomposed `ハ\u3099` stays one run.
  */
-export const CJK_RUN_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー々〆〤\u3099\u309A\uFF70\uFF9E\uFF9F]/u;
+export const CJK_RUN_CHAR =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー々〆〤\u3099\u309A\uFF70\uFF9E\uFF9F]/u;
 
 export function isCjkChar(ch: string): boolean {
   return CJK_CHAR.test(ch);

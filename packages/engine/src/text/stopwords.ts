@@ -13,9 +13,7 @@ const lists: Record<string, string> = {
   pt: "a ao as como com da das de do dos e é em isso na no nos o os para por que se sua seu um uma",
 };
 
-const sets = new Map<string, ReadonlySet<string>>(
-  Object.entries(lists).map(([lang, words]) => [lang, new Set(words.split(" "))]),
-);
+const sets = new Map<string, ReadonlySet<string>>(Object.entries(lists).map(([lang, words]) => [lang, new Set(words.split(" "))]));
 
 const union: ReadonlySet<string> = new Set([...sets.values()].flatMap((s) => [...s]));
 
