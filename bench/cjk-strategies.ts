@@ -39,7 +39,7 @@ const main = loadDataset();
 const bulk = join(scratch, "bulk.jsonl");
 writeFileSync(
   bulk,
-  Array.from({ length: copies }, (_, k) =>
+  `${Array.from({ length: copies }, (_, k) =>
     listCorpusDocs(corpus).map((doc) => {
       const text = readFileSync(join(corpus, doc), "utf8");
       const title = /^# (.*)$/m.exec(text)?.[1] ?? doc;
@@ -47,7 +47,7 @@ writeFileSync(
     }),
   )
     .flat()
-    .join("\n") + "\n",
+    .join("\n")}\n`,
 );
 
 interface Row {

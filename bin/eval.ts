@@ -101,7 +101,7 @@ async function main(argv: string[]): Promise<number> {
   }
 
   let runInfo: RunInfo;
-  let output;
+  let output: ReturnType<typeof readEvaliteOutput>;
   try {
     if (!existsSync(outputPath)) throw new ConfigError(`Evalite wrote no results (status ${evaliteStatus}); its output above says why`);
     output = readEvaliteOutput(outputPath);

@@ -49,8 +49,13 @@ define("Cross-language recall matrix", {
       scorer: ({ output }) => {
         let found = 0;
         let relevant = 0;
-        for (const [q, cells] of Object.entries(output))
-          for (const [d, cell] of Object.entries(cells)) if (q !== d) (found += cell.found), (relevant += cell.relevant);
+        for (const [q, cells] of Object.entries(output)) {
+          for (const [d, cell] of Object.entries(cells)) {
+            if (q === d) continue;
+            found += cell.found;
+            relevant += cell.relevant;
+          }
+        }
         return {
           score: relevant > 0 ? found / relevant : 0,
           metadata: { found, relevant, ...(relevant === 0 ? { noRelevant: true } : {}) },

@@ -55,7 +55,7 @@ export class DatasetError extends Error {
 
 /** Queries without any judgment are left out: nothing could score them. */
 function loadBeirDataset(folder: string, split: string): Dataset {
-  let beir;
+  let beir: ReturnType<typeof readBeirDataset>;
   try {
     beir = readBeirDataset(folder, { split });
   } catch (error) {

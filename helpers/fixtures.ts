@@ -533,9 +533,18 @@ export function findJsonSyntaxError(text: string): { offset: number; problem: st
   const value = (): void => {
     space();
     const c = text[i];
-    if (c === "{") return object();
-    if (c === "[") return array();
-    if (c === '"') return string();
+    if (c === "{") {
+      object();
+      return;
+    }
+    if (c === "[") {
+      array();
+      return;
+    }
+    if (c === '"') {
+      string();
+      return;
+    }
     const number = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
     if (number) return void (i += number[0].length);
     for (const word of ["true", "false", "null"]) if (text.startsWith(word, i)) return void (i += word.length);

@@ -63,7 +63,7 @@ describe("the CJK lane fixtures", () => {
     for (const language of CJK_LANGUAGES) {
       const mine = docs.filter((d) => docLanguage(d) === language);
       expect(mine.length, language).toBeGreaterThanOrEqual(7);
-      for (const doc of mine) expect(readCorpusDoc(doc, CJK_CORPUS), doc).toMatch(/^# \S[^]*\n## \S/);
+      for (const doc of mine) expect(readCorpusDoc(doc, CJK_CORPUS), doc).toMatch(/^# \S[\s\S]*\n## \S/);
     }
     expect(new Set(docs.map(docLanguage))).toEqual(new Set(CJK_LANGUAGES));
   });

@@ -4,7 +4,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runEval, type EvalRun } from "./eval-run.js";
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 async function run(args: string[], env: Record<string, string> = {}): Promise<EvalRun> {
   const r = await runEval(args, env);
   dirs.push(r.dir);
@@ -47,7 +49,7 @@ describe("pnpm eval on the fixtures, offline", () => {
       result.code,
       result.stdout
         .split("\n")
-        .filter((l) => /^(gate|eval|  )/.test(l))
+        .filter((l) => /^(gate|eval| {2})/.test(l))
         .join("\n"),
     ).toBe(0);
     expect(result.stdout).toMatch(/gate: offline floors from evals\/baseline\.json: [1-9]\d* checked, 0 fell, 0 missing/);
@@ -73,16 +75,16 @@ describe("pnpm eval on a BEIR folder (EVAL_DATASET)", () => {
       { _id: "d3", title: "Bread baking", text: "Sourdough bread needs flour, water, salt and a lively starter." },
       { _id: "d4", title: "Tides", text: "Tidal power plants use the rise and fall of the sea to make electricity." },
     ];
-    writeFileSync(join(beir, "corpus.jsonl"), docs.map((d) => JSON.stringify(d)).join("\n") + "\n");
+    writeFileSync(join(beir, "corpus.jsonl"), `${docs.map((d) => JSON.stringify(d)).join("\n")}\n`);
     writeFileSync(
       join(beir, "queries.jsonl"),
-      [
+      `${[
         { _id: "q1", text: "solar electricity" },
         { _id: "q2", text: "baking sourdough" },
         { _id: "q3", text: "unjudged query" },
       ]
         .map((q) => JSON.stringify(q))
-        .join("\n") + "\n",
+        .join("\n")}\n`,
     );
     writeFileSync(join(beir, "qrels", "test.tsv"), "query-id\tcorpus-id\tscore\nq1\td1\t2\nq1\td4\t1\nq2\td3\t1\n");
     const r = await run([], { EVAL_DATASET: beir });

@@ -18,7 +18,9 @@ const HYBRID = "Hybrid query (balanced)";
 const work = mkdtempSync(join(tmpdir(), "gate-test-"));
 const baselinePath = join(work, "baseline.json");
 const dirs: string[] = [work];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 async function run(args: string[], env: Record<string, string> = {}): Promise<EvalRun> {
   const r = await runEval(args, { EVAL_BASELINE: baselinePath, ...env });

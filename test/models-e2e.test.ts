@@ -13,7 +13,9 @@ import { startStubServer, type StubBehaviour, type StubServer } from "./stub-ope
 
 const KEY = "sk-stub-SECRET-7f3a9c";
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 type Score = { name: string; score: number; metadata?: Record<string, unknown> };
 type Suite = NonNullable<EvalRun["output"]>["suites"][number];

@@ -122,7 +122,7 @@ export function compareReports(a: Report, b: Report, forced = false): Comparison
       methodMismatch.push({ suite, metric, a: methodsA, b: methodsB });
       continue;
     }
-    const scored = (v: CaseValue | undefined): v is CaseValue => v !== undefined && v.scored;
+    const scored = (v: CaseValue | undefined): v is CaseValue => v?.scored === true;
     const pairs = [...casesA]
       .filter(([id, x]) => scored(x) && scored(casesB.get(id)))
       .map(([id, x]) => ({ id, a: x.value, d: casesB.get(id)!.value - x.value }));

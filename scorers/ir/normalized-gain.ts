@@ -41,7 +41,7 @@ export function normalizedGain(judged: JudgedRanking, gains: readonly ParamPair[
     sumResults += g;
     ideal.advance();
     if (ideal.gain > 0) sumIdeal += ideal.gain;
-    sumCost += ideal.gain >= minCost ? ideal.gain : minCost;
+    sumCost += Math.max(ideal.gain, minCost);
     if (g !== 0) resultsG += g / Math.log2(2 + sumCost - sumResults);
   }
   for (; i < numRet; i++) {

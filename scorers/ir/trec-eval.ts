@@ -55,7 +55,7 @@ export function trecEval(options: TrecEvalOptions): string {
     wantTopic: (id) => qrels.topics.has(id),
     onRestart: () => results.clear(),
     onTopic: (topic) => {
-      let judged;
+      let judged: ReturnType<typeof judgedRanking>;
       try {
         judged = judgedRanking(topic, qrels.topics.get(topic.id)!, { relevanceLevel, maxDepth });
       } catch (error) {

@@ -84,6 +84,7 @@ describe.skipIf(!haveBrowser)("Evalite UI in headless Chromium", () => {
     await page.goto(base, { waitUntil: "domcontentloaded" });
     const link = page.locator(`a[href="/suite/${encodeURIComponent(SUITE)}"]`).first();
     await link.waitFor({ timeout: 30_000 });
+    // biome-ignore lint/performance/useDomNodeTextContent: the test reads what the UI renders, not hidden nodes
     expect(await link.innerText()).toContain(SUITE);
     await page.screenshot({ path: join(ARTIFACTS, "suite-list.png") });
     await page.close();
@@ -96,6 +97,7 @@ describe.skipIf(!haveBrowser)("Evalite UI in headless Chromium", () => {
       await page.goto(`${base}/suite/${encodeURIComponent(SUITE)}/eval/0?trace=${trace}`, { waitUntil: "domcontentloaded" });
       const panel = page.locator("div.flex-grow.border-l").first();
       await panel.getByText("Input", { exact: true }).waitFor({ timeout: 30_000 });
+      // biome-ignore lint/performance/useDomNodeTextContent: the test reads what the UI renders, not hidden nodes
       const text = await panel.innerText();
       stages.push(stageShown(text) ?? `(no stage in: ${text.slice(0, 120)})`);
       await page.screenshot({ path: join(ARTIFACTS, `trace-${trace}.png`) });

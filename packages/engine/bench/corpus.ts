@@ -59,7 +59,7 @@ export class Zipf {
     this.cdf = new Float64Array(n);
     let sum = 0;
     for (let r = 0; r < n; r++) {
-      sum += 1 / Math.pow(r + 1 + q, s);
+      sum += 1 / (r + 1 + q) ** s;
       this.cdf[r] = sum;
     }
     for (let r = 0; r < n; r++) this.cdf[r]! /= sum;
@@ -258,8 +258,8 @@ export function buildVocabulary(seed: number): Vocabulary {
     const lemmas = words.map((w) => w.word);
     const compounds = new Set<string>();
     while (compounds.size < COMPOUNDS_PER_LANGUAGE) {
-      const a = lemmas[Math.floor(Math.pow(rng(), 2) * lemmas.length)]!;
-      const b = lemmas[Math.floor(Math.pow(rng(), 2) * lemmas.length)]!;
+      const a = lemmas[Math.floor(rng() ** 2 * lemmas.length)]!;
+      const b = lemmas[Math.floor(rng() ** 2 * lemmas.length)]!;
       if (a !== b) compounds.add(`${a}-${b}`);
     }
     return {

@@ -186,7 +186,7 @@ async function main(): Promise<void> {
     },
   });
   if (values.help) {
-    process.stdout.write(USAGE + "\n");
+    process.stdout.write(`${USAGE}\n`);
     return;
   }
   if (positionals.length > 1) throw new Error(`expected at most one corpus argument\n${USAGE}`);
@@ -475,7 +475,7 @@ async function main(): Promise<void> {
     lines.push("");
     lines.push("targets:");
     for (const target of targets) lines.push(`  ${target.pass ? "PASS" : "MISS"}  ${target.name.padEnd(40)}${target.measured}`);
-    process.stdout.write(lines.join("\n") + "\n");
+    process.stdout.write(`${lines.join("\n")}\n`);
 
     if (values.json) {
       const result = {
@@ -522,7 +522,7 @@ async function main(): Promise<void> {
         targets,
         emptyMatches,
       };
-      writeFileSync(values.json, JSON.stringify(result, null, 2) + "\n");
+      writeFileSync(values.json, `${JSON.stringify(result, null, 2)}\n`);
       say(`wrote ${values.json}`);
     }
   } finally {

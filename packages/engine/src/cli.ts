@@ -11,7 +11,7 @@ import { EngineError } from "./errors.js";
 import { readJsonlObjects, readQueriesJsonl } from "./formats/jsonl.js";
 import { DeterministicExpander } from "./retrieval/deterministic-expander.js";
 import { formatTrecRun } from "./formats/trec-run.js";
-import { TIERS, type AskResult, type EngineOptions, type SearchResponse, type Tier } from "./types.js";
+import { TIERS, type AskResult, type EngineOptions, type ExpansionResult, type SearchResponse, type Tier } from "./types.js";
 import { engineModelOptions, PRESETS, selectModels, type Preset } from "./models/select.js";
 
 const USAGE = `Usage:
@@ -78,7 +78,7 @@ const ALLOWED: Record<string, Array<keyof typeof options>> = {
 };
 
 export async function main(argv: string[], out: (s: string) => void = (s) => process.stdout.write(s)): Promise<number> {
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof options; allowPositionals: true; strict: true }>>;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (error) {
@@ -89,10 +89,10 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
   if (values.help || command === undefined || command === "help") {
     if (command === undefined && !values.help) {
       // No command is a mistake: the usage goes to stderr, like every error.
-      process.stderr.write(USAGE + "\n");
+      process.stderr.write(`${USAGE}\n`);
       return 2;
     }
-    out(USAGE + "\n");
+    out(`${USAGE}\n`);
     return 0;
   }
   const allowed = ALLOWED[command];
@@ -133,7 +133,7 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
         ...(values.collection ? { collection: values.collection } : {}),
         onMessage: (line) => process.stderr.write(`engine: ${line}\n`),
       });
-      if (values.json) out(JSON.stringify(report, null, 2) + "\n");
+      if (values.json) out(`${JSON.stringify(report, null, 2)}\n`);
       else {
         const d = report.documents;
         const e = report.embeddings;
@@ -187,7 +187,7 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
             }),
           );
         }
-        const jsonl = lines.join("\n") + "\n";
+        const jsonl = `${lines.join("\n")}\n`;
         if (values.out) {
           writeFileSync(values.out, jsonl);
           process.stderr.write(`engine: wrote ${lines.length} answers to ${values.out}\n`);
@@ -198,14 +198,14 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
       }
       const r = await engine.ask(positionals[0]!, askOptions);
       if (r.error && !values.json) throw new EngineError("PROVIDER_ERROR", r.error);
-      out(values.json ? JSON.stringify(r, null, 2) + "\n" : formatAnswer(r));
+      out(values.json ? `${JSON.stringify(r, null, 2)}\n` : formatAnswer(r));
       // --json prints the result with its error; the failure is still one line on stderr.
       if (r.error) process.stderr.write(`engine: ${r.error.split("\n")[0]}\n`);
       return r.error ? 2 : 0;
     }
     if (command === "stats") {
       const stats = { ...engine.stats(), fingerprint: engine.fingerprint() };
-      out(values.json ? JSON.stringify(stats, null, 2) + "\n" : formatStats(stats));
+      out(values.json ? `${JSON.stringify(stats, null, 2)}\n` : formatStats(stats));
       return 0;
     }
     if (command === "run") {
@@ -242,7 +242,7 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
       { ...(limit ? { limit } : {}), ...filters },
       tier,
     );
-    out(values.json ? JSON.stringify(response, null, 2) + "\n" : formatResponse(response));
+    out(values.json ? `${JSON.stringify(response, null, 2)}\n` : formatResponse(response));
     return 0;
   } finally {
     engine.close();
@@ -304,7 +304,7 @@ async function expand(
   json: boolean,
   out: (s: string) => void,
 ): Promise<number> {
-  let result;
+  let result: ExpansionResult;
   if (db !== undefined) {
     const engine = Engine.open(db, models);
     try {
@@ -317,7 +317,7 @@ async function expand(
     const empty = { documentFrequency: () => 0, similarTerms: () => [], languages: [] };
     result = await expander.expand(query, { vocabulary: empty });
   }
-  if (json) out(JSON.stringify(result, null, 2) + "\n");
+  if (json) out(`${JSON.stringify(result, null, 2)}\n`);
   else {
     const e = result.expansion;
     out(

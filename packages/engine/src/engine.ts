@@ -938,10 +938,10 @@ function lazyIdf(vocabulary: IndexVocabulary, cache: Record<string, number>): Re
 
 /** The user message of an answer call: the question, then each source inside delimiters. */
 export function askPrompt(question: string, sources: readonly AskSource[]): string {
-  const escape = (text: string): string => text.replace(/<\/?source\b/gi, (m) => m.replace("<", "‹"));
+  const neutralize = (text: string): string => text.replace(/<\/?source\b/gi, (m) => m.replace("<", "‹"));
   const blocks = sources.map(
     (s) =>
-      `<source ref="${s.ref}" doc="${s.docId}" title="${escape(s.title).replace(/"/g, "'")}">\n${escape(passageBody(s.heading, s.text))}\n</source>`,
+      `<source ref="${s.ref}" doc="${s.docId}" title="${neutralize(s.title).replace(/"/g, "'")}">\n${neutralize(passageBody(s.heading, s.text))}\n</source>`,
   );
   return `Question: ${question}\n\nSources:\n${blocks.join("\n")}`;
 }

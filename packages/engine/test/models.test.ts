@@ -124,7 +124,9 @@ describe("Engine with models", () => {
   const open = (model: MockLanguageModelV3): Engine =>
     Engine.open(db, { languageModels: { balanced: model }, modelLimits: { timeoutMs: 5000, maxRetries: 0 } });
   const engines: Engine[] = [];
-  afterAll(() => engines.forEach((e) => e.close()));
+  afterAll(() => {
+    for (const e of engines) e.close();
+  });
 
   it("answers with the preset's model, maps [n] to sources, and keeps the trace", async () => {
     const model = mock("You can cancel at any time in Settings [1]. Files are kept [1][7].");

@@ -102,7 +102,8 @@ type Field = [start: number, end: number];
  */
 export function forEachDataLine(
   bytes: Uint8Array,
-  visit: (lineNo: number, fields: Field[], start: number, end: number) => boolean | void,
+  // biome-ignore lint/suspicious/noConfusingVoidType: a visitor that returns nothing goes on; only `false` stops
+  visit: (lineNo: number, fields: Field[], start: number, end: number) => boolean | undefined | void,
 ): void {
   const n = bytes.length;
   let lineNo = 0;

@@ -47,7 +47,7 @@ describe("chunkDocument", () => {
   it("packs paragraphs up to targetChars and never exceeds maxChars", () => {
     const para = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ".repeat(4).trim();
     const long = Array.from({ length: 30 }, () => para).join("\n\n");
-    const giant = "word ".repeat(2000) + "\n\n" + "字".repeat(3000);
+    const giant = `${"word ".repeat(2000)}\n\n${"字".repeat(3000)}`;
     const config = { targetChars: 800, maxChars: 1200 };
     for (const body of [long, giant]) {
       const chunks = chunkDocument(body, "t", false, config);

@@ -114,7 +114,7 @@ function pack(paragraphs: string[], config: ChunkerConfig): string[] {
   let current = "";
   for (const piece of pieces) {
     if (current === "") current = piece;
-    else if (current.length + 2 + piece.length <= config.targetChars) current += "\n\n" + piece;
+    else if (current.length + 2 + piece.length <= config.targetChars) current += `\n\n${piece}`;
     else {
       out.push(current);
       current = piece;
@@ -132,7 +132,7 @@ function splitLong(paragraph: string, maxChars: number): string[] {
   for (const sentence of paragraph.split(SENTENCE_END).filter((s) => s !== "")) {
     for (const piece of sentence.length > maxChars ? hardSplit(sentence, maxChars) : [sentence]) {
       if (current === "") current = piece;
-      else if (current.length + 1 + piece.length <= maxChars) current += " " + piece;
+      else if (current.length + 1 + piece.length <= maxChars) current += ` ${piece}`;
       else {
         out.push(current);
         current = piece;

@@ -40,7 +40,7 @@ const TEXT_FILE = /\.(md|markdown|mdx|txt|text)$/i;
 
 export function readSource(location: string): Source {
   const abs = resolve(location);
-  let stat;
+  let stat: ReturnType<typeof statSync>;
   try {
     stat = statSync(abs);
   } catch {

@@ -41,10 +41,7 @@ export function prepareLexicalQuery(text: string, languages: readonly string[], 
 export class Bm25Retriever {
   private readonly statement: Statement<[string, number], [number, number]>;
 
-  constructor(
-    private readonly db: Db,
-    columnWeights: readonly [number, number, number],
-  ) {
+  constructor(db: Db, columnWeights: readonly [number, number, number]) {
     const [t, b, p] = columnWeights;
     this.statement = db
       .prepare(

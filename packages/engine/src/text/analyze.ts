@@ -214,8 +214,8 @@ function chunkCache(config: AnalyzerConfig, language: string | undefined): Map<s
 export function indexTerms(text: string, language: string | undefined, config: AnalyzerConfig = DEFAULT_ANALYZER): string {
   const { tokens, extras } = analyzeDocumentText(text, language, config);
   let out = "";
-  for (const t of tokens) out += out === "" ? t.term : " " + t.term;
-  for (const e of extras) out += out === "" ? e : " " + e;
+  for (const t of tokens) out += out === "" ? t.term : ` ${t.term}`;
+  for (const e of extras) out += out === "" ? e : ` ${e}`;
   return out;
 }
 

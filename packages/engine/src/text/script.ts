@@ -29,7 +29,7 @@ export const CONNECTORS = "-‐‑_./\\@+－＿．／＠";
 /** Folds Latin diacritics (`kündigung` → `kundigung`) and a few letters that do not decompose. */
 export function foldDiacritics(word: string): string {
   // ASCII fast path: most tokens have nothing to fold.
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point of this test
   if (/^[\x00-\x7f]*$/.test(word)) return word;
   let out = word.normalize("NFD").replace(/\p{M}+/gu, "");
   if (/[ßæœøłđþ]/.test(out)) {
