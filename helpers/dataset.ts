@@ -5,8 +5,7 @@
  * same eval files, scorers and UI.
  */
 import { basename, join, resolve } from "node:path";
-import { readBeirDataset } from "../scorers/ir/formats/beir.js";
-import { FormatError } from "../scorers/ir/formats/format-error.js";
+import { FormatError, readBeirDataset } from "@hybrid-search/trec-eval/formats";
 import { FIXTURES_DIR, loadQueries, type CjkCategory, type LexicalCell, type QueryCategory } from "./fixtures.js";
 
 export interface RetrievalCase {

@@ -1,5 +1,5 @@
 /**
- * Evalite scorers for ranked retrieval, built on the trec_eval-exact metrics in scorers/ir/.
+ * Evalite scorers for ranked retrieval, built on the trec_eval-exact metrics of @hybrid-search/trec-eval.
  *
  * Contract shared by every scorer here:
  *  - `output.results` is the engine's ranking, best first. It is taken IN THE ORDER GIVEN: the
@@ -18,16 +18,20 @@
  */
 import { createScorer } from "evalite";
 import type { Evalite } from "evalite";
-import { averagePrecision as apOf } from "./ir/average-precision.js";
-import { judgedRanking, topicQrels } from "./ir/judged-ranking.js";
-import { dcgAtCutoffs, gainFunction, type Gain } from "./ir/ndcg-cut.js";
-import { precision } from "./ir/precision.js";
-import { recall } from "./ir/recall.js";
-import { recipRank, recipRankCut } from "./ir/recip-rank.js";
-import { relevantAtCutoffs } from "./ir/relevant-at-cutoffs.js";
-import type { JudgedRanking } from "./ir/types.js";
+import { type JudgedRanking, judgedRanking, topicQrels } from "@hybrid-search/trec-eval";
+import {
+  averagePrecision as apOf,
+  dcgAtCutoffs,
+  type Gain,
+  gainFunction,
+  precision,
+  recall,
+  recipRank,
+  recipRankCut,
+  relevantAtCutoffs,
+} from "@hybrid-search/trec-eval/measures";
 
-export type { Gain } from "./ir/ndcg-cut.js";
+export type { Gain } from "@hybrid-search/trec-eval/measures";
 
 /** What the engine task returns: hits best first. */
 export interface RetrievalOutput {

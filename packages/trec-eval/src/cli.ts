@@ -1,16 +1,16 @@
 /**
  * `pnpm trec-eval [-q] [-c] [-n] [-l N] [-M N] [-N N] [-m measure[.params]]... <qrels> <run>`
  *
- * trec_eval 10.0's command line for the measures in scorers/ir/registry.ts. Options follow
+ * trec_eval 10.0's command line for the measures in registry.ts. Options follow
  * getopt: `-l2` and `-l 2`, `-mP.5` and `-m P.5`, clustered flags (`-qc`), options after the
  * file names. Every failure is one line on stderr, `trec-eval: <file>:<line>: <problem>` for bad
  * input; exit status 2 for usage and input errors, 1 for a bug.
  */
 import { pathToFileURL } from "node:url";
-import { FormatError } from "../scorers/ir/formats/format-error.js";
-import { MeasureSpecError, parseMeasureArg, type MeasureRequest } from "../scorers/ir/measure-spec.js";
-import { MEASURES, PRESETS } from "../scorers/ir/registry.js";
-import { trecEval, type TrecEvalOptions } from "../scorers/ir/trec-eval.js";
+import { FormatError } from "./formats/format-error.js";
+import { MeasureSpecError, parseMeasureArg, type MeasureRequest } from "./measure-spec.js";
+import { MEASURES, PRESETS } from "./registry.js";
+import { trecEval, type TrecEvalOptions } from "./trec-eval.js";
 
 class UsageError extends Error {}
 

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { trecEval, type TrecEvalOptions } from "./trec-eval.js";
 import { parseMeasureArg } from "./measure-spec.js";
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const dir = mkdtempSync(join(tmpdir(), "trec-eval-edge-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
@@ -37,7 +37,9 @@ function evaluate(qrels: string, run: string, measures: string[], extra: Partial
 }
 
 function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(resolve(repoRoot, "node_modules/.bin/tsx"), [resolve(repoRoot, "bin/trec-eval.ts"), ...args], { encoding: "utf8" });
+  const r = spawnSync(resolve(repoRoot, "node_modules/.bin/tsx"), [resolve(repoRoot, "packages/trec-eval/src/cli.ts"), ...args], {
+    encoding: "utf8",
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

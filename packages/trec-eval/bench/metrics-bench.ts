@@ -3,7 +3,7 @@
  *
  * Generates (deterministically, seeded) a qrels file and a run of N topics × N docs (default
  * 10,000 × 1,000 = 10 million lines) in a temp folder, then times
- *   tsx bin/trec-eval.ts -m map -m ndcg_cut.10 -m P.10 -m recall.1000 -m recip_rank <qrels> <run>
+ *   tsx packages/trec-eval/src/cli.ts -m map -m ndcg_cut.10 -m P.10 -m recall.1000 -m recip_rank <qrels> <run>
  * as a child process (the same code path as `pnpm trec-eval`, startup included) and reports run
  * lines per second and peak RSS (from /usr/bin/time -v, else by polling /proc). If `trec_eval` is
  * on the PATH it is timed on the same files and the outputs are compared. The folder is removed.
@@ -11,14 +11,13 @@
  * The run looks like an engine's: each topic's lines in rank order, scores with 4 decimals, so
  * ties occur (about 1 in 100 ranks) and most topics need a real sort by score then docid.
  */
-import { mulberry32 } from "../packages/engine/bench/corpus.js";
 import { spawn, spawnSync } from "node:child_process";
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const MEASURES = ["-m", "map", "-m", "ndcg_cut.10", "-m", "P.10", "-m", "recall.1000", "-m", "recip_rank"];
 
 function option(name: string, fallback: number): number {
@@ -33,7 +32,9 @@ function option(name: string, fallback: number): number {
 }
 
 function generate(dir: string, topics: number, docs: number): { qrels: string; run: string; runLines: number; qrelsLines: number } {
-  const random = mulberry32(20260521);
+  // A seeded linear congruential generator (Numerical Recipes' constants): the same files every run.
+  let state = 20260521;
+  const random = (): number => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 4294967296;
   const qrelsPath = join(dir, "qrels.txt");
   const runPath = join(dir, "run.txt");
   const qfd = openSync(qrelsPath, "w");
@@ -137,7 +138,7 @@ async function main(): Promise<void> {
     );
 
     const ours = await timed(join(repoRoot, "node_modules/.bin/tsx"), [
-      join(repoRoot, "bin/trec-eval.ts"),
+      join(repoRoot, "packages/trec-eval/src/cli.ts"),
       ...MEASURES,
       files.qrels,
       files.run,

@@ -1,8 +1,7 @@
 /**
  * Reads a BEIR dataset folder: `corpus.jsonl`, `queries.jsonl` and `qrels/<split>.tsv`.
- * The JSONL files are read by the engine's own readers (so the suite and the engine agree on
- * what a record is); the qrels TSV starts with the header `query-id<TAB>corpus-id<TAB>score` and
- * holds one integer judgment per line.
+ * The JSONL files are read by `beir-jsonl.ts` (ids and query texts); the qrels TSV starts with the
+ * header `query-id<TAB>corpus-id<TAB>score` and holds one integer judgment per line.
  *
  * Errors are FormatErrors naming file and line: a missing file or folder (the message lists the
  * splits that exist), a bad header, a line without 3 tab-separated fields, a non-integer score,
@@ -11,16 +10,17 @@
  */
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { readCorpusJsonl, readQueriesJsonl, type CorpusRecord, type QueryRecord } from "@hybrid-search/engine/formats";
 import { compareUtf8, topicQrels } from "../judged-ranking.js";
+import { type BeirQuery, readBeirQueries, readCorpusIds } from "./beir-jsonl.js";
 import { FormatError, fileError } from "./format-error.js";
 import type { Qrels, QrelsTopic } from "./trec-qrels.js";
 
 export interface BeirDataset {
   readonly folder: string;
   readonly split: string;
-  readonly corpus: CorpusRecord[];
-  readonly queries: QueryRecord[];
+  /** Document ids of corpus.jsonl, in file order. */
+  readonly corpusIds: string[];
+  readonly queries: BeirQuery[];
   /** Judgments of the split, in the same shape as TREC qrels. */
   readonly qrels: Qrels;
 }
@@ -35,8 +35,8 @@ export interface BeirReadOptions {
 export function readBeirDataset(folder: string, options: BeirReadOptions = {}): BeirDataset {
   const split = options.split ?? "test";
   if (!existsSync(folder)) throw new FormatError(folder, null, "cannot read: no such folder (expected a BEIR dataset folder)");
-  const corpus = engineRead(join(folder, "corpus.jsonl"), readCorpusJsonl);
-  const queries = engineRead(join(folder, "queries.jsonl"), readQueriesJsonl);
+  const corpusIds = readCorpusIds(join(folder, "corpus.jsonl"));
+  const queries = readBeirQueries(join(folder, "queries.jsonl"));
   const qrelsFile = join(folder, "qrels", `${split}.tsv`);
   if (!existsSync(qrelsFile)) {
     let splits: string[] = [];
@@ -51,9 +51,9 @@ export function readBeirDataset(folder: string, options: BeirReadOptions = {}): 
   }
   const qrels = readBeirQrels(qrelsFile, {
     queryIds: new Set(queries.map((q) => q.id)),
-    docIds: options.allowUnknownDocs ? undefined : new Set(corpus.map((d) => d.id)),
+    docIds: options.allowUnknownDocs ? undefined : new Set(corpusIds),
   });
-  return { folder, split, corpus, queries, qrels };
+  return { folder, split, corpusIds, queries, qrels };
 }
 
 /** Reads a BEIR qrels TSV; ids not in `queryIds`/`docIds` (when given) are errors. */
@@ -109,17 +109,4 @@ export function readBeirQrels(file: string, known: { queryIds?: ReadonlySet<stri
   const topics = new Map<string, QrelsTopic>();
   for (const [id, g] of grades) topics.set(id, { id, line: firstLine.get(id)!, ...topicQrels(g) });
   return { file, topics, topicOrder: [...topics.keys()].sort(compareUtf8) };
-}
-
-/** Runs an engine JSONL reader, turning its errors ("file:line: problem") into FormatErrors. */
-function engineRead<T>(file: string, read: (file: string) => T): T {
-  if (!existsSync(file)) throw new FormatError(file, null, "cannot read: no such file");
-  try {
-    return read(file);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const located = message.startsWith(`${file}:`) ? /^:(\d+): (.*)$/s.exec(message.slice(file.length)) : null;
-    if (located) throw new FormatError(file, Number(located[1]), located[2]!);
-    throw new FormatError(file, null, message.startsWith(`${file}: `) ? message.slice(file.length + 2) : message);
-  }
 }

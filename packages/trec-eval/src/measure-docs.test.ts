@@ -4,7 +4,7 @@ import { DOCS_PATH, generatedSection, renderMeasureTable } from "./measure-docs.
 import { MEASURES } from "./registry.js";
 
 describe("docs/metrics.md", () => {
-  it("holds the measure table generated from the registry (run `npx tsx scorers/ir/measure-docs.ts --write`)", () => {
+  it("holds the measure table generated from the registry (run `npx tsx packages/trec-eval/src/measure-docs.ts --write`)", () => {
     expect(generatedSection(readFileSync(DOCS_PATH, "utf8"))).toBe(renderMeasureTable());
   });
   it("has a row for every measure", () => {

@@ -3,8 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readBeirDataset } from "./beir.js";
-import { formatTrecRun } from "./index.js";
-import { readTrecRun } from "./trec-run.js";
 
 const root = mkdtempSync(join(tmpdir(), "beir-test-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -26,7 +24,7 @@ describe("readBeirDataset", () => {
       "qrels/test.tsv": "query-id\tcorpus-id\tscore\nq1\td1\t2\nq1\td2\t0\r\nq2\td2\t1\n",
     });
     const ds = readBeirDataset(dir);
-    expect(ds.corpus.map((d) => d.id)).toEqual(["d1", "d2"]);
+    expect(ds.corpusIds).toEqual(["d1", "d2"]);
     expect(ds.queries.map((q) => q.id)).toEqual(["q1", "q2"]);
     expect([...ds.qrels.topics.get("q1")!.grades]).toEqual([
       ["d1", 2],
@@ -61,33 +59,12 @@ describe("readBeirDataset", () => {
     expect(() => readBeirDataset(join(root, "nothing-here"))).toThrow(/no such folder/);
   });
 
-  it("turns the engine's JSONL errors into file:line FormatErrors", () => {
+  it("reports malformed JSONL as file:line FormatErrors", () => {
     const dir = dataset({
       "corpus.jsonl": corpus,
       "queries.jsonl": '{"_id":"q1","text":"a"}\nnot json\n',
       "qrels/test.tsv": "query-id\tcorpus-id\tscore\nq1\td1\t1\n",
     });
     expect(() => readBeirDataset(dir)).toThrow(/queries\.jsonl:2: not valid JSON/);
-  });
-});
-
-describe("TREC run writing", () => {
-  it("uses the engine's formatTrecRun, whose output our reader reads back", () => {
-    const path = join(root, "written.txt");
-    writeFileSync(
-      path,
-      formatTrecRun(
-        "q1",
-        [
-          { docId: "d2", score: 0.5 },
-          { docId: "d1", score: 0.25 },
-        ],
-        "tag",
-      ),
-    );
-    const seen: string[][] = [];
-    const summary = readTrecRun(path, { onTopic: (t) => seen.push([t.id, ...t.docIds.slice(0, t.count)]) });
-    expect(seen).toEqual([["q1", "d2", "d1"]]);
-    expect(summary.runId).toBe("tag");
   });
 });

@@ -9,7 +9,6 @@
  * gets `UNJUDGED_IN_POOL`; otherwise its grade. Relevant means grade ≥ relevanceLevel.
  * A document id that appears twice in one ranking is an error (`DuplicateDocumentError`).
  */
-import { compareUtf8 } from "@hybrid-search/engine/analysis";
 import { NOT_JUDGED, UNJUDGED_IN_POOL, type JudgedRanking, type LevelCount, type TopicQrels } from "./types.js";
 
 /** A ranking that is already in rank order (e.g. the engine's output); it is not re-sorted. */
@@ -44,8 +43,19 @@ export class DuplicateDocumentError extends Error {
   }
 }
 
-/** UTF-8 byte order of two ids (trec_eval's strcmp): the engine's one implementation. */
-export { compareUtf8 };
+/**
+ * UTF-8 byte order of two ids, as trec_eval's `strcmp` on docnos. UTF-16 code-unit order equals
+ * code-point order (and so UTF-8 byte order) except where a surrogate meets U+E000–U+FFFF: at the
+ * first differing unit, compare whole code points. A differing low surrogate follows an equal high
+ * one, so comparing the low surrogates alone is still code-point order.
+ */
+export function compareUtf8(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (i === n) return a.length - b.length;
+  return a.codePointAt(i)! - b.codePointAt(i)!;
+}
 
 /** Rank order of a scored run: indexes sorted by score desc, ties by docId desc (UTF-8 bytes). */
 export function rankByScore(docIds: readonly string[], scores: ArrayLike<number>, count: number): Int32Array {
