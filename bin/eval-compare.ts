@@ -6,9 +6,9 @@
  * Exit status: 0 no significant regression; 1 at least one; 2 bad input, or runs whose index
  * fingerprint or fixtures differ (unless --force).
  */
-import { ConfigError } from "../helpers/engine-options.js";
-import { compareReports, formatComparison } from "../helpers/gate/compare.js";
-import { readReport } from "../helpers/gate/report-file.js";
+import { ConfigError } from "@hybrid-search/eval-gate";
+import { compareReports, formatComparison } from "@hybrid-search/eval-gate/compare";
+import { readReport } from "@hybrid-search/eval-gate/report-file";
 
 const USAGE = "Usage: pnpm eval:compare <a.json> <b.json> [--force] [--json]";
 

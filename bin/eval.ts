@@ -18,10 +18,11 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { DatasetError, loadDataset, type Dataset } from "../helpers/dataset.js";
-import { ConfigError, engineOptionsFromEnv } from "../helpers/engine-options.js";
+import { ConfigError } from "@hybrid-search/eval-gate";
+import { engineOptionsFromEnv } from "../helpers/engine-options.js";
 import { formatFixtureError, isFixtureError } from "../helpers/fixtures.js";
 import { removeOnExit } from "../helpers/setup-db.js";
-import { checkFilter, EVAL_USAGE, parseEvalArgs, type EvalArgs } from "../helpers/gate/args.js";
+import { checkFilter, EVAL_USAGE, parseEvalArgs, type EvalArgs } from "../helpers/eval-args.js";
 import {
   checkFloors,
   floorMode,
@@ -31,11 +32,11 @@ import {
   writeBaseline,
   type Baseline,
   type FloorChange,
-} from "../helpers/gate/baseline.js";
-import { readEvaliteOutput, runCreatedAt } from "../helpers/gate/evalite-output.js";
-import { analyzeRun, buildReport, pct, type Report, type RunInfo } from "../helpers/gate/report.js";
-import { configuredThreshold, fixtureInfo, gitInfo } from "../helpers/gate/run-context.js";
-import { writeReportSet } from "../helpers/gate/writers.js";
+} from "@hybrid-search/eval-gate/baseline";
+import { readEvaliteOutput, runCreatedAt } from "@hybrid-search/eval-gate/evalite-output";
+import { analyzeRun, buildReport, pct, type Report, type RunInfo } from "@hybrid-search/eval-gate/report";
+import { configuredThreshold, fixtureInfo, gitInfo } from "../helpers/run-context.js";
+import { writeReportSet } from "@hybrid-search/eval-gate/writers";
 
 const root = resolve(import.meta.dirname, "..");
 const say = (line: string): boolean => process.stdout.write(`${line}\n`);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, engineOptionsFromEnv } from "./engine-options.js";
+import { ConfigError } from "@hybrid-search/eval-gate";
+import { engineOptionsFromEnv } from "./engine-options.js";
 
 const from = (value: string) => () => engineOptionsFromEnv({ EVAL_ENGINE_OPTIONS: value });
 

@@ -5,13 +5,9 @@
  * not set here: they come from the model selection.
  */
 import { resolveParameters, type EngineOptions } from "@hybrid-search/engine";
+import { ConfigError } from "@hybrid-search/eval-gate";
 
 export type TunableEngineOptions = Pick<EngineOptions, "analyzer" | "chunker" | "hybrid">;
-
-/** A run configuration the user got wrong; reported on one line, exit status 2. */
-export class ConfigError extends Error {
-  override readonly name = "ConfigError";
-}
 
 const KEYS = ["analyzer", "chunker", "hybrid"] as const;
 

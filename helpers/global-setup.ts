@@ -7,7 +7,8 @@
 import { writeFileSync } from "node:fs";
 import type { TestProject } from "vitest/node";
 import { DatasetError, loadDataset } from "./dataset.js";
-import { ConfigError, engineOptionsFromEnv } from "./engine-options.js";
+import { ConfigError } from "@hybrid-search/eval-gate";
+import { engineOptionsFromEnv } from "./engine-options.js";
 import { evalModels, type EvalModels } from "./models.js";
 import { formatFixtureError, isFixtureError, loadAskCases, loadTranslations } from "./fixtures.js";
 import { buildLaneIndex, LANES, loadLane, type LaneName } from "./lanes.js";

@@ -6,9 +6,9 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFile
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Baseline } from "../helpers/gate/baseline.js";
-import { reportProblems } from "../helpers/gate/report-file.js";
-import type { Report } from "../helpers/gate/report.js";
+import type { Baseline } from "@hybrid-search/eval-gate/baseline";
+import { reportProblems } from "@hybrid-search/eval-gate/report-file";
+import type { Report } from "@hybrid-search/eval-gate/report";
 import { ROOT, runEval, type EvalRun } from "./eval-run.js";
 
 /** BM25 with every column weight 0 scores nothing: the hybrid ranking loses its lexical list. */

@@ -10,7 +10,7 @@
  * Without a corpus argument, a deterministic synthetic corpus (bench/corpus.ts) is written as
  * Markdown files under a temp folder until the engine's own chunker yields `--passages` passages.
  * The index and the generated files live in one temp folder that is removed at the end, on error
- * and on Ctrl-C / SIGTERM (`removeOnExit` of the eval suite; a signal is handled at the next await,
+ * and on Ctrl-C / SIGTERM (`removeAtExit` below; a signal is handled at the next await,
  * so during a phase that never yields, such as `index()`, when that phase ends).
  *
  * What is compared for BM25: the engine's `search(text, { limit: 10 })` against the statement the
@@ -21,7 +21,7 @@
  * first, so drift and noise hit both.
  */
 import Database from "better-sqlite3";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -32,8 +32,7 @@ import { prepareLexicalQuery } from "../src/retrieval/bm25.js";
 import { makeSnippet } from "../src/retrieval/snippet.js";
 import { DEFAULT_ANALYZER } from "../src/text/analyze.js";
 import type { IndexReport, SearchResponse } from "../src/types.js";
-import { removeOnExit } from "../../../helpers/setup-db.js";
-import { buildVocabulary, generateDocument, generateQueries, mulberry32, queriesFromSample, type BenchQuery } from "./corpus.js";
+import { buildVocabulary, generateDocument, generateQueries, seededRandom, queriesFromSample, type BenchQuery } from "./corpus.js";
 
 const USAGE = `Usage: pnpm bench:engine [corpus-folder|corpus.jsonl] [--queries N] [--seed N] [--passages N] [--warmup N] [--json file]`;
 
@@ -110,7 +109,7 @@ interface GeneratedCorpus {
 async function writeCorpus(folder: string, seed: number, target: number): Promise<GeneratedCorpus> {
   const started = performance.now();
   const vocab = buildVocabulary(seed);
-  const rng = mulberry32(seed);
+  const rng = seededRandom(seed);
   const dirs = new Set<string>();
   let passages = 0;
   let bytes = 0;
@@ -172,6 +171,19 @@ function bm25StageMs(response: SearchResponse): number {
   return stage ? stage.end - stage.start : NaN;
 }
 
+/** Removes the bench's temp folder at exit and on Ctrl-C / SIGTERM (then ends the process as the signal would). */
+function removeAtExit(dir: string): () => void {
+  const remove = (): void => rmSync(dir, { recursive: true, force: true });
+  const onSignal = (signal: NodeJS.Signals): void => {
+    remove();
+    process.kill(process.pid, signal);
+  };
+  process.once("exit", remove);
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  return remove;
+}
+
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),
@@ -197,7 +209,7 @@ async function main(): Promise<void> {
   const userCorpus = positionals[0] === undefined ? undefined : resolve(positionals[0]);
 
   const tmp = mkdtempSync(join(os.tmpdir(), "engine-bench-"));
-  const cleanup = removeOnExit(tmp);
+  const cleanup = removeAtExit(tmp);
 
   const dbFile = join(tmp, "index.db");
   let engine: Engine | undefined;
@@ -245,12 +257,12 @@ async function main(): Promise<void> {
     let warmups: BenchQuery[];
     if (corpus) {
       const vocab = buildVocabulary(seed);
-      queries = generateQueries(vocab, queryCount, mulberry32(seed ^ 0x51ed270b));
-      warmups = generateQueries(vocab, warmupCount, mulberry32(seed ^ 0x2545f491));
+      queries = generateQueries(vocab, queryCount, seededRandom(seed ^ 0x51ed270b));
+      warmups = generateQueries(vocab, warmupCount, seededRandom(seed ^ 0x2545f491));
     } else {
       const step = Math.max(1, Math.floor(stats.passages / 5000));
       const sample = raw.prepare("SELECT text FROM passages WHERE id % ? = 0 LIMIT 5000").pluck().all(step) as string[];
-      const rng = mulberry32(seed ^ 0x51ed270b);
+      const rng = seededRandom(seed ^ 0x51ed270b);
       queries = queriesFromSample(sample, queryCount, rng);
       warmups = queriesFromSample(sample, warmupCount, rng);
     }

@@ -6,7 +6,7 @@
  * the honest way (`score-status.ts`).
  */
 import { readFileSync } from "node:fs";
-import { ConfigError } from "../engine-options.js";
+import { ConfigError } from "./errors.js";
 import { countScore, type CountedScore } from "./score-status.js";
 
 export interface EvaliteScore {

@@ -7,10 +7,10 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Dataset } from "../dataset.js";
-import { judgedCases } from "../dataset.js";
-import { FIXTURES_DIR, loadAskCases } from "../fixtures.js";
-import type { FixtureInfo } from "./report.js";
+import type { FixtureInfo } from "@hybrid-search/eval-gate/report";
+import type { Dataset } from "./dataset.js";
+import { judgedCases } from "./dataset.js";
+import { FIXTURES_DIR, loadAskCases } from "./fixtures.js";
 
 export function gitInfo(root: string): { commit: string | null; dirty: boolean | null } {
   const git = (...args: string[]): string | null => {

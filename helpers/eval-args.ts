@@ -5,7 +5,7 @@
  */
 import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
-import { ConfigError } from "../engine-options.js";
+import { ConfigError } from "@hybrid-search/eval-gate";
 
 export const EVAL_USAGE = `Usage: pnpm eval [filter] [--update-baseline] [--lower-floor <eval|metric|slice> ...] [--reason "..."] [--keep-report] [--threshold N] [--outputPath file] [evalite flags]
 

@@ -1,5 +1,5 @@
 /**
- * The run report (`reports/<timestamp>.json`, schema `docs/report.schema.json`): what ran, in
+ * The run report (`reports/<timestamp>.json`, schema `packages/eval-gate/report.schema.json`): what ran, in
  * which context (commit, mode and model ids, index fingerprint, fixtures), against which
  * thresholds and floors, every aggregate, every case's outcome with its reasons, and the status the
  * run exits with. `buildReport` is pure: bin/eval.ts gathers the inputs.

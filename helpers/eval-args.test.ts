@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../fixtures.js";
-import { checkFilter, evalFiles, parseEvalArgs } from "./args.js";
+import { REPO_ROOT } from "./fixtures.js";
+import { checkFilter, evalFiles, parseEvalArgs } from "./eval-args.js";
 
 describe("pnpm eval's command line", () => {
   it("takes our flags out and passes the filter and Evalite's flags through", () => {

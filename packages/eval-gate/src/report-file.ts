@@ -1,15 +1,16 @@
 /**
  * Reading a run report back (`pnpm eval:compare`, tests): JSON, validated against the published
- * schema `docs/report.schema.json` (draft-07) with AJV. Anything else is a one-line ConfigError.
+ * schema `report.schema.json` of this package (draft-07) with AJV. Anything else is a one-line ConfigError.
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Ajv, type ValidateFunction } from "ajv";
-import { ConfigError } from "../engine-options.js";
-import { formatValidationErrors, REPO_ROOT } from "../fixtures.js";
+import { ConfigError } from "./errors.js";
 import type { Report } from "./report.js";
+import { schemaProblems } from "./schema-errors.js";
 
-export const REPORT_SCHEMA_PATH = join(REPO_ROOT, "docs/report.schema.json");
+/** The published schema of a run report (draft-07), shipped with this package. */
+export const REPORT_SCHEMA_PATH = fileURLToPath(new URL("../report.schema.json", import.meta.url));
 
 let validate: ValidateFunction | undefined;
 
@@ -18,7 +19,7 @@ export function reportProblems(value: unknown): string[] {
   validate ??= new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(
     JSON.parse(readFileSync(REPORT_SCHEMA_PATH, "utf8")) as object,
   );
-  return validate(value) ? [] : formatValidationErrors(validate.errors ?? []);
+  return validate(value) ? [] : schemaProblems(validate.errors ?? []);
 }
 
 export function readReport(path: string): Report {
@@ -31,7 +32,7 @@ export function readReport(path: string): Report {
   const problems = reportProblems(value);
   if (problems.length > 0) {
     throw new ConfigError(
-      `${path}: not a pnpm eval report (docs/report.schema.json): ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ""}`,
+      `${path}: not a pnpm eval report (packages/eval-gate/report.schema.json): ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ""}`,
     );
   }
   return value as Report;

@@ -15,8 +15,18 @@
  *   ⌈(2.8016 · s_d / δ)²⌉.
  * - **Holm's step-down adjustment** over a family of p-values.
  */
-// The engine benchmark's seeded generator (a dependency-free module): one PRNG in the workspace.
-import { mulberry32 } from "../../packages/engine/bench/corpus.js";
+
+/** mulberry32 (Tommy Ettinger): a small, fast, well-distributed 32-bit generator of floats in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 /** z of 1 − α/2 for α = 0.05, plus z of power 0.8. */
 export const MDE_Z = 1.959964 + 0.841621;

@@ -45,7 +45,7 @@ print(json.dumps({"tests": root.get("tests"), "failures": root.get("failures"), 
 }
 
 describe("the report", () => {
-  it("is valid against docs/report.schema.json, and a broken one is not", () => {
+  it("is valid against packages/eval-gate/report.schema.json, and a broken one is not", () => {
     const report = reportOf(out);
     expect(reportProblems(report)).toEqual([]);
     expect(reportProblems({ ...report, schemaVersion: 2 })[0]).toMatch(/schemaVersion/);

@@ -31,7 +31,7 @@
  * slice, and missing parts mean `*` (`Search (BM25)|nDCG@10` is every slice of that metric).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { ConfigError } from "../engine-options.js";
+import { ConfigError } from "./errors.js";
 import { isBaseSlice, type SliceAggregate } from "./aggregate.js";
 import { isObject } from "./evalite-output.js";
 
