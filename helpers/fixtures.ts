@@ -15,12 +15,14 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { ASK_CATEGORIES, type AskCase, type AskCategory, type Language, normalizeForMatch } from "../scorers/ask-case.js";
+
+export { ASK_CATEGORIES, type AskCase, type AskCategory, type Language, normalizeForMatch };
 
 // ---------------------------------------------------------------------------------------------
 // Types
 // ---------------------------------------------------------------------------------------------
 
-export type Language = "en" | "de" | "fr" | "it";
 export type Grade = 0 | 1 | 2 | 3;
 /** Graded relevance by doc id: 3 answers fully, 2 substantially, 1 partially/related, 0 not relevant. */
 export type Judgments = Record<string, Grade>;
@@ -39,22 +41,6 @@ export interface Query {
   /** Exactly the docs judged 1 to 3. */
   relevantDocs: string[];
   judgments: Judgments;
-  note: string;
-}
-
-export const ASK_CATEGORIES = ["answerable", "multi-document", "adversarial", "off-corpus", "injection"] as const;
-export type AskCategory = (typeof ASK_CATEGORIES)[number];
-
-export interface AskCase {
-  id: string;
-  question: string;
-  language: Language;
-  category: AskCategory;
-  expectedSubstrings?: string[];
-  forbiddenSubstrings?: string[];
-  expectedTopics?: string[];
-  mustCite?: string[];
-  expectedRefusal?: boolean;
   note: string;
 }
 
@@ -618,11 +604,6 @@ export function docLanguage(docId: string): string {
   return docId.split("/", 1)[0] ?? "";
 }
 
-/** The form in which expected substrings are compared with text: NFC, lower case. */
-export function normalizeForMatch(text: string): string {
-  return text.normalize("NFC").toLowerCase();
-}
-
 function lintContext(corpusDir: string): LintContext {
   let docs: Set<string> | undefined;
   const texts = new Map<string, string>();
@@ -825,6 +806,14 @@ export function lintTranslations(file: TranslationsFile, context: LintContext): 
 /** Groups of docs that are faithful translations of each other. */
 export function loadTranslations(location?: FixtureLocation): TranslationGroup[] {
   return loadRecords("translations", "groups", "group", lintTranslations, location);
+}
+
+let fixtureTranslations: ReadonlyMap<string, readonly string[]> | undefined;
+
+/** Doc → its translations from fixtures/translations.json, loaded once: what the answer evals pass to the citation graders. */
+export function fixtureTranslationMap(): ReadonlyMap<string, readonly string[]> {
+  fixtureTranslations ??= translationsByDoc(loadTranslations());
+  return fixtureTranslations;
 }
 
 /** For each doc that has translations, the other docs of its group. */

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AskResult } from "@hybrid-search/engine";
-import { loadAskCases, readCorpusDoc, type AskCase } from "../helpers/fixtures.js";
-import { askCase, askResult, failed, inUnit, random, REFUSAL, refused, source } from "./ask-test-data.js";
+import { allGraders, askCase, askResult, failed, REFUSAL, refused, source } from "./ask-test-data.js";
 import {
   answerExcludes,
   answerExcludesScore,
@@ -65,17 +64,6 @@ describe("matching substrings", () => {
     const g = answerIncludesScore(c, askResult("You get several codes [10].", sources));
     expect(g.score).toBe(0);
     expect(g.metadata.missing).toEqual(["10"]);
-  });
-
-  it("finds every fixture expectedSubstring in one of its mustCite docs, so a correct answer can pass", () => {
-    for (const c of loadAskCases()) {
-      const docs = (c.mustCite ?? []).map((d) => matchForm(readCorpusDoc(d)));
-      for (const s of c.expectedSubstrings ?? [])
-        expect(
-          docs.some((d) => containsFact(d, matchForm(s))),
-          `${c.id}: ${s}`,
-        ).toBe(true);
-    }
   });
 });
 
@@ -151,9 +139,11 @@ describe("cites", () => {
     expect(strict.metadata.translationPolicy).toBe("only the listed docs count");
   });
 
-  it("uses the fixture translation groups by default", () => {
-    const fixtureCase = askCase({ mustCite: ["en/security/two-factor-authentication.md"] });
-    expect(citesScore(fixtureCase, askResult("10 Codes [2].", [TWO_FA, TWO_FA_DE])).score).toBe(1);
+  it("counts only the listed docs when no translations are given", () => {
+    const c = askCase({ mustCite: ["en/security/two-factor-authentication.md"] });
+    const g = citesScore(c, askResult("10 Codes [2].", [TWO_FA, TWO_FA_DE]));
+    expect(g.score).toBe(0);
+    expect(g.metadata.translationPolicy).toBe("only the listed docs count");
   });
 
   it("does not count an invalid citation", () => {
@@ -272,15 +262,7 @@ describe("policies every grader follows", () => {
     expectedTopics: ["recovery codes"],
     mustCite: [TWO_FA.docId],
   });
-  const all: Array<[GraderId, (c: AskCase, r: AskResult) => Grade]> = [
-    ["answer-includes", answerIncludesScore],
-    ["answer-excludes", answerExcludesScore],
-    ["cites", (c, r) => citesScore(c, r, { translations: new Map() })],
-    ["cites-only-surfaced", citesOnlySurfacedScore],
-    ["no-citations", noCitationsScore],
-    ["refusal", refusalScore],
-    ["topic-coverage", topicCoverageScore],
-  ];
+  const all = allGraders();
 
   it.each(all)("%s never passes a failed answer: 0, status failed, with the error", (id, score) => {
     const g = score(full, failed([TWO_FA]));
@@ -302,54 +284,6 @@ describe("policies every grader follows", () => {
       }
       expect(() => score(bare, refused([]))).toThrow(NotApplicableError);
       expect(() => score(bare, refused([]))).toThrow(`${id} does not apply to case a-023: it has no ${GRADERS[id].needs}`);
-    }
-  });
-
-  it("casesFor gives each grader exactly the fixture cases it applies to", () => {
-    const cases = loadAskCases();
-    expect(casesFor("refusal", cases)).toHaveLength(cases.length);
-    const includes = casesFor("answer-includes", cases);
-    expect(includes.length).toBeGreaterThan(0);
-    expect(includes.every((c) => (c.expectedSubstrings?.length ?? 0) > 0)).toBe(true);
-    expect(casesFor("answer-excludes", cases).map((c) => c.category)).toEqual(expect.arrayContaining(["injection"]));
-    expect(casesFor("cites", cases).some((c) => c.expectedRefusal)).toBe(false);
-  });
-
-  it("keeps every score in [0, 1] on random answers to every fixture case (property)", () => {
-    const rand = random(42);
-    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
-    const words = [
-      "10",
-      "[1]",
-      "[2, 3]",
-      "[12]",
-      "éditeur",
-      "E\u0301DITEUR",
-      "every plan is free",
-      "Abrechnungsmonats",
-      ".",
-      "\n- ",
-      "7\u202fjours",
-      "",
-      "100",
-      "recovery codes",
-      "日本語",
-      "🙂",
-    ];
-    const docs = [TWO_FA, TWO_FA_DE, PLANS];
-    for (const c of loadAskCases()) {
-      for (let i = 0; i < 20; i++) {
-        const answer = Array.from({ length: Math.floor(rand() * 12) }, () => pick(words)).join(" ");
-        const sources = docs.filter(() => rand() < 0.6).map((s, j) => ({ ...s, ref: j + 1 }));
-        const roll = rand();
-        const result = roll < 0.15 ? failed(sources) : roll < 0.35 ? refused(sources) : askResult(answer, sources);
-        for (const [id, score] of all) {
-          if (!GRADERS[id].appliesTo(c)) continue;
-          const g = score(c, result);
-          expect(inUnit(g.score), `${id} on ${c.id}: ${g.score}`).toBe(true);
-          expect(g.metadata.method).toBe("heuristic");
-        }
-      }
     }
   });
 });

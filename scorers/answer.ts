@@ -54,7 +54,7 @@ import { createScorer } from "evalite";
 import type { Evalite } from "evalite";
 import type { AskResult } from "@hybrid-search/engine";
 import { analyzeDocumentText, analyzeQuery, detectLanguage, matchingTerms, type QueryTerm } from "@hybrid-search/engine/analysis";
-import { loadTranslations, normalizeForMatch, translationsByDoc, type AskCase } from "../helpers/fixtures.js";
+import { type AskCase, normalizeForMatch } from "./ask-case.js";
 
 // ---------------------------------------------------------------------------------------------
 // Types and the grader table
@@ -287,21 +287,16 @@ export const answerExcludesScore = gradeWith("answer-excludes", (c, result) => {
 export interface CitesOptions {
   /** Whether citing a translation of a mustCite doc counts. @default true */
   acceptTranslations?: boolean;
-  /** Doc → its translations. @default the groups of fixtures/translations.json */
+  /**
+   * Doc → its translations (e.g. the groups of fixtures/translations.json, which the eval passes).
+   * @default none: only the listed docs count
+   */
   translations?: ReadonlyMap<string, readonly string[]>;
-}
-
-let fixtureTranslations: ReadonlyMap<string, readonly string[]> | undefined;
-
-/** Doc → translations from fixtures/translations.json, loaded once. */
-export function defaultTranslations(): ReadonlyMap<string, readonly string[]> {
-  fixtureTranslations ??= translationsByDoc(loadTranslations());
-  return fixtureTranslations;
 }
 
 /** The translations a policy allows to stand in for a doc. */
 export function translationsUnder(options: CitesOptions): ReadonlyMap<string, readonly string[]> {
-  return options.acceptTranslations === false ? new Map() : (options.translations ?? defaultTranslations());
+  return options.acceptTranslations === false ? new Map() : (options.translations ?? new Map());
 }
 
 export const citesScore = gradeWith<CitesOptions | undefined>("cites", (c, result, options = {}) => {
@@ -325,7 +320,7 @@ export const citesScore = gradeWith<CitesOptions | undefined>("cites", (c, resul
       missing,
       refused: result.refused,
       translationPolicy:
-        options.acceptTranslations === false
+        options.acceptTranslations === false || translations.size === 0
           ? "only the listed docs count"
           : "a citation of a translation of a mustCite doc counts (same facts)",
     },

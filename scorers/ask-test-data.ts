@@ -3,8 +3,19 @@
  * file itself, so importing it registers no tests twice.
  */
 import type { AskResult, AskSource } from "@hybrid-search/engine";
-import type { AskCase } from "../helpers/fixtures.js";
-import { citationRefs } from "./answer.js";
+import type { AskCase } from "./ask-case.js";
+import {
+  answerExcludesScore,
+  answerIncludesScore,
+  citationRefs,
+  citesOnlySurfacedScore,
+  citesScore,
+  type Grade,
+  type GraderId,
+  noCitationsScore,
+  refusalScore,
+  topicCoverageScore,
+} from "./answer.js";
 
 export function askCase(over: Partial<AskCase> = {}): AskCase {
   return { id: "t-001", question: "How many recovery codes do I get?", language: "en", category: "answerable", note: "test", ...over };
@@ -51,4 +62,19 @@ export const inUnit = (x: number): boolean => Number.isFinite(x) && x >= 0 && x 
 export function random(seed: number): () => number {
   let state = seed;
   return () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+}
+
+/** Every deterministic grader as a plain (case, result) function; `cites` with the given translations. */
+export function allGraders(
+  translations: ReadonlyMap<string, readonly string[]> = new Map(),
+): Array<[GraderId, (c: AskCase, r: AskResult) => Grade]> {
+  return [
+    ["answer-includes", answerIncludesScore],
+    ["answer-excludes", answerExcludesScore],
+    ["cites", (c, r) => citesScore(c, r, { translations })],
+    ["cites-only-surfaced", citesOnlySurfacedScore],
+    ["no-citations", noCitationsScore],
+    ["refusal", refusalScore],
+    ["topic-coverage", topicCoverageScore],
+  ];
 }

@@ -28,7 +28,7 @@
  * without an expected answer (off-corpus) get no warning.
  */
 import type { AskResult } from "@hybrid-search/engine";
-import type { AskCase } from "../helpers/fixtures.js";
+import type { AskCase } from "./ask-case.js";
 import {
   answerExcludesScore,
   answerIncludesScore,

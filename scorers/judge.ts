@@ -55,7 +55,7 @@ import type { JSONSchema7, LanguageModelV3 } from "@ai-sdk/provider";
 import { createScorer } from "evalite";
 import type { Evalite } from "evalite";
 import type { AskResult } from "@hybrid-search/engine";
-import type { AskCase } from "../helpers/fixtures.js";
+import type { AskCase } from "./ask-case.js";
 import {
   analyzedText,
   answerLanguage,

@@ -2,7 +2,6 @@
  * The engine's public types: the contract between the engine, its CLI and the eval suite.
  */
 import type { EmbeddingModelV3, LanguageModelV3, RerankingModelV3 } from "@ai-sdk/provider";
-import type { Preset } from "./models/select.js";
 import type { AnalyzerConfig } from "./text/analyze.js";
 import type { ChunkerConfig } from "./ingest/chunk.js";
 
@@ -199,7 +198,9 @@ export interface IndexFingerprint {
   passages: number;
 }
 
-export type { Preset };
+/** The answer presets: which language model answers (slim, balanced, quality). */
+export type Preset = "slim" | "balanced" | "quality";
+export const PRESETS: readonly Preset[] = ["slim", "balanced", "quality"];
 
 export interface AskOptions {
   /** Which answer model to use. @default "balanced" */

@@ -7,13 +7,9 @@
  */
 import { readFileSync } from "node:fs";
 import { ConfigError } from "./errors.js";
-import { countScore, type CountedScore } from "./score-status.js";
+import { type CountedScore, countScore, type EvaliteScore } from "./score-status.js";
 
-export interface EvaliteScore {
-  name: string;
-  score: number | null;
-  metadata?: unknown;
-}
+export type { EvaliteScore };
 
 export interface EvaliteEvalRow {
   input: unknown;

@@ -9,7 +9,12 @@
  * A judged metric that fell back to the heuristic (`method: "heuristic"`, `fallbackFrom`) is
  * scored: its value is a real measurement, labeled; the methods are tallied per metric.
  */
-import type { EvaliteScore } from "./evalite-output.js";
+/** One score as Evalite stores it. */
+export interface EvaliteScore {
+  name: string;
+  score: number | null;
+  metadata?: unknown;
+}
 
 export interface CountedScore {
   metric: string;

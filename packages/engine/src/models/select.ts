@@ -25,11 +25,11 @@ import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { EmbeddingModelV3, LanguageModelV3 } from "@ai-sdk/provider";
 import { EngineError } from "../errors.js";
-import type { EngineOptions } from "../types.js";
+import { type EngineOptions, PRESETS, type Preset } from "../types.js";
+
+export { PRESETS, type Preset };
 import { ModelExpander, type ModelExpanderOptions } from "./model-expander.js";
 
-export type Preset = "slim" | "balanced" | "quality";
-export const PRESETS: readonly Preset[] = ["slim", "balanced", "quality"];
 export type ModelMode = "offline" | "google" | "openai-compatible";
 
 export const GOOGLE_PRESETS: Record<Preset, string> = {

@@ -1,0 +1,34 @@
+/**
+ * What the answer graders grade: one question with its expectations (a record of
+ * `fixtures/ask-cases.json`, or of a user's own answer cases), and the matching rule they share.
+ * Loading and validating the records is helpers/fixtures.ts's job; the graders only read them.
+ */
+
+/** Languages the fixture corpus is written in. */
+export type Language = "en" | "de" | "fr" | "it";
+
+export const ASK_CATEGORIES = ["answerable", "multi-document", "adversarial", "off-corpus", "injection"] as const;
+export type AskCategory = (typeof ASK_CATEGORIES)[number];
+
+export interface AskCase {
+  id: string;
+  question: string;
+  language: Language;
+  category: AskCategory;
+  /** Facts a correct answer states (matched in `matchForm`, numbers whole). */
+  expectedSubstrings?: string[];
+  /** Content a correct answer never contains. */
+  forbiddenSubstrings?: string[];
+  /** Topics a complete answer covers. */
+  expectedTopics?: string[];
+  /** Documents (ids) a correct answer cites. */
+  mustCite?: string[];
+  /** True when the corpus does not hold the answer: the answerer must refuse. */
+  expectedRefusal?: boolean;
+  note: string;
+}
+
+/** The form in which expected substrings are compared with text: NFC, lower case. */
+export function normalizeForMatch(text: string): string {
+  return text.normalize("NFC").toLowerCase();
+}

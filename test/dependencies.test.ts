@@ -1,0 +1,61 @@
+// The dependency rules of docs/architecture.md hold for the whole tree, and the check that
+// enforces them (dependency-cruiser with .dependency-cruiser.cjs) fails on a planted violation.
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const depcruise = join(root, "node_modules/.bin/depcruise");
+const config = join(root, ".dependency-cruiser.cjs");
+/** Everything that holds code. */
+const CODE_FOLDERS = ["packages", "scorers", "helpers", "evals", "bin", "bench", "test"];
+
+function cruise(cwd: string, folders: readonly string[]): { status: number | null; output: string } {
+  const r = spawnSync(depcruise, ["--config", config, "--output-type", "err", ...folders], { cwd, encoding: "utf8" });
+  return { status: r.status, output: `${r.stdout}${r.stderr}` };
+}
+
+const planted = mkdtempSync(join(tmpdir(), "deps-planted-"));
+afterAll(() => rmSync(planted, { recursive: true, force: true }));
+
+function plant(files: Record<string, string>): void {
+  copyFileSync(join(root, "tsconfig.json"), join(planted, "tsconfig.json"));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(planted, path)), { recursive: true });
+    writeFileSync(join(planted, path), text);
+  }
+}
+
+describe("dependency rules", () => {
+  it("hold for the whole tree: no rule broken, no cycle", () => {
+    const r = cruise(root, CODE_FOLDERS);
+    expect(r.output).toMatch(/no dependency violations found/);
+    expect(r.status).toBe(0);
+  });
+
+  it("catch a planted violation of each kind", () => {
+    plant({
+      "helpers/h.ts": "export const h = 1;\n",
+      "packages/engine/src/e.ts": 'import { h } from "../../../helpers/h.js";\nexport const e = h;\n',
+      "packages/trec-eval/src/t.ts": 'import { e } from "../../engine/src/e.js";\nexport const t = e;\n',
+      "packages/eval-gate/src/g.ts": 'import { t } from "../../trec-eval/src/t.js";\nexport const g = t;\n',
+      "scorers/s.ts": 'import { h } from "../helpers/h.js";\nexport const s = h;\n',
+      "helpers/a.ts": 'import { b } from "./b.js";\nexport const a = () => b;\n',
+      "helpers/b.ts": 'import { a } from "./a.js";\nexport const b = () => a;\n',
+    });
+    const r = cruise(planted, ["packages", "scorers", "helpers"]);
+    expect(r.status).not.toBe(0);
+    for (const rule of [
+      "engine-self-contained",
+      "trec-eval-self-contained",
+      "eval-gate-self-contained",
+      "scorers-are-pure",
+      "no-circular",
+    ]) {
+      expect(r.output, rule).toContain(`error ${rule}:`);
+    }
+  });
+});
