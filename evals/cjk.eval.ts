@@ -4,13 +4,13 @@
 import { evalite } from "evalite";
 import { laneIndex } from "../helpers/eval-index.js";
 import { loadLane } from "../helpers/lanes.js";
-import { retrievalColumns, runRetrieval, type RetrievalOutput } from "../helpers/retrieval-task.js";
+import { retrievalColumns, runRetrieval, type RetrievalTaskOutput } from "../helpers/retrieval-task.js";
 import { CJK_LANGUAGES } from "../helpers/fixtures.js";
 import { formatLaneSummary, hasResults, laneSummary } from "../scorers/lane.js";
 import { mrr, ndcgAtK, recallAtK } from "../scorers/retrieval.js";
 
 const cases = (language: string) => loadLane("cjk").cases.filter((c) => c.language === language);
-const outputs = new Map<string, Promise<RetrievalOutput>>();
+const outputs = new Map<string, Promise<RetrievalTaskOutput>>();
 
 for (const language of CJK_LANGUAGES) {
   evalite(`CJK lane [${language}]`, {

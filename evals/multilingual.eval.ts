@@ -4,14 +4,14 @@ import { evalite } from "evalite";
 import { loadDataset } from "../helpers/dataset.js";
 import { evalIndex } from "../helpers/eval-index.js";
 import { docLanguage } from "../helpers/fixtures.js";
-import { retrievalColumns, runRetrieval, type RetrievalOutput } from "../helpers/retrieval-task.js";
+import { retrievalColumns, runRetrieval, type RetrievalTaskOutput } from "../helpers/retrieval-task.js";
 import { crossLanguageRecallAtK, formatLanguageMatrix, languageRecallMatrix } from "../scorers/language-matrix.js";
 import { recallAtK } from "../scorers/retrieval.js";
 
 // Language comes from the fixture corpus layout (en/, de/…); a BEIR dataset has none.
 const define = loadDataset().kind === "fixtures" ? evalite : evalite.skip;
 const crossLanguage = () => loadDataset().cases.filter((c) => c.category === "cross-language");
-const outputs = new Map<string, Promise<RetrievalOutput>>();
+const outputs = new Map<string, Promise<RetrievalTaskOutput>>();
 
 define("Cross-language recall", {
   data: () => crossLanguage().map((c) => ({ input: c, expected: { judgments: c.judgments } })),

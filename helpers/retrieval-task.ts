@@ -5,12 +5,14 @@
  */
 import { reportTrace } from "evalite/traces";
 import type { Engine, SearchResponse, Tier, TraceStage } from "@hybrid-search/engine";
+import type { RetrievalRanking } from "../scorers/retrieval.js";
 import { relevantDocPaths, summarizeLosses, type RelevantDocPath } from "../scorers/stage-loss.js";
 import type { RetrievalCase } from "./dataset.js";
 
 export type RetrievalMode = "search" | "vsearch" | Tier;
 
-export interface RetrievalOutput {
+/** What a retrieval eval's task returns: the ranking the scorers read, and what the columns show. */
+export interface RetrievalTaskOutput extends RetrievalRanking {
   mode: RetrievalMode;
   results: Array<{ docId: string; score: number; passageId: string }>;
   elapsedMs: number;
@@ -38,7 +40,7 @@ export function serially<T>(fn: () => Promise<T>): Promise<T> {
   return run;
 }
 
-export async function runRetrieval(engine: Engine, mode: RetrievalMode, c: RetrievalCase, indexId: string): Promise<RetrievalOutput> {
+export async function runRetrieval(engine: Engine, mode: RetrievalMode, c: RetrievalCase, indexId: string): Promise<RetrievalTaskOutput> {
   const options = { limit: RESULT_DEPTH, traceDepth: TRACE_DEPTH, ...(c.collection ? { collection: c.collection } : {}) };
   const response: SearchResponse = await serially(async () => {
     if (mode === "search") return engine.search(c.query, options);
@@ -80,7 +82,7 @@ export function retrievalColumns({
   output,
 }: {
   input: RetrievalCase;
-  output: RetrievalOutput;
+  output: RetrievalTaskOutput;
 }): Array<{ label: string; value: unknown }> {
   return [
     { label: "Query", value: `${input.id}: ${input.query}` },

@@ -9,10 +9,10 @@ import type { TierValues } from "../scorers/tier-order.js";
 import type { RetrievalCase } from "./dataset.js";
 import { evalIndex } from "./eval-index.js";
 
-/** Latency budgets per tier (ms). */
-export const TIER_BUDGET_MS = { fast: 1000, balanced: 3000, thorough: 8000 } as const;
+/** Latency budgets per tier (ms), cheapest tier first. */
+export const TIER_BUDGET_MS = { fast: 1000, balanced: 3000, thorough: 8000 } as const satisfies TierValues;
 
-const TIERS: Tier[] = ["fast", "balanced", "thorough"];
+const TIERS = Object.keys(TIER_BUDGET_MS) as Tier[];
 
 export interface TierComparison {
   "nDCG@10": TierValues;

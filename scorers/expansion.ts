@@ -3,16 +3,13 @@
  * Each returns 0 or 1 (or a share) with the facts it checked in metadata. When the expander failed
  * and the query ran unexpanded, the score is 0 with `status: "failed"`, never a pass.
  */
+import type { ExpansionResult } from "@hybrid-search/engine";
 import { createScorer } from "evalite";
 import type { Evalite } from "evalite";
 
-export interface ExpansionOutput {
+/** What the expansion scorers read: the engine's expansion result for a query. */
+export interface ExpansionOutput extends ExpansionResult {
   query: string;
-  expansion: { lexicalQueries: string[]; vectorQueries: string[]; hyde?: string; language?: string };
-  /** Which expander produced it. */
-  expander: string;
-  /** Set when the expander failed or its output failed the schema and the query ran unexpanded. */
-  fallback?: { reason: string; errors?: unknown };
 }
 
 type ExpansionScorer<TInput> = Evalite.Scorer<TInput, ExpansionOutput, unknown>;
