@@ -11,22 +11,21 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import { Engine } from "@hybrid-search/engine";
 import { CJK_STRATEGIES, type CjkStrategy } from "../packages/engine/src/text/cjk.js";
+import { argumentsOrExit, parseCommandLine, positiveInteger } from "../helpers/cli-args.js";
 import { judgedCases, loadDataset } from "../helpers/dataset.js";
 import { CJK_DIR, CJK_LANGUAGES, listCorpusDocs } from "../helpers/fixtures.js";
 import { loadLane } from "../helpers/lanes.js";
 import { formatLaneSummary, laneSummary, type LaneSummary } from "../scorers/lane.js";
 import { ndcgAtKScore } from "../scorers/retrieval.js";
 
-const { values } = parseArgs({ options: { copies: { type: "string", default: "100" } } });
-const copies = Number(values.copies);
-if (!Number.isInteger(copies) || copies < 1) {
-  console.error(`bench:cjk: --copies must be a positive integer, got ${values.copies}`);
-  process.exit(2);
-}
+const USAGE = "Usage: pnpm bench:cjk [--copies N]";
+const copies = argumentsOrExit("bench:cjk", () => {
+  const { values } = parseCommandLine({ options: { copies: { type: "string" } } }, USAGE);
+  return positiveInteger("copies", values.copies, 100);
+});
 
 const scratch = mkdtempSync(join(tmpdir(), "bench-cjk-"));
 process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));

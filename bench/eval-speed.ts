@@ -8,15 +8,15 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { argumentsOrExit, parseCommandLine, positiveInteger } from "../helpers/cli-args.js";
+
+const USAGE = "Usage: pnpm bench:eval [--runs N]";
+const runs = argumentsOrExit("bench:eval", () => {
+  const { values } = parseCommandLine({ options: { runs: { type: "string" } } }, USAGE);
+  return positiveInteger("runs", values.runs, 3);
+});
 
 const root = resolve(import.meta.dirname, "..");
-const { values } = parseArgs({ options: { runs: { type: "string", default: "3" } } });
-const runs = Number(values.runs);
-if (!Number.isInteger(runs) || runs < 1) {
-  console.error(`bench:eval: --runs must be a positive integer, got ${values.runs}`);
-  process.exit(2);
-}
 
 const scratch = mkdtempSync(join(tmpdir(), "eval-floor-"));
 const cleanup = (): void => rmSync(scratch, { recursive: true, force: true });

@@ -9,32 +9,31 @@
 import { ConfigError } from "@hybrid-search/eval-gate";
 import { compareReports, formatComparison } from "@hybrid-search/eval-gate/compare";
 import { readReport } from "@hybrid-search/eval-gate/report-file";
+import { parseCommandLine, UsageError } from "../helpers/cli-args.js";
 
 const USAGE = "Usage: pnpm eval:compare <a.json> <b.json> [--force] [--json]";
+const OPTIONS = { force: { type: "boolean" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } } as const;
 
 function main(argv: string[]): number {
-  const flags = new Set(argv.filter((a) => a.startsWith("-")));
-  const files = argv.filter((a) => !a.startsWith("-"));
-  if (flags.has("--help") || flags.has("-h")) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
-  const unknown = [...flags].filter((f) => f !== "--force" && f !== "--json");
   try {
-    if (unknown.length > 0) throw new ConfigError(`unknown option ${unknown[0]}; ${USAGE}`);
-    if (files.length !== 2) throw new ConfigError(`two reports are needed, got ${files.length}; ${USAGE}`);
+    const { values, positionals: files } = parseCommandLine({ args: argv, options: OPTIONS, allowPositionals: true }, USAGE);
+    if (values.help) {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    if (files.length !== 2) throw new UsageError(`two reports are needed, got ${files.length}; ${USAGE}`);
     const a = { path: files[0]!, report: readReport(files[0]!) };
     const b = { path: files[1]!, report: readReport(files[1]!) };
-    const comparison = compareReports(a.report, b.report, flags.has("--force"));
+    const comparison = compareReports(a.report, b.report, values.force === true);
     if (comparison.fingerprintDifferences.length > 0 && !comparison.forced) {
       throw new ConfigError(
         `the runs measured different things, so per-case differences would not mean anything: ${comparison.fingerprintDifferences.join("; ")} (--force compares anyway)`,
       );
     }
-    process.stdout.write(flags.has("--json") ? `${JSON.stringify(comparison, null, 2)}\n` : formatComparison(comparison, a, b));
+    process.stdout.write(values.json ? `${JSON.stringify(comparison, null, 2)}\n` : formatComparison(comparison, a, b));
     return comparison.metrics.some((m) => m.verdict === "regression") ? 1 : 0;
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
+    if (!(error instanceof ConfigError) && !(error instanceof UsageError)) throw error;
     process.stderr.write(`eval:compare: ${error.message}\n`);
     return 2;
   }

@@ -4,13 +4,13 @@
 import { evalite } from "evalite";
 import { laneIndex } from "../helpers/eval-index.js";
 import { loadLane } from "../helpers/lanes.js";
-import { retrievalColumns, runRetrieval, type RetrievalOutput } from "../helpers/retrieval-task.js";
+import { RESULT_DEPTH, rankSerially, retrievalColumns, runRetrieval, type RetrievalTaskOutput } from "../helpers/retrieval-task.js";
 import { CJK_LANGUAGES } from "../helpers/fixtures.js";
 import { formatLaneSummary, hasResults, laneSummary } from "../scorers/lane.js";
 import { mrr, ndcgAtK, recallAtK } from "../scorers/retrieval.js";
 
 const cases = (language: string) => loadLane("cjk").cases.filter((c) => c.language === language);
-const outputs = new Map<string, Promise<RetrievalOutput>>();
+const outputs = new Map<string, Promise<RetrievalTaskOutput>>();
 
 for (const language of CJK_LANGUAGES) {
   evalite(`CJK lane [${language}]`, {
@@ -33,7 +33,9 @@ evalite("CJK lane by language", {
     const rows = await Promise.all(
       cases(language).map(async (c) => {
         // Reuse the case's run from its language suite when it happened in this process.
-        const ranking = outputs.has(c.id) ? (await outputs.get(c.id)!).results : engine.search(c.query, { limit: 10 }).results;
+        const ranking = outputs.has(c.id)
+          ? (await outputs.get(c.id)!).results
+          : (await rankSerially(engine, "search", c.query, { limit: RESULT_DEPTH })).results;
         return { ranking: ranking.map((r) => r.docId), judgments: c.judgments };
       }),
     );

@@ -4,14 +4,14 @@ import { evalite } from "evalite";
 import { loadDataset } from "../helpers/dataset.js";
 import { evalIndex } from "../helpers/eval-index.js";
 import { docLanguage } from "../helpers/fixtures.js";
-import { retrievalColumns, runRetrieval, type RetrievalOutput } from "../helpers/retrieval-task.js";
+import { RESULT_DEPTH, rankSerially, retrievalColumns, runRetrieval, type RetrievalTaskOutput } from "../helpers/retrieval-task.js";
 import { crossLanguageRecallAtK, formatLanguageMatrix, languageRecallMatrix } from "../scorers/language-matrix.js";
 import { recallAtK } from "../scorers/retrieval.js";
 
 // Language comes from the fixture corpus layout (en/, de/…); a BEIR dataset has none.
 const define = loadDataset().kind === "fixtures" ? evalite : evalite.skip;
 const crossLanguage = () => loadDataset().cases.filter((c) => c.category === "cross-language");
-const outputs = new Map<string, Promise<RetrievalOutput>>();
+const outputs = new Map<string, Promise<RetrievalTaskOutput>>();
 
 define("Cross-language recall", {
   data: () => crossLanguage().map((c) => ({ input: c, expected: { judgments: c.judgments } })),
@@ -34,7 +34,7 @@ define("Cross-language recall matrix", {
         // Reuse the case's run when it already happened in this process; otherwise run it quietly.
         const ranking = outputs.has(c.id)
           ? (await outputs.get(c.id)!).results
-          : (await engine.query(c.query, { tier: "balanced", limit: 10 })).results;
+          : (await rankSerially(engine, "balanced", c.query, { limit: RESULT_DEPTH })).results;
         return { queryLanguage: c.language!, ranking: ranking.map((r) => r.docId), judgments: c.judgments };
       }),
     );

@@ -6,8 +6,8 @@
  */
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { wrapAISDKModel } from "evalite/ai-sdk";
-import { describeModels, engineModelOptions, selectModels, type ModelSelection } from "@hybrid-search/engine/models";
-import type { EngineOptions } from "@hybrid-search/engine";
+import { describeModels, engineModelOptions, EXTRACTIVE_ANSWERER, selectModels, type ModelSelection } from "@hybrid-search/engine/models";
+import { DeterministicExpander, type EngineOptions, HeuristicReranker } from "@hybrid-search/engine";
 
 export interface EvalModels {
   selection: ModelSelection;
@@ -39,10 +39,18 @@ export function evalModels(env: NodeJS.ProcessEnv = process.env): EvalModels {
   return models;
 }
 
+/** The offline components' ids as the engine records them (the reranker's as `provider/modelId`, like its trace). */
+const offlineReranker = new HeuristicReranker();
+const OFFLINE_IDS = {
+  answerer: EXTRACTIVE_ANSWERER,
+  expander: new DeterministicExpander().id,
+  reranker: `${offlineReranker.provider}/${offlineReranker.modelId}`,
+};
+
 /** Model ids by role (no credentials). */
 export function modelIds(selection: ModelSelection): Record<string, string | null> {
   if (selection.mode === "offline") {
-    return { answerer: "offline/extractive-v1", judge: null, expander: "deterministic-v1", reranker: "offline/heuristic-rerank-v1" };
+    return { answerer: OFFLINE_IDS.answerer, judge: null, expander: OFFLINE_IDS.expander, reranker: OFFLINE_IDS.reranker };
   }
   const p = selection.ids.presets!;
   return {
@@ -51,7 +59,7 @@ export function modelIds(selection: ModelSelection): Record<string, string | nul
     "answerer:quality": p.quality,
     judge: selection.ids.judge,
     expander: selection.ids.expansion,
-    reranker: "offline/heuristic-rerank-v1",
+    reranker: OFFLINE_IDS.reranker,
   };
 }
 

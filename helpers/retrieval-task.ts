@@ -1,16 +1,19 @@
 /**
  * The task every retrieval eval runs: one engine call for a case, its stage trace forwarded to
  * Evalite (`reportTrace`, one entry per stage, then where each relevant document went), and an
- * output the retrieval scorers read.
+ * output the retrieval scorers read; and the queue that every ranking call of an eval file goes
+ * through (`rankSerially`), so that measured times are the engine's own.
  */
 import { reportTrace } from "evalite/traces";
-import type { Engine, SearchResponse, Tier, TraceStage } from "@hybrid-search/engine";
+import type { Engine, SearchOptions, SearchResponse, Tier, TraceStage } from "@hybrid-search/engine";
+import type { RetrievalRanking } from "../scorers/retrieval.js";
 import { relevantDocPaths, summarizeLosses, type RelevantDocPath } from "../scorers/stage-loss.js";
 import type { RetrievalCase } from "./dataset.js";
 
 export type RetrievalMode = "search" | "vsearch" | Tier;
 
-export interface RetrievalOutput {
+/** What a retrieval eval's task returns: the ranking the scorers read, and what the columns show. */
+export interface RetrievalTaskOutput extends RetrievalRanking {
   mode: RetrievalMode;
   results: Array<{ docId: string; score: number; passageId: string }>;
   elapsedMs: number;
@@ -32,19 +35,27 @@ let queue: Promise<unknown> = Promise.resolve();
  * this, a call's measured time would include other cases' work interleaved at every `await`, and
  * the latency column would show the harness's queue instead of the engine.
  */
-export function serially<T>(fn: () => Promise<T>): Promise<T> {
+function serially<T>(fn: () => Promise<T>): Promise<T> {
   const run = queue.then(fn, fn);
   queue = run.catch(() => undefined);
   return run;
 }
 
-export async function runRetrieval(engine: Engine, mode: RetrievalMode, c: RetrievalCase, indexId: string): Promise<RetrievalOutput> {
-  const options = { limit: RESULT_DEPTH, traceDepth: TRACE_DEPTH, ...(c.collection ? { collection: c.collection } : {}) };
-  const response: SearchResponse = await serially(async () => {
-    if (mode === "search") return engine.search(c.query, options);
-    if (mode === "vsearch") return engine.vsearch(c.query, options);
-    return engine.query(c.query, { ...options, tier: mode });
+/**
+ * One ranking call, queued behind this process's other ranking calls (`serially`): `search`,
+ * `vsearch`, or `query` at a tier. Every ranking an eval asks the engine for goes through here.
+ */
+export function rankSerially(engine: Engine, mode: RetrievalMode, query: string, options: SearchOptions = {}): Promise<SearchResponse> {
+  return serially(async () => {
+    if (mode === "search") return engine.search(query, options);
+    if (mode === "vsearch") return engine.vsearch(query, options);
+    return engine.query(query, { ...options, tier: mode });
   });
+}
+
+export async function runRetrieval(engine: Engine, mode: RetrievalMode, c: RetrievalCase, indexId: string): Promise<RetrievalTaskOutput> {
+  const options = { limit: RESULT_DEPTH, traceDepth: TRACE_DEPTH, ...(c.collection ? { collection: c.collection } : {}) };
+  const response = await rankSerially(engine, mode, c.query, options);
   forwardTrace(response.trace);
   const relevantPaths = relevantDocPaths(response.trace, response.results, c.judgments, RESULT_DEPTH);
   const end = performance.timeOrigin + performance.now();
@@ -80,7 +91,7 @@ export function retrievalColumns({
   output,
 }: {
   input: RetrievalCase;
-  output: RetrievalOutput;
+  output: RetrievalTaskOutput;
 }): Array<{ label: string; value: unknown }> {
   return [
     { label: "Query", value: `${input.id}: ${input.query}` },

@@ -4,8 +4,8 @@
  * never opened.
  *
  * `helpers/global-setup.ts` builds it once per Evalite run (in the main process) and hands its
- * path to the eval files, which open it read-only through `evalEngine()`. An eval file run without
- * that global setup builds a private one, once per process.
+ * path to the eval files, which open it once per worker through `evalIndex()` (helpers/eval-index.ts).
+ * An eval file run without that global setup builds a private one, once per process.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

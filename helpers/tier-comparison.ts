@@ -1,18 +1,20 @@
 /**
  * Runs one query at all three tiers (once per process, shared by the per-query and the aggregate
- * tier-order evals) and scores each with nDCG@10 and Recall@5. Traces are not forwarded here: the
- * per-tier Thoroughness evals show them.
+ * tier-order evals) and scores each with nDCG@10 and Recall@5. The calls queue with the file's
+ * other ranking calls (`rankSerially`). Traces are not forwarded here: the per-tier Thoroughness
+ * evals show them.
  */
 import type { Tier } from "@hybrid-search/engine";
 import { ndcgAtKScore, recallAtKScore } from "../scorers/retrieval.js";
 import type { TierValues } from "../scorers/tier-order.js";
 import type { RetrievalCase } from "./dataset.js";
 import { evalIndex } from "./eval-index.js";
+import { RESULT_DEPTH, rankSerially } from "./retrieval-task.js";
 
-/** Latency budgets per tier (ms). */
-export const TIER_BUDGET_MS = { fast: 1000, balanced: 3000, thorough: 8000 } as const;
+/** Latency budgets per tier (ms), cheapest tier first. */
+export const TIER_BUDGET_MS = { fast: 1000, balanced: 3000, thorough: 8000 } as const satisfies TierValues;
 
-const TIERS: Tier[] = ["fast", "balanced", "thorough"];
+const TIERS = Object.keys(TIER_BUDGET_MS) as Tier[];
 
 export interface TierComparison {
   "nDCG@10": TierValues;
@@ -36,7 +38,7 @@ async function compare(c: RetrievalCase): Promise<TierComparison> {
   const ndcg = {} as TierValues;
   const recall = {} as TierValues;
   for (const tier of TIERS) {
-    const r = await engine.query(c.query, { tier, limit: 10, ...(c.collection ? { collection: c.collection } : {}) });
+    const r = await rankSerially(engine, tier, c.query, { limit: RESULT_DEPTH, ...(c.collection ? { collection: c.collection } : {}) });
     const expected = { judgments: c.judgments };
     ndcg[tier] = ndcgAtKScore(r, expected, 10).score;
     recall[tier] = recallAtKScore(r, expected, 5).score;

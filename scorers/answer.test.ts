@@ -1,12 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { AskResult } from "@hybrid-search/engine";
 import { allGraders, askCase, askResult, failed, REFUSAL, refused, source } from "./ask-test-data.js";
 import {
   answerExcludes,
   answerExcludesScore,
   answerIncludes,
   answerIncludesScore,
-  casesFor,
   cites,
   citesOnlySurfacedScore,
   citesScore,
@@ -17,8 +15,6 @@ import {
   NotApplicableError,
   refusalScore,
   topicCoverageScore,
-  type Grade,
-  type GraderId,
 } from "./answer.js";
 
 const TWO_FA = source(1, "en/security/two-factor-authentication.md", "Tessera creates 10 recovery codes. Each code works once.");

@@ -1,6 +1,7 @@
 /**
  * What the answer graders grade: one question with its expectations (a record of
- * `fixtures/ask-cases.json`, or of a user's own answer cases), and the matching rule they share.
+ * `fixtures/ask-cases.json`, or of a user's own answer cases), and the matching forms that the
+ * graders and the fixture lint share.
  * Loading and validating the records is helpers/fixtures.ts's job; the graders only read them.
  */
 
@@ -31,4 +32,12 @@ export interface AskCase {
 /** The form in which expected substrings are compared with text: NFC, lower case. */
 export function normalizeForMatch(text: string): string {
   return text.normalize("NFC").toLowerCase();
+}
+
+/** Letters and digits only, NFKC, lower case: how spellings of an identifier compare (`DEC-0054` = `dec 0054`). */
+export function lettersAndDigits(text: string): string {
+  return text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, "");
 }

@@ -3,6 +3,7 @@
  * file itself, so importing it registers no tests twice.
  */
 import type { AskResult, AskSource } from "@hybrid-search/engine";
+import { EXTRACTIVE_ANSWERER } from "@hybrid-search/engine/models";
 import type { AskCase } from "./ask-case.js";
 import {
   answerExcludesScore,
@@ -36,7 +37,7 @@ export function askResult(answer: string, sources: AskSource[], over: Partial<As
     citations: refs.flatMap((ref) => (byRef.has(ref) ? [{ ref, docId: byRef.get(ref)!.docId, passageId: byRef.get(ref)!.passageId }] : [])),
     invalidCitations: refs.filter((r) => !byRef.has(r)),
     sources,
-    answerer: "offline/extractive-v1",
+    answerer: EXTRACTIVE_ANSWERER,
     preset: null,
     evidence: { coverage: 0.8, threshold: 0.5, sufficient: true, bestRef: 1 },
     flagged: [],

@@ -3,29 +3,19 @@
  * Each returns 0 or 1 (or a share) with the facts it checked in metadata. When the expander failed
  * and the query ran unexpanded, the score is 0 with `status: "failed"`, never a pass.
  */
+import type { ExpansionResult } from "@hybrid-search/engine";
 import { createScorer } from "evalite";
 import type { Evalite } from "evalite";
+import { lettersAndDigits } from "./ask-case.js";
 
-export interface ExpansionOutput {
+/** What the expansion scorers read: the engine's expansion result for a query. */
+export interface ExpansionOutput extends ExpansionResult {
   query: string;
-  expansion: { lexicalQueries: string[]; vectorQueries: string[]; hyde?: string; language?: string };
-  /** Which expander produced it. */
-  expander: string;
-  /** Set when the expander failed or its output failed the schema and the query ran unexpanded. */
-  fallback?: { reason: string; errors?: unknown };
 }
 
 type ExpansionScorer<TInput> = Evalite.Scorer<TInput, ExpansionOutput, unknown>;
 
-/** Letters and digits only, lower case: `DEC-0054` and `dec 0054` compare equal. */
-function squash(text: string): string {
-  return text
-    .normalize("NFKC")
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, "");
-}
-
-const same = (a: string, b: string): boolean => squash(a) === squash(b);
+const same = (a: string, b: string): boolean => lettersAndDigits(a) === lettersAndDigits(b);
 
 /**
  * What an expansion must keep: identifiers (words mixing letters and digits, or joined by
@@ -163,7 +153,8 @@ export function anchorsKeptScore(output: ExpansionOutput): Score {
     );
   const lost: string[] = [];
   for (const q of queries)
-    for (const a of anchors) if (!squash(q).includes(squash(a))) lost.push(`${JSON.stringify(a)} missing from ${JSON.stringify(q)}`);
+    for (const a of anchors)
+      if (!lettersAndDigits(q).includes(lettersAndDigits(a))) lost.push(`${JSON.stringify(a)} missing from ${JSON.stringify(q)}`);
   const checks = anchors.length * queries.length;
   return { score: (checks - lost.length) / checks, metadata: { anchors, checked: queries.length, lost } };
 }

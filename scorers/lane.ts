@@ -3,7 +3,7 @@
  */
 import { createScorer } from "evalite";
 import type { Evalite } from "evalite";
-import { ndcgAtKScore, recallAtKScore, reciprocalRankScore, type RetrievalExpected, type RetrievalOutput } from "./retrieval.js";
+import { ndcgAtKScore, recallAtKScore, reciprocalRankScore, type RetrievalExpected, type RetrievalRanking } from "./retrieval.js";
 
 /**
  * Answer first: 1 when the first result is the document the case is about (its highest grade,
@@ -14,8 +14,8 @@ import { ndcgAtKScore, recallAtKScore, reciprocalRankScore, type RetrievalExpect
  * a title over a passing mention, a path over a body).
  * **When NOT to use:** queries with several equally good answers (use nDCG@k or Recall@k).
  */
-export function answerFirst<TInput = unknown>(): Evalite.Scorer<TInput, RetrievalOutput, RetrievalExpected> {
-  return createScorer<TInput, RetrievalOutput, RetrievalExpected>({
+export function answerFirst<TInput = unknown>(): Evalite.Scorer<TInput, RetrievalRanking, RetrievalExpected> {
+  return createScorer<TInput, RetrievalRanking, RetrievalExpected>({
     name: "Answer first",
     description: "1 when the top result is the best-graded document",
     scorer: ({ output, expected }) => {
@@ -34,8 +34,8 @@ export function answerFirst<TInput = unknown>(): Evalite.Scorer<TInput, Retrieva
  * as one token matches nothing).
  * **When NOT to use:** as a quality measure: any noise scores 1.
  */
-export function hasResults<TInput = unknown>(): Evalite.Scorer<TInput, RetrievalOutput, RetrievalExpected> {
-  return createScorer<TInput, RetrievalOutput, RetrievalExpected>({
+export function hasResults<TInput = unknown>(): Evalite.Scorer<TInput, RetrievalRanking, RetrievalExpected> {
+  return createScorer<TInput, RetrievalRanking, RetrievalExpected>({
     name: "Has results",
     description: "1 when at least one document came back (mean = 1 − zero-result rate)",
     scorer: ({ output }) => ({ score: output.results.length > 0 ? 1 : 0, metadata: { retrieved: output.results.length } }),

@@ -10,14 +10,14 @@ import {
   recallAtKScore,
   reciprocalRankScore,
   type RetrievalExpected,
-  type RetrievalOutput,
+  type RetrievalRanking,
 } from "./retrieval.js";
 
-const ranked = (...ids: string[]): RetrievalOutput => ({ results: ids.map((docId, i) => ({ docId, score: 10 - i })) });
+const ranked = (...ids: string[]): RetrievalRanking => ({ results: ids.map((docId, i) => ({ docId, score: 10 - i })) });
 // d1 grade 3, d2 grade 0, d3 grade 1, d4 grade 2 (never retrieved below)
 const judged: RetrievalExpected = { judgments: { d1: 3, d2: 0, d3: 1, d4: 2 } };
 
-async function run(scorer: ReturnType<typeof recallAtK>, output: RetrievalOutput, expected: RetrievalExpected) {
+async function run(scorer: ReturnType<typeof recallAtK>, output: RetrievalRanking, expected: RetrievalExpected) {
   return scorer({ input: "q", output, expected });
 }
 
@@ -63,7 +63,7 @@ describe("retrieval scorers", () => {
   });
 
   it("takes the engine's order as given and never re-sorts by score", () => {
-    const out: RetrievalOutput = {
+    const out: RetrievalRanking = {
       results: [
         { docId: "x", score: 1 },
         { docId: "d1", score: 9 },
@@ -116,6 +116,6 @@ describe("retrieval scorers", () => {
     expect(() => ndcgAtK(2.5)).toThrow(/k must be an integer >= 1/);
     expect(() => ndcgAtK(10, { gain: { 2: -1 } })).toThrow(/gain for grade 2/);
     expect(() => recallAtKScore(ranked("d1", "d1"), judged, 5)).toThrow(/appears twice/);
-    expect(() => recallAtKScore({} as RetrievalOutput, judged, 5)).toThrow(/output.results/);
+    expect(() => recallAtKScore({} as RetrievalRanking, judged, 5)).toThrow(/output.results/);
   });
 });

@@ -34,7 +34,7 @@ import {
 export type { Gain } from "@hybrid-search/trec-eval/measures";
 
 /** What the engine task returns: hits best first. */
-export interface RetrievalOutput {
+export interface RetrievalRanking {
   readonly results: ReadonlyArray<{ readonly docId: string; readonly score?: number }>;
 }
 
@@ -86,7 +86,7 @@ function assertK(k: number, scorer: string): void {
 }
 
 /** Joins the engine's ranking (kept in its order) with the row's judgments. */
-export function judgeRetrieval(output: RetrievalOutput, expected: RetrievalExpected, options: RetrievalScorerOptions = {}): JudgedRanking {
+export function judgeRetrieval(output: RetrievalRanking, expected: RetrievalExpected, options: RetrievalScorerOptions = {}): JudgedRanking {
   if (!output || !Array.isArray(output.results)) throw new TypeError("output.results must be an array of { docId, score? } in rank order");
   if (!expected || typeof expected.judgments !== "object" || expected.judgments === null) {
     throw new TypeError("expected.judgments must be an object mapping docId to grade");
@@ -126,7 +126,7 @@ function finish(
 // ---------------------------------------------------------------- per-query functions
 
 export function recallAtKScore(
-  output: RetrievalOutput,
+  output: RetrievalRanking,
   expected: RetrievalExpected,
   k: number,
   options: RetrievalScorerOptions = {},
@@ -146,7 +146,7 @@ export function recallAtKScore(
 }
 
 export function precisionAtKScore(
-  output: RetrievalOutput,
+  output: RetrievalRanking,
   expected: RetrievalExpected,
   k: number,
   options: RetrievalScorerOptions = {},
@@ -173,7 +173,7 @@ const GAIN_WORDS = (gain: Gain): string =>
       : `custom gain map ${JSON.stringify(gain)} (other grades: gain=grade)`;
 
 export function ndcgAtKScore(
-  output: RetrievalOutput,
+  output: RetrievalRanking,
   expected: RetrievalExpected,
   k: number,
   options: RetrievalScorerOptions & { readonly gain?: Gain } = {},
@@ -189,7 +189,7 @@ export function ndcgAtKScore(
 }
 
 export function reciprocalRankScore(
-  output: RetrievalOutput,
+  output: RetrievalRanking,
   expected: RetrievalExpected,
   options: RetrievalScorerOptions & { readonly k?: number } = {},
 ): RetrievalScore {
@@ -220,7 +220,7 @@ export function reciprocalRankScore(
 }
 
 export function averagePrecisionScore(
-  output: RetrievalOutput,
+  output: RetrievalRanking,
   expected: RetrievalExpected,
   options: RetrievalScorerOptions = {},
 ): RetrievalScore {
@@ -238,7 +238,7 @@ export function averagePrecisionScore(
 
 // ---------------------------------------------------------------- Evalite scorers
 
-type RetrievalScorer<TInput> = Evalite.Scorer<TInput, RetrievalOutput, RetrievalExpected>;
+type RetrievalScorer<TInput> = Evalite.Scorer<TInput, RetrievalRanking, RetrievalExpected>;
 
 /**
  * Recall@k: the share of all judged-relevant documents that appear in the top k.
@@ -250,7 +250,7 @@ type RetrievalScorer<TInput> = Evalite.Scorer<TInput, RetrievalOutput, Retrieval
  */
 export function recallAtK<TInput = unknown>(k: number, options: RetrievalScorerOptions = {}): RetrievalScorer<TInput> {
   assertK(k, "recallAtK");
-  return createScorer<TInput, RetrievalOutput, RetrievalExpected>({
+  return createScorer<TInput, RetrievalRanking, RetrievalExpected>({
     name: `Recall@${k}`,
     description: `trec_eval recall_${k}: relevant in top ${k} / all judged-relevant`,
     scorer: ({ output, expected }) => recallAtKScore(output, expected, k, options),
@@ -266,7 +266,7 @@ export function recallAtK<TInput = unknown>(k: number, options: RetrievalScorerO
  */
 export function precisionAtK<TInput = unknown>(k: number, options: RetrievalScorerOptions = {}): RetrievalScorer<TInput> {
   assertK(k, "precisionAtK");
-  return createScorer<TInput, RetrievalOutput, RetrievalExpected>({
+  return createScorer<TInput, RetrievalRanking, RetrievalExpected>({
     name: `P@${k}`,
     description: `trec_eval P_${k}: relevant in top ${k} / ${k}`,
     scorer: ({ output, expected }) => precisionAtKScore(output, expected, k, options),
@@ -289,7 +289,7 @@ export function ndcgAtK<TInput = unknown>(
   assertK(k, "ndcgAtK");
   const gain = options.gain ?? "linear";
   gainFunction(gain); // a bad gain map fails here, when the eval is defined
-  return createScorer<TInput, RetrievalOutput, RetrievalExpected>({
+  return createScorer<TInput, RetrievalRanking, RetrievalExpected>({
     name: `nDCG@${k}${gain === "linear" ? "" : gain === "exponential" ? " (exp)" : " (custom gain)"}`,
     description: `nDCG@${k}, ${GAIN_WORDS(gain)}`,
     scorer: ({ output, expected }) => ndcgAtKScore(output, expected, k, { ...options, gain }),
@@ -305,7 +305,7 @@ export function ndcgAtK<TInput = unknown>(
  */
 export function mrr<TInput = unknown>(options: RetrievalScorerOptions & { readonly k?: number } = {}): RetrievalScorer<TInput> {
   if (options.k !== undefined) assertK(options.k, "mrr");
-  return createScorer<TInput, RetrievalOutput, RetrievalExpected>({
+  return createScorer<TInput, RetrievalRanking, RetrievalExpected>({
     name: options.k === undefined ? "MRR" : `MRR@${options.k}`,
     description:
       options.k === undefined
@@ -324,7 +324,7 @@ export function mrr<TInput = unknown>(options: RetrievalScorerOptions & { readon
  * when only the top few results are ever shown.
  */
 export function averagePrecision<TInput = unknown>(options: RetrievalScorerOptions = {}): RetrievalScorer<TInput> {
-  return createScorer<TInput, RetrievalOutput, RetrievalExpected>({
+  return createScorer<TInput, RetrievalRanking, RetrievalExpected>({
     name: "AP",
     description: "trec_eval map per query: mean of P@rank over all judged-relevant docs",
     scorer: ({ output, expected }) => averagePrecisionScore(output, expected, options),

@@ -6,10 +6,12 @@
  * **When to use:** next to per-tier quality, to see whether the extra work of a tier pays.
  * **When NOT to use:** as a quality measure on its own: three equally bad tiers are "ordered".
  */
+import type { Tier } from "@hybrid-search/engine";
 import { createScorer } from "evalite";
 import type { Evalite } from "evalite";
 
-export type TierValues = { fast: number; balanced: number; thorough: number };
+/** One number per tier of the engine. */
+export type TierValues = Record<Tier, number>;
 
 export interface TierOrderScore {
   score: 0 | 1;

@@ -184,29 +184,43 @@ function removeAtExit(dir: string): () => void {
   return remove;
 }
 
+/** The command line (strict util.parseArgs); a bad argument is one line on stderr and exit 2. */
+function readArguments() {
+  try {
+    const { values, positionals } = parseArgs({
+      args: process.argv.slice(2),
+      allowPositionals: true,
+      options: {
+        queries: { type: "string" },
+        seed: { type: "string" },
+        passages: { type: "string" },
+        warmup: { type: "string" },
+        json: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+    if (positionals.length > 1) throw new Error(`expected at most one corpus argument, got ${positionals.length}`);
+    return {
+      help: values.help === true,
+      json: values.json,
+      queryCount: positiveInt("queries", values.queries, TARGETS.queries),
+      seed: positiveInt("seed", values.seed, 42),
+      targetPassages: positiveInt("passages", values.passages, TARGETS.passages),
+      warmupCount: positiveInt("warmup", values.warmup, 20),
+      userCorpus: positionals[0] === undefined ? undefined : resolve(positionals[0]),
+    };
+  } catch (error) {
+    process.stderr.write(`bench:engine: ${(error as Error).message}; ${USAGE}\n`);
+    process.exit(2);
+  }
+}
+
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args: process.argv.slice(2),
-    allowPositionals: true,
-    options: {
-      queries: { type: "string" },
-      seed: { type: "string" },
-      passages: { type: "string" },
-      warmup: { type: "string" },
-      json: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-  if (values.help) {
+  const { help, json, queryCount, seed, targetPassages, warmupCount, userCorpus } = readArguments();
+  if (help) {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  if (positionals.length > 1) throw new Error(`expected at most one corpus argument\n${USAGE}`);
-  const queryCount = positiveInt("queries", values.queries, TARGETS.queries);
-  const seed = positiveInt("seed", values.seed, 42);
-  const targetPassages = positiveInt("passages", values.passages, TARGETS.passages);
-  const warmupCount = positiveInt("warmup", values.warmup, 20);
-  const userCorpus = positionals[0] === undefined ? undefined : resolve(positionals[0]);
 
   const tmp = mkdtempSync(join(os.tmpdir(), "engine-bench-"));
   const cleanup = removeAtExit(tmp);
@@ -489,7 +503,7 @@ async function main(): Promise<void> {
     for (const target of targets) lines.push(`  ${target.pass ? "PASS" : "MISS"}  ${target.name.padEnd(40)}${target.measured}`);
     process.stdout.write(`${lines.join("\n")}\n`);
 
-    if (values.json) {
+    if (json) {
       const result = {
         machine,
         config: {
@@ -534,8 +548,8 @@ async function main(): Promise<void> {
         targets,
         emptyMatches,
       };
-      writeFileSync(values.json, `${JSON.stringify(result, null, 2)}\n`);
-      say(`wrote ${values.json}`);
+      writeFileSync(json, `${JSON.stringify(result, null, 2)}\n`);
+      say(`wrote ${json}`);
     }
   } finally {
     raw?.close();

@@ -16,19 +16,27 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, sta
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const MEASURES = ["-m", "map", "-m", "ndcg_cut.10", "-m", "P.10", "-m", "recall.1000", "-m", "recip_rank"];
 
-function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i < 0) return fallback;
-  const value = Number(process.argv[i + 1]);
-  if (!Number.isInteger(value) || value < 1) {
-    console.error(`bench:metrics: --${name} expects a positive integer`);
+const USAGE = "Usage: pnpm bench:metrics [--topics N] [--docs N] [--keep]";
+
+/** The command line (strict util.parseArgs); a bad argument is one line on stderr and exit 2. */
+function readArguments(): { topics: number; docs: number; keep: boolean } {
+  const positive = (flag: string, value: string | undefined, fallback: number): number => {
+    if (value === undefined) return fallback;
+    if (!/^\d+$/.test(value) || Number(value) < 1) throw new Error(`--${flag} must be a positive integer, got "${value}"`);
+    return Number(value);
+  };
+  try {
+    const { values } = parseArgs({ options: { topics: { type: "string" }, docs: { type: "string" }, keep: { type: "boolean" } } });
+    return { topics: positive("topics", values.topics, 10_000), docs: positive("docs", values.docs, 1_000), keep: values.keep === true };
+  } catch (error) {
+    process.stderr.write(`bench:metrics: ${(error as Error).message}; ${USAGE}\n`);
     process.exit(2);
   }
-  return value;
 }
 
 function generate(dir: string, topics: number, docs: number): { qrels: string; run: string; runLines: number; qrelsLines: number } {
@@ -126,8 +134,7 @@ function treeRssKiB(pid: number): number {
 const mib = (kib: number | null): string => (kib === null ? "unknown" : `${(kib / 1024).toFixed(0)} MiB`);
 
 async function main(): Promise<void> {
-  const topics = option("topics", 10_000);
-  const docs = option("docs", 1_000);
+  const { topics, docs, keep } = readArguments();
   const dir = mkdtempSync(join(tmpdir(), "metrics-bench-"));
   try {
     const t0 = Date.now();
@@ -164,7 +171,7 @@ async function main(): Promise<void> {
       );
     }
   } finally {
-    if (process.argv.includes("--keep")) console.log(`kept ${dir}`);
+    if (keep) console.log(`kept ${dir}`);
     else rmSync(dir, { recursive: true, force: true });
   }
 }

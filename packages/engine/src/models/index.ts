@@ -2,3 +2,4 @@ export { selectModels, describeModels, engineModelOptions, redact, PRESETS, GOOG
 export type { ModelSelection, ModelMode, Preset } from "./select.js";
 export { ModelExpander, EXPAND_PROMPT_PATH } from "./model-expander.js";
 export { expansionSchema, expansionErrors, isValidExpansion, EXPANSION_SCHEMA_PATH } from "./expansion-schema.js";
+export { EXTRACTIVE_ANSWERER } from "../answer/extractive.js";

@@ -1,0 +1,42 @@
+/**
+ * The one argument style of the suite's command-line tools (bin/, bench/): node's `util.parseArgs`,
+ * strict, so an unknown option, a missing value or an unexpected positional is an error. A bad
+ * argument is one line, `<command>: <problem>; Usage: …`, and exit status 2, never a stack trace.
+ * (The packages' own benches follow the same style with their own few lines: a package imports
+ * nothing outside itself.)
+ */
+import { type ParseArgsConfig, parseArgs } from "node:util";
+
+/** A bad command-line argument; its message is one line and ends with the usage where that helps. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+/** Strict `util.parseArgs`; whatever it rejects becomes a UsageError with the usage appended. */
+export function parseCommandLine<T extends ParseArgsConfig>(config: T, usage: string): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}; ${usage}`);
+  }
+}
+
+/** A flag's value as an integer ≥ 1, or `fallback` when the flag was not given. */
+export function positiveInteger(flag: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1)
+    throw new UsageError(`--${flag} must be a positive integer, got "${value}"`);
+  return n;
+}
+
+/** For a script's top level: runs `read` (the argument handling); a UsageError prints one line and exits 2. */
+export function argumentsOrExit<T>(command: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`${command}: ${error.message}\n`);
+    process.exit(2);
+  }
+}
