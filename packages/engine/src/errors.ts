@@ -41,3 +41,8 @@ export class EngineError extends Error {
 export function isEngineError(error: unknown): error is EngineError {
   return error instanceof EngineError;
 }
+
+/** The first line of an error's message (at most 300 characters), for one-line reports. */
+export function errorLine(error: unknown): string {
+  return ((error as Error)?.message ?? String(error)).split("\n")[0]!.slice(0, 300);
+}
