@@ -108,6 +108,34 @@ describe("a failed index run leaves the previous index intact", () => {
     }
   });
 
+  it("broken front matter names the file and line, and nothing is indexed", async () => {
+    const { corpus, db } = fresh();
+    const engine = Engine.open(db, { create: true });
+    try {
+      await engine.index(corpus);
+      const before = snapshot(db);
+      writeFileSync(join(corpus, "en/billing.md"), "# Changed\n\nchanged text");
+      writeFileSync(join(corpus, "en/notes.md"), "---\ntitle: [unclosed\n---\n# Notes\n");
+      await expect(engine.index(corpus)).rejects.toMatchObject({
+        code: "MALFORMED_FRONT_MATTER",
+        message: expect.stringMatching(/en\/notes\.md:2: front matter is not valid YAML: /),
+      });
+      writeFileSync(join(corpus, "en/notes.md"), "---\ntitle: Notes\n\n# Notes\n");
+      await expect(engine.index(corpus)).rejects.toThrow(/en\/notes\.md:1: front matter opened by --- is never closed/);
+      expect(snapshot(db)).toBe(before);
+    } finally {
+      engine.close();
+    }
+    const first = fresh({ "a.md": "---\ntitle: [unclosed\n---\nbody" });
+    const empty = Engine.open(first.db, { create: true });
+    try {
+      await expect(empty.index(first.corpus)).rejects.toMatchObject({ code: "MALFORMED_FRONT_MATTER" });
+      expect(empty.stats().documents).toBe(0);
+    } finally {
+      empty.close();
+    }
+  });
+
   it("invalid UTF-8 names the file and the byte", async () => {
     const { corpus, db } = fresh();
     writeFileSync(join(corpus, "en/latin1.md"), Buffer.from("# Caf\xe9\n", "latin1"));
