@@ -11,6 +11,7 @@
  *              (and HyDE passage), all fused, then `thoroughRerankDepth` candidates reranked
  *              against the original query.
  */
+import { aiSdk } from "./ai-sdk.js";
 import { createHash } from "node:crypto";
 import { callWithPolicy, checkCallPolicy, DEFAULT_CALL_POLICY } from "./call-policy.js";
 import { EngineError, errorLine } from "./errors.js";
@@ -623,7 +624,7 @@ export class Engine {
    */
   private async rerankScores(state: State, text: string, documents: RerankDocument[]): Promise<number[]> {
     try {
-      const { rerank } = await import("ai");
+      const { rerank } = await aiSdk();
       const { ranking } = await callWithPolicy(this.modelLimits, (settings) =>
         rerank({
           model: this.reranker,

@@ -4,6 +4,7 @@
  * delimited as untrusted data. An answer that starts with the refusal sentence is a refusal; a
  * failed call (after retries, or a timeout) is an error with an empty answer, never a refusal.
  */
+import { aiSdk } from "../ai-sdk.js";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { callWithPolicy } from "../call-policy.js";
 import { errorLine } from "../errors.js";
@@ -23,7 +24,7 @@ export class ModelAnswerer implements Answerer {
 
   async answer({ question, sources, policy, headers }: AnswerRequest): Promise<Answer> {
     try {
-      const { generateText } = await import("ai");
+      const { generateText } = await aiSdk();
       const result = await callWithPolicy(policy, (settings) =>
         generateText({
           model: this.model,

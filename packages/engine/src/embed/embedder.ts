@@ -3,6 +3,7 @@
  * the engine's call policy (timeout and retries), failures turned into `PROVIDER_ERROR`. An
  * embedder that computes vectors in-process (`embedOne`, the offline one) is called directly.
  */
+import { aiSdk } from "../ai-sdk.js";
 import { callWithPolicy } from "../call-policy.js";
 import { EngineError, errorLine } from "../errors.js";
 import { type CallPolicy, type EmbeddingModel, OFFLINE_PROVIDER } from "../types.js";
@@ -43,8 +44,7 @@ export async function embedTexts(model: EmbeddingModel, texts: readonly string[]
   if (embedsInProcess(model)) return texts.map((t) => model.embedOne(t));
   let embeddings: number[][];
   try {
-    // Loaded on first use: the AI SDK costs ~250 ms to import, and offline runs never need it here.
-    const { embedMany } = await import("ai");
+    const { embedMany } = await aiSdk();
     ({ embeddings } = await callWithPolicy(policy, (settings) =>
       embedMany({ model, values: [...texts], maxParallelCalls: 2, ...settings }),
     ));

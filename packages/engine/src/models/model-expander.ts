@@ -4,6 +4,7 @@
  * schema never crashes a query: the expansion falls back to the query unexpanded, and the result
  * records why — with AJV's errors — so the trace and the expansion eval can show it.
  */
+import { aiSdk } from "../ai-sdk.js";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { callWithPolicy, DEFAULT_CALL_POLICY } from "../call-policy.js";
 import { errorLine } from "../errors.js";
@@ -28,7 +29,7 @@ export class ModelExpander implements QueryExpander {
 
   async expand(query: string, context: { headers?: Record<string, string> } = {}): Promise<ExpansionResult> {
     const unexpanded = { lexicalQueries: [query], vectorQueries: [query] };
-    const { generateObject, jsonSchema, NoObjectGeneratedError } = await import("ai");
+    const { generateObject, jsonSchema, NoObjectGeneratedError } = await aiSdk();
     let object: unknown;
     try {
       const headers = context.headers;
