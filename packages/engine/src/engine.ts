@@ -11,15 +11,16 @@
  *              (and HyDE passage), all fused, then `thoroughRerankDepth` candidates reranked
  *              against the original query.
  */
+import { aiSdk } from "./ai-sdk.js";
 import { createHash } from "node:crypto";
-import { EngineError } from "./errors.js";
-import { embedderId, embedTexts, defaultEmbedder } from "./embed/embedder.js";
-import { HashedNgramEmbedder } from "./embed/hashed-ngram.js";
+import { callWithPolicy, checkCallPolicy, DEFAULT_CALL_POLICY } from "./call-policy.js";
+import { EngineError, errorLine } from "./errors.js";
+import { defaultEmbedder, defaultVectorWeight, embedderId, embedTexts } from "./embed/embedder.js";
 import { DEFAULT_CHUNKER, validateChunker, type ChunkerConfig } from "./ingest/chunk.js";
 import { baseLanguage } from "./ingest/language-path.js";
 import { Bm25Retriever, prepareLexicalQuery, type DocCandidate, type LexicalQuery } from "./retrieval/bm25.js";
 import { DeterministicExpander } from "./retrieval/deterministic-expander.js";
-import { HeuristicReranker, type RerankDocument } from "./retrieval/heuristic-reranker.js";
+import { HeuristicReranker, type OfflineRerankOptions, type RerankDocument } from "./retrieval/heuristic-reranker.js";
 import { byScoreThenDocIdDesc } from "./retrieval/order.js";
 import { reciprocalRankFusion, type FusedCandidate, type RankedList } from "./retrieval/rrf.js";
 import { makeSnippet } from "./retrieval/snippet.js";
@@ -31,19 +32,17 @@ import { readMeta } from "./store/meta.js";
 import { SCHEMA_VERSION } from "./store/schema.js";
 import { IndexVocabulary } from "./store/vocabulary.js";
 import { analyzerId, resolveAnalyzer, type AnalyzerConfig } from "./text/analyze.js";
-import { citedRefs, isRefusal, REFUSAL } from "./answer/citations.js";
-import { EXTRACTIVE_ANSWERER, extractiveAnswer } from "./answer/extractive.js";
-import { looksLikeInstruction } from "./answer/injection.js";
-import { splitSentences } from "./answer/sentences.js";
-import { oneLine } from "./models/model-expander.js";
-import { PRESETS, type Preset } from "./models/select.js";
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import type { Answerer } from "./answer/answerer.js";
+import { citedRefs, REFUSAL } from "./answer/citations.js";
+import { checkEvidence, evidenceNote } from "./answer/evidence.js";
+import { ExtractiveAnswerer } from "./answer/extractive.js";
+import { ModelAnswerer } from "./answer/model-answerer.js";
+import { chooseSources, flaggedSentences, type StoredPassage } from "./answer/sources.js";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type {
   AskOptions,
   AskResult,
-  AskSource,
+  CallPolicy,
   EmbeddingModel,
   EngineOptions,
   Expansion,
@@ -58,11 +57,10 @@ import type {
   RerankingModel,
   SearchOptions,
   SearchResponse,
-  Tier,
   TraceItem,
   TraceStage,
 } from "./types.js";
-import { TIERS } from "./types.js";
+import { OFFLINE_PROVIDER, PRESETS, type Preset, TIERS } from "./types.js";
 
 export const DEFAULT_HYBRID: HybridConfig = {
   rrfK: 60,
@@ -75,17 +73,6 @@ export const DEFAULT_HYBRID: HybridConfig = {
   fusionWeight: 0.7,
   columnWeights: [4, 1, 2],
 };
-
-/**
- * The offline embedder's list enters fusion at half weight unless told otherwise: measured on the
- * fixtures (docs/engine.md), its ranking is weaker than BM25's in every query category, and at
- * equal weight fusion cost 0.04 nDCG@10 against BM25 alone. A model embedder keeps weight 1.
- */
-export const OFFLINE_VECTOR_WEIGHT = 0.5;
-
-export const ASK_PROMPT_PATH = resolve(import.meta.dirname, "../prompts/ask.md");
-/** Evidence needed to answer, see AskOptions.evidenceThreshold. */
-export const EVIDENCE_THRESHOLD = { extractive: 0.4, model: 0.3 } as const;
 
 /** Longest text sent to an embedding model for a query; longer queries are cut (and the trace says so). */
 const MAX_EMBED_QUERY_CHARS = 8000;
@@ -115,8 +102,13 @@ export class Engine {
   readonly chunker: ChunkerConfig;
   readonly hybrid: HybridConfig;
   readonly languageModels: Partial<Record<Preset, LanguageModelV3>>;
-  readonly modelLimits: { timeoutMs: number; maxRetries: number };
+  /** Limits of every model call: answers, embeddings, reranking. */
+  readonly modelLimits: CallPolicy;
   private readonly db: Db;
+  /** The lexical scorer behind sources and evidence of `ask()` (the heuristic reranker's features), whatever reranks. */
+  private readonly lexicalScorer: HeuristicReranker;
+  private readonly answerers: Partial<Record<Preset, Answerer>>;
+  private readonly extractive: Answerer;
   private readonly bm25: Bm25Retriever;
   private readonly passageText;
   private generation = 0;
@@ -127,10 +119,17 @@ export class Engine {
     this.db = db;
     this.embedder = options.embedder ?? defaultEmbedder();
     ({ analyzer: this.analyzer, chunker: this.chunker, hybrid: this.hybrid } = resolveParameters(options, this.embedder));
-    this.reranker = options.reranker ?? new HeuristicReranker(this.analyzer);
+    this.lexicalScorer = new HeuristicReranker(this.analyzer);
+    this.reranker = options.reranker ?? this.lexicalScorer;
     this.expander = options.expander ?? new DeterministicExpander(this.analyzer);
     this.languageModels = { ...options.languageModels };
-    this.modelLimits = options.modelLimits ?? { timeoutMs: 60_000, maxRetries: 2 };
+    this.answerers = {};
+    for (const preset of PRESETS) {
+      const model = this.languageModels[preset];
+      if (model) this.answerers[preset] = new ModelAnswerer(model);
+    }
+    this.extractive = new ExtractiveAnswerer(this.lexicalScorer);
+    this.modelLimits = { ...(options.modelLimits ?? DEFAULT_CALL_POLICY) };
     this.bm25 = new Bm25Retriever(db, this.hybrid.columnWeights);
     this.passageText = db.prepare("SELECT heading, text FROM passages WHERE id = ?");
   }
@@ -146,6 +145,7 @@ export class Engine {
     const busyTimeoutMs = options.busyTimeoutMs ?? 2000;
     if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0)
       throw new RangeError(`Expected "busyTimeoutMs" to be a non-negative integer, got ${busyTimeoutMs}`);
+    if (options.modelLimits !== undefined) checkCallPolicy(options.modelLimits, "modelLimits");
     // Check every parameter before a file is created: a typo must not leave an empty index behind.
     resolveParameters(options, options.embedder ?? defaultEmbedder());
     const db = openIndex(file, { create: options.create ?? false, busyTimeoutMs });
@@ -162,7 +162,14 @@ export class Engine {
     checkOptions(options, ["collection", "onMessage"], "index");
     try {
       return await indexSource(
-        { db: this.db, file: this.file, analyzer: this.analyzer, chunker: this.chunker, embedder: this.embedder },
+        {
+          db: this.db,
+          file: this.file,
+          analyzer: this.analyzer,
+          chunker: this.chunker,
+          embedder: this.embedder,
+          modelLimits: this.modelLimits,
+        },
         location,
         options,
       );
@@ -254,8 +261,8 @@ export class Engine {
   /**
    * Answers a question from the index, citing sources as [n]. Retrieval first (a hybrid tier), then
    * an evidence check that decides, before any model is called, whether the sources can answer at
-   * all; then the preset's language model, or the offline extractive answerer when there is none.
-   * Never throws for a model failure: the result then has `error` and an empty answer.
+   * all; then the preset's answerer: its language model, or the offline extractive answerer when
+   * there is none. Never throws for a model failure: the result then has `error` and an empty answer.
    */
   async ask(question: string, options: AskOptions = {}): Promise<AskResult> {
     const started = now();
@@ -272,95 +279,41 @@ export class Engine {
     } = options;
     if (!PRESETS.includes(preset))
       throw new RangeError(`Expected "preset" to be one of ${PRESETS.join(", ")}, got ${JSON.stringify(preset)}`);
-    const model = this.languageModels[preset];
-    const threshold = evidenceThreshold ?? (model ? EVIDENCE_THRESHOLD.model : EVIDENCE_THRESHOLD.extractive);
+    const policy = { ...this.modelLimits, timeoutMs };
+    checkCallPolicy(policy, "ask");
+    const answerer = this.answerers[preset] ?? this.extractive;
+    const threshold = evidenceThreshold ?? answerer.evidenceThreshold;
     if (!(threshold >= 0 && threshold <= 1)) throw new RangeError(`Expected "evidenceThreshold" to be between 0 and 1, got ${threshold}`);
 
     const retrieval = await this.query(question, { ...filters, limit, tier });
     const trace = [...retrieval.trace];
-    const state = this.state();
-    const heuristic = this.reranker instanceof HeuristicReranker ? this.reranker : new HeuristicReranker(this.analyzer);
-    const scoring = this.rerankScoring(state);
-    // Sources: for each retrieved document, the passage retrieval chose and the passage of that
-    // document that covers the question best (when different) — the fact asked for often sits in
-    // another section than the one that matched the query best.
-    const sources: AskSource[] = [];
-    for (const hit of retrieval.results) {
-      const lang = hit.language ? baseLanguage(hit.language) : null;
-      const passages = this.documentPassages(hit.collection, hit.docId);
-      const scores = heuristic.score(
-        question,
-        passages.map((p) => ({ title: hit.title, text: passageBody(p.heading, p.text), language: lang })),
-        scoring,
-      );
-      const bestSeq = passages[scores.reduce((b, f, i) => (f.score > scores[b]!.score ? i : b), 0)]?.seq;
-      const chosenSeq = Number(hit.passageId.slice(hit.passageId.lastIndexOf("#") + 1));
-      for (const seq of [...new Set([chosenSeq, bestSeq])]) {
-        const p = passages.find((x) => x.seq === seq);
-        if (!p) continue;
-        sources.push({
-          ref: sources.length + 1,
-          docId: hit.docId,
-          passageId: `${hit.docId}#${seq}`,
-          title: hit.title,
-          heading: p.heading,
-          text: p.text,
-          language: hit.language,
-          score: hit.score,
-        });
-      }
-    }
-    const flagged = sources.flatMap((src) =>
-      splitSentences(src.text)
-        .filter(looksLikeInstruction)
-        .map((sentence) => ({ ref: src.ref, sentence })),
-    );
+    const scoring = this.rerankScoring(this.state());
+    const passagesOf = (hit: { collection: string; docId: string }): StoredPassage[] => this.documentPassages(hit.collection, hit.docId);
+    const sources = chooseSources(question, retrieval.results, passagesOf, this.lexicalScorer, scoring);
 
-    // Evidence: how much of the question the best source covers (lexical, IDF-weighted).
     const evidenceStart = now();
-    const coverage = heuristic
-      .score(
-        question,
-        sources.map((src) => ({
-          title: src.title,
-          text: passageBody(src.heading, src.text),
-          language: src.language ? baseLanguage(src.language) : null,
-        })),
-        scoring,
-      )
-      .map((f) => f.coverage);
-    const best = coverage.reduce((b, c, i) => (c > (coverage[b] ?? -1) ? i : b), -1);
-    const evidence = {
-      coverage: best >= 0 ? coverage[best]! : 0,
-      threshold,
-      sufficient: best >= 0 && coverage[best]! >= threshold,
-      bestRef: best >= 0 ? best + 1 : null,
-    };
+    const check = checkEvidence(question, sources, this.lexicalScorer, scoring, threshold);
     trace.push({
       stage: "evidence",
       input: { question, method: "IDF-weighted share of the question's content terms in a source", threshold },
-      output: sources.map((src, i) => ({ docId: src.docId, passageId: src.passageId, score: coverage[i]!, rank: src.ref })),
+      output: sources.map((src, i) => ({ docId: src.docId, passageId: src.passageId, score: check.coverage[i]!, rank: src.ref })),
       start: evidenceStart,
       end: now(),
-      note: evidence.sufficient
-        ? `sufficient: source [${evidence.bestRef}] covers ${evidence.coverage.toFixed(2)} ≥ ${threshold}`
-        : `insufficient: best coverage ${evidence.coverage.toFixed(2)} < ${threshold}; refused without calling the answerer`,
+      note: evidenceNote(check),
     });
-    const base = {
-      question,
-      sources,
-      evidence,
-      flagged,
-      preset: model ? preset : null,
-      answerer: model ? `${model.provider}/${model.modelId}` : EXTRACTIVE_ANSWERER,
-    };
+    const answeredBy = answerer === this.extractive ? null : preset;
     const finish = (answer: string, extra: Partial<AskResult> = {}): AskResult => {
       const refs = citedRefs(answer);
       const citations = refs
         .filter((r) => r >= 1 && r <= sources.length)
         .map((r) => ({ ref: r, docId: sources[r - 1]!.docId, passageId: sources[r - 1]!.passageId }));
       return {
-        ...base,
+        question,
+        sources,
+        evidence: check.evidence,
+        flagged: flaggedSentences(sources),
+        preset: answeredBy,
+        answerer: answerer.id,
         answer,
         refused: false,
         citations,
@@ -370,66 +323,20 @@ export class Engine {
         elapsedMs: now() - started,
       };
     };
-    if (!evidence.sufficient) return finish(REFUSAL, { refused: true, refusal: "insufficient-evidence" });
+    if (!check.evidence.sufficient) return finish(REFUSAL, { refused: true, refusal: "insufficient-evidence" });
 
-    const genStart = now();
-    if (!model) {
-      const extractive = extractiveAnswer(
-        question,
-        sources.map((src) => ({
-          ref: src.ref,
-          title: src.title,
-          text: src.text,
-          language: src.language ? baseLanguage(src.language) : null,
-        })),
-        heuristic,
-        scoring,
-      );
-      trace.push({
-        stage: "generation",
-        input: { answerer: EXTRACTIVE_ANSWERER, question, sources: sources.length },
-        output: { sentences: extractive.sentences, skippedAsInstructions: extractive.flagged },
-        start: genStart,
-        end: now(),
-        ...(extractive.answer === null ? { note: "no sentence covers enough of the question; refused" } : {}),
-      });
-      return extractive.answer === null ? finish(REFUSAL, { refused: true, refusal: "no-supporting-sentence" }) : finish(extractive.answer);
-    }
-
-    const system = readFileSync(ASK_PROMPT_PATH, "utf8");
-    const prompt = askPrompt(question, sources);
-    try {
-      const { generateText } = await import("ai");
-      const result = await generateText({
-        model,
-        system,
-        prompt,
-        temperature: 0,
-        maxRetries: this.modelLimits.maxRetries,
-        abortSignal: AbortSignal.timeout(timeoutMs),
-        ...(headers ? { headers } : {}),
-      });
-      const answer = result.text.trim();
-      trace.push({
-        stage: "generation",
-        input: { answerer: base.answerer, preset, prompt: "prompts/ask.md", question, sources: sources.length },
-        output: { text: answer, finishReason: result.finishReason, usage: result.usage },
-        start: genStart,
-        end: now(),
-      });
-      return isRefusal(answer) ? finish(answer, { refused: true, refusal: "model", citations: [] }) : finish(answer);
-    } catch (error) {
-      const message = `answer model ${base.answerer} failed: ${oneLine(error)}`;
-      trace.push({
-        stage: "generation",
-        input: { answerer: base.answerer, preset, question },
-        output: { error: message },
-        start: genStart,
-        end: now(),
-        note: message,
-      });
-      return finish("", { error: message });
-    }
+    const generationStart = now();
+    const answer = await answerer.answer({ question, sources, scoring, policy, ...(headers ? { headers } : {}) });
+    trace.push({
+      stage: "generation",
+      input: { ...answer.trace.input, ...(answeredBy ? { preset: answeredBy } : {}) },
+      output: answer.trace.output,
+      start: generationStart,
+      end: now(),
+      ...(answer.trace.note ? { note: answer.trace.note } : {}),
+    });
+    if (answer.error !== undefined) return finish("", { error: answer.error });
+    return answer.refusal ? finish(answer.text, { refused: true, refusal: answer.refusal, citations: [] }) : finish(answer.text);
   }
 
   /** What identifies this index's behaviour; equal fingerprints mean comparable runs. */
@@ -561,6 +468,7 @@ export class Engine {
     const embedded = await embedTexts(
       this.embedder,
       texts.filter((_, i) => nonEmpty[i]),
+      this.modelLimits,
     );
     const filter = state.catalog.filter(opts);
     const lists: DocCandidate[][] = [];
@@ -606,7 +514,7 @@ export class Engine {
       return {
         expansion: { lexicalQueries: [text], vectorQueries: [text] },
         expander: this.expander.id,
-        fallback: { reason: `expander failed: ${((error as Error)?.message ?? String(error)).split("\n")[0]}` },
+        fallback: { reason: `expander failed: ${errorLine(error)}` },
       };
     }
   }
@@ -696,34 +604,43 @@ export class Engine {
     return out;
   }
 
-  private rerankScoring(state: State): { termIdf: Record<string, number>; languages: string[]; maxIdf: number } {
+  /** The index's statistics a lexical scorer needs; IDFs are looked up on first read, so a remote reranker costs none. */
+  private rerankScoring(state: State): OfflineRerankOptions {
     return { termIdf: lazyIdf(state.vocabulary, {}), languages: state.catalog.languages, maxIdf: state.vocabulary.idf("") };
   }
 
-  private documentPassages(collection: string, docId: string): Array<{ seq: number; heading: string; text: string }> {
+  private documentPassages(collection: string, docId: string): StoredPassage[] {
     return this.db
       .prepare(
         "SELECT p.seq, p.heading, p.text FROM passages p JOIN documents d ON d.id = p.document_id WHERE d.collection = ? AND d.path = ? ORDER BY p.seq",
       )
-      .all(collection, docId) as Array<{ seq: number; heading: string; text: string }>;
+      .all(collection, docId) as StoredPassage[];
   }
 
+  /**
+   * One rerank score per document, in input order, from the AI SDK's `rerank` under the call
+   * policy. Every reranker gets the index's statistics as `providerOptions.offline`: the heuristic
+   * reranker scores with them, a model provider ignores another provider's options.
+   */
   private async rerankScores(state: State, text: string, documents: RerankDocument[]): Promise<number[]> {
-    if (this.reranker instanceof HeuristicReranker) {
-      return this.reranker.score(text, documents, this.rerankScoring(state)).map((f) => f.score);
-    }
     try {
-      const { rerank: aiRerank } = await import("ai");
-      const { ranking } = await aiRerank({ model: this.reranker, documents, query: text, maxRetries: 2 });
+      const { rerank } = await aiSdk();
+      const { ranking } = await callWithPolicy(this.modelLimits, (settings) =>
+        rerank({
+          model: this.reranker,
+          documents,
+          query: text,
+          providerOptions: { [OFFLINE_PROVIDER]: this.rerankScoring(state) },
+          ...settings,
+        }),
+      );
       const scores = new Array<number>(documents.length).fill(0);
       for (const r of ranking) scores[r.originalIndex] = r.score;
       return scores;
     } catch (error) {
-      throw new EngineError(
-        "PROVIDER_ERROR",
-        `reranking with ${rerankerId(this.reranker)} failed: ${((error as Error)?.message ?? String(error)).split("\n")[0]}`,
-        { cause: error },
-      );
+      throw new EngineError("PROVIDER_ERROR", `reranking with ${rerankerId(this.reranker)} failed: ${errorLine(error)}`, {
+        cause: error,
+      });
     }
   }
 
@@ -838,8 +755,7 @@ export function resolveParameters(
   const chunker = { ...DEFAULT_CHUNKER, ...options.chunker };
   validateChunker(chunker);
   if (options.hybrid !== undefined) checkOptions(options.hybrid, Object.keys(DEFAULT_HYBRID), "hybrid");
-  const vectorWeight = embedder instanceof HashedNgramEmbedder ? OFFLINE_VECTOR_WEIGHT : DEFAULT_HYBRID.vectorWeight;
-  const hybrid = { ...DEFAULT_HYBRID, vectorWeight, ...options.hybrid };
+  const hybrid = { ...DEFAULT_HYBRID, vectorWeight: defaultVectorWeight(embedder), ...options.hybrid };
   validateHybrid(hybrid);
   return { analyzer, chunker, hybrid };
 }
@@ -935,16 +851,3 @@ function lazyIdf(vocabulary: IndexVocabulary, cache: Record<string, number>): Re
     },
   });
 }
-
-/** The user message of an answer call: the question, then each source inside delimiters. */
-export function askPrompt(question: string, sources: readonly AskSource[]): string {
-  const neutralize = (text: string): string => text.replace(/<\/?source\b/gi, (m) => m.replace("<", "‹"));
-  const blocks = sources.map(
-    (s) =>
-      `<source ref="${s.ref}" doc="${s.docId}" title="${neutralize(s.title).replace(/"/g, "'")}">\n${neutralize(passageBody(s.heading, s.text))}\n</source>`,
-  );
-  return `Question: ${question}\n\nSources:\n${blocks.join("\n")}`;
-}
-
-export { HashedNgramEmbedder };
-export type { Tier };

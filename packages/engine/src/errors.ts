@@ -13,6 +13,8 @@ export type EngineErrorCode =
   | "INVALID_UTF8"
   /** A record in a JSONL or TREC file is malformed; the message names file and line. */
   | "MALFORMED_RECORD"
+  /** A Markdown file's front matter is not closed, not valid YAML, or not a mapping; the message names file and line. */
+  | "MALFORMED_FRONT_MATTER"
   /** The database was written by a newer schema version than this engine understands. */
   | "SCHEMA_NEWER"
   /** The file is not an index this engine wrote (or not SQLite at all). */
@@ -40,4 +42,9 @@ export class EngineError extends Error {
 
 export function isEngineError(error: unknown): error is EngineError {
   return error instanceof EngineError;
+}
+
+/** The first line of an error's message (at most 300 characters), for one-line reports. */
+export function errorLine(error: unknown): string {
+  return ((error as Error)?.message ?? String(error)).split("\n")[0]!.slice(0, 300);
 }

@@ -10,20 +10,42 @@ export type EmbeddingModel = EmbeddingModelV3;
 /** Any AI SDK reranking model, or the offline heuristic reranker. */
 export type RerankingModel = RerankingModelV3;
 
+/**
+ * Limits of one model call (see call-policy.ts): give up after `timeoutMs`, retries included;
+ * retry a failed or rate-limited call up to `maxRetries` times.
+ */
+export interface CallPolicy {
+  /** A positive integer (ms). @default 60000 (ENGINE_TIMEOUT_MS) */
+  timeoutMs: number;
+  /** A non-negative integer. @default 2 (ENGINE_MAX_RETRIES) */
+  maxRetries: number;
+}
+
+/** The provider name the engine's in-process models declare (the hashed n-gram embedder, the heuristic reranker). */
+export const OFFLINE_PROVIDER = "offline";
+
 export type Tier = "fast" | "balanced" | "thorough";
 export const TIERS: readonly Tier[] = ["fast", "balanced", "thorough"];
 
 export interface EngineOptions {
   /** Embedding model for vectors. @default the offline hashed character n-gram embedder (384 dimensions) */
   embedder?: EmbeddingModel;
-  /** Reranker for the balanced and thorough tiers. @default the offline heuristic reranker */
+  /**
+   * Reranker for the balanced and thorough tiers, called through the AI SDK's `rerank` with the
+   * index's statistics in `providerOptions.offline` (`{ termIdf, languages, maxIdf }`; other
+   * providers ignore them). @default the offline heuristic reranker
+   */
   reranker?: RerankingModel;
   /** Query expander for the thorough tier. @default the deterministic expander */
   expander?: QueryExpander;
   /** Language models that write answers, per preset. A preset without one answers extractively, offline. */
   languageModels?: Partial<Record<Preset, LanguageModelV3>>;
-  /** Per-call limits for answer models. @default { timeoutMs: 60000, maxRetries: 2 } */
-  modelLimits?: { timeoutMs: number; maxRetries: number };
+  /**
+   * Limits for every AI SDK call the engine makes: answers, embeddings (indexing and queries) and
+   * reranking. A `ModelExpander` takes its own (`engineModelOptions` gives it the same).
+   * @default { timeoutMs: 60000, maxRetries: 2 }
+   */
+  modelLimits?: CallPolicy;
   /** Text analysis. A change rebuilds the full-text index on the next `index()`. */
   analyzer?: Partial<AnalyzerConfig>;
   /** Chunking parameters. A change re-chunks documents on their next `index()`. */
@@ -39,7 +61,10 @@ export interface HybridConfig {
   rrfK: number;
   /** Weight of the BM25 list in fusion. @default 1 */
   bm25Weight: number;
-  /** Weight of the vector list in fusion. @default 1 (0.5 with the offline embedder, see OFFLINE_VECTOR_WEIGHT) */
+  /**
+   * Weight of the vector list in fusion. @default 1, or OFFLINE_VECTOR_WEIGHT (0.5) for an embedder
+   * whose provider is `offline` (the hashed n-gram embedder, wrapped or not)
+   */
   vectorWeight: number;
   /** Weight of lists from expanded queries (thorough), relative to the original query's lists. @default 0.5 */
   expansionWeight: number;
@@ -213,12 +238,12 @@ export interface AskOptions {
   language?: string;
   /**
    * Minimum evidence (the best source's IDF-weighted share of the question's content terms) to
-   * answer at all. @default 0.5 offline (extractive), 0.3 with a model (which may still refuse)
+   * answer at all. @default 0.4 offline (extractive), 0.3 with a model (which may still refuse)
    */
   evidenceThreshold?: number;
   /** Extra HTTP headers for the model call (the eval suite makes trials distinct with one). */
   headers?: Record<string, string>;
-  /** Give up on the model after this long. @default the engine's modelLimits.timeoutMs (60000) */
+  /** Give up on the answer model after this long (ms). @default the engine's modelLimits.timeoutMs (60000) */
   timeoutMs?: number;
 }
 

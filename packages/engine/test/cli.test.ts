@@ -118,6 +118,14 @@ describe("engine CLI", () => {
       expect(untouched()).toBe(before);
     });
 
+    it("broken front matter", () => {
+      const before = untouched();
+      const broken = join(dir, "broken-front-matter");
+      writeFiles(broken, { "ok.md": "# ok\n\nfine", "guide.md": "---\ntitle: [unclosed\n---\n# Guide\n" });
+      expectOneLineError(engine("index", broken, "--db", db), /broken-front-matter\/guide\.md:2: front matter is not valid YAML: /);
+      expect(untouched()).toBe(before);
+    });
+
     it("a database from a newer schema", () => {
       const newer = join(dir, "newer.db");
       writeFileSync(newer, readFileSync(db));

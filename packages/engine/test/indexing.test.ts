@@ -92,19 +92,57 @@ describe("re-indexing", () => {
   });
 });
 
+/**
+ * Indexes a fresh SMALL_CORPUS, changes one document and lets `breakCorpus` break the corpus, then
+ * checks with `expectFailure` that the next run fails, and that the index is as it was before it.
+ */
+async function expectFailedRunLeavesIndex(
+  breakCorpus: (corpus: string) => void,
+  expectFailure: (run: () => Promise<unknown>, corpus: string) => Promise<void>,
+): Promise<void> {
+  const { corpus, db } = fresh();
+  const engine = Engine.open(db, { create: true });
+  try {
+    await engine.index(corpus);
+    const before = snapshot(db);
+    writeFileSync(join(corpus, "en/billing.md"), "# Changed\n\nchanged text");
+    breakCorpus(corpus);
+    await expectFailure(() => engine.index(corpus), corpus);
+    expect(snapshot(db)).toBe(before);
+  } finally {
+    engine.close();
+  }
+}
+
 describe("a failed index run leaves the previous index intact", () => {
   it("a binary file stops the run before anything is written", async () => {
-    const { corpus, db } = fresh();
-    const engine = Engine.open(db, { create: true });
+    await expectFailedRunLeavesIndex(
+      (corpus) => writeFileSync(join(corpus, "en/image.md"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01])),
+      async (run) => {
+        await expect(run()).rejects.toMatchObject({ code: "BINARY_FILE", message: expect.stringContaining("en/image.md") });
+      },
+    );
+  });
+
+  it("broken front matter names the file and line, and nothing is indexed", async () => {
+    await expectFailedRunLeavesIndex(
+      (corpus) => writeFileSync(join(corpus, "en/notes.md"), "---\ntitle: [unclosed\n---\n# Notes\n"),
+      async (run, corpus) => {
+        await expect(run()).rejects.toMatchObject({
+          code: "MALFORMED_FRONT_MATTER",
+          message: expect.stringMatching(/en\/notes\.md:2: front matter is not valid YAML: /),
+        });
+        writeFileSync(join(corpus, "en/notes.md"), "---\ntitle: Notes\n\n# Notes\n");
+        await expect(run()).rejects.toThrow(/en\/notes\.md:1: front matter opened by --- is never closed/);
+      },
+    );
+    const first = fresh({ "a.md": "---\ntitle: [unclosed\n---\nbody" });
+    const empty = Engine.open(first.db, { create: true });
     try {
-      await engine.index(corpus);
-      const before = snapshot(db);
-      writeFileSync(join(corpus, "en/billing.md"), "# Changed\n\nchanged text");
-      writeFileSync(join(corpus, "en/image.md"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]));
-      await expect(engine.index(corpus)).rejects.toMatchObject({ code: "BINARY_FILE", message: expect.stringContaining("en/image.md") });
-      expect(snapshot(db)).toBe(before);
+      await expect(empty.index(first.corpus)).rejects.toMatchObject({ code: "MALFORMED_FRONT_MATTER" });
+      expect(empty.stats().documents).toBe(0);
     } finally {
-      engine.close();
+      empty.close();
     }
   });
 

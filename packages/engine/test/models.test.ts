@@ -1,9 +1,10 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MockLanguageModelV3 } from "ai/test";
+import { MockLanguageModelV3, MockRerankingModelV3 } from "ai/test";
 import type { LanguageModelV3GenerateResult } from "@ai-sdk/provider";
 import { Engine } from "../src/index.js";
 import { describeModels, engineModelOptions, ModelExpander, selectModels } from "../src/models/index.js";
+import { rerankingFrom } from "../src/models/select.js";
 import { SMALL_CORPUS, tempDir, writeFiles } from "./helpers.js";
 
 const KEY = "sk-test-NEVER-SHOW-ME-4242";
@@ -43,6 +44,7 @@ describe("selectModels", () => {
       judge: "gemini-2.5-flash",
       expansion: "gemini-2.5-flash-lite",
       embedder: "gemini-embedding-001",
+      reranker: null,
     });
     expect(s.languageModel("quality")!.modelId).toBe("gemini-2.5-pro");
     expect(s.embeddingModel()!.modelId).toBe("gemini-embedding-001");
@@ -73,6 +75,30 @@ describe("selectModels", () => {
     expect(() => selectModels({ OPENAI_COMPATIBLE_BASE_URL: "not a url", ENGINE_MODEL: "x" })).toThrow(/is not a URL/);
     expect(() => selectModels({ ENGINE_TIMEOUT_MS: "soon" })).toThrow(/ENGINE_TIMEOUT_MS must be an integer/);
     expect(selectModels({ ENGINE_PROVIDER: "offline", GOOGLE_GENERATIVE_AI_API_KEY: KEY }).mode).toBe("offline");
+  });
+
+  it("selects a reranking model from ENGINE_RERANK_MODEL where the provider has them, and says which provider has none", () => {
+    const google = { GOOGLE_GENERATIVE_AI_API_KEY: KEY };
+    const local = { OPENAI_COMPATIBLE_BASE_URL: "http://127.0.0.1:8080/v1", ENGINE_MODEL: "qwen2.5" };
+    expect(() => selectModels({ ...google, ENGINE_RERANK_MODEL: "rerank-v1" })).toThrow(
+      /^ENGINE_RERANK_MODEL="rerank-v1": @ai-sdk\/google has no reranking models; unset it or set it to "offline"/,
+    );
+    expect(() => selectModels({ ...local, ENGINE_RERANK_MODEL: "bge-reranker" })).toThrow(
+      /^ENGINE_RERANK_MODEL="bge-reranker": @ai-sdk\/openai-compatible has no reranking models/,
+    );
+    expect(() => selectModels({ ENGINE_RERANK_MODEL: "bge-reranker" })).toThrow(/^ENGINE_RERANK_MODEL="bge-reranker": offline mode has no/);
+    const forcedOffline = selectModels({ ...local, ENGINE_RERANK_MODEL: "offline" });
+    expect(forcedOffline.ids.reranker).toBeNull();
+    expect(forcedOffline.configuration).toBe("openai-compatible(qwen2.5,qwen2.5,qwen2.5;judge=qwen2.5;embed=offline)");
+    expect(engineModelOptions(forcedOffline)).not.toHaveProperty("reranker");
+    expect(describeModels(forcedOffline)).toMatch(/reranker=offline heuristic$/);
+
+    const withReranker = { rerankingModel: (id: string) => new MockRerankingModelV3({ provider: "stub", modelId: id }) };
+    const chosen = rerankingFrom({ ENGINE_RERANK_MODEL: " bge-reranker " }, withReranker, "stub");
+    expect(chosen.rerankingId).toBe("bge-reranker");
+    expect(chosen.rerankingModel!(chosen.rerankingId!).modelId).toBe("bge-reranker");
+    expect(rerankingFrom({}, withReranker, "stub")).toEqual({});
+    expect(rerankingFrom({ ENGINE_RERANK_MODEL: "offline" }, {}, "stub")).toEqual({});
   });
 });
 

@@ -7,7 +7,10 @@
  * least `MIN_SENTENCE_COVERAGE` of the question, it refuses. It never translates and never
  * paraphrases, so its answers are in the sources' language.
  */
-import type { HeuristicReranker, RerankDocument } from "../retrieval/heuristic-reranker.js";
+import { baseLanguage } from "../ingest/language-path.js";
+import type { HeuristicReranker, OfflineRerankOptions, RerankDocument } from "../retrieval/heuristic-reranker.js";
+import { type Answer, type Answerer, type AnswerRequest, EVIDENCE_THRESHOLD } from "./answerer.js";
+import { REFUSAL } from "./citations.js";
 import { looksLikeInstruction } from "./injection.js";
 import { splitSentences } from "./sentences.js";
 
@@ -34,7 +37,7 @@ export function extractiveAnswer(
   question: string,
   sources: readonly ExtractiveSource[],
   reranker: HeuristicReranker,
-  scoring: { termIdf: Record<string, number>; languages: string[]; maxIdf: number },
+  scoring: OfflineRerankOptions,
 ): ExtractiveAnswer {
   const flagged: ExtractiveAnswer["flagged"] = [];
   const candidates: Array<{ ref: number; sentence: string; doc: RerankDocument }> = [];
@@ -73,4 +76,38 @@ export function extractiveAnswer(
   }
   if (chosen.length === 0) return { sentences: [], flagged, answer: null };
   return { sentences: chosen, flagged, answer: chosen.map((c) => `${c.sentence} [${c.ref}]`).join(" ") };
+}
+
+/** The offline answerer behind the `Answerer` seam; `scorer` is the engine's lexical scorer. */
+export class ExtractiveAnswerer implements Answerer {
+  readonly id = EXTRACTIVE_ANSWERER;
+  readonly evidenceThreshold = EVIDENCE_THRESHOLD.extractive;
+
+  constructor(private readonly scorer: HeuristicReranker) {}
+
+  async answer({ question, sources, scoring }: AnswerRequest): Promise<Answer> {
+    const extractive = extractiveAnswer(
+      question,
+      sources.map((src) => ({
+        ref: src.ref,
+        title: src.title,
+        text: src.text,
+        language: src.language ? baseLanguage(src.language) : null,
+      })),
+      this.scorer,
+      scoring,
+    );
+    const trace = {
+      input: { answerer: this.id, question, sources: sources.length },
+      output: { sentences: extractive.sentences, skippedAsInstructions: extractive.flagged },
+    };
+    if (extractive.answer === null) {
+      return {
+        text: REFUSAL,
+        refusal: "no-supporting-sentence",
+        trace: { ...trace, note: "no sentence covers enough of the question; refused" },
+      };
+    }
+    return { text: extractive.answer, trace };
+  }
 }

@@ -21,6 +21,7 @@
 import type { EmbeddingModelV3, EmbeddingModelV3CallOptions, EmbeddingModelV3Result } from "@ai-sdk/provider";
 import { foldDiacritics, CJK_CHAR } from "../text/script.js";
 import { stopwordsFor } from "../text/stopwords.js";
+import { OFFLINE_PROVIDER } from "../types.js";
 
 export interface HashedNgramOptions {
   /** @default 384 */
@@ -33,7 +34,7 @@ const WORD_WEIGHT = 2;
 
 export class HashedNgramEmbedder implements EmbeddingModelV3 {
   readonly specificationVersion = "v3" as const;
-  readonly provider = "offline";
+  readonly provider = OFFLINE_PROVIDER;
   readonly modelId: string;
   readonly maxEmbeddingsPerCall = 4096;
   readonly supportsParallelCalls = false;

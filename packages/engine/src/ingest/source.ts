@@ -72,7 +72,7 @@ function readFolder(location: string, abs: string): Source {
       throw new EngineError("UNREADABLE", `${shown}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
     }
     const raw = decodeUtf8File(shown, bytes);
-    const parsed = parseDocument(rel, raw);
+    const parsed = parseDocument(rel, raw, shown);
     const fromFolder = languageFromPath(rel);
     const detected = parsed.language || fromFolder ? undefined : detectLanguage(parsed.body);
     const language = parsed.language ?? fromFolder ?? detected ?? null;

@@ -4,20 +4,18 @@
  * schema never crashes a query: the expansion falls back to the query unexpanded, and the result
  * records why — with AJV's errors — so the trace and the expansion eval can show it.
  */
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { aiSdk } from "../ai-sdk.js";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import type { ExpansionResult, QueryExpander } from "../types.js";
+import { callWithPolicy, DEFAULT_CALL_POLICY } from "../call-policy.js";
+import { errorLine } from "../errors.js";
+import { EXPAND_PROMPT_PATH, promptText } from "../prompts.js";
+import type { CallPolicy, ExpansionResult, QueryExpander } from "../types.js";
 import { expansionErrors, expansionSchema } from "./expansion-schema.js";
 
-export const EXPAND_PROMPT_PATH = resolve(import.meta.dirname, "../../prompts/expand.md");
+export { EXPAND_PROMPT_PATH };
 
-export interface ModelExpanderOptions {
-  /** @default 2 */
-  maxRetries?: number;
-  /** @default 60000 */
-  timeoutMs?: number;
-}
+/** The call policy of the expansion call (see call-policy.ts); unset fields take its defaults. */
+export type ModelExpanderOptions = Partial<CallPolicy>;
 
 export class ModelExpander implements QueryExpander {
   readonly id: string;
@@ -31,20 +29,21 @@ export class ModelExpander implements QueryExpander {
 
   async expand(query: string, context: { headers?: Record<string, string> } = {}): Promise<ExpansionResult> {
     const unexpanded = { lexicalQueries: [query], vectorQueries: [query] };
-    const { generateObject, jsonSchema, NoObjectGeneratedError } = await import("ai");
+    const { generateObject, jsonSchema, NoObjectGeneratedError } = await aiSdk();
     let object: unknown;
     try {
       const headers = context.headers;
-      const result = await generateObject({
-        model: this.model,
-        schema: jsonSchema(expansionSchema()),
-        system: readFileSync(EXPAND_PROMPT_PATH, "utf8"),
-        prompt: `Query: ${JSON.stringify(query)}`,
-        temperature: 0,
-        maxRetries: this.options.maxRetries ?? 2,
-        abortSignal: AbortSignal.timeout(this.options.timeoutMs ?? 60_000),
-        ...(headers ? { headers } : {}),
-      });
+      const result = await callWithPolicy({ ...DEFAULT_CALL_POLICY, ...this.options }, (settings) =>
+        generateObject({
+          model: this.model,
+          schema: jsonSchema(expansionSchema()),
+          system: promptText(EXPAND_PROMPT_PATH),
+          prompt: `Query: ${JSON.stringify(query)}`,
+          temperature: 0,
+          ...settings,
+          ...(headers ? { headers } : {}),
+        }),
+      );
       object = result.object;
     } catch (error) {
       if (NoObjectGeneratedError.isInstance(error)) {
@@ -63,7 +62,7 @@ export class ModelExpander implements QueryExpander {
         }
         object = parsed;
       } else {
-        return { expansion: unexpanded, expander: this.id, fallback: { reason: `model call failed: ${oneLine(error)}` } };
+        return { expansion: unexpanded, expander: this.id, fallback: { reason: `model call failed: ${errorLine(error)}` } };
       }
     }
     const errors = expansionErrors(object);
@@ -93,8 +92,4 @@ function tryParse(text: string | undefined): unknown {
 function clip(text: string): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > 120 ? `${flat.slice(0, 120)}…` : flat;
-}
-
-export function oneLine(error: unknown): string {
-  return ((error as Error)?.message ?? String(error)).split("\n")[0]!.slice(0, 300);
 }

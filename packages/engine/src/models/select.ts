@@ -13,19 +13,22 @@
  * | `ENGINE_JUDGE_MODEL` | the LLM judge's model id (default: the quality preset's) |
  * | `ENGINE_EXPANSION_PRESET` | preset the query expander uses (default `slim`) |
  * | `ENGINE_EMBEDDING_MODEL` | embedding model id (Google default `gemini-embedding-001`; openai-compatible: offline embedder unless set; `offline` forces it) |
- * | `ENGINE_TIMEOUT_MS` | give up on one model call after this long (default 60000) |
+ * | `ENGINE_RERANK_MODEL` | reranking model id, for a provider that has reranking models (default and `offline`: the heuristic reranker) |
+ * | `ENGINE_TIMEOUT_MS` | give up on one model call (any: answer, expansion, embedding, reranking) after this long (default 60000) |
  * | `ENGINE_MAX_RETRIES` | retries of a failed or rate-limited model call, with backoff (default 2) |
  *
  * Without `ENGINE_PROVIDER`, a base URL selects openai-compatible, else a Google key selects google,
  * else everything is offline. Google presets: slim `gemini-2.5-flash-lite`, balanced
  * `gemini-2.5-flash`, quality `gemini-2.5-pro`. Keys are read here and passed to the provider
- * only: they never appear in ids, descriptions, traces or reports.
+ * only: they never appear in ids, descriptions, traces or reports. A reranking model comes from the
+ * provider's `rerankingModel` (AI SDK ProviderV3); neither `@ai-sdk/google` 3 nor
+ * `@ai-sdk/openai-compatible` 2 has one, so there ENGINE_RERANK_MODEL other than `offline` is an error.
  */
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import type { EmbeddingModelV3, LanguageModelV3 } from "@ai-sdk/provider";
+import type { EmbeddingModelV3, LanguageModelV3, RerankingModelV3 } from "@ai-sdk/provider";
 import { EngineError } from "../errors.js";
-import { type EngineOptions, PRESETS, type Preset } from "../types.js";
+import { type CallPolicy, type EngineOptions, PRESETS, type Preset } from "../types.js";
 
 export { PRESETS, type Preset };
 import { ModelExpander, type ModelExpanderOptions } from "./model-expander.js";
@@ -41,8 +44,8 @@ export const GOOGLE_EMBEDDING_MODEL = "gemini-embedding-001";
 
 export interface ModelSelection {
   mode: ModelMode;
-  /** Per-call limits for generation and expansion calls. */
-  limits: { timeoutMs: number; maxRetries: number };
+  /** Limits of every model call: answers, expansion, embeddings, reranking. */
+  limits: CallPolicy;
   /** A name for this configuration, unique per set of model ids (used to key baselines). */
   configuration: string;
   /** Model ids by role, for printing and recording; `null` where the offline component is used. */
@@ -51,6 +54,7 @@ export interface ModelSelection {
     judge: string | null;
     expansion: string | null;
     embedder: string | null;
+    reranker: string | null;
   };
   /** Where requests go (no credentials), for printing. */
   endpoint: string | null;
@@ -60,6 +64,8 @@ export interface ModelSelection {
   expansionModel(): LanguageModelV3 | undefined;
   /** The embedding model, or undefined for the offline embedder. */
   embeddingModel(): EmbeddingModelV3 | undefined;
+  /** The reranking model, or undefined for the offline heuristic reranker. */
+  rerankingModel(): RerankingModelV3 | undefined;
 }
 
 /** One line for the start of a run: mode and every model id. */
@@ -68,7 +74,8 @@ export function describeModels(s: ModelSelection): string {
   const p = s.ids.presets!;
   return (
     `models: ${s.mode}${s.endpoint ? ` at ${s.endpoint}` : ""}; presets slim=${p.slim}, balanced=${p.balanced}, quality=${p.quality}; ` +
-    `judge=${s.ids.judge}; expansion=${s.ids.expansion}; embedder=${s.ids.embedder ?? "offline hashed n-grams"}`
+    `judge=${s.ids.judge}; expansion=${s.ids.expansion}; embedder=${s.ids.embedder ?? "offline hashed n-grams"}; ` +
+    `reranker=${s.ids.reranker ?? "offline heuristic"}`
   );
 }
 
@@ -92,7 +99,10 @@ export function selectModels(env: NodeJS.ProcessEnv = process.env): ModelSelecti
   const googleKey = env.GOOGLE_GENERATIVE_AI_API_KEY?.trim();
   const mode: ModelMode = forced ? (forced as ModelMode) : baseURL ? "openai-compatible" : googleKey ? "google" : "offline";
   const limits = limitsFrom(env);
-  if (mode === "offline") return offline(limits);
+  if (mode === "offline") {
+    rerankingModelId(env, "offline mode");
+    return offline(limits);
+  }
   const expansionPreset = (env.ENGINE_EXPANSION_PRESET?.trim() || "slim") as Preset;
   if (!PRESETS.includes(expansionPreset))
     throw new EngineError("BAD_ARGUMENT", `ENGINE_EXPANSION_PRESET must be one of ${PRESETS.join(", ")}, got "${expansionPreset}"`);
@@ -102,17 +112,12 @@ export function selectModels(env: NodeJS.ProcessEnv = process.env): ModelSelecti
     const presets = presetIds(env, GOOGLE_PRESETS);
     const google = createGoogleGenerativeAI({ apiKey: googleKey });
     const embedding = env.ENGINE_EMBEDDING_MODEL?.trim() || GOOGLE_EMBEDDING_MODEL;
-    return build(
-      "google",
-      null,
-      presets,
-      env,
-      expansionPreset,
-      limits,
-      (id) => google(id),
-      embedding === "offline" ? undefined : embedding,
-      (id) => google.embeddingModel(id),
-    );
+    return build("google", null, presets, env, expansionPreset, limits, {
+      languageModel: (id) => google(id),
+      embeddingId: embedding === "offline" ? undefined : embedding,
+      embeddingModel: (id) => google.embeddingModel(id),
+      ...rerankingFrom(env, google, "@ai-sdk/google"),
+    });
   }
 
   if (!baseURL) throw new EngineError("BAD_ARGUMENT", "ENGINE_PROVIDER=openai-compatible needs OPENAI_COMPATIBLE_BASE_URL");
@@ -139,10 +144,46 @@ export function selectModels(env: NodeJS.ProcessEnv = process.env): ModelSelecti
     env,
     expansionPreset,
     limits,
-    (id) => provider.chatModel(id),
-    embedding && embedding !== "offline" ? embedding : undefined,
-    (id) => provider.embeddingModel(id),
+    {
+      languageModel: (id) => provider.chatModel(id),
+      embeddingId: embedding && embedding !== "offline" ? embedding : undefined,
+      embeddingModel: (id) => provider.embeddingModel(id),
+      ...rerankingFrom(env, provider, "@ai-sdk/openai-compatible"),
+    },
   );
+}
+
+/** ENGINE_RERANK_MODEL, or undefined when unset or `offline`; set where nothing can rerank, a one-line error. */
+function rerankingModelId(env: NodeJS.ProcessEnv, unavailable?: string): string | undefined {
+  const id = env.ENGINE_RERANK_MODEL?.trim();
+  if (!id || id === "offline") return undefined;
+  if (unavailable) {
+    throw new EngineError(
+      "BAD_ARGUMENT",
+      `ENGINE_RERANK_MODEL="${id}": ${unavailable} has no reranking models; unset it or set it to "offline" for the heuristic reranker`,
+    );
+  }
+  return id;
+}
+
+/** The reranking model of ENGINE_RERANK_MODEL from a provider, if the provider has reranking models at all. */
+export function rerankingFrom(
+  env: NodeJS.ProcessEnv,
+  provider: { rerankingModel?: (id: string) => RerankingModelV3 },
+  name: string,
+): Pick<ModelFactories, "rerankingId" | "rerankingModel"> {
+  const rerankingModel = provider.rerankingModel?.bind(provider);
+  const rerankingId = rerankingModelId(env, rerankingModel ? undefined : name);
+  return rerankingId && rerankingModel ? { rerankingId, rerankingModel } : {};
+}
+
+/** How a provider makes each kind of model; an id left undefined means the offline component. */
+export interface ModelFactories {
+  languageModel: (id: string) => LanguageModelV3;
+  embeddingId: string | undefined;
+  embeddingModel: (id: string) => EmbeddingModelV3;
+  rerankingId?: string;
+  rerankingModel?: (id: string) => RerankingModelV3;
 }
 
 function presetIds(env: NodeJS.ProcessEnv, defaults: Record<Preset, string> | undefined): Record<Preset, string> {
@@ -163,9 +204,7 @@ function build(
   env: NodeJS.ProcessEnv,
   expansionPreset: Preset,
   limits: ModelSelection["limits"],
-  languageModel: (id: string) => LanguageModelV3,
-  embeddingId: string | undefined,
-  embeddingModel: (id: string) => EmbeddingModelV3,
+  { languageModel, embeddingId, embeddingModel, rerankingId, rerankingModel }: ModelFactories,
 ): ModelSelection {
   const judge = env.ENGINE_JUDGE_MODEL?.trim() || presets.quality;
   const cache = new Map<string, LanguageModelV3>();
@@ -177,17 +216,20 @@ function build(
     }
     return m;
   };
-  const ids = { presets, judge, expansion: presets[expansionPreset], embedder: embeddingId ?? null };
+  const ids = { presets, judge, expansion: presets[expansionPreset], embedder: embeddingId ?? null, reranker: rerankingId ?? null };
+  // The offline reranker adds nothing to the name, so configurations named before rerankers were selectable keep their names.
+  const rerank = rerankingId ? `;rerank=${rerankingId}` : "";
   return {
     mode,
     limits,
-    configuration: `${mode}(${[presets.slim, presets.balanced, presets.quality].join(",")};judge=${judge};embed=${embeddingId ?? "offline"})`,
+    configuration: `${mode}(${[presets.slim, presets.balanced, presets.quality].join(",")};judge=${judge};embed=${embeddingId ?? "offline"}${rerank})`,
     ids,
     endpoint,
     languageModel: (preset) => lm(presets[preset]),
     judgeModel: () => lm(judge),
     expansionModel: () => lm(ids.expansion),
     embeddingModel: () => (embeddingId ? embeddingModel(embeddingId) : undefined),
+    rerankingModel: () => (rerankingId && rerankingModel ? rerankingModel(rerankingId) : undefined),
   };
 }
 
@@ -196,12 +238,13 @@ function offline(limits: ModelSelection["limits"]): ModelSelection {
     mode: "offline",
     limits,
     configuration: "offline",
-    ids: { presets: null, judge: null, expansion: null, embedder: null },
+    ids: { presets: null, judge: null, expansion: null, embedder: null, reranker: null },
     endpoint: null,
     languageModel: () => undefined,
     judgeModel: () => undefined,
     expansionModel: () => undefined,
     embeddingModel: () => undefined,
+    rerankingModel: () => undefined,
   };
 }
 
@@ -211,21 +254,24 @@ export function redact(url: string): string {
 }
 
 /**
- * Engine options for a selection: the embedding model, one language model per preset for answers,
- * and the model expander. `wrap` lets a caller (the eval suite) wrap every language model, e.g. with
- * Evalite's tracing and caching wrapper. Offline, nothing is set and the engine's offline defaults apply.
+ * Engine options for a selection: the embedding model, the reranking model, one language model per
+ * preset for answers, the model expander, and the call policy of them all. `wrap` lets a caller (the
+ * eval suite) wrap every language model, e.g. with Evalite's tracing and caching wrapper. Offline,
+ * nothing is set and the engine's offline defaults apply.
  */
 export function engineModelOptions(
   selection: ModelSelection,
   wrap: (model: LanguageModelV3) => LanguageModelV3 = (m) => m,
   expanderOptions: ModelExpanderOptions = {},
-): Pick<EngineOptions, "embedder" | "languageModels" | "expander" | "modelLimits"> {
+): Pick<EngineOptions, "embedder" | "reranker" | "languageModels" | "expander" | "modelLimits"> {
   if (selection.mode === "offline") return {};
   const languageModels: Partial<Record<Preset, LanguageModelV3>> = {};
   for (const preset of PRESETS) languageModels[preset] = wrap(selection.languageModel(preset)!);
   const embedder = selection.embeddingModel();
+  const reranker = selection.rerankingModel();
   return {
     ...(embedder ? { embedder } : {}),
+    ...(reranker ? { reranker } : {}),
     languageModels,
     modelLimits: selection.limits,
     expander: new ModelExpander(wrap(selection.expansionModel()!), { ...selection.limits, ...expanderOptions }),

@@ -30,6 +30,7 @@ import {
   DEFAULT_ANALYZER,
 } from "../text/analyze.js";
 import { detectLanguage } from "../text/language.js";
+import { OFFLINE_PROVIDER } from "../types.js";
 
 export const RERANK_WEIGHTS = { coverage: 0.5, phrase: 0.15, proximity: 0.15, title: 0.2 } as const;
 
@@ -40,9 +41,16 @@ export interface RerankDocument extends JSONObject {
   language: string | null;
 }
 
-export interface OfflineRerankOptions {
+/**
+ * The index's statistics, which reach the reranker as `providerOptions.offline` of the AI SDK
+ * reranking call (and are passed directly where the engine scores coverage itself).
+ */
+export interface OfflineRerankOptions extends JSONObject {
+  /** IDF per index term; a term without an entry counts as rare (`maxIdf`). */
   termIdf?: Record<string, number>;
+  /** @default 10 */
   maxIdf?: number;
+  /** Languages whose stems a query term may take. @default the documents' languages */
   languages?: string[];
 }
 
@@ -90,13 +98,13 @@ function occurrences(term: QueryTerm, doc: DocView): number[] {
 
 export class HeuristicReranker implements RerankingModelV3 {
   readonly specificationVersion = "v3" as const;
-  readonly provider = "offline";
+  readonly provider = OFFLINE_PROVIDER;
   readonly modelId = "heuristic-rerank-v1";
 
   constructor(private readonly analyzer: AnalyzerConfig = DEFAULT_ANALYZER) {}
 
   async doRerank(options: RerankingModelV3CallOptions): Promise<{ ranking: Array<{ index: number; relevanceScore: number }> }> {
-    const offline = (options.providerOptions?.offline ?? {}) as OfflineRerankOptions;
+    const offline = (options.providerOptions?.[OFFLINE_PROVIDER] ?? {}) as OfflineRerankOptions;
     const docs: RerankDocument[] =
       options.documents.type === "text"
         ? options.documents.values.map((text) => ({ title: "", text, language: null }))

@@ -18,7 +18,7 @@ import { readSource, type SourceDocument } from "../ingest/source.js";
 import { baseLanguage } from "../ingest/language-path.js";
 import { analyzerId, indexTerms, type AnalyzerConfig } from "../text/analyze.js";
 import { embedderId, embedTexts } from "../embed/embedder.js";
-import type { EmbeddingModel, IndexOptions, IndexReport } from "../types.js";
+import type { CallPolicy, EmbeddingModel, IndexOptions, IndexReport } from "../types.js";
 import { sqliteFailure, type Db } from "./database.js";
 import { readMeta } from "./meta.js";
 
@@ -28,6 +28,8 @@ export interface IndexerContext {
   analyzer: AnalyzerConfig;
   chunker: ChunkerConfig;
   embedder: EmbeddingModel;
+  /** Limits of each embedding call. */
+  modelLimits: CallPolicy;
 }
 
 interface NewPassage {
@@ -143,6 +145,7 @@ export async function indexSource(ctx: IndexerContext, location: string, options
     const embedded = await embedTexts(
       ctx.embedder,
       batch.map((h) => toEmbed.get(h)!),
+      ctx.modelLimits,
     );
     embedded.forEach((vector, j) => {
       if (dimensions === 0) dimensions = vector.length;
@@ -163,7 +166,7 @@ export async function indexSource(ctx: IndexerContext, location: string, options
     }
   }
   if (dimensions === 0) {
-    const probe = await embedTexts(ctx.embedder, ["dimension probe"]);
+    const probe = await embedTexts(ctx.embedder, ["dimension probe"], ctx.modelLimits);
     dimensions = probe[0]!.length;
   }
 
