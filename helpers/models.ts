@@ -12,7 +12,7 @@ import { DeterministicExpander, type EngineOptions, HeuristicReranker } from "@h
 export interface EvalModels {
   selection: ModelSelection;
   /** Engine options carrying the (wrapped) models; empty offline. */
-  engine: Pick<EngineOptions, "embedder" | "languageModels" | "expander" | "modelLimits">;
+  engine: Pick<EngineOptions, "embedder" | "reranker" | "languageModels" | "expander" | "modelLimits">;
   /** The LLM judge, wrapped; undefined offline (graders then use their heuristics). */
   judge: LanguageModelV3 | undefined;
   /** One line naming the mode and every model id. */
@@ -59,7 +59,7 @@ export function modelIds(selection: ModelSelection): Record<string, string | nul
     "answerer:quality": p.quality,
     judge: selection.ids.judge,
     expander: selection.ids.expansion,
-    reranker: OFFLINE_IDS.reranker,
+    reranker: selection.ids.reranker ?? OFFLINE_IDS.reranker,
   };
 }
 
