@@ -149,7 +149,7 @@ describe("pnpm eval gates on per-metric floors", () => {
     copyFileSync(join(ROOT, "package.json"), join(work, "package.json"));
     const notReport = compare(normal.path, join(work, "package.json"));
     expect(notReport.code).toBe(2);
-    expect(notReport.stderr).toMatch(/^eval:compare: .*package\.json: not a pnpm eval report \(docs\/report\.schema\.json\): .*\n$/);
+    expect(notReport.stderr).toMatch(/^eval:compare: .*package\.json: not a pnpm eval report \(packages\/eval-gate\/report\.schema\.json\): .*\n$/);
     expect(compare(normal.path).stderr).toBe(
       "eval:compare: two reports are needed, got 1; Usage: pnpm eval:compare <a.json> <b.json> [--force] [--json]\n",
     );
