@@ -155,7 +155,10 @@ export interface JudgeModeSummary {
   fallbacks: number;
 }
 
-/** The run's judge mode, from the `method` in the metadata of every scored triad score. */
+/**
+ * The run's judge mode, from the `method` in the metadata of every scored triad score: the one
+ * place a run's mode is computed (the scorers label each score; the evals keep no tally).
+ */
 export function judgeMode(output: Evalite.Exported.Output): JudgeModeSummary {
   const summary: JudgeModeSummary = { mode: "none", llmJudge: 0, heuristic: 0, fallbacks: 0 };
   for (const suite of output.suites) {
