@@ -137,6 +137,15 @@ describe("trec_eval edge cases", () => {
     expect(r.get("P_2 1")).toBe("0.5000");
   });
 
+  it("reads qrels and a run that start with a UTF-8 byte-order mark as if it were absent", () => {
+    // With the mark kept, the first topic id would be "\uFEFF1": -c would count 3 topics, and
+    // without -c topic 1 would be "judged but has no results".
+    const run = "1 Q0 c 1 3 r\n2 Q0 x 1 1 r\n";
+    const plain = evaluate(QRELS, run, ["num_q", "map"], { complete: true });
+    expect(evaluate(`\uFEFF${QRELS}`, `\uFEFF${run}`, ["num_q", "map"], { complete: true })).toEqual(plain);
+    expect(plain.get("num_q all")).toBe("2");
+  });
+
   it("gives the same numbers for a run whose topics are interleaved", () => {
     const grouped = evaluate(QRELS, "1 Q0 c 1 3 r\n1 Q0 a 2 1 r\n2 Q0 x 1 1 r\n", ["all_trec"]);
     const interleaved = evaluate(QRELS, "1 Q0 c 1 3 r\n2 Q0 x 1 1 r\n1 Q0 a 2 1 r\n", ["all_trec"]);
@@ -163,6 +172,20 @@ describe("trec-eval CLI errors: one line, exit 2", () => {
     const bad = cli([qrels, file("1 Q0 a 1 x r\n")]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/:1: score 'x' is not a finite decimal number/);
+  });
+
+  it("refuses a directory in one line, the same way for the qrels and the run", () => {
+    const folder = mkdtempSync(join(dir, "folder-"));
+    const run = file("1 Q0 c 1 3 r\n2 Q0 x 1 1 r\n");
+    for (const args of [
+      [folder, run],
+      [qrels, folder],
+    ]) {
+      const r = cli(args);
+      expect(r.status, args.join(" ")).toBe(2);
+      oneLine(r);
+      expect(r.stderr).toBe(`trec-eval: ${folder}: cannot read: is a directory, expected a file\n`);
+    }
   });
 
   it("lists the supported measures for an unsupported one", () => {

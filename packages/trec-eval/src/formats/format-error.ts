@@ -27,6 +27,14 @@ export function fileError(file: string, error: unknown): FormatError {
   return new FormatError(file, null, `cannot read: ${why}`);
 }
 
+/** The UTF-8 byte-order mark, EF BB BF: skipped at the start of a file, as the BEIR reader skips U+FEFF. */
+export const UTF8_BOM: readonly number[] = [0xef, 0xbb, 0xbf];
+
+/** Whether bytes[0, length) begins with the UTF-8 byte-order mark. */
+export function startsWithBom(bytes: Uint8Array, length: number): boolean {
+  return length >= 3 && bytes[0] === UTF8_BOM[0] && bytes[1] === UTF8_BOM[1] && bytes[2] === UTF8_BOM[2];
+}
+
 /** C isspace(): space, \t, \n, \v, \f, \r. */
 export const IS_SPACE = new Uint8Array(256);
 for (const c of [9, 10, 11, 12, 13, 32]) IS_SPACE[c] = 1;

@@ -30,6 +30,14 @@ describe("readTrecQrels", () => {
     expect(t.line).toBe(3);
   });
 
+  it("ignores a UTF-8 byte-order mark at the start of the file (it would join the first topic id)", () => {
+    for (const idEncoding of ["utf8", "latin1"] as const) {
+      const q = readTrecQrels(file("\uFEFF1 0 a 1\n2 0 b 1\n"), { idEncoding });
+      expect(q.topicOrder, idEncoding).toEqual(["1", "2"]);
+      expect(q.topics.get("1")!.line).toBe(1);
+    }
+  });
+
   it("reports malformed lines with file and line", () => {
     expect(() => readTrecQrels(file("1 0 a 1\n1 0 b\n"))).toThrow(/qrels\d+\.txt:2: expected 4 fields \(topic iter docid grade\), found 3/);
     expect(() => readTrecQrels(file("1 0 a 1 extra\n"))).toThrow(/:1: expected 4 fields/);

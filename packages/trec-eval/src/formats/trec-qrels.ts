@@ -2,7 +2,8 @@
  * Reads TREC qrels: one judgment per line, `topic iter docid grade`, separated by whitespace
  * (the iter column is ignored). The grade is an integer; a negative grade means "in the pool but
  * not judged" (trec_eval's convention, used by infAP and bpref). Lines whose first non-blank
- * character is '#' are comments; blank lines are skipped.
+ * character is '#' are comments; blank lines are skipped; a UTF-8 byte-order mark at the start of
+ * the file is skipped (it would otherwise become part of the first topic id).
  *
  * Errors (FormatError, one line, with file and line): a line without exactly 4 fields, a grade
  * that is not an integer, the same (topic, docid) judged twice, an empty or unreadable file.
@@ -13,7 +14,7 @@ import { readFileSync } from "node:fs";
 import { isUtf8 } from "node:buffer";
 import { compareUtf8, topicQrels } from "../judged-ranking.js";
 import type { TopicQrels } from "../types.js";
-import { FormatError, IS_SPACE, fileError, lineFields, showId } from "./format-error.js";
+import { FormatError, IS_SPACE, UTF8_BOM, fileError, lineFields, showId, startsWithBom } from "./format-error.js";
 
 export interface QrelsTopic extends TopicQrels {
   readonly id: string;
@@ -47,6 +48,7 @@ export function readTrecQrels(file: string, options: QrelsReadOptions = {}): Qre
   } catch (error) {
     throw fileError(file, error);
   }
+  if (startsWithBom(bytes, bytes.length)) bytes = bytes.subarray(UTF8_BOM.length);
   const grades = new Map<string, Map<string, number>>();
   const firstLine = new Map<string, number>();
   forEachDataLine(bytes, (lineNo, fields, lineStart, lineEnd) => {

@@ -85,6 +85,28 @@ describe("readTrecRun", () => {
     expect(() => read(file("1 Q0 a 1 1e999 r\n"))).toThrow(/score '1e999'/);
   });
 
+  it("ignores a UTF-8 byte-order mark at the start of the file, whatever the read size", () => {
+    const text = "\uFEFF1 Q0 a 1 2 r\n2 Q0 b 1 1 r\n";
+    for (const chunkSize of [undefined, 1, 2, 3, 4]) {
+      for (const idEncoding of ["utf8", "latin1"] as const) {
+        const { topics } = read(file(text), { chunkSize, idEncoding });
+        expect(
+          topics.map((t) => [t.id, t.lines]),
+          `${chunkSize} ${idEncoding}`,
+        ).toEqual([
+          ["1", [1]],
+          ["2", [2]],
+        ]);
+      }
+    }
+    // Only at the very start: a mark inside a line stays part of the id.
+    expect(read(file("1 Q0 a 1 2 r\n\uFEFF2 Q0 b 1 1 r\n")).topics[1]!.id).toBe("\uFEFF2");
+  });
+
+  it("refuses a directory as a file error, not a crash", () => {
+    expect(() => read(dir)).toThrow(/: cannot read: is a directory, expected a file$/);
+  });
+
   it("rejects empty, comment-only, missing and non-UTF-8 files in one line", () => {
     expect(() => read(file(""))).toThrow(/: empty file, expected run lines/);
     expect(() => read(file("# nothing\n\n"))).toThrow(/no run lines/);
