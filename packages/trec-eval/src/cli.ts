@@ -4,10 +4,11 @@
  * trec_eval 10.0's command line for the measures in registry.ts. Options follow
  * getopt: `-l2` and `-l 2`, `-mP.5` and `-m P.5`, clustered flags (`-qc`), options after the
  * file names. Every failure is one line on stderr, `trec-eval: <file>:<line>: <problem>` for bad
- * input; exit status 2 for usage and input errors, 1 for a bug.
+ * input; exit status 2 for usage and input errors, 1 for a bug. A message quotes at most 200
+ * characters of what it complains about (an option, a line, an id).
  */
 import { pathToFileURL } from "node:url";
-import { FormatError } from "./formats/format-error.js";
+import { FormatError, quote } from "./formats/format-error.js";
 import { MeasureSpecError, parseMeasureArg, type MeasureRequest } from "./measure-spec.js";
 import { MEASURES, PRESETS } from "./registry.js";
 import { trecEval, type TrecEvalOptions } from "./trec-eval.js";
@@ -31,7 +32,7 @@ interface Parsed extends TrecEvalOptions {
 }
 
 function integerOption(flag: string, text: string, min: number): number {
-  if (!/^[+-]?\d+$/.test(text)) throw new UsageError(`-${flag} expects an integer, got '${text}'`);
+  if (!/^[+-]?\d+$/.test(text)) throw new UsageError(`-${flag} expects an integer, got '${quote(text)}'`);
   const value = Number(text);
   if (value < min) throw new UsageError(`-${flag} must be >= ${min}, got ${value}`);
   return value;
@@ -90,10 +91,10 @@ export function parseArgs(argv: readonly string[]): Parsed {
         numDocsInCollection = integerOption("N", value!, 0);
         break;
       case "R":
-        if (value !== "qrels") throw new UsageError(`-R ${value}: only the 'qrels' rel_info format is supported`);
+        if (value !== "qrels") throw new UsageError(`-R ${quote(value ?? "")}: only the 'qrels' rel_info format is supported`);
         break;
       case "T":
-        if (value !== "trec_results") throw new UsageError(`-T ${value}: only the 'trec_results' format is supported`);
+        if (value !== "trec_results") throw new UsageError(`-T ${quote(value ?? "")}: only the 'trec_results' format is supported`);
         break;
     }
   };
@@ -107,10 +108,10 @@ export function parseArgs(argv: readonly string[]): Parsed {
     if (arg.startsWith("--")) {
       const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
       const flag = longNames[name];
-      if (!flag) throw new UsageError(`unknown option '${arg}'`);
+      if (!flag) throw new UsageError(`unknown option '${quote(arg)}'`);
       if (WITH_ARGUMENT.has(flag)) {
         const value = inline ?? argv[++i];
-        if (value === undefined) throw new UsageError(`option '--${name}' needs a value`);
+        if (value === undefined) throw new UsageError(`option '--${quote(name)}' needs a value`);
         apply(flag, value);
       } else apply(flag, undefined);
       continue;
@@ -133,7 +134,9 @@ export function parseArgs(argv: readonly string[]): Parsed {
   }
   if (!help && !version && positional.length !== 2) {
     throw new UsageError(
-      positional.length < 2 ? "expected two files: <qrels> <run>" : `expected two files, got ${positional.length}: ${positional.join(" ")}`,
+      positional.length < 2
+        ? "expected two files: <qrels> <run>"
+        : `expected two files, got ${positional.length}: ${quote(positional.join(" "))}`,
     );
   }
   return {
@@ -206,7 +209,7 @@ export function main(argv: readonly string[]): number {
       process.stderr.write(`trec-eval: ${error.message}\n`);
       return 2;
     }
-    process.stderr.write(`trec-eval: internal error (a bug, please report): ${(error as Error)?.message ?? String(error)}\n`);
+    process.stderr.write(`trec-eval: internal error (a bug, please report): ${quote(String((error as Error)?.message ?? error))}\n`);
     return 1;
   }
 }

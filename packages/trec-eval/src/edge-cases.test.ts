@@ -188,6 +188,26 @@ describe("trec-eval CLI errors: one line, exit 2", () => {
     }
   });
 
+  it("refuses a line over the 1 MiB cap, and quotes at most ~200 characters of any input", () => {
+    const long = cli([qrels, file(`1 Q0 c 1 3 r\n2 Q0 ${"x".repeat(3 << 20)} 1 1 r\n`)]);
+    expect(long.status).toBe(2);
+    oneLine(long);
+    expect(long.stderr).toMatch(/:2: line is longer than 1 MiB \(1,048,576 bytes\), the limit for one line; it starts '2 Q0 x+…'$/m);
+    const huge = "y".repeat(100_000);
+    for (const args of [
+      [`--${huge}`, qrels, qrels],
+      ["-l", huge, qrels, qrels],
+      ["-m", huge, qrels, qrels],
+      [qrels, qrels, huge],
+    ]) {
+      const r = cli(args);
+      expect(r.status).toBe(2);
+      oneLine(r);
+      expect(r.stderr, r.stderr.slice(0, 80)).not.toMatch(/y{201}/);
+      expect(r.stderr.length).toBeLessThan(1500); // the supported-measure list takes ~500
+    }
+  });
+
   it("lists the supported measures for an unsupported one", () => {
     const r = cli(["-m", "mrr", qrels, file("1 Q0 a 1 1 r\n")]);
     expect(r.status).toBe(2);

@@ -9,6 +9,7 @@
  *   gains    `ndcg.1=3,2=9,4=4.5`, `rbp.p=0.95`: name=number pairs kept in order.
  * Every problem is a `MeasureSpecError` with a one-line message.
  */
+import { quote } from "./formats/format-error.js";
 import type { ParamPair } from "./gain-table.js";
 
 export class MeasureSpecError extends Error {
@@ -30,8 +31,8 @@ export function parseMeasureArg(arg: string): MeasureRequest {
   }
   const name = arg.slice(0, dot);
   const params = arg.slice(dot + 1);
-  if (name === "") throw new MeasureSpecError(`measure '${arg}' has no name before '.'`);
-  if (params === "") throw new MeasureSpecError(`measure '${arg}' has an empty parameter list after '.'`);
+  if (name === "") throw new MeasureSpecError(`measure '${quote(arg)}' has no name before '.'`);
+  if (params === "") throw new MeasureSpecError(`measure '${quote(arg)}' has an empty parameter list after '.'`);
   return { name, params };
 }
 
@@ -39,7 +40,7 @@ const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 function parseNumber(text: string, what: string): number {
   const t = text.trim();
-  if (!DECIMAL.test(t)) throw new MeasureSpecError(`${what}: '${text}' is not a number`);
+  if (!DECIMAL.test(t)) throw new MeasureSpecError(`${what}: '${quote(text)}' is not a number`);
   return Number(t);
 }
 
@@ -50,13 +51,13 @@ function splitList(text: string): string[] {
 /** Integer cut-offs (`P.5,10`): truncated toward zero, sorted, each ≥ 1, no duplicates. */
 export function parseCutoffs(text: string, measure: string): number[] {
   const values = splitList(text).map((part) => {
-    if (!/^\s*[+-]?\d+(\.\d*)?\s*$/.test(part)) throw new MeasureSpecError(`${measure}: cut-off '${part}' is not a number`);
+    if (!/^\s*[+-]?\d+(\.\d*)?\s*$/.test(part)) throw new MeasureSpecError(`${measure}: cut-off '${quote(part)}' is not a number`);
     return Math.trunc(Number(part.trim()));
   });
   values.sort((a, b) => a - b);
-  if (values[0]! <= 0) throw new MeasureSpecError(`${measure}: cut-offs must be >= 1, got '${text}'`);
+  if (values[0]! <= 0) throw new MeasureSpecError(`${measure}: cut-offs must be >= 1, got '${quote(text)}'`);
   for (let i = 1; i < values.length; i++) {
-    if (values[i] === values[i - 1]) throw new MeasureSpecError(`${measure}: duplicate cut-off ${values[i]} in '${text}'`);
+    if (values[i] === values[i - 1]) throw new MeasureSpecError(`${measure}: duplicate cut-off ${values[i]} in '${quote(text)}'`);
   }
   return values;
 }
@@ -66,7 +67,7 @@ export function parseLevels(text: string, measure: string): number[] {
   const values = splitList(text).map((part) => parseNumber(part, `level of ${measure}`));
   values.sort((a, b) => a - b);
   for (let i = 1; i < values.length; i++) {
-    if (values[i] === values[i - 1]) throw new MeasureSpecError(`${measure}: duplicate level ${values[i]} in '${text}'`);
+    if (values[i] === values[i - 1]) throw new MeasureSpecError(`${measure}: duplicate level ${values[i]} in '${quote(text)}'`);
   }
   return values;
 }
@@ -81,8 +82,10 @@ export function parsePairs(text: string, measure: string): ParamPair[] {
   return splitList(text).map((part) => {
     const eq = part.indexOf("=");
     if (eq <= 0 || eq !== part.lastIndexOf("=")) {
-      throw new MeasureSpecError(`${measure}: malformed parameter '${part}' in '${text}', expected name=value (e.g. ${measure}.1=3,2=9)`);
+      throw new MeasureSpecError(
+        `${measure}: malformed parameter '${quote(part)}' in '${quote(text)}', expected name=value (e.g. ${measure}.1=3,2=9)`,
+      );
     }
-    return { name: part.slice(0, eq), value: parseNumber(part.slice(eq + 1), `value of ${part} in ${measure}`) };
+    return { name: part.slice(0, eq), value: parseNumber(part.slice(eq + 1), `value of ${quote(part)} in ${measure}`) };
   });
 }

@@ -9,6 +9,7 @@
  * the `all` line is formed (see aggregate.ts); `perTopic` whether `-q` prints a per-topic line.
  */
 import { averagePrecision, averagePrecisionCut } from "./average-precision.js";
+import { quote } from "./formats/format-error.js";
 import { bpref } from "./bpref.js";
 import { counts } from "./counts.js";
 import type { ParamPair } from "./gain-table.js";
@@ -479,7 +480,7 @@ export function resolveMeasures(requests: readonly MeasureRequest[]): MeasureIns
   for (const { name, params } of requests.length > 0 ? requests : [{ name: "official" }]) {
     const preset = PRESETS[name];
     if (preset) {
-      if (params !== undefined) throw new MeasureSpecError(`preset '${name}' takes no parameters (got '${name}.${params}')`);
+      if (params !== undefined) throw new MeasureSpecError(`preset '${name}' takes no parameters (got '${quote(`${name}.${params}`)}')`);
       for (const id of preset) chosen.add(id);
       continue;
     }
@@ -487,7 +488,7 @@ export function resolveMeasures(requests: readonly MeasureRequest[]): MeasureIns
       const why = UNSUPPORTED_TREC_MEASURES.includes(name)
         ? "needs a preference/judgment-group rel_info format we do not read"
         : "unknown measure";
-      throw new MeasureSpecError(`unsupported measure '${name}' (${why}); supported: ${supportedMeasureList()}`);
+      throw new MeasureSpecError(`unsupported measure '${quote(name)}' (${why}); supported: ${supportedMeasureList()}`);
     }
     chosen.add(name);
     if (params !== undefined && !paramText.has(name)) paramText.set(name, params);
@@ -498,7 +499,7 @@ export function resolveMeasures(requests: readonly MeasureRequest[]): MeasureIns
 function instantiate(measure: Measure, text: string | undefined): MeasureInstance {
   const { id } = measure;
   if (measure.params === "none") {
-    if (text !== undefined) throw new MeasureSpecError(`measure '${id}' takes no parameters (got '${id}.${text}')`);
+    if (text !== undefined) throw new MeasureSpecError(`measure '${id}' takes no parameters (got '${quote(`${id}.${text}`)}')`);
     return { measure, params: { numbers: [], pairs: [] }, names: [id] };
   }
   const source = text ?? measure.defaults;
@@ -513,7 +514,8 @@ function instantiate(measure: Measure, text: string | undefined): MeasureInstanc
     }
     case "numbers": {
       const numbers = parseNumbers(source!, id);
-      if (id === "utility" && numbers.length !== 4) throw new MeasureSpecError(`utility takes exactly 4 coefficients, got '${source}'`);
+      if (id === "utility" && numbers.length !== 4)
+        throw new MeasureSpecError(`utility takes exactly 4 coefficients, got '${quote(source!)}'`);
       return { measure, params: { numbers, pairs: [] }, names: [text === undefined ? id : `${id}_${text}`] };
     }
     case "gains": {

@@ -13,12 +13,23 @@
  * memory, then hands each complete topic over (correct for any line order, heavier on memory).
  *
  * Errors (FormatError with file and line): fewer than 6 fields, a score that is not a finite
- * decimal number (trec_eval's atof would read "abc" as 0), invalid UTF-8 (utf8 mode), an empty
- * or unreadable file.
+ * decimal number (trec_eval's atof would read "abc" as 0), a line longer than MAX_LINE_BYTES
+ * (1 MiB; the buffer never grows past it), invalid UTF-8 (utf8 mode), an empty or unreadable
+ * file. Messages quote at most MAX_QUOTED characters of the input.
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import { isUtf8 } from "node:buffer";
-import { FormatError, IS_SPACE, UTF8_BOM, fileError, lineFields, startsWithBom } from "./format-error.js";
+import {
+  FormatError,
+  IS_SPACE,
+  MAX_LINE_BYTES,
+  UTF8_BOM,
+  countFields,
+  fileError,
+  lineExcerpt,
+  lineTooLong,
+  startsWithBom,
+} from "./format-error.js";
 
 /** One topic's lines, in file order. Arrays are reused after `onTopic` returns: copy what you keep. */
 export interface RunTopic {
@@ -160,6 +171,8 @@ function readPass(file: string, options: RunReadOptions, streaming: boolean): Ru
       }
       let last = buf.lastIndexOf(NEWLINE, filled - 1);
       if (last < 0) {
+        // buf holds one unfinished line: stop before it outgrows the cap (or V8's string limit).
+        if (filled > MAX_LINE_BYTES) throw lineTooLong(file, lineNo + 1, buf, 0, filled);
         if (filled === buf.length) buf = grow(buf, filled);
         continue;
       }
@@ -186,11 +199,14 @@ function readPass(file: string, options: RunReadOptions, streaming: boolean): Ru
         const lineStart = p;
         while (IS_SPACE[buf[p]!] && buf[p] !== NEWLINE) p++;
         if (buf[p] === NEWLINE) {
+          if (p - lineStart > MAX_LINE_BYTES) throw lineTooLong(file, lineNo, buf, lineStart, p);
           p++;
           continue;
         }
         if (buf[p] === 0x23 /* # */) {
-          p = buf.indexOf(NEWLINE, p) + 1;
+          p = buf.indexOf(NEWLINE, p);
+          if (p - lineStart > MAX_LINE_BYTES) throw lineTooLong(file, lineNo, buf, lineStart, p);
+          p++;
           continue;
         }
         // topic
@@ -224,15 +240,15 @@ function readPass(file: string, options: RunReadOptions, streaming: boolean): Ru
         const te = p;
         if (ie === is || de === ds || re === rs || se === ss || te === ts) {
           const eol = buf.indexOf(NEWLINE, lineStart);
-          const fields = lineFields(buf, lineStart, eol);
           throw new FormatError(
             file,
             lineNo,
-            `expected 6 fields (topic Q0 docid rank score runid), found ${fields.length}: '${fields.join(" ")}'`,
+            `expected 6 fields (topic Q0 docid rank score runid), found ${countFields(buf, lineStart, eol)}: '${lineExcerpt(buf, lineStart, eol)}'`,
           );
         }
         // rest of the line is ignored
         if (buf[p] !== NEWLINE) p = buf.indexOf(NEWLINE, p);
+        if (p - lineStart > MAX_LINE_BYTES) throw lineTooLong(file, lineNo, buf, lineStart, p);
         p++;
         dataLines++;
         runIdStart = ts;
@@ -240,7 +256,7 @@ function readPass(file: string, options: RunReadOptions, streaming: boolean): Ru
 
         const score = parseScore(buf, ss, se);
         if (Number.isNaN(score)) {
-          throw new FormatError(file, lineNo, `score '${buf.toString("latin1", ss, se)}' is not a finite decimal number`);
+          throw new FormatError(file, lineNo, `score '${lineExcerpt(buf, ss, se)}' is not a finite decimal number`);
         }
 
         // Topic change?
