@@ -119,6 +119,21 @@ describe("trec_eval edge cases", () => {
     expect(r.get("num_rel 2")).toBe("0");
   });
 
+  it("-c makes num_rel's summary count grade > 0 over every judged topic, ignoring -l (trec_eval's te_calc_avg_num_rel)", () => {
+    // QRELS: topic 1 holds a (1), b (0), c (2); topic 2 only grade 0. Grade > 0: a, c = 2.
+    const run = "1 Q0 c 1 3 r\n2 Q0 x 1 1 r\n";
+    const at = (level: number, complete: boolean) => evaluate(QRELS, run, ["num_rel"], { relevanceLevel: level, complete });
+    // Per topic, -l decides (topic 1: grade >= 2 is c alone; grade >= 0 is all three) ...
+    expect(at(2, true).get("num_rel 1")).toBe("1");
+    expect(at(0, true).get("num_rel 1")).toBe("3");
+    // ... but with -c the summary is recounted from the qrels with rel > 0, whatever -l.
+    expect(at(2, true).get("num_rel all")).toBe("2");
+    expect(at(0, true).get("num_rel all")).toBe("2");
+    // Without -c it stays the sum of the per-topic values.
+    expect(at(2, false).get("num_rel all")).toBe("1");
+    expect(at(0, false).get("num_rel all")).toBe("5");
+  });
+
   it("without -c a judged topic missing from the run is an error naming the qrels line", () => {
     expect(() => evaluate(QRELS, "1 Q0 c 1 3 r\n", ["map"])).toThrow(/f\d+\.txt:4: topic "2" is judged but has no results in .*; pass -c/);
   });

@@ -11,7 +11,7 @@
 import { averagePrecision, averagePrecisionCut } from "./average-precision.js";
 import { quote } from "./formats/format-error.js";
 import { bpref } from "./bpref.js";
-import { counts } from "./counts.js";
+import { counts, positiveJudgments } from "./counts.js";
 import type { ParamPair } from "./gain-table.js";
 import { infAp } from "./inf-ap.js";
 import { elevenPointAverage, interpolatedPrecision } from "./interpolated-precision.js";
@@ -30,7 +30,7 @@ import { relstring } from "./relstring.js";
 import { rndcg } from "./rndcg.js";
 import { setMeasures } from "./set-measures.js";
 import { success } from "./success.js";
-import type { JudgedRanking } from "./types.js";
+import type { JudgedRanking, TopicQrels } from "./types.js";
 import { unjudged } from "./unjudged.js";
 import { utility } from "./utility.js";
 import { yaap } from "./yaap.js";
@@ -70,6 +70,11 @@ export interface Measure {
   readonly summary: SummaryKind;
   /** For a judged topic missing from the run under -c: trec_eval 10.0 zeroes these measures. */
   readonly placeholder?: "zero";
+  /**
+   * Under -c, trec_eval recomputes this measure's `all` value from the whole qrels instead of
+   * aggregating the per-topic values (num_rel only: its own calc_avg hook).
+   */
+  readonly completeSummary?: (topics: Iterable<TopicQrels>) => number;
   /** Where the definition comes from: trec_eval 10.0, or an addition of ours. */
   readonly origin: "trec_eval" | "ours";
   readonly compute: (judged: JudgedRanking, params: Params, ctx: EvalContext) => Array<number | string>;
@@ -110,9 +115,11 @@ export const MEASURES: readonly Measure[] = [
   }),
   measure({
     id: "num_rel",
-    describe: "Judged documents with grade >= level (-l, default 1), retrieved or not. Summary: sum.",
+    describe:
+      "Judged documents with grade >= level (-l, default 1), retrieved or not. Summary: sum; with -c, as trec_eval, the count of judgments with grade > 0 in every judged topic, whatever -l.",
     value: "count",
     summary: "sum",
+    completeSummary: positiveJudgments,
     compute: (j) => [counts(j).numRel],
   }),
   measure({
