@@ -10,8 +10,9 @@
 import { pathToFileURL } from "node:url";
 import { FormatError, quote } from "./formats/format-error.js";
 import { MeasureSpecError, parseMeasureArg, type MeasureRequest } from "./measure-spec.js";
-import { MEASURES, PRESETS } from "./registry.js";
+import { describeAllowed, MEASURES, PRESETS } from "./registry.js";
 import { trecEval, type TrecEvalOptions } from "./trec-eval.js";
+import { MAX_GRADE } from "./types.js";
 
 class UsageError extends Error {}
 
@@ -31,10 +32,15 @@ interface Parsed extends TrecEvalOptions {
   readonly version: boolean;
 }
 
-function integerOption(flag: string, text: string, min: number): number {
+/**
+ * An integer option within [min, max]. trec_eval reads these with atol (no check at all); -l is
+ * capped at the largest grade a qrels line may hold, -M and -N at the largest integer a double
+ * holds exactly.
+ */
+function integerOption(flag: string, text: string, min: number, max: number): number {
   if (!/^[+-]?\d+$/.test(text)) throw new UsageError(`-${flag} expects an integer, got '${quote(text)}'`);
   const value = Number(text);
-  if (value < min) throw new UsageError(`-${flag} must be >= ${min}, got ${value}`);
+  if (value < min || value > max) throw new UsageError(`-${flag} must be from ${min} to ${max}, got ${quote(text)}`);
   return value;
 }
 
@@ -82,13 +88,13 @@ export function parseArgs(argv: readonly string[]): Parsed {
         measures.push(parseMeasureArg(value!));
         break;
       case "l":
-        relevanceLevel = integerOption("l", value!, 0);
+        relevanceLevel = integerOption("l", value!, 0, MAX_GRADE);
         break;
       case "M":
-        maxDepth = integerOption("M", value!, 1);
+        maxDepth = integerOption("M", value!, 1, Number.MAX_SAFE_INTEGER);
         break;
       case "N":
-        numDocsInCollection = integerOption("N", value!, 0);
+        numDocsInCollection = integerOption("N", value!, 0, Number.MAX_SAFE_INTEGER);
         break;
       case "R":
         if (value !== "qrels") throw new UsageError(`-R ${quote(value ?? "")}: only the 'qrels' rel_info format is supported`);
@@ -165,7 +171,7 @@ export function helpText(): string {
     "  -c          average over every judged topic; a judged topic missing from the run scores 0",
     "              (without -c such a topic is an error, as in trec_eval 10.0)",
     "  -n          print no summary ('all') lines",
-    "  -l N        relevant means grade >= N (default 1)",
+    `  -l N        relevant means grade >= N (default 1; 0 to ${MAX_GRADE})`,
     "  -M N        evaluate at most the top N documents of each topic",
     "  -N N        number of documents in the collection (utility)",
     "  -m NAME[.P] add a measure or preset; P are its parameters (P.5,10  ndcg_cut.10  ndcg.1=3,2=9)",
@@ -183,6 +189,7 @@ export function helpText(): string {
   for (const m of MEASURES) {
     const params = m.params === "none" ? "" : `  -m ${m.id}.${m.defaults ?? "<grade=gain,...>"}`;
     lines.push(`  ${m.id}${m.origin === "ours" ? " (ours, not trec_eval)" : ""}${params}`, `      ${m.describe}`);
+    if (m.params !== "none") lines.push(`      Allowed: ${describeAllowed(m)}`);
   }
   return `${lines.join("\n")}\n`;
 }

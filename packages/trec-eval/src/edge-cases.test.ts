@@ -239,6 +239,23 @@ describe("trec-eval CLI errors: one line, exit 2", () => {
     }
   });
 
+  it("refuses an absurd -l and out-of-range measure parameters, naming the range", () => {
+    const run = file("1 Q0 c 1 3 r\n2 Q0 x 1 1 r\n");
+    const cases: Array<[string[], RegExp]> = [
+      [["-l", "2147483648"], /-l must be from 0 to 2147483647, got 2147483648 \(usage: /],
+      [["-l", "99999999999999999999"], /-l must be from 0 to 2147483647, got 99999999999999999999 /],
+      [["-m", "rbp.p=2"], /^trec-eval: rbp: persistence 'p=2' is out of range; it must be at least 0 and below 1$/m],
+      [["-m", "P.99999999999999999999"], /^trec-eval: P: cut-off '99999999999999999999' is out of range; it must be from 1 to 9007199254740991$/m],
+    ];
+    for (const [options, message] of cases) {
+      const r = cli([...options, qrels, run]);
+      expect(r.status, options.join(" ")).toBe(2);
+      oneLine(r);
+      expect(r.stderr).toMatch(message);
+      expect(r.stdout).toBe("");
+    }
+  });
+
   it("accepts getopt forms: -l2 and -l 2, -mP.1 and -m P.1, clustered -qc", () => {
     const run = file("1 Q0 c 1 3 r\n2 Q0 x 1 1 r\n");
     const a = cli(["-qc", "-l2", "-mP.1", qrels, run]);

@@ -15,7 +15,7 @@
 import { readFileSync } from "node:fs";
 import { isUtf8 } from "node:buffer";
 import { compareUtf8, topicQrels } from "../judged-ranking.js";
-import type { TopicQrels } from "../types.js";
+import { MAX_GRADE, type TopicQrels } from "../types.js";
 import {
   FormatError,
   IS_SPACE,
@@ -49,8 +49,6 @@ export interface QrelsReadOptions {
    */
   readonly idEncoding?: "utf8" | "latin1";
 }
-
-const MAX_GRADE = 2 ** 31 - 1;
 
 export function readTrecQrels(file: string, options: QrelsReadOptions = {}): Qrels {
   const encoding = options.idEncoding ?? "utf8";
