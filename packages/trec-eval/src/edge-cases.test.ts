@@ -145,6 +145,17 @@ describe("trec_eval edge cases", () => {
     expect(r.has("num_ret 99")).toBe(false);
   });
 
+  it("checks duplicate documents only in judged topics, as trec_eval (its check is part of scoring a topic)", () => {
+    // trec_eval finds duplicates in te_form_res_rels, which only runs for judged topics; a run
+    // topic without judgments is never scored, so nothing is reported for it (and nothing here).
+    const run = "1 Q0 c 1 3 r\n2 Q0 x 1 1 r\n99 Q0 z 1 9 r\n99 Q0 z 2 8 r\n";
+    expect(evaluate(QRELS, run, ["num_q", "num_ret"])).toEqual(evaluate(QRELS, "1 Q0 c 1 3 r\n2 Q0 x 1 1 r\n", ["num_q", "num_ret"]));
+    // In a judged topic the same repetition is an error, whatever the depth (-M 1 included).
+    expect(() => evaluate(QRELS, "1 Q0 c 1 3 r\n1 Q0 a 2 2 r\n1 Q0 a 3 1 r\n2 Q0 x 1 1 r\n", ["num_q"], { maxDepth: 1 })).toThrow(
+      /:3: document "a" appears twice for topic "1" \(first on line 2\)/,
+    );
+  });
+
   it("-M caps the depth after sorting", () => {
     const r = evaluate(QRELS, "1 Q0 a 1 1 r\n1 Q0 c 2 3 r\n2 Q0 x 1 1 r\n", ["num_ret", "num_rel_ret", "P.2"], { maxDepth: 1 });
     expect(r.get("num_ret 1")).toBe("1");
@@ -245,7 +256,10 @@ describe("trec-eval CLI errors: one line, exit 2", () => {
       [["-l", "2147483648"], /-l must be from 0 to 2147483647, got 2147483648 \(usage: /],
       [["-l", "99999999999999999999"], /-l must be from 0 to 2147483647, got 99999999999999999999 /],
       [["-m", "rbp.p=2"], /^trec-eval: rbp: persistence 'p=2' is out of range; it must be at least 0 and below 1$/m],
-      [["-m", "P.99999999999999999999"], /^trec-eval: P: cut-off '99999999999999999999' is out of range; it must be from 1 to 9007199254740991$/m],
+      [
+        ["-m", "P.99999999999999999999"],
+        /^trec-eval: P: cut-off '99999999999999999999' is out of range; it must be from 1 to 9007199254740991$/m,
+      ],
     ];
     for (const [options, message] of cases) {
       const r = cli([...options, qrels, run]);

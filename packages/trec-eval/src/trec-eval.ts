@@ -3,7 +3,8 @@
  * the requested measures and renders trec_eval's output (`%-22s\t%s\t%6.4f`, counts as
  * integers, per-topic lines with -q in topic byte order, `all` lines last).
  *
- * Topic rules (trec_eval's): run topics without judgments are ignored; a judged topic missing
+ * Topic rules (trec_eval's): run topics without judgments are ignored (not even checked for
+ * repeated documents: trec_eval finds those while scoring a topic); a judged topic missing
  * from the run is an error unless -c is given (trec_eval 10.0 refuses it too, with exit status 4
  * and a misleading message), and with -c it is scored as trec_eval 10.0 scores it: as a ranking
  * of one unjudged document, with num_ret, utility, relstring, unj and rbp_resid set to 0; and
