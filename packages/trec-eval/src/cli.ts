@@ -4,13 +4,15 @@
  * trec_eval 10.0's command line for the measures in registry.ts. Options follow
  * getopt: `-l2` and `-l 2`, `-mP.5` and `-m P.5`, clustered flags (`-qc`), options after the
  * file names. Every failure is one line on stderr, `trec-eval: <file>:<line>: <problem>` for bad
- * input; exit status 2 for usage and input errors, 1 for a bug.
+ * input; exit status 2 for usage and input errors, 1 for a bug. A message quotes at most 200
+ * characters of what it complains about (an option, a line, an id).
  */
 import { pathToFileURL } from "node:url";
-import { FormatError } from "./formats/format-error.js";
+import { FormatError, quote } from "./formats/format-error.js";
 import { MeasureSpecError, parseMeasureArg, type MeasureRequest } from "./measure-spec.js";
-import { MEASURES, PRESETS } from "./registry.js";
+import { describeAllowed, MEASURES, PRESETS } from "./registry.js";
 import { trecEval, type TrecEvalOptions } from "./trec-eval.js";
+import { MAX_GRADE } from "./types.js";
 
 class UsageError extends Error {}
 
@@ -30,10 +32,15 @@ interface Parsed extends TrecEvalOptions {
   readonly version: boolean;
 }
 
-function integerOption(flag: string, text: string, min: number): number {
-  if (!/^[+-]?\d+$/.test(text)) throw new UsageError(`-${flag} expects an integer, got '${text}'`);
+/**
+ * An integer option within [min, max]. trec_eval reads these with atol (no check at all); -l is
+ * capped at the largest grade a qrels line may hold, -M and -N at the largest integer a double
+ * holds exactly.
+ */
+function integerOption(flag: string, text: string, min: number, max: number): number {
+  if (!/^[+-]?\d+$/.test(text)) throw new UsageError(`-${flag} expects an integer, got '${quote(text)}'`);
   const value = Number(text);
-  if (value < min) throw new UsageError(`-${flag} must be >= ${min}, got ${value}`);
+  if (value < min || value > max) throw new UsageError(`-${flag} must be from ${min} to ${max}, got ${quote(text)}`);
   return value;
 }
 
@@ -81,19 +88,19 @@ export function parseArgs(argv: readonly string[]): Parsed {
         measures.push(parseMeasureArg(value!));
         break;
       case "l":
-        relevanceLevel = integerOption("l", value!, 0);
+        relevanceLevel = integerOption("l", value!, 0, MAX_GRADE);
         break;
       case "M":
-        maxDepth = integerOption("M", value!, 1);
+        maxDepth = integerOption("M", value!, 1, Number.MAX_SAFE_INTEGER);
         break;
       case "N":
-        numDocsInCollection = integerOption("N", value!, 0);
+        numDocsInCollection = integerOption("N", value!, 0, Number.MAX_SAFE_INTEGER);
         break;
       case "R":
-        if (value !== "qrels") throw new UsageError(`-R ${value}: only the 'qrels' rel_info format is supported`);
+        if (value !== "qrels") throw new UsageError(`-R ${quote(value ?? "")}: only the 'qrels' rel_info format is supported`);
         break;
       case "T":
-        if (value !== "trec_results") throw new UsageError(`-T ${value}: only the 'trec_results' format is supported`);
+        if (value !== "trec_results") throw new UsageError(`-T ${quote(value ?? "")}: only the 'trec_results' format is supported`);
         break;
     }
   };
@@ -107,10 +114,10 @@ export function parseArgs(argv: readonly string[]): Parsed {
     if (arg.startsWith("--")) {
       const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
       const flag = longNames[name];
-      if (!flag) throw new UsageError(`unknown option '${arg}'`);
+      if (!flag) throw new UsageError(`unknown option '${quote(arg)}'`);
       if (WITH_ARGUMENT.has(flag)) {
         const value = inline ?? argv[++i];
-        if (value === undefined) throw new UsageError(`option '--${name}' needs a value`);
+        if (value === undefined) throw new UsageError(`option '--${quote(name)}' needs a value`);
         apply(flag, value);
       } else apply(flag, undefined);
       continue;
@@ -133,7 +140,9 @@ export function parseArgs(argv: readonly string[]): Parsed {
   }
   if (!help && !version && positional.length !== 2) {
     throw new UsageError(
-      positional.length < 2 ? "expected two files: <qrels> <run>" : `expected two files, got ${positional.length}: ${positional.join(" ")}`,
+      positional.length < 2
+        ? "expected two files: <qrels> <run>"
+        : `expected two files, got ${positional.length}: ${quote(positional.join(" "))}`,
     );
   }
   return {
@@ -162,7 +171,7 @@ export function helpText(): string {
     "  -c          average over every judged topic; a judged topic missing from the run scores 0",
     "              (without -c such a topic is an error, as in trec_eval 10.0)",
     "  -n          print no summary ('all') lines",
-    "  -l N        relevant means grade >= N (default 1)",
+    `  -l N        relevant means grade >= N (default 1; 0 to ${MAX_GRADE})`,
     "  -M N        evaluate at most the top N documents of each topic",
     "  -N N        number of documents in the collection (utility)",
     "  -m NAME[.P] add a measure or preset; P are its parameters (P.5,10  ndcg_cut.10  ndcg.1=3,2=9)",
@@ -180,6 +189,7 @@ export function helpText(): string {
   for (const m of MEASURES) {
     const params = m.params === "none" ? "" : `  -m ${m.id}.${m.defaults ?? "<grade=gain,...>"}`;
     lines.push(`  ${m.id}${m.origin === "ours" ? " (ours, not trec_eval)" : ""}${params}`, `      ${m.describe}`);
+    if (m.params !== "none") lines.push(`      Allowed: ${describeAllowed(m)}`);
   }
   return `${lines.join("\n")}\n`;
 }
@@ -206,7 +216,7 @@ export function main(argv: readonly string[]): number {
       process.stderr.write(`trec-eval: ${error.message}\n`);
       return 2;
     }
-    process.stderr.write(`trec-eval: internal error (a bug, please report): ${(error as Error)?.message ?? String(error)}\n`);
+    process.stderr.write(`trec-eval: internal error (a bug, please report): ${quote(String((error as Error)?.message ?? error))}\n`);
     return 1;
   }
 }

@@ -8,8 +8,11 @@
  * Relevant: grade ≥ relevanceLevel (default 1, `-l`).
  * Ties: irrelevant. Fewer than k results: not a cut-off measure.
  * No relevant documents: num_rel = 0, num_rel_ret = 0.
+ * Summary of num_rel under -c (trec_eval's te_calc_avg_num_rel): not the sum of the per-topic
+ *   values but a recount over every judged topic of the judgments with grade > 0, whatever -l;
+ *   the two differ only when -l is not 1.
  */
-import type { JudgedRanking } from "./types.js";
+import type { JudgedRanking, TopicQrels } from "./types.js";
 
 export interface Counts {
   numRet: number;
@@ -21,4 +24,11 @@ export interface Counts {
 export function counts(judged: JudgedRanking): Counts {
   const { numRet, numRel, numRelRet, numNotJudged, numUnjudgedInPool } = judged;
   return { numRet, numRel, numRelRet, numNonrelJudgedRet: numRet - numNotJudged - numUnjudgedInPool - numRelRet };
+}
+
+/** Judgments with a grade above 0 over all the topics: num_rel's `all` value under -c. */
+export function positiveJudgments(topics: Iterable<TopicQrels>): number {
+  let count = 0;
+  for (const { levels } of topics) for (const { grade, count: n } of levels) if (grade > 0) count += n;
+  return count;
 }

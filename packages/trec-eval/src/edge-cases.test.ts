@@ -119,6 +119,21 @@ describe("trec_eval edge cases", () => {
     expect(r.get("num_rel 2")).toBe("0");
   });
 
+  it("-c makes num_rel's summary count grade > 0 over every judged topic, ignoring -l (trec_eval's te_calc_avg_num_rel)", () => {
+    // QRELS: topic 1 holds a (1), b (0), c (2); topic 2 only grade 0. Grade > 0: a, c = 2.
+    const run = "1 Q0 c 1 3 r\n2 Q0 x 1 1 r\n";
+    const at = (level: number, complete: boolean) => evaluate(QRELS, run, ["num_rel"], { relevanceLevel: level, complete });
+    // Per topic, -l decides (topic 1: grade >= 2 is c alone; grade >= 0 is all three) ...
+    expect(at(2, true).get("num_rel 1")).toBe("1");
+    expect(at(0, true).get("num_rel 1")).toBe("3");
+    // ... but with -c the summary is recounted from the qrels with rel > 0, whatever -l.
+    expect(at(2, true).get("num_rel all")).toBe("2");
+    expect(at(0, true).get("num_rel all")).toBe("2");
+    // Without -c it stays the sum of the per-topic values.
+    expect(at(2, false).get("num_rel all")).toBe("1");
+    expect(at(0, false).get("num_rel all")).toBe("5");
+  });
+
   it("without -c a judged topic missing from the run is an error naming the qrels line", () => {
     expect(() => evaluate(QRELS, "1 Q0 c 1 3 r\n", ["map"])).toThrow(/f\d+\.txt:4: topic "2" is judged but has no results in .*; pass -c/);
   });
@@ -130,11 +145,31 @@ describe("trec_eval edge cases", () => {
     expect(r.has("num_ret 99")).toBe(false);
   });
 
+  it("checks duplicate documents only in judged topics, as trec_eval (its check is part of scoring a topic)", () => {
+    // trec_eval finds duplicates in te_form_res_rels, which only runs for judged topics; a run
+    // topic without judgments is never scored, so nothing is reported for it (and nothing here).
+    const run = "1 Q0 c 1 3 r\n2 Q0 x 1 1 r\n99 Q0 z 1 9 r\n99 Q0 z 2 8 r\n";
+    expect(evaluate(QRELS, run, ["num_q", "num_ret"])).toEqual(evaluate(QRELS, "1 Q0 c 1 3 r\n2 Q0 x 1 1 r\n", ["num_q", "num_ret"]));
+    // In a judged topic the same repetition is an error, whatever the depth (-M 1 included).
+    expect(() => evaluate(QRELS, "1 Q0 c 1 3 r\n1 Q0 a 2 2 r\n1 Q0 a 3 1 r\n2 Q0 x 1 1 r\n", ["num_q"], { maxDepth: 1 })).toThrow(
+      /:3: document "a" appears twice for topic "1" \(first on line 2\)/,
+    );
+  });
+
   it("-M caps the depth after sorting", () => {
     const r = evaluate(QRELS, "1 Q0 a 1 1 r\n1 Q0 c 2 3 r\n2 Q0 x 1 1 r\n", ["num_ret", "num_rel_ret", "P.2"], { maxDepth: 1 });
     expect(r.get("num_ret 1")).toBe("1");
     expect(r.get("num_rel_ret 1")).toBe("1"); // c (score 3) survives, a does not
     expect(r.get("P_2 1")).toBe("0.5000");
+  });
+
+  it("reads qrels and a run that start with a UTF-8 byte-order mark as if it were absent", () => {
+    // With the mark kept, the first topic id would be "\uFEFF1": -c would count 3 topics, and
+    // without -c topic 1 would be "judged but has no results".
+    const run = "1 Q0 c 1 3 r\n2 Q0 x 1 1 r\n";
+    const plain = evaluate(QRELS, run, ["num_q", "map"], { complete: true });
+    expect(evaluate(`\uFEFF${QRELS}`, `\uFEFF${run}`, ["num_q", "map"], { complete: true })).toEqual(plain);
+    expect(plain.get("num_q all")).toBe("2");
   });
 
   it("gives the same numbers for a run whose topics are interleaved", () => {
@@ -165,6 +200,40 @@ describe("trec-eval CLI errors: one line, exit 2", () => {
     expect(bad.stderr).toMatch(/:1: score 'x' is not a finite decimal number/);
   });
 
+  it("refuses a directory in one line, the same way for the qrels and the run", () => {
+    const folder = mkdtempSync(join(dir, "folder-"));
+    const run = file("1 Q0 c 1 3 r\n2 Q0 x 1 1 r\n");
+    for (const args of [
+      [folder, run],
+      [qrels, folder],
+    ]) {
+      const r = cli(args);
+      expect(r.status, args.join(" ")).toBe(2);
+      oneLine(r);
+      expect(r.stderr).toBe(`trec-eval: ${folder}: cannot read: is a directory, expected a file\n`);
+    }
+  });
+
+  it("refuses a line over the 1 MiB cap, and quotes at most ~200 characters of any input", () => {
+    const long = cli([qrels, file(`1 Q0 c 1 3 r\n2 Q0 ${"x".repeat(3 << 20)} 1 1 r\n`)]);
+    expect(long.status).toBe(2);
+    oneLine(long);
+    expect(long.stderr).toMatch(/:2: line is longer than 1 MiB \(1,048,576 bytes\), the limit for one line; it starts '2 Q0 x+…'$/m);
+    const huge = "y".repeat(100_000);
+    for (const args of [
+      [`--${huge}`, qrels, qrels],
+      ["-l", huge, qrels, qrels],
+      ["-m", huge, qrels, qrels],
+      [qrels, qrels, huge],
+    ]) {
+      const r = cli(args);
+      expect(r.status).toBe(2);
+      oneLine(r);
+      expect(r.stderr, r.stderr.slice(0, 80)).not.toMatch(/y{201}/);
+      expect(r.stderr.length).toBeLessThan(1500); // the supported-measure list takes ~500
+    }
+  });
+
   it("lists the supported measures for an unsupported one", () => {
     const r = cli(["-m", "mrr", qrels, file("1 Q0 a 1 1 r\n")]);
     expect(r.status).toBe(2);
@@ -177,6 +246,26 @@ describe("trec-eval CLI errors: one line, exit 2", () => {
       const r = cli(args);
       expect(r.status, args.join(" ")).toBe(2);
       oneLine(r);
+      expect(r.stdout).toBe("");
+    }
+  });
+
+  it("refuses an absurd -l and out-of-range measure parameters, naming the range", () => {
+    const run = file("1 Q0 c 1 3 r\n2 Q0 x 1 1 r\n");
+    const cases: Array<[string[], RegExp]> = [
+      [["-l", "2147483648"], /-l must be from 0 to 2147483647, got 2147483648 \(usage: /],
+      [["-l", "99999999999999999999"], /-l must be from 0 to 2147483647, got 99999999999999999999 /],
+      [["-m", "rbp.p=2"], /^trec-eval: rbp: persistence 'p=2' is out of range; it must be at least 0 and below 1$/m],
+      [
+        ["-m", "P.99999999999999999999"],
+        /^trec-eval: P: cut-off '99999999999999999999' is out of range; it must be from 1 to 9007199254740991$/m,
+      ],
+    ];
+    for (const [options, message] of cases) {
+      const r = cli([...options, qrels, run]);
+      expect(r.status, options.join(" ")).toBe(2);
+      oneLine(r);
+      expect(r.stderr).toMatch(message);
       expect(r.stdout).toBe("");
     }
   });

@@ -9,6 +9,7 @@
  * gets `UNJUDGED_IN_POOL`; otherwise its grade. Relevant means grade ≥ relevanceLevel.
  * A document id that appears twice in one ranking is an error (`DuplicateDocumentError`).
  */
+import { quote } from "./formats/format-error.js";
 import { NOT_JUDGED, UNJUDGED_IN_POOL, type JudgedRanking, type LevelCount, type TopicQrels } from "./types.js";
 
 /** A ranking that is already in rank order (e.g. the engine's output); it is not re-sorted. */
@@ -39,7 +40,7 @@ export class DuplicateDocumentError extends Error {
     readonly firstIndex: number,
     readonly secondIndex: number,
   ) {
-    super(`document "${docId}" appears twice in one ranking (positions ${firstIndex + 1} and ${secondIndex + 1})`);
+    super(`document "${quote(docId)}" appears twice in one ranking (positions ${firstIndex + 1} and ${secondIndex + 1})`);
   }
 }
 

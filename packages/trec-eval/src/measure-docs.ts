@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { MEASURES, PRESETS } from "./registry.js";
+import { describeAllowed, MEASURES, PRESETS } from "./registry.js";
 
 const ALL = [
   "out.test",
@@ -80,16 +80,17 @@ function cell(text: string): string {
 
 export function renderMeasureTable(): string {
   const rows = [
-    "| id | definition and conventions | `-m` parameters (default) | per topic / summary | conformance files |",
+    "| id | definition and conventions | `-m` parameters (default; allowed values) | per topic / summary | conformance files |",
     "| --- | --- | --- | --- | --- |",
   ];
   for (const m of MEASURES) {
-    const params =
+    const defaults =
       m.params === "none"
         ? "none"
         : m.params === "gains"
-          ? `grade=gain pairs${m.id.startsWith("rbp") ? ", p=persistence" : ""} (gain = grade)`
+          ? `grade=gain pairs (gain = grade)${m.named?.p ? ", p=persistence (0.9)" : ""}`
           : `${m.params}: \`${m.id}.${m.defaults}\``;
+    const params = m.params === "none" ? defaults : `${defaults}; allowed: ${describeAllowed(m)}`;
     const coverage = CONFORMANCE_COVERAGE[m.id];
     rows.push(
       `| \`${m.id}\`${m.origin === "ours" ? " (ours)" : ""} | ${cell(m.describe)} | ${cell(params)} | ${m.perTopic ? "yes" : "no"} / ${SUMMARY_WORDS[m.summary]} | ${coverage ? coverage.map((f) => `\`${f}\``).join(", ") : "none: hand-checked unit tests"} |`,

@@ -9,12 +9,24 @@
  * the `all` line is formed (see aggregate.ts); `perTopic` whether `-q` prints a per-topic line.
  */
 import { averagePrecision, averagePrecisionCut } from "./average-precision.js";
+import { quote } from "./formats/format-error.js";
 import { bpref } from "./bpref.js";
-import { counts } from "./counts.js";
+import { counts, positiveJudgments } from "./counts.js";
 import type { ParamPair } from "./gain-table.js";
 import { infAp } from "./inf-ap.js";
 import { elevenPointAverage, interpolatedPrecision } from "./interpolated-precision.js";
-import { MeasureSpecError, parseCutoffs, parseLevels, parseNumbers, parsePairs, type MeasureRequest } from "./measure-spec.js";
+import {
+  CUTOFF,
+  describeRange,
+  MeasureSpecError,
+  type MeasureRequest,
+  type PairRules,
+  type ParamSpec,
+  parseCutoffs,
+  parseLevels,
+  parseNumbers,
+  parsePairs,
+} from "./measure-spec.js";
 import { ndcg, ndcgExp } from "./ndcg.js";
 import { ndcgCut } from "./ndcg-cut.js";
 import { ndcgRel } from "./ndcg-rel.js";
@@ -29,7 +41,7 @@ import { relstring } from "./relstring.js";
 import { rndcg } from "./rndcg.js";
 import { setMeasures } from "./set-measures.js";
 import { success } from "./success.js";
-import type { JudgedRanking } from "./types.js";
+import { type JudgedRanking, MAX_GRADE, type TopicQrels } from "./types.js";
 import { unjudged } from "./unjudged.js";
 import { utility } from "./utility.js";
 import { yaap } from "./yaap.js";
@@ -63,18 +75,36 @@ export interface Measure {
   readonly params: ParamKind;
   /** Default parameter text in -m syntax, or null. @example "5,10,15,20,30,100,200,500,1000" */
   readonly defaults: string | null;
+  /**
+   * What each value of a `levels` or `numbers` measure stands for and its range (cut-offs all
+   * share CUTOFF). trec_eval takes any number; out of the range it prints nonsense, so we refuse.
+   */
+  readonly param?: ParamSpec;
+  /** Named `name=value` parameters a `gains` measure reads besides grade=gain (rbp: p). */
+  readonly named?: Readonly<Record<string, ParamSpec>>;
   /** `float` prints %6.4f, `count` prints an integer, `string` prints '…'. */
   readonly value: "float" | "count" | "string";
   readonly perTopic: boolean;
   readonly summary: SummaryKind;
   /** For a judged topic missing from the run under -c: trec_eval 10.0 zeroes these measures. */
   readonly placeholder?: "zero";
+  /**
+   * Under -c, trec_eval recomputes this measure's `all` value from the whole qrels instead of
+   * aggregating the per-topic values (num_rel only: its own calc_avg hook).
+   */
+  readonly completeSummary?: (topics: Iterable<TopicQrels>) => number;
   /** Where the definition comes from: trec_eval 10.0, or an addition of ours. */
   readonly origin: "trec_eval" | "ours";
   readonly compute: (judged: JudgedRanking, params: Params, ctx: EvalContext) => Array<number | string>;
 }
 
 const CUTOFFS = "5,10,15,20,30,100,200,500,1000";
+/** A recall level is a fraction of the relevant documents. */
+const RECALL_LEVEL: ParamSpec = { what: "recall level", range: { min: 0, max: 1 } };
+/** RBP's persistence: p = 1 would make (1 - p) sum 0 whatever the ranking; above 1 it goes negative. */
+const PERSISTENCE: Readonly<Record<string, ParamSpec>> = { p: { what: "persistence", range: { min: 0, max: 1, belowMax: true } } };
+/** A grade=gain gain: any finite number (trec_eval rescales rbp's, ndcg takes them as given). */
+const GAIN: ParamSpec = { what: "gain", range: { min: -Infinity, max: Infinity } };
 const TIES = "Ranking: score desc, ties by docId desc (bytes); rank column ignored.";
 
 /** A registry entry; fields left out take the common values: no params, float, per topic, mean, trec_eval. */
@@ -109,9 +139,11 @@ export const MEASURES: readonly Measure[] = [
   }),
   measure({
     id: "num_rel",
-    describe: "Judged documents with grade >= level (-l, default 1), retrieved or not. Summary: sum.",
+    describe:
+      "Judged documents with grade >= level (-l, default 1), retrieved or not. Summary: sum; with -c, as trec_eval, the count of judgments with grade > 0 in every judged topic, whatever -l.",
     value: "count",
     summary: "sum",
+    completeSummary: positiveJudgments,
     compute: (j) => [counts(j).numRel],
   }),
   measure({
@@ -156,6 +188,7 @@ export const MEASURES: readonly Measure[] = [
       "Interpolated precision at recall levels: max precision at or below the rank reaching round(level x R) relevant docs (trec_eval 10.0 rounding).",
     params: "levels",
     defaults: "0,.1,.2,.3,.4,.5,.6,.7,.8,.9,1",
+    param: RECALL_LEVEL,
     compute: (j, p) => interpolatedPrecision(j, p.numbers),
   }),
   measure({
@@ -171,6 +204,8 @@ export const MEASURES: readonly Measure[] = [
     describe: "The first N docs' grades as a string: 0-9, '>' above 9, '-' not judged, '.' negative judgment. Per topic only (-q).",
     params: "numbers",
     defaults: "10",
+    // Fractions are truncated, as trec_eval's (long) cast does; the name keeps the text (relstring_2.5).
+    param: { what: "length", range: { min: 1, max: Number.MAX_SAFE_INTEGER }, count: 1 },
     value: "string",
     summary: "none",
     placeholder: "zero",
@@ -202,6 +237,9 @@ export const MEASURES: readonly Measure[] = [
     describe: "Precision at cut-off trunc(m x R + 0.9) for each multiple m of R; beyond the ranking: relevant retrieved / cut-off.",
     params: "levels",
     defaults: "0.2,0.4,0.6,0.8,1.0,1.2,1.4,1.6,1.8,2.0",
+    // m <= 0 gives a cut-off of 0 that no rank reaches (the value stays 0); up to 10000 the name
+    // (%3.2f) prints whole, as trec_eval's fixed-size name buffer does.
+    param: { what: "multiple of R", range: { min: 0, aboveMin: true, max: 10_000 } },
     compute: (j, p) => rPrecisionMult(j, p.numbers),
   }),
   measure({
@@ -209,6 +247,7 @@ export const MEASURES: readonly Measure[] = [
     describe: "p1*relret + p2*nonrelret + p3*relnotret + p4*nonrelnotret (needs -N for p4). Not in [0,1].",
     params: "numbers",
     defaults: "1,-1,0,0",
+    param: { what: "coefficient", range: { min: -Infinity, max: Infinity }, count: 4 },
     placeholder: "zero",
     compute: (j, p, ctx) => [utility(j, p.numbers, ctx.numDocsInCollection)],
   }),
@@ -217,6 +256,7 @@ export const MEASURES: readonly Measure[] = [
     describe: "Mean of interpolated precision over the given recall levels (default the 11 points 0, .1, ..., 1).",
     params: "numbers",
     defaults: "0,.1,.2,.3,.4,.5,.6,.7,.8,.9,1",
+    param: RECALL_LEVEL,
     compute: (j, p) => [elevenPointAverage(j, p.numbers)],
   }),
   measure({
@@ -315,6 +355,8 @@ export const MEASURES: readonly Measure[] = [
     describe: "(b+1)PR/(bP+R) of set precision and set recall; b default 1 (set_F.0.5).",
     params: "numbers",
     defaults: "1",
+    // A negative beta can zero the denominator (bP + R) or flip its sign.
+    param: { what: "beta", range: { min: 0, max: Infinity }, count: 1 },
     compute: (j, p) => [setMeasures(j, p.numbers[0] ?? 1).setF],
   }),
   measure({
@@ -333,12 +375,14 @@ export const MEASURES: readonly Measure[] = [
     id: "rbp",
     describe: "Rank-biased precision (1-p) sum gain_i p^(i-1), p = 0.9 (rbp.p=0.95); gains = grade rescaled to [0,1] when outside it.",
     params: "gains",
+    named: PERSISTENCE,
     compute: (j, p) => [rbp(j, p.pairs)],
   }),
   measure({
     id: "rbp_resid",
     describe: "RBP residual: how much RBP could rise if every unjudged retrieved doc were relevant (p as for rbp).",
     params: "gains",
+    named: PERSISTENCE,
     placeholder: "zero",
     compute: (j, p) => [rbpResid(j, p.pairs)],
   }),
@@ -479,7 +523,7 @@ export function resolveMeasures(requests: readonly MeasureRequest[]): MeasureIns
   for (const { name, params } of requests.length > 0 ? requests : [{ name: "official" }]) {
     const preset = PRESETS[name];
     if (preset) {
-      if (params !== undefined) throw new MeasureSpecError(`preset '${name}' takes no parameters (got '${name}.${params}')`);
+      if (params !== undefined) throw new MeasureSpecError(`preset '${name}' takes no parameters (got '${quote(`${name}.${params}`)}')`);
       for (const id of preset) chosen.add(id);
       continue;
     }
@@ -487,7 +531,7 @@ export function resolveMeasures(requests: readonly MeasureRequest[]): MeasureIns
       const why = UNSUPPORTED_TREC_MEASURES.includes(name)
         ? "needs a preference/judgment-group rel_info format we do not read"
         : "unknown measure";
-      throw new MeasureSpecError(`unsupported measure '${name}' (${why}); supported: ${supportedMeasureList()}`);
+      throw new MeasureSpecError(`unsupported measure '${quote(name)}' (${why}); supported: ${supportedMeasureList()}`);
     }
     chosen.add(name);
     if (params !== undefined && !paramText.has(name)) paramText.set(name, params);
@@ -498,7 +542,7 @@ export function resolveMeasures(requests: readonly MeasureRequest[]): MeasureIns
 function instantiate(measure: Measure, text: string | undefined): MeasureInstance {
   const { id } = measure;
   if (measure.params === "none") {
-    if (text !== undefined) throw new MeasureSpecError(`measure '${id}' takes no parameters (got '${id}.${text}')`);
+    if (text !== undefined) throw new MeasureSpecError(`measure '${id}' takes no parameters (got '${quote(`${id}.${text}`)}')`);
     return { measure, params: { numbers: [], pairs: [] }, names: [id] };
   }
   const source = text ?? measure.defaults;
@@ -508,17 +552,55 @@ function instantiate(measure: Measure, text: string | undefined): MeasureInstanc
       return { measure, params: { numbers, pairs: [] }, names: numbers.map((k) => `${id}_${k}`) };
     }
     case "levels": {
-      const numbers = parseLevels(source!, id);
+      const numbers = parseLevels(source!, id, paramSpec(measure));
       return { measure, params: { numbers, pairs: [] }, names: numbers.map((x) => `${id}_${formatFixedWidth(x, 3, 2)}`) };
     }
     case "numbers": {
-      const numbers = parseNumbers(source!, id);
-      if (id === "utility" && numbers.length !== 4) throw new MeasureSpecError(`utility takes exactly 4 coefficients, got '${source}'`);
+      const numbers = parseNumbers(source!, id, paramSpec(measure));
       return { measure, params: { numbers, pairs: [] }, names: [text === undefined ? id : `${id}_${text}`] };
     }
     case "gains": {
-      const pairs = source === null ? [] : parsePairs(source, id);
+      const pairs = source === null ? [] : parsePairs(source, id, pairRules(measure));
       return { measure, params: { numbers: [], pairs }, names: [text === undefined ? id : `${id}_${text}`] };
+    }
+  }
+}
+
+/** The spec of each value of a cutoffs, levels or numbers measure. */
+export function paramSpec(measure: Measure): ParamSpec {
+  if (measure.params === "cutoffs") return CUTOFF;
+  if (measure.param === undefined) throw new TypeError(`registry entry '${measure.id}' (${measure.params}) has no param spec`);
+  return measure.param;
+}
+
+/** Grade names are whole numbers from 0 to MAX_GRADE; a negative one would give unjudged documents a gain. */
+function isGradeName(name: string): boolean {
+  return /^\+?\d+$/.test(name) && Number(name) <= MAX_GRADE;
+}
+
+/** The names a `gains` measure accepts: grades, plus its named parameters. */
+export function pairRules(measure: Measure): PairRules {
+  const named = measure.named ?? {};
+  const extra = Object.keys(named);
+  return {
+    specFor: (name) => named[name] ?? (isGradeName(name) ? GAIN : null),
+    names: `grades from 0 to ${MAX_GRADE} (grade=gain)${extra.map((n) => ` or ${n}`).join("")}`,
+  };
+}
+
+/** The values a measure's parameters may take, in words (help and docs/metrics.md's table). */
+export function describeAllowed(measure: Measure): string {
+  switch (measure.params) {
+    case "none":
+      return "none";
+    case "gains": {
+      const named = Object.entries(measure.named ?? {}).map(([name, spec]) => `; ${name} (${spec.what}) ${describeRange(spec.range)}`);
+      return `grades from 0 to ${MAX_GRADE}, gains ${describeRange(GAIN.range)}${named.join("")}`;
+    }
+    default: {
+      const { what, range, count } = paramSpec(measure);
+      if (count === undefined) return `each ${what} ${describeRange(range)}`;
+      return count === 1 ? `one ${what}, ${describeRange(range)}` : `exactly ${count} ${what}s, each ${describeRange(range)}`;
     }
   }
 }

@@ -3,10 +3,12 @@
  * the requested measures and renders trec_eval's output (`%-22s\t%s\t%6.4f`, counts as
  * integers, per-topic lines with -q in topic byte order, `all` lines last).
  *
- * Topic rules (trec_eval's): run topics without judgments are ignored; a judged topic missing
+ * Topic rules (trec_eval's): run topics without judgments are ignored (not even checked for
+ * repeated documents: trec_eval finds those while scoring a topic); a judged topic missing
  * from the run is an error unless -c is given (trec_eval 10.0 refuses it too, with exit status 4
  * and a misleading message), and with -c it is scored as trec_eval 10.0 scores it: as a ranking
- * of one unjudged document, with num_ret, utility, relstring, unj and rbp_resid set to 0.
+ * of one unjudged document, with num_ret, utility, relstring, unj and rbp_resid set to 0; and
+ * num_rel's `all` line is recounted from the qrels (grade > 0, whatever -l), as trec_eval does.
  *
  * Ids are handled as raw bytes (Latin-1 strings), so ordering and output are byte-exact for any
  * encoding, as in trec_eval.
@@ -110,12 +112,15 @@ export function trecEval(options: TrecEvalOptions): string {
         out += `${pad("runid")}\tall\t${run.runId}\n`;
         return;
       }
-      const summary = instance.names.map((_, slot) =>
-        aggregate(
-          measure.summary,
-          perTopic.map((values) => values[m]![slot] as number),
-        ),
-      );
+      const summary =
+        options.complete && measure.completeSummary
+          ? [measure.completeSummary(qrels.topics.values())]
+          : instance.names.map((_, slot) =>
+              aggregate(
+                measure.summary,
+                perTopic.map((values) => values[m]![slot] as number),
+              ),
+            );
       out += lines(instance, "all", summary);
     });
   }

@@ -8,6 +8,12 @@ export const NOT_JUDGED = -1;
 /** Relevance code of a retrieved document whose judgment is negative ("in the pool, unjudged"). */
 export const UNJUDGED_IN_POOL = -2;
 
+/**
+ * The largest grade (in absolute value) a qrels line may hold, and so the largest -l and the
+ * largest grade a gain parameter may name: C's 32-bit int range, which any trec_eval build reads.
+ */
+export const MAX_GRADE = 2 ** 31 - 1;
+
 /** How many judged documents a topic has at one grade (grade ≥ 0, count ≥ 1). */
 export interface LevelCount {
   /** The judged grade, an integer ≥ 0. @example 2 */

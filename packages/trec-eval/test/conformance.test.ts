@@ -127,6 +127,36 @@ if (!present && required) {
     });
   }
 
+  /*
+   * num_rel's summary under -c with a relevance level other than 1. trec_eval 10.0 has no expected
+   * file for it, so the expected number is derived from its source: m_num_rel.c gives num_rel a
+   * calc_avg hook of its own, te_calc_avg_num_rel, which (only when -c is given,
+   * epi->average_complete_flag) replaces the summed per-topic values by a recount over every topic
+   * of the qrels (all_rel_info) of the judgments with `rel > 0`. It never looks at -l
+   * (epi->relevance_level), while the per-topic values (te_calc_num_rel via te_form_res_rels)
+   * count grade >= -l. So the `all` line is the number of qrels lines with a grade above 0,
+   * counted here straight from the file, while -q lines follow -l.
+   */
+  for (const level of ["2", "0"]) {
+    it(`num_rel under -c -l${level} sums judgments with grade > 0 over all judged topics, as trec_eval's te_calc_avg_num_rel`, () => {
+      const qrelsLines = readFileSync(resolve(dataDir, "test/qrels.rel_level"), "latin1")
+        .split("\n")
+        .map((l) => l.trim().split(/\s+/))
+        .filter((f) => f.length === 4);
+      const positive = qrelsLines.filter((f) => Number(f[3]) > 0).length;
+      const atLevel = qrelsLines.filter((f) => Number(f[3]) >= Number(level)).length;
+      expect(positive).not.toBe(atLevel); // the case tells the two rules apart
+      const r = runCli(["-c", `-l${level}`, "-q", "-m", "num_rel", "test/qrels.rel_level", "test/results.test"]);
+      expect(r.stderr).toBe("");
+      expect(r.status).toBe(0);
+      const lines = r.stdout.trimEnd().split("\n");
+      expect(lines.at(-1)).toBe(`num_rel               \tall\t${positive}`);
+      // The per-topic lines still count grade >= -l.
+      const perTopic = lines.slice(0, -1).reduce((sum, line) => sum + Number(line.split("\t")[2]), 0);
+      expect(perTopic).toBe(atLevel);
+    });
+  }
+
   it("docs/metrics.md lists exactly the conformance files that hold each measure", () => {
     const files = [...new Set(commands.filter((c) => !NOT_REPLAYED[c.expected]).map((c) => c.expected))];
     const actual: Record<string, string[]> = {};

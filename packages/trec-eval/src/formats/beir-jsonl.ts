@@ -8,7 +8,7 @@
  * Errors are FormatErrors naming the file and the 1-based line.
  */
 import { readFileSync } from "node:fs";
-import { FormatError, fileError } from "./format-error.js";
+import { FormatError, fileError, quote } from "./format-error.js";
 
 export interface BeirQuery {
   readonly id: string;
@@ -33,7 +33,7 @@ function records(file: string): Array<{ line: number; record: Record<string, unk
       try {
         value = JSON.parse(raw);
       } catch (error) {
-        throw new FormatError(file, index + 1, `not valid JSON (${(error as Error).message})`);
+        throw new FormatError(file, index + 1, `not valid JSON (${quote((error as Error).message)})`);
       }
       if (typeof value !== "object" || value === null || Array.isArray(value))
         throw new FormatError(file, index + 1, "expected a JSON object");
@@ -49,7 +49,7 @@ function idOf(file: string, line: number, record: Record<string, unknown>, seen:
   const id = typeof raw === "number" && Number.isFinite(raw) ? String(raw) : raw;
   if (typeof id !== "string" || id.trim() === "") throw new FormatError(file, line, 'missing "_id" or "id" (a non-empty string or number)');
   const first = seen.get(id);
-  if (first !== undefined) throw new FormatError(file, line, `id "${id}" repeats the record on line ${first}`);
+  if (first !== undefined) throw new FormatError(file, line, `id "${quote(id)}" repeats the record on line ${first}`);
   seen.set(id, line);
   return id;
 }

@@ -12,7 +12,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { compareUtf8, topicQrels } from "../judged-ranking.js";
 import { type BeirQuery, readBeirQueries, readCorpusIds } from "./beir-jsonl.js";
-import { FormatError, fileError } from "./format-error.js";
+import { FormatError, fileError, quote } from "./format-error.js";
 import type { Qrels, QrelsTopic } from "./trec-qrels.js";
 
 export interface BeirDataset {
@@ -73,7 +73,7 @@ export function readBeirQrels(file: string, known: { queryIds?: ReadonlySet<stri
       .map((f) => f.trim())
       .join("\t") !== "query-id\tcorpus-id\tscore"
   ) {
-    throw new FormatError(file, 1, `expected the header 'query-id<TAB>corpus-id<TAB>score', found '${header}'`);
+    throw new FormatError(file, 1, `expected the header 'query-id<TAB>corpus-id<TAB>score', found '${quote(header)}'`);
   }
   const grades = new Map<string, Map<string, number>>();
   const firstLine = new Map<string, number>();
@@ -87,15 +87,19 @@ export function readBeirQrels(file: string, known: { queryIds?: ReadonlySet<stri
       throw new FormatError(file, lineNo, `expected 3 tab-separated fields (query-id corpus-id score), found ${fields.length}`);
     const [queryId, docId, scoreText] = fields.map((f) => f.trim()) as [string, string, string];
     if (queryId === "" || docId === "") throw new FormatError(file, lineNo, "empty query-id or corpus-id");
-    if (!/^[+-]?\d+$/.test(scoreText)) throw new FormatError(file, lineNo, `score '${scoreText}' is not an integer grade`);
+    if (!/^[+-]?\d+$/.test(scoreText)) throw new FormatError(file, lineNo, `score '${quote(scoreText)}' is not an integer grade`);
     if (known.queryIds && !known.queryIds.has(queryId))
-      throw new FormatError(file, lineNo, `unknown topic: query-id "${queryId}" is not in queries.jsonl`);
+      throw new FormatError(file, lineNo, `unknown topic: query-id "${quote(queryId)}" is not in queries.jsonl`);
     if (known.docIds && !known.docIds.has(docId))
-      throw new FormatError(file, lineNo, `unknown document: corpus-id "${docId}" is not in corpus.jsonl`);
+      throw new FormatError(file, lineNo, `unknown document: corpus-id "${quote(docId)}" is not in corpus.jsonl`);
     const key = `${queryId}\0${docId}`;
     const first = seenAt.get(key);
     if (first !== undefined)
-      throw new FormatError(file, lineNo, `document "${docId}" is judged twice for query "${queryId}" (first on line ${first})`);
+      throw new FormatError(
+        file,
+        lineNo,
+        `document "${quote(docId)}" is judged twice for query "${quote(queryId)}" (first on line ${first})`,
+      );
     seenAt.set(key, lineNo);
     let topic = grades.get(queryId);
     if (!topic) {

@@ -2,18 +2,31 @@
  * Reads TREC qrels: one judgment per line, `topic iter docid grade`, separated by whitespace
  * (the iter column is ignored). The grade is an integer; a negative grade means "in the pool but
  * not judged" (trec_eval's convention, used by infAP and bpref). Lines whose first non-blank
- * character is '#' are comments; blank lines are skipped.
+ * character is '#' are comments; blank lines are skipped; a UTF-8 byte-order mark at the start of
+ * the file is skipped (it would otherwise become part of the first topic id).
  *
  * Errors (FormatError, one line, with file and line): a line without exactly 4 fields, a grade
- * that is not an integer, the same (topic, docid) judged twice, an empty or unreadable file.
+ * that is not an integer, the same (topic, docid) judged twice, a line longer than
+ * MAX_LINE_BYTES (1 MiB), an empty or unreadable file. Messages quote at most MAX_QUOTED
+ * characters of the input.
  * trec_eval reads grades with atol (so "1.5" silently becomes 1) and only notices a repeated
  * judgment when it evaluates that topic; we refuse both up front.
  */
 import { readFileSync } from "node:fs";
 import { isUtf8 } from "node:buffer";
 import { compareUtf8, topicQrels } from "../judged-ranking.js";
-import type { TopicQrels } from "../types.js";
-import { FormatError, IS_SPACE, fileError, lineFields, showId } from "./format-error.js";
+import { MAX_GRADE, type TopicQrels } from "../types.js";
+import {
+  FormatError,
+  IS_SPACE,
+  MAX_LINE_BYTES,
+  UTF8_BOM,
+  fileError,
+  lineExcerpt,
+  lineTooLong,
+  showId,
+  startsWithBom,
+} from "./format-error.js";
 
 export interface QrelsTopic extends TopicQrels {
   readonly id: string;
@@ -37,8 +50,6 @@ export interface QrelsReadOptions {
   readonly idEncoding?: "utf8" | "latin1";
 }
 
-const MAX_GRADE = 2 ** 31 - 1;
-
 export function readTrecQrels(file: string, options: QrelsReadOptions = {}): Qrels {
   const encoding = options.idEncoding ?? "utf8";
   let bytes: Buffer;
@@ -47,14 +58,15 @@ export function readTrecQrels(file: string, options: QrelsReadOptions = {}): Qre
   } catch (error) {
     throw fileError(file, error);
   }
+  if (startsWithBom(bytes, bytes.length)) bytes = bytes.subarray(UTF8_BOM.length);
   const grades = new Map<string, Map<string, number>>();
   const firstLine = new Map<string, number>();
-  forEachDataLine(bytes, (lineNo, fields, lineStart, lineEnd) => {
+  forEachDataLine(file, bytes, (lineNo, fields, lineStart, lineEnd) => {
     if (fields.length !== 4) {
       throw new FormatError(
         file,
         lineNo,
-        `expected 4 fields (topic iter docid grade), found ${fields.length}: '${lineFields(bytes, lineStart, lineEnd).join(" ")}'`,
+        `expected 4 fields (topic iter docid grade), found ${fields.length}: '${lineExcerpt(bytes, lineStart, lineEnd)}'`,
       );
     }
     if (encoding === "utf8" && !isUtf8(bytes.subarray(lineStart, lineEnd))) {
@@ -65,7 +77,11 @@ export function readTrecQrels(file: string, options: QrelsReadOptions = {}): Qre
     const doc = bytes.toString(encoding, ds, de);
     const gradeText = bytes.toString("latin1", gs, ge);
     if (!/^[+-]?\d+$/.test(gradeText) || Math.abs(Number(gradeText)) > MAX_GRADE) {
-      throw new FormatError(file, lineNo, `grade '${gradeText}' is not an integer (a judged grade like 0, 1, 2; negative = unjudged)`);
+      throw new FormatError(
+        file,
+        lineNo,
+        `grade '${lineExcerpt(bytes, gs, ge)}' is not an integer (a judged grade like 0, 1, 2; negative = unjudged)`,
+      );
     }
     let topicGrades = grades.get(topic);
     if (!topicGrades) {
@@ -74,7 +90,7 @@ export function readTrecQrels(file: string, options: QrelsReadOptions = {}): Qre
       firstLine.set(topic, lineNo);
     }
     if (topicGrades.has(doc)) {
-      const first = findLine(bytes, encoding, topic, doc);
+      const first = findLine(file, bytes, encoding, topic, doc);
       throw new FormatError(
         file,
         lineNo,
@@ -99,8 +115,10 @@ type Field = [start: number, end: number];
 /**
  * Calls `visit` for every line that holds data: blank lines and lines whose first field starts
  * with '#' are skipped. Fields are whitespace-separated byte ranges. `visit` returning false stops.
+ * A line longer than MAX_LINE_BYTES is an error in `file`, found before any string is made of it.
  */
 export function forEachDataLine(
+  file: string,
   bytes: Uint8Array,
   // biome-ignore lint/suspicious/noConfusingVoidType: a visitor that returns nothing goes on; only `false` stops
   visit: (lineNo: number, fields: Field[], start: number, end: number) => boolean | undefined | void,
@@ -112,6 +130,7 @@ export function forEachDataLine(
     lineNo++;
     let end = bytes.indexOf(10, pos);
     if (end < 0) end = n;
+    if (end - pos > MAX_LINE_BYTES) throw lineTooLong(file, lineNo, bytes, pos, end);
     const fields: Field[] = [];
     let i = pos;
     while (i < end) {
@@ -129,9 +148,9 @@ export function forEachDataLine(
 }
 
 /** Line of the first judgment of (topic, doc); only used to explain a repeated judgment. */
-function findLine(bytes: Buffer, encoding: "utf8" | "latin1", topic: string, doc: string): number {
+function findLine(file: string, bytes: Buffer, encoding: "utf8" | "latin1", topic: string, doc: string): number {
   let found = 0;
-  forEachDataLine(bytes, (lineNo, fields) => {
+  forEachDataLine(file, bytes, (lineNo, fields) => {
     const [[qs, qe], , [ds, de]] = fields as [Field, Field, Field];
     if (bytes.toString(encoding, qs, qe) !== topic || bytes.toString(encoding, ds, de) !== doc) return true;
     found = lineNo;

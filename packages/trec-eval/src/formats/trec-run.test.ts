@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { MAX_LINE_BYTES } from "./format-error.js";
 import { readTrecRun, type RunTopic } from "./trec-run.js";
 
 const dir = mkdtempSync(join(tmpdir(), "trec-run-test-"));
@@ -11,6 +12,15 @@ function file(text: string | Buffer): string {
   const path = join(dir, `run${n++}.txt`);
   writeFileSync(path, text);
   return path;
+}
+
+function catchError(run: () => unknown): Error {
+  try {
+    run();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("expected an error");
 }
 
 interface Seen {
@@ -83,6 +93,59 @@ describe("readTrecRun", () => {
     expect(() => read(file("1 Q0 a 1 abc r\n"))).toThrow(/:1: score 'abc' is not a finite decimal number/);
     expect(() => read(file("1 Q0 a 1 nan r\n"))).toThrow(/score 'nan'/);
     expect(() => read(file("1 Q0 a 1 1e999 r\n"))).toThrow(/score '1e999'/);
+  });
+
+  it("ignores a UTF-8 byte-order mark at the start of the file, whatever the read size", () => {
+    const text = "\uFEFF1 Q0 a 1 2 r\n2 Q0 b 1 1 r\n";
+    for (const chunkSize of [undefined, 1, 2, 3, 4]) {
+      for (const idEncoding of ["utf8", "latin1"] as const) {
+        const { topics } = read(file(text), { chunkSize, idEncoding });
+        expect(
+          topics.map((t) => [t.id, t.lines]),
+          `${chunkSize} ${idEncoding}`,
+        ).toEqual([
+          ["1", [1]],
+          ["2", [2]],
+        ]);
+      }
+    }
+    // Only at the very start: a mark inside a line stays part of the id.
+    expect(read(file("1 Q0 a 1 2 r\n\uFEFF2 Q0 b 1 1 r\n")).topics[1]!.id).toBe("\uFEFF2");
+  });
+
+  it("caps a line at 1 MiB, counted without its newline, whatever the read size", () => {
+    const line = (length: number) => {
+      const head = "1 Q0 ";
+      const tail = " 1 1 r";
+      return `${head}${"d".repeat(length - head.length - tail.length)}${tail}`;
+    };
+    const atCap = file(`${line(MAX_LINE_BYTES)}\n`);
+    const overCap = file(`1 Q0 a 1 1 r\n${line(MAX_LINE_BYTES + 1)}\n2 Q0 b 1 1 r\n`);
+    for (const chunkSize of [undefined, 64 << 10]) {
+      expect(read(atCap, { chunkSize }).topics[0]!.docs[0]!.length).toBe(MAX_LINE_BYTES - 11);
+      const error = catchError(() => read(overCap, { chunkSize }));
+      expect(error.message).toMatch(
+        /run\d+\.txt:2: line is longer than 1 MiB \(1,048,576 bytes\), the limit for one line; it starts '1 Q0 d+…'$/,
+      );
+      expect(error.message.length).toBeLessThan(400);
+    }
+  });
+
+  it("stops reading a line without a newline once it passes the cap, instead of growing without end", () => {
+    const path = file(`1 Q0 a 1 1 r\n${"x".repeat(6 * MAX_LINE_BYTES)}`);
+    expect(() => read(path)).toThrow(/:2: line is longer than 1 MiB/);
+  });
+
+  it("quotes at most 200 characters of a malformed line or field", () => {
+    const fields = catchError(() => read(file(`1 Q0 a 1 ${"9".repeat(900_000)}\n`)));
+    expect(fields.message).toMatch(/:1: expected 6 fields \(topic Q0 docid rank score runid\), found 5: '1 Q0 a 1 9+…'$/);
+    expect(fields.message.length).toBeLessThan(400);
+    const score = catchError(() => read(file(`1 Q0 a 1 ${"x".repeat(900_000)} r\n`)));
+    expect(score.message).toMatch(/:1: score 'x{200}…' is not a finite decimal number$/);
+  });
+
+  it("refuses a directory as a file error, not a crash", () => {
+    expect(() => read(dir)).toThrow(/: cannot read: is a directory, expected a file$/);
   });
 
   it("rejects empty, comment-only, missing and non-UTF-8 files in one line", () => {

@@ -2,7 +2,9 @@
  * Streaming reader for TREC runs: `topic Q0 docid rank score runid [anything…]` per line,
  * whitespace-separated. The rank column and anything after the runid are ignored (trec_eval
  * orders by score itself). Blank lines and lines whose first non-blank character is '#' are
- * skipped. The run id reported is the one on the last line, as trec_eval reports it.
+ * skipped. The run id reported is the one on the last line, as trec_eval reports it. A UTF-8
+ * byte-order mark at the start of the file is skipped (editors on Windows write one; trec_eval
+ * would make it part of the first topic id).
  *
  * Speed: the file is read in 4 MiB chunks and parsed byte by byte (no per-line strings except the
  * document id); each topic is handed to `onTopic` as soon as the next topic starts, so memory
@@ -11,12 +13,23 @@
  * memory, then hands each complete topic over (correct for any line order, heavier on memory).
  *
  * Errors (FormatError with file and line): fewer than 6 fields, a score that is not a finite
- * decimal number (trec_eval's atof would read "abc" as 0), invalid UTF-8 (utf8 mode), an empty
- * or unreadable file.
+ * decimal number (trec_eval's atof would read "abc" as 0), a line longer than MAX_LINE_BYTES
+ * (1 MiB; the buffer never grows past it), invalid UTF-8 (utf8 mode), an empty or unreadable
+ * file. Messages quote at most MAX_QUOTED characters of the input.
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import { isUtf8 } from "node:buffer";
-import { FormatError, IS_SPACE, fileError, lineFields } from "./format-error.js";
+import {
+  FormatError,
+  IS_SPACE,
+  MAX_LINE_BYTES,
+  UTF8_BOM,
+  countFields,
+  fileError,
+  lineExcerpt,
+  lineTooLong,
+  startsWithBom,
+} from "./format-error.js";
 
 /** One topic's lines, in file order. Arrays are reused after `onTopic` returns: copy what you keep. */
 export interface RunTopic {
@@ -110,6 +123,7 @@ function readPass(file: string, options: RunReadOptions, streaming: boolean): Ru
   let dataLines = 0;
   let runId = "";
   let eof = false;
+  let atFileStart = true;
   // Current topic: its id bytes (to spot a change without making a string per line).
   let topicBytes: Buffer = Buffer.alloc(64);
   let topicLen = -1;
@@ -144,7 +158,7 @@ function readPass(file: string, options: RunReadOptions, streaming: boolean): Ru
 
   try {
     while (!eof) {
-      const n = readSync(fd, buf, filled, buf.length - filled, null);
+      const n = readChunk(file, fd, buf, filled);
       if (n === 0) {
         eof = true;
         if (filled === 0) break;
@@ -155,10 +169,21 @@ function readPass(file: string, options: RunReadOptions, streaming: boolean): Ru
       } else {
         filled += n;
       }
-      const last = buf.lastIndexOf(NEWLINE, filled - 1);
+      let last = buf.lastIndexOf(NEWLINE, filled - 1);
       if (last < 0) {
+        // buf holds one unfinished line: stop before it outgrows the cap (or V8's string limit).
+        if (filled > MAX_LINE_BYTES) throw lineTooLong(file, lineNo + 1, buf, 0, filled);
         if (filled === buf.length) buf = grow(buf, filled);
         continue;
+      }
+      if (atFileStart) {
+        // The first line is complete, so a byte-order mark (3 bytes, no newline) is whole here.
+        atFileStart = false;
+        if (startsWithBom(buf, filled)) {
+          buf.copy(buf, 0, UTF8_BOM.length, filled);
+          filled -= UTF8_BOM.length;
+          last -= UTF8_BOM.length;
+        }
       }
       const end = last + 1;
       if (encoding === "utf8" && !isUtf8(buf.subarray(0, end))) {
@@ -174,11 +199,14 @@ function readPass(file: string, options: RunReadOptions, streaming: boolean): Ru
         const lineStart = p;
         while (IS_SPACE[buf[p]!] && buf[p] !== NEWLINE) p++;
         if (buf[p] === NEWLINE) {
+          if (p - lineStart > MAX_LINE_BYTES) throw lineTooLong(file, lineNo, buf, lineStart, p);
           p++;
           continue;
         }
         if (buf[p] === 0x23 /* # */) {
-          p = buf.indexOf(NEWLINE, p) + 1;
+          p = buf.indexOf(NEWLINE, p);
+          if (p - lineStart > MAX_LINE_BYTES) throw lineTooLong(file, lineNo, buf, lineStart, p);
+          p++;
           continue;
         }
         // topic
@@ -212,15 +240,15 @@ function readPass(file: string, options: RunReadOptions, streaming: boolean): Ru
         const te = p;
         if (ie === is || de === ds || re === rs || se === ss || te === ts) {
           const eol = buf.indexOf(NEWLINE, lineStart);
-          const fields = lineFields(buf, lineStart, eol);
           throw new FormatError(
             file,
             lineNo,
-            `expected 6 fields (topic Q0 docid rank score runid), found ${fields.length}: '${fields.join(" ")}'`,
+            `expected 6 fields (topic Q0 docid rank score runid), found ${countFields(buf, lineStart, eol)}: '${lineExcerpt(buf, lineStart, eol)}'`,
           );
         }
         // rest of the line is ignored
         if (buf[p] !== NEWLINE) p = buf.indexOf(NEWLINE, p);
+        if (p - lineStart > MAX_LINE_BYTES) throw lineTooLong(file, lineNo, buf, lineStart, p);
         p++;
         dataLines++;
         runIdStart = ts;
@@ -228,7 +256,7 @@ function readPass(file: string, options: RunReadOptions, streaming: boolean): Ru
 
         const score = parseScore(buf, ss, se);
         if (Number.isNaN(score)) {
-          throw new FormatError(file, lineNo, `score '${buf.toString("latin1", ss, se)}' is not a finite decimal number`);
+          throw new FormatError(file, lineNo, `score '${lineExcerpt(buf, ss, se)}' is not a finite decimal number`);
         }
 
         // Topic change?
@@ -276,6 +304,18 @@ function readPass(file: string, options: RunReadOptions, streaming: boolean): Ru
 const latin1Slice = (Buffer.prototype as unknown as { latin1Slice?: (start: number, end: number) => string }).latin1Slice;
 function fastLatin1(buf: Buffer, start: number, end: number): string {
   return latin1Slice ? latin1Slice.call(buf, start, end) : buf.toString("latin1", start, end);
+}
+
+/**
+ * Reads the next bytes into buf[filled…]. Opening a directory succeeds on Linux and only the read
+ * fails (EISDIR), so read errors are input errors too, worded as the qrels reader words them.
+ */
+function readChunk(file: string, fd: number, buf: Buffer, filled: number): number {
+  try {
+    return readSync(fd, buf, filled, buf.length - filled, null);
+  } catch (error) {
+    throw fileError(file, error);
+  }
 }
 
 function grow(buf: Buffer, used: number): Buffer {
