@@ -201,6 +201,18 @@ describe("Engine with models", () => {
     expect(r.error).toMatch(/answer model mock\/down failed: .*HTTP 500/);
   });
 
+  it("records an empty completion as a model failure, not as an empty answer", async () => {
+    for (const empty of ["", "  \n "]) {
+      const e = open(mock(empty));
+      engines.push(e);
+      const r = await e.ask("How do I cancel my subscription?");
+      expect(r.refused).toBe(false);
+      expect(r.answer).toBe("");
+      expect(r.citations).toEqual([]);
+      expect(r.error).toBe("answer model mock/m1 returned no text (finish reason: stop)");
+    }
+  });
+
   it("offline, answers extractively and labels it", async () => {
     const e = Engine.open(db);
     engines.push(e);
