@@ -11,7 +11,17 @@ import { EngineError } from "./errors.js";
 import { readJsonlObjects, readQueriesJsonl } from "./formats/jsonl.js";
 import { DeterministicExpander } from "./retrieval/deterministic-expander.js";
 import { formatTrecRun } from "./formats/trec-run.js";
-import { TIERS, type AskResult, type EngineOptions, type ExpansionResult, type SearchResponse, type Tier } from "./types.js";
+import { SKIP_REASONS } from "./ingest/source.js";
+import {
+  TIERS,
+  type AskResult,
+  type SkippedFile,
+  type SkipReason,
+  type EngineOptions,
+  type ExpansionResult,
+  type SearchResponse,
+  type Tier,
+} from "./types.js";
 import { engineModelOptions, PRESETS, selectModels, type Preset } from "./models/select.js";
 
 const USAGE = `Usage:
@@ -142,9 +152,7 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
             `  documents: ${d.total} (${d.added} added, ${d.updated} updated, ${d.unchanged} unchanged, ${d.removed} removed)\n` +
             `  passages:  ${report.passages.total} (${report.passages.written} written, ${report.passages.removed} removed)\n` +
             `  vectors:   ${e.computed} computed, ${e.reused} reused (${e.embedder}, ${e.dimensions} dimensions)\n` +
-            (report.skippedFiles.length
-              ? `  skipped ${report.skippedFiles.length} files that are not Markdown or text: ${report.skippedFiles.slice(0, 5).join(", ")}${report.skippedFiles.length > 5 ? ", …" : ""}\n`
-              : ""),
+            formatSkipped(report.skippedFiles),
         );
       }
       ok = true;
@@ -329,6 +337,18 @@ async function expand(
     );
   }
   return 0;
+}
+
+/** The skipped entries, one line per reason with up to five paths each. */
+function formatSkipped(skipped: readonly SkippedFile[]): string {
+  const byReason = new Map<SkipReason, string[]>();
+  for (const s of skipped) byReason.set(s.reason, [...(byReason.get(s.reason) ?? []), s.path]);
+  return [...byReason]
+    .map(
+      ([reason, paths]) =>
+        `  skipped ${paths.length} (${SKIP_REASONS[reason]}): ${paths.slice(0, 5).join(", ")}${paths.length > 5 ? ", …" : ""}\n`,
+    )
+    .join("");
 }
 
 function formatAnswer(r: AskResult): string {

@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync, existsSync } from "node:fs";
+import { readFileSync, writeFileSync, existsSync, symlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SMALL_CORPUS, tempDir, writeFiles } from "./helpers.js";
@@ -80,6 +80,20 @@ describe("engine CLI", () => {
     expect(r.stdout).toMatch(/collections: corpus/);
     expect(r.stdout).toMatch(/embedder: {4}offline\/hashed-char-ngram-v2-384 \(384 dimensions\)/);
     expect(r.stdout).toMatch(/corpus hash: [0-9a-f]{64}/);
+  });
+
+  it("lists what it skipped, one line per reason", () => {
+    const mixed = join(dir, "mixed");
+    writeFiles(mixed, { "a.md": "# A", "b.png": "png", "c.pdf": "pdf" });
+    symlinkSync(join(mixed, "gone.md"), join(mixed, "dangling.md"));
+    writeFileSync(Buffer.from(`${mixed}/caf\xe9.md`, "latin1"), "# latin-1 name");
+    const r = engine("index", mixed, "--db", join(dir, "mixed.db"));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      "  skipped 2 (not Markdown or text): b.png, c.pdf\n" +
+        "  skipped 1 (name is not valid UTF-8): caf\\xE9.md\n" +
+        "  skipped 1 (dangling symbolic link): dangling.md\n",
+    );
   });
 
   describe("errors: one line, exit 2, no stack, index untouched", () => {

@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
-import { rmSync, writeFileSync, copyFileSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync, copyFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Engine, EngineError, HashedNgramEmbedder, resolveParameters } from "../src/index.js";
@@ -124,6 +125,19 @@ describe("a failed index run leaves the previous index intact", () => {
     );
   });
 
+  it("a NUL byte past the first 8 KiB is binary too", async () => {
+    await expectFailedRunLeavesIndex(
+      (corpus) =>
+        writeFileSync(join(corpus, "en/late.md"), Buffer.concat([Buffer.from(`# Late\n\n${"text ".repeat(4000)}`), Buffer.from([0])])),
+      async (run) => {
+        await expect(run()).rejects.toMatchObject({
+          code: "BINARY_FILE",
+          message: expect.stringMatching(/en\/late\.md: binary file \(a NUL byte at byte 20008, 0-based\)/),
+        });
+      },
+    );
+  });
+
   it("broken front matter names the file and line, and nothing is indexed", async () => {
     await expectFailedRunLeavesIndex(
       (corpus) => writeFileSync(join(corpus, "en/notes.md"), "---\ntitle: [unclosed\n---\n# Notes\n"),
@@ -202,6 +216,69 @@ describe("a failed index run leaves the previous index intact", () => {
       expect(snapshot(db)).toBe(before);
     } finally {
       other.close();
+    }
+  });
+});
+
+describe("what a folder holds besides documents", () => {
+  it("reads regular files and links to files inside the folder; lists every other entry with the reason", async () => {
+    const outside = join(dir, "outside");
+    writeFiles(outside, { "secret.md": "# Secret\n\nzanzibar password outside the folder", "sub/x.md": "# X" });
+    const { corpus, db } = fresh({ "en/a.md": "# Alpha\n\nalpha text", "en/b.png": "png" });
+    symlinkSync(join(corpus, "en/a.md"), join(corpus, "en/inside-link.md"));
+    symlinkSync(join(outside, "secret.md"), join(corpus, "en/outside-link.md"));
+    symlinkSync(join(outside, "sub"), join(corpus, "en/folder-link"));
+    symlinkSync(join(corpus, "en/no-such.md"), join(corpus, "en/dangling.md"));
+    symlinkSync(join(corpus, "en/loop-b.md"), join(corpus, "en/loop-a.md"));
+    symlinkSync(join(corpus, "en/loop-a.md"), join(corpus, "en/loop-b.md"));
+    expect(spawnSync("mkfifo", [join(corpus, "en/pipe.md")]).status).toBe(0);
+    const engine = Engine.open(db, { create: true });
+    try {
+      const report = await engine.index(corpus);
+      expect(report.skippedFiles).toEqual([
+        { path: "en/b.png", reason: "not-text" },
+        { path: "en/dangling.md", reason: "link-dangling" },
+        { path: "en/folder-link", reason: "link-outside" },
+        { path: "en/loop-a.md", reason: "link-loop" },
+        { path: "en/loop-b.md", reason: "link-loop" },
+        { path: "en/outside-link.md", reason: "link-outside" },
+        { path: "en/pipe.md", reason: "not-a-file" },
+      ]);
+      expect(report.documents.total).toBe(2);
+      expect(engine.search("zanzibar").results).toEqual([]);
+      expect(engine.search("alpha").results.map((r) => r.docId)).toEqual(["en/a.md", "en/inside-link.md"]);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it("a link to a folder inside the folder is listed, not followed (the folder is read once, by its own path)", async () => {
+    const { corpus, db } = fresh({ "en/a.md": "# Alpha" });
+    symlinkSync(join(corpus, "en"), join(corpus, "again"));
+    const engine = Engine.open(db, { create: true });
+    try {
+      const report = await engine.index(corpus);
+      expect(report.skippedFiles).toEqual([{ path: "again", reason: "link-to-folder" }]);
+      expect(report.documents.total).toBe(1);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it("a file whose name is not UTF-8 is listed with its bytes escaped; the rest of the folder is indexed", async () => {
+    const { corpus, db } = fresh({ "en/a.md": "# Alpha" });
+    writeFileSync(Buffer.from(`${join(corpus, "en")}/caf\xe9 latin1.md`, "latin1"), "# Latin-1 name");
+    mkdirSync(Buffer.from(`${corpus}/dir\xff`, "latin1"));
+    const engine = Engine.open(db, { create: true });
+    try {
+      const report = await engine.index(corpus);
+      expect(report.skippedFiles).toEqual([
+        { path: "dir\\xFF", reason: "name-not-utf8" },
+        { path: "en/caf\\xE9 latin1.md", reason: "name-not-utf8" },
+      ]);
+      expect(report.documents.total).toBe(1);
+    } finally {
+      engine.close();
     }
   });
 });

@@ -3,13 +3,14 @@ import { EngineError } from "../errors.js";
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
- * Decodes a file's bytes as UTF-8 text, refusing binary content (a NUL byte in the first
- * 8 KiB, as git decides) and invalid UTF-8 with an error that names the file.
+ * Decodes a file's bytes as UTF-8 text, refusing binary content (a NUL byte anywhere: UTF-8 text
+ * never holds one, and git's 8 KiB probe let a file whose NUL came later through as text) and
+ * invalid UTF-8 with an error that names the file and the byte.
  */
 export function decodeUtf8File(file: string, bytes: Uint8Array): string {
-  const probe = bytes.subarray(0, 8192);
-  if (probe.includes(0)) {
-    throw new EngineError("BINARY_FILE", `${file}: binary file (contains NUL bytes); only UTF-8 text can be indexed`);
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) {
+    throw new EngineError("BINARY_FILE", `${file}: binary file (a NUL byte at byte ${nul}, 0-based); only UTF-8 text can be indexed`);
   }
   try {
     const text = utf8.decode(bytes);
