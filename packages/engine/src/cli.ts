@@ -3,7 +3,7 @@
  * `engine: <what went wrong>`, and exits with status 2; an existing index is never changed by a
  * failed command.
  */
-import { writeFileSync, existsSync, rmSync, statSync } from "node:fs";
+import { writeFileSync, existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { Engine } from "./engine.js";
@@ -12,6 +12,7 @@ import { readJsonlObjects, readQueriesJsonl } from "./formats/jsonl.js";
 import { DeterministicExpander } from "./retrieval/deterministic-expander.js";
 import { formatTrecRun } from "./formats/trec-run.js";
 import { SKIP_REASONS } from "./ingest/source.js";
+import { claimNewIndexFile, discardUnfinishedIndex } from "./store/database.js";
 import {
   TIERS,
   type AskResult,
@@ -135,8 +136,16 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
   };
 
   if (command === "index") {
-    const created = !existsSync(values.db!);
-    const engine = Engine.open(values.db!, { ...models, create: true });
+    // Made here, only when it did not exist (O_EXCL): a failed first run may then remove it. A file
+    // another run created meanwhile is never removed by this one.
+    const claimed = claimNewIndexFile(values.db!);
+    let engine: Engine;
+    try {
+      engine = Engine.open(values.db!, { ...models, create: true });
+    } catch (error) {
+      if (claimed) discardUnfinishedIndex(values.db!);
+      throw error;
+    }
     let ok = false;
     try {
       const report = await engine.index(positionals[0]!, {
@@ -158,8 +167,9 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
       ok = true;
     } finally {
       engine.close();
-      // A failed first run leaves no empty index behind (an existing index is left as it was).
-      if (!ok && created) for (const f of [values.db!, `${values.db}-wal`, `${values.db}-shm`]) rmSync(f, { force: true });
+      // A failed first run leaves no empty index behind (an existing index is left as it was; one
+      // a killed run left is refused as incomplete by every reader).
+      if (!ok && claimed) discardUnfinishedIndex(values.db!);
     }
     return 0;
   }

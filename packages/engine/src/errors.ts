@@ -19,12 +19,14 @@ export type EngineErrorCode =
   | "SCHEMA_NEWER"
   /** The file is not an index this engine wrote (or not SQLite at all). */
   | "NOT_AN_INDEX"
-  /** Another process holds a write lock on the database. */
+  /** Another process holds the index's write lock (an index run is in progress), or removed the file while this run waited. */
   | "DB_LOCKED"
   /** Vectors in the index were made by another embedder than the one asked for. */
   | "EMBEDDER_MISMATCH"
   /** The index was built with another tokenizer or chunker; it must be re-indexed. */
   | "INDEX_STALE"
+  /** No index run has finished on the index (the first was interrupted or failed, or is still running); index again. */
+  | "INDEX_INCOMPLETE"
   /** An argument or option has the wrong type, range or name. */
   | "BAD_ARGUMENT"
   /** A model provider (embeddings, generation) failed. */

@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync, existsSync, symlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { Engine } from "../src/index.js";
 import { SMALL_CORPUS, tempDir, writeFiles } from "./helpers.js";
 
 const root = resolve(import.meta.dirname, "../../..");
@@ -184,6 +185,16 @@ describe("engine CLI", () => {
       writeFiles(bad, { "latin1.txt": Buffer.from("caf\xe9", "latin1") });
       expectOneLineError(engine("index", bad, "--db", "fresh.db"), /invalid UTF-8/);
       for (const f of ["fresh.db", "fresh.db-wal", "fresh.db-shm"]) expect(existsSync(join(dir, f)), f).toBe(false);
+    });
+
+    it("a failed run never removes an index file it did not create, even one no run has finished on", () => {
+      Engine.open(join(dir, "theirs.db"), { create: true }).close();
+      expectOneLineError(engine("index", "no-such-folder", "--db", "theirs.db"), /no-such-folder: no such folder or file/);
+      expect(existsSync(join(dir, "theirs.db"))).toBe(true);
+      expectOneLineError(
+        engine("search", "x", "--db", "theirs.db"),
+        /theirs\.db: the index is incomplete: no index run has finished on it/,
+      );
     });
   });
 });

@@ -434,4 +434,64 @@ describe("opening indexes", () => {
       engine.close();
     }
   });
+
+  it("holds the write lock for the whole run: another writer waits for it, readers do not", async () => {
+    const { corpus, db } = fresh();
+    let release: () => void = () => {};
+    const embedder = new HashedNgramEmbedder();
+    const slow: EmbeddingModelV3 = {
+      ...embedder,
+      specificationVersion: "v3",
+      provider: embedder.provider,
+      modelId: embedder.modelId,
+      maxEmbeddingsPerCall: embedder.maxEmbeddingsPerCall,
+      supportsParallelCalls: embedder.supportsParallelCalls,
+      // The run is in its embedding step, after it compared the source with the index.
+      doEmbed: async (options) => {
+        await new Promise<void>((r) => (release = r));
+        return embedder.doEmbed(options);
+      },
+    };
+    const first = Engine.open(db, { create: true });
+    await first.index(corpus);
+    const running = Engine.open(db, { embedder: slow });
+    const other = Engine.open(db, { busyTimeoutMs: 100 });
+    try {
+      writeFileSync(join(corpus, "en/billing.md"), "# Changed\n\nchanged");
+      const run = running.index(corpus);
+      await new Promise((r) => setTimeout(r, 50));
+      await expect(other.index(corpus)).rejects.toMatchObject({
+        code: "DB_LOCKED",
+        message: expect.stringMatching(/locked by another process/),
+      });
+      await expect(running.index(corpus)).rejects.toMatchObject({
+        code: "DB_LOCKED",
+        message: expect.stringMatching(/already in progress on this engine/),
+      });
+      expect(first.search("cancel").results[0]!.docId).toBe("en/billing.md");
+      release();
+      await run;
+      expect(first.search("changed").results[0]!.docId).toBe("en/billing.md");
+    } finally {
+      for (const e of [first, running, other]) e.close();
+    }
+  });
+
+  it("refuses to write into a file that was removed since it was opened", async () => {
+    const { corpus, db } = fresh();
+    const first = Engine.open(db, { create: true });
+    first.close();
+    const engine = Engine.open(db, { create: true });
+    try {
+      for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
+      await expect(engine.index(corpus)).rejects.toMatchObject({
+        code: "DB_LOCKED",
+        message: expect.stringMatching(
+          /the index file was removed or replaced by another process while this run waited; nothing was written/,
+        ),
+      });
+    } finally {
+      engine.close();
+    }
+  });
 });
