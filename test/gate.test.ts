@@ -186,6 +186,13 @@ describe("pnpm eval gates on per-metric floors", () => {
     const provider = await run(["query"], { ENGINE_PROVIDER: "nonsense" });
     expect(provider.code).toBe(2);
     expect(provider.stderr).toBe('eval: ENGINE_PROVIDER must be google, openai-compatible or offline, got "nonsense"\n');
+    // A mistyped baseline path does not switch the gate off.
+    const missing = await run(["search"], { EVAL_BASELINE: "no-such.json" });
+    expect(missing.code).toBe(2);
+    expect(missing.stdout).toBe("");
+    expect(missing.stderr).toBe(
+      `eval: ${join(ROOT, "no-such.json")}: no such baseline file (EVAL_BASELINE names the floors file); to start one there: pnpm eval --update-baseline --reason "..."\n`,
+    );
     writeFileSync(join(work, "broken.json"), '{ "version": 1, "floors": ');
     const broken = await run(["query"], { EVAL_BASELINE: join(work, "broken.json") });
     expect(broken.code).toBe(2);

@@ -200,8 +200,11 @@ describe("the baseline file", () => {
     expect(readBaseline(path)).toEqual(JSON.parse(text));
   });
 
-  it("a missing file is an empty baseline; a malformed one is a one-line error", () => {
-    expect(readBaseline(join(dir, "none.json"))).toEqual(emptyBaseline());
+  it("a missing file is an input error unless it is to be created; a malformed one is a one-line error", () => {
+    expect(readBaseline(join(dir, "none.json"), { create: true })).toEqual(emptyBaseline());
+    expect(() => readBaseline(join(dir, "none.json"))).toThrow(
+      `${join(dir, "none.json")}: no such baseline file (EVAL_BASELINE names the floors file); to start one there: pnpm eval --update-baseline --reason "..."`,
+    );
     const bad = (name: string, content: unknown): string => {
       const path = join(dir, name);
       writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));

@@ -103,8 +103,17 @@ export function floored(slice: Pick<SliceAggregate, "base" | "n">, tolerance: To
 // Reading and writing
 // ---------------------------------------------------------------------------------------------
 
-export function readBaseline(path: string): Baseline {
-  if (!existsSync(path)) return emptyBaseline();
+/**
+ * The baseline at `path`. A missing file is an input error — a mistyped `EVAL_BASELINE` must not
+ * turn the gate off — unless `create` (`--update-baseline`, which writes it): then it starts empty.
+ */
+export function readBaseline(path: string, options: { create?: boolean } = {}): Baseline {
+  if (!existsSync(path)) {
+    if (options.create) return emptyBaseline();
+    throw new ConfigError(
+      `${path}: no such baseline file (EVAL_BASELINE names the floors file); to start one there: pnpm eval --update-baseline --reason "..."`,
+    );
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(path, "utf8"));
