@@ -7,7 +7,7 @@ import { writeFileSync, existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { Engine } from "./engine.js";
-import { EngineError } from "./errors.js";
+import { EngineError, errorLine, quoteInput } from "./errors.js";
 import { readJsonlObjects, readQueriesJsonl } from "./formats/jsonl.js";
 import { DeterministicExpander } from "./retrieval/deterministic-expander.js";
 import { formatTrecRun } from "./formats/trec-run.js";
@@ -93,7 +93,8 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError((error as Error).message.split("\n")[0]!);
+    // Node's message quotes the option as typed: a line of at most 300 characters.
+    throw new UsageError(errorLine(error));
   }
   const values = parsed.values as Values;
   const [command, ...positionals] = parsed.positionals;
@@ -107,7 +108,8 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
     return 0;
   }
   const allowed = ALLOWED[command];
-  if (!allowed) throw new UsageError(`unknown command "${command}"; expected one of ${Object.keys(ALLOWED).join(", ")} (see --help)`);
+  if (!allowed)
+    throw new UsageError(`unknown command ${quoteInput(command)}; expected one of ${Object.keys(ALLOWED).join(", ")} (see --help)`);
   for (const key of Object.keys(values) as Array<keyof typeof options>) {
     if (key !== "help" && !allowed.includes(key)) throw new UsageError(`--${key} does not apply to "${command}"`);
   }
@@ -127,7 +129,7 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
   if (command === "expand") return expand(positionals[0]!, values.db, models, values.json === true, out);
   const limit = values.limit === undefined ? undefined : parseLimit(values.limit);
   if (values.preset !== undefined && !(PRESETS as readonly string[]).includes(values.preset))
-    throw new UsageError(`--preset must be one of ${PRESETS.join(", ")}, got "${values.preset}"`);
+    throw new UsageError(`--preset must be one of ${PRESETS.join(", ")}, got ${quoteInput(values.preset)}`);
   if (values.out !== undefined && command === "ask" && values.batch === undefined)
     throw new UsageError(`--out applies to "ask --batch" only`);
   const filters = {
@@ -228,7 +230,8 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
     }
     if (command === "run") {
       const mode = values.mode ?? "query";
-      if (!["search", "vsearch", "query"].includes(mode)) throw new UsageError(`--mode must be search, vsearch or query, got "${mode}"`);
+      if (!["search", "vsearch", "query"].includes(mode))
+        throw new UsageError(`--mode must be search, vsearch or query, got ${quoteInput(mode)}`);
       if (values.tier !== undefined && mode !== "query") throw new UsageError(`--tier applies to --mode query only`);
       const tier = parseTier(values.tier);
       const queries = readQueriesJsonl(positionals[0]!);
@@ -240,7 +243,10 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
         const seen = new Set<string>();
         for (const hit of response.results) {
           if (seen.has(hit.docId))
-            throw new EngineError("BAD_ARGUMENT", `document id "${hit.docId}" occurs in two collections; pick one with --collection`);
+            throw new EngineError(
+              "BAD_ARGUMENT",
+              `document id ${quoteInput(hit.docId)} occurs in two collections; pick one with --collection`,
+            );
           seen.add(hit.docId);
         }
         run += formatTrecRun(q.id, response.results, tag);
@@ -282,13 +288,14 @@ async function ask(
 function parseLimit(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || !Number.isInteger(n) || n < 1 || n > 10_000)
-    throw new UsageError(`--limit must be an integer from 1 to 10000, got "${value}"`);
+    throw new UsageError(`--limit must be an integer from 1 to 10000, got ${quoteInput(value)}`);
   return n;
 }
 
 function parseTier(value: string | undefined): Tier {
   if (value === undefined) return "balanced";
-  if (!(TIERS as readonly string[]).includes(value)) throw new UsageError(`--tier must be one of ${TIERS.join(", ")}, got "${value}"`);
+  if (!(TIERS as readonly string[]).includes(value))
+    throw new UsageError(`--tier must be one of ${TIERS.join(", ")}, got ${quoteInput(value)}`);
   return value as Tier;
 }
 
@@ -309,7 +316,8 @@ function readQuestionsJsonl(file: string): Array<{ id: string; text: string }> {
     if (typeof text !== "string" || text.trim() === "")
       throw new EngineError("MALFORMED_RECORD", `${file}:${line}: missing "text" (or "question")`);
     const first = seen.get(String(id));
-    if (first !== undefined) throw new EngineError("MALFORMED_RECORD", `${file}:${line}: id "${id}" repeats the record on line ${first}`);
+    if (first !== undefined)
+      throw new EngineError("MALFORMED_RECORD", `${file}:${line}: id ${quoteInput(String(id))} repeats the record on line ${first}`);
     seen.set(String(id), line);
     return { id: String(id), text };
   });
@@ -368,7 +376,7 @@ function formatAnswer(r: AskResult): string {
 
 function formatResponse(response: SearchResponse): string {
   if (response.results.length === 0)
-    return `no results for ${JSON.stringify(response.query)} (${response.mode}, ${response.elapsedMs.toFixed(1)} ms)\n`;
+    return `no results for ${quoteInput(response.query)} (${response.mode}, ${response.elapsedMs.toFixed(1)} ms)\n`;
   const lines = response.results.map(
     (h) =>
       `${String(h.rank).padStart(2)}. ${h.docId}  ${h.score.toFixed(4)}  ${h.title}${h.heading ? ` › ${h.heading}` : ""}\n    ${h.snippet}`,
@@ -387,10 +395,17 @@ function formatStats(stats: ReturnType<Engine["stats"]> & { fingerprint: ReturnT
   );
 }
 
+/** Longest line a failure prints: messages quote at most 200 characters of the input; this bounds the rest. */
+const MAX_FAILURE_LINE = 1000;
+
 /** Turns any failure into the one-line message and exit status the CLI promises. */
 export function describeFailure(error: unknown): { message: string; internal: boolean } {
   if (error instanceof EngineError || error instanceof UsageError || error instanceof TypeError || error instanceof RangeError) {
-    return { message: error.message.split("\n")[0]!, internal: false };
+    const line = error.message.split("\n")[0]!;
+    return {
+      message: line.length > MAX_FAILURE_LINE ? `${line.slice(0, MAX_FAILURE_LINE)}… (${line.length} characters)` : line,
+      internal: false,
+    };
   }
   return {
     message: `internal error: ${((error as Error)?.message ?? String(error)).split("\n")[0]} (set ENGINE_DEBUG=1 for the stack)`,

@@ -46,6 +46,18 @@ export function isEngineError(error: unknown): error is EngineError {
   return error instanceof EngineError;
 }
 
+/** What an error message quotes of the input, at most: a 100 MB query never becomes a 100 MB message. */
+export const QUOTED_INPUT_LIMIT = 200;
+
+/**
+ * A piece of the input (a query, a value, an id) for a message: in double quotes, JSON-escaped so
+ * it stays on one line, cut after `QUOTED_INPUT_LIMIT` characters with its length.
+ */
+export function quoteInput(text: string): string {
+  if (text.length <= QUOTED_INPUT_LIMIT) return JSON.stringify(text);
+  return `${JSON.stringify(text.slice(0, QUOTED_INPUT_LIMIT))}… (${text.length} characters)`;
+}
+
 /** The first line of an error's message (at most 300 characters), for one-line reports. */
 export function errorLine(error: unknown): string {
   return ((error as Error)?.message ?? String(error)).split("\n")[0]!.slice(0, 300);

@@ -164,6 +164,20 @@ describe("engine CLI", () => {
       expect(existsSync(db)).toBe(true);
     });
 
+    it("quotes at most 200 characters of the input", () => {
+      const long = "x".repeat(100_000);
+      const limit = engine("search", "x", "--db", db, "--limit", long);
+      expect(limit.code).toBe(2);
+      expect(limit.stderr).toBe(`engine: --limit must be an integer from 1 to 10000, got "${"x".repeat(200)}"… (100000 characters)\n`);
+      expectOneLineError(engine(long, "--db", db), /^engine: unknown command "x{200}"… \(100000 characters\); expected one of/);
+      const flag = engine("search", "x", "--db", db, `--${long}`);
+      expect(flag.code).toBe(2);
+      expect(flag.stderr.length).toBeLessThan(400);
+      const none = engine("search", `${long} zzz`, "--db", db);
+      expect(none.code).toBe(0);
+      expect(none.stdout).toMatch(/^no results for "x{200}"… \(100004 characters\) \(search, /);
+    });
+
     it("a malformed query batch names file and line", () => {
       const queries = join(dir, "bad-queries.jsonl");
       writeFileSync(queries, `${JSON.stringify({ _id: "q1", text: "x" })}\n${JSON.stringify({ _id: "q2" })}\n`);

@@ -227,6 +227,14 @@ describe("the baseline file", () => {
       }
     })();
     expect(lines).toBe(1);
+    // A value or a key of any size is quoted with at most 200 characters.
+    const huge = "z".repeat(50_000);
+    expect(() => readBaseline(bad("f.json", { ...emptyBaseline(), version: huge }))).toThrow(
+      `f.json: /version: must be 1 (got "${"z".repeat(200)}"… (50000 characters))`,
+    );
+    expect(() => readBaseline(bad("g.json", { ...emptyBaseline(), floors: { offline: { [huge]: { m: { all: 2 } } } } }))).toThrow(
+      `g.json: /floors/offline/${"z".repeat(184)}… (50022 characters): must be a number in [0, 1] (got 2)`,
+    );
   });
 
   it("a mode may declare its own tolerance", () => {
