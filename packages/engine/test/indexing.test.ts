@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, rmSync, symlinkSync, writeFileSync, copyFileSync, readFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync, copyFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Engine, EngineError, HashedNgramEmbedder, resolveParameters } from "../src/index.js";
@@ -277,6 +277,62 @@ describe("what a folder holds besides documents", () => {
         { path: "en/caf\\xE9 latin1.md", reason: "name-not-utf8" },
       ]);
       expect(report.documents.total).toBe(1);
+    } finally {
+      engine.close();
+    }
+  });
+});
+
+describe("bounded cost of a run", () => {
+  // Linear paths, checked with generous time bounds that a quadratic one would still break: at
+  // 100,000 characters every shape indexes in well under a second here (10,000: tens of ms).
+  const shapes = (n: number): Record<string, string> => {
+    const words = "the quick brown fox cancels a subscription, Kündigung, and uploads files".split(" ");
+    return {
+      "prose.md": `# Prose\n\n${Array.from({ length: n / 6 }, (_, i) => words[i % words.length]).join(" ")}`,
+      "one-word.md": `# Word\n\n${"x".repeat(n)}`,
+      "one-line.txt": "word ".repeat(n / 5),
+      "cjk.md": `# 中文\n\n${"同步客户端会在后台上传文件".repeat(n / 13)}`,
+      "headings.md": Array.from({ length: n / 20 }, (_, k) => `${"#".repeat(1 + (k % 6))} h${k}\n\nt${k}`).join("\n\n"),
+      "front-matter.md": `---\ntitle: "${"t".repeat(n)}"\n---\nbody`,
+      "open-fence.md": `# Fence\n\n\`\`\`\n${"code line\n".repeat(n / 10)}`,
+    };
+  };
+
+  it.each([10_000, 100_000])(
+    "documents of %i characters, of every shape, index in linear time",
+    async (n) => {
+      for (const [name, text] of Object.entries(shapes(n))) {
+        const { corpus, db } = fresh({ [name]: text });
+        const engine = Engine.open(db, { create: true });
+        try {
+          const started = performance.now();
+          const report = await engine.index(corpus);
+          const ms = performance.now() - started;
+          expect(report.documents.total, name).toBe(1);
+          expect(ms, `${name}: ${ms.toFixed(0)} ms`).toBeLessThan(n === 10_000 ? 2_000 : 8_000);
+        } finally {
+          engine.close();
+        }
+      }
+    },
+    120_000,
+  );
+
+  it("a text file over 500 MiB is refused by its size, before it is read", async () => {
+    const { corpus, db } = fresh({ "en/a.md": "# A" });
+    writeFileSync(join(corpus, "en/huge.md"), "");
+    truncateSync(join(corpus, "en/huge.md"), 501 * 1024 * 1024);
+    const jsonl = join(dir, "huge.jsonl");
+    writeFileSync(jsonl, "");
+    truncateSync(jsonl, 600 * 1024 * 1024);
+    const engine = Engine.open(db, { create: true });
+    try {
+      await expect(engine.index(corpus)).rejects.toMatchObject({
+        code: "UNREADABLE",
+        message: expect.stringMatching(/en\/huge\.md: 501 MiB; the engine reads text files of up to 500 MiB \(split it\)$/),
+      });
+      await expect(engine.index(jsonl)).rejects.toThrow(/huge\.jsonl: 600 MiB; the engine reads text files of up to 500 MiB/);
     } finally {
       engine.close();
     }

@@ -1,6 +1,29 @@
+import { readFileSync, statSync } from "node:fs";
 import { EngineError } from "../errors.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * The largest text file the engine reads (a document, a JSONL corpus or query file): 500 MiB. A
+ * file is decoded into one string, and V8 strings end at 2^29 − 24 UTF-16 units (about 512 MiB of
+ * ASCII); past that node fails with "Cannot create a string longer than…" after reading it all.
+ */
+export const MAX_TEXT_FILE_BYTES = 500 * 1024 * 1024;
+
+/**
+ * A text file's bytes; refuses one larger than `MAX_TEXT_FILE_BYTES` before reading it. Throws the
+ * file system's error as it is (callers name it); `shown` names the file in the size error.
+ */
+export function readTextFileBytes(file: string, shown: string = file): Buffer {
+  const size = statSync(file).size;
+  if (size > MAX_TEXT_FILE_BYTES) {
+    throw new EngineError(
+      "UNREADABLE",
+      `${shown}: ${(size / 1024 / 1024).toFixed(0)} MiB; the engine reads text files of up to ${MAX_TEXT_FILE_BYTES / 1024 / 1024} MiB (split it)`,
+    );
+  }
+  return readFileSync(file);
+}
 
 /**
  * Decodes a file's bytes as UTF-8 text, refusing binary content (a NUL byte anywhere: UTF-8 text

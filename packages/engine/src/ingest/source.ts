@@ -4,12 +4,12 @@
  * binary file, invalid UTF-8, malformed JSONL) happens before a single row is written.
  */
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, realpathSync, statSync, type Dirent } from "node:fs";
+import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { basename, join, resolve, sep } from "node:path";
 import { EngineError } from "../errors.js";
 import type { SkippedFile, SkipReason } from "../types.js";
 import { readCorpusJsonl } from "../formats/jsonl.js";
-import { decodeUtf8File, firstInvalidUtf8Offset } from "../formats/text-file.js";
+import { decodeUtf8File, firstInvalidUtf8Offset, readTextFileBytes } from "../formats/text-file.js";
 import { detectLanguage } from "../text/language.js";
 import { parseDocument } from "./markdown.js";
 import { languageFromPath } from "./language-path.js";
@@ -83,8 +83,9 @@ function readFolder(location: string, abs: string): Source {
     const shown = join(location, rel);
     let bytes: Buffer;
     try {
-      bytes = readFileSync(file);
+      bytes = readTextFileBytes(file, shown);
     } catch (error) {
+      if (error instanceof EngineError) throw error;
       throw new EngineError("UNREADABLE", `${shown}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
     }
     const raw = decodeUtf8File(shown, bytes);
