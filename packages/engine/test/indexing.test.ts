@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync, copyFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Engine, EngineError, HashedNgramEmbedder, resolveParameters } from "../src/index.js";
+import { Engine, EngineError, HashedNgramEmbedder, type IndexReport, resolveParameters } from "../src/index.js";
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import { SMALL_CORPUS, tempDir, writeFiles } from "./helpers.js";
 
@@ -220,6 +220,16 @@ describe("a failed index run leaves the previous index intact", () => {
   });
 });
 
+/** The report of one run into a new index. */
+async function indexOnce(corpus: string, db: string): Promise<IndexReport> {
+  const engine = Engine.open(db, { create: true });
+  try {
+    return await engine.index(corpus);
+  } finally {
+    engine.close();
+  }
+}
+
 describe("what a folder holds besides documents", () => {
   it("reads regular files and links to files inside the folder; lists every other entry with the reason", async () => {
     const outside = join(dir, "outside");
@@ -255,31 +265,21 @@ describe("what a folder holds besides documents", () => {
   it("a link to a folder inside the folder is listed, not followed (the folder is read once, by its own path)", async () => {
     const { corpus, db } = fresh({ "en/a.md": "# Alpha" });
     symlinkSync(join(corpus, "en"), join(corpus, "again"));
-    const engine = Engine.open(db, { create: true });
-    try {
-      const report = await engine.index(corpus);
-      expect(report.skippedFiles).toEqual([{ path: "again", reason: "link-to-folder" }]);
-      expect(report.documents.total).toBe(1);
-    } finally {
-      engine.close();
-    }
+    const report = await indexOnce(corpus, db);
+    expect(report.skippedFiles).toEqual([{ path: "again", reason: "link-to-folder" }]);
+    expect(report.documents.total).toBe(1);
   });
 
   it("a file whose name is not UTF-8 is listed with its bytes escaped; the rest of the folder is indexed", async () => {
     const { corpus, db } = fresh({ "en/a.md": "# Alpha" });
     writeFileSync(Buffer.from(`${join(corpus, "en")}/caf\xe9 latin1.md`, "latin1"), "# Latin-1 name");
     mkdirSync(Buffer.from(`${corpus}/dir\xff`, "latin1"));
-    const engine = Engine.open(db, { create: true });
-    try {
-      const report = await engine.index(corpus);
-      expect(report.skippedFiles).toEqual([
-        { path: "dir\\xFF", reason: "name-not-utf8" },
-        { path: "en/caf\\xE9 latin1.md", reason: "name-not-utf8" },
-      ]);
-      expect(report.documents.total).toBe(1);
-    } finally {
-      engine.close();
-    }
+    const report = await indexOnce(corpus, db);
+    expect(report.skippedFiles).toEqual([
+      { path: "dir\\xFF", reason: "name-not-utf8" },
+      { path: "en/caf\\xE9 latin1.md", reason: "name-not-utf8" },
+    ]);
+    expect(report.documents.total).toBe(1);
   });
 });
 
