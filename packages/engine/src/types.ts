@@ -197,14 +197,29 @@ export interface IndexOptions {
   onMessage?: (line: string) => void;
 }
 
+/**
+ * Why a folder entry was not indexed: `not-text` (not .md/.markdown/.mdx/.txt/.text),
+ * `name-not-utf8` (the file name's bytes are not UTF-8), `link-outside` (a symbolic link resolving
+ * outside the folder), `link-to-folder`, `link-dangling`, `link-loop`, `not-a-file` (FIFO, socket,
+ * device).
+ */
+export type SkipReason = "not-text" | "name-not-utf8" | "link-outside" | "link-to-folder" | "link-dangling" | "link-loop" | "not-a-file";
+
+/** A folder entry `index()` did not read. */
+export interface SkippedFile {
+  /** Relative to the folder, forward slashes; bytes of a name that is not UTF-8 as `\xNN`. */
+  path: string;
+  reason: SkipReason;
+}
+
 export interface IndexReport {
   collection: string;
   source: string;
   documents: { added: number; updated: number; unchanged: number; removed: number; total: number };
   passages: { written: number; removed: number; total: number };
   embeddings: { computed: number; reused: number; embedder: string; dimensions: number };
-  /** Files under the folder that are not Markdown or text, relative to the folder. */
-  skippedFiles: string[];
+  /** Entries under the folder that were not indexed, and why (hidden entries and node_modules are left out silently). */
+  skippedFiles: SkippedFile[];
   /** Notices such as an embedder change or a full-text rebuild. */
   messages: string[];
   elapsedMs: number;
