@@ -22,7 +22,9 @@ import { Bm25Retriever, prepareLexicalQuery, type DocCandidate, type LexicalQuer
 import { DeterministicExpander } from "./retrieval/deterministic-expander.js";
 import { HeuristicReranker, type OfflineRerankOptions, type RerankDocument } from "./retrieval/heuristic-reranker.js";
 import { byScoreThenDocIdDesc } from "./retrieval/order.js";
-import { reciprocalRankFusion, type FusedCandidate, type RankedList } from "./retrieval/rrf.js";
+import { convexFusion, type FusedCandidate, type RankedList } from "./retrieval/fusion.js";
+import { expandedQuery, relevanceModel, type FeedbackDocument } from "./retrieval/feedback.js";
+import { reciprocalRankFusion } from "./retrieval/rrf.js";
 import { makeSnippet } from "./retrieval/snippet.js";
 import { VectorIndex } from "./retrieval/vector.js";
 import { Catalog } from "./store/catalog.js";
@@ -31,7 +33,7 @@ import { indexSource, passageBody } from "./store/indexer.js";
 import { readMeta } from "./store/meta.js";
 import { SCHEMA_VERSION } from "./store/schema.js";
 import { IndexVocabulary } from "./store/vocabulary.js";
-import { analyzerId, resolveAnalyzer, type AnalyzerConfig } from "./text/analyze.js";
+import { analyzerId, buildMatchExpression, MAX_QUERY_CHARS, resolveAnalyzer, usedQueryText, type AnalyzerConfig } from "./text/analyze.js";
 import type { Answerer } from "./answer/answerer.js";
 import { citedRefs, REFUSAL } from "./answer/citations.js";
 import { checkEvidence, evidenceNote } from "./answer/evidence.js";
@@ -63,6 +65,7 @@ import type {
 import { OFFLINE_PROVIDER, PRESETS, type Preset, TIERS } from "./types.js";
 
 export const DEFAULT_HYBRID: HybridConfig = {
+  fusion: "convex",
   rrfK: 60,
   bm25Weight: 1,
   vectorWeight: 1,
@@ -71,6 +74,9 @@ export const DEFAULT_HYBRID: HybridConfig = {
   rerankDepth: 30,
   thoroughRerankDepth: 50,
   fusionWeight: 0.7,
+  feedbackDocs: 10,
+  feedbackTerms: 10,
+  feedbackQueryWeight: 0.5,
   columnWeights: [4, 1, 2],
 };
 
@@ -184,7 +190,7 @@ export class Engine {
     const opts = searchOptions(options, "search");
     const state = this.checkedState(opts);
     const trace: TraceStage[] = [];
-    const lexical = prepareLexicalQuery(checkText(text), state.catalog.languages, this.analyzer);
+    const lexical = this.lexicalQuery(state, usedQueryText(checkText(text)));
     const items = this.bm25Stage(state, lexical, text, opts.limit, opts, trace, "bm25");
     return this.respond(text, "search", state, items, lexical, opts.limit, trace, started);
   }
@@ -195,9 +201,9 @@ export class Engine {
     const opts = searchOptions(options, "vsearch");
     const state = this.checkedState(opts);
     const trace: TraceStage[] = [];
-    checkText(text);
-    const [vectorItems] = await this.vectorStage(state, [text], opts.limit, opts, trace);
-    const lexical = prepareLexicalQuery(text, state.catalog.languages, this.analyzer);
+    const used = usedQueryText(checkText(text));
+    const [vectorItems] = await this.vectorStage(state, [used], opts.limit, opts, trace);
+    const lexical = this.lexicalQuery(state, used);
     return this.respond(text, "vsearch", state, vectorItems ?? [], lexical, opts.limit, trace, started);
   }
 
@@ -209,7 +215,9 @@ export class Engine {
     const opts = searchOptions(rest, "query");
     const state = this.checkedState(opts);
     const trace: TraceStage[] = [];
-    const lexical = prepareLexicalQuery(checkText(text), state.catalog.languages, this.analyzer);
+    // Analysis, expansion, embedding and reranking see at most MAX_QUERY_CHARS: bounded cost.
+    const used = usedQueryText(checkText(text));
+    const lexical = this.lexicalQuery(state, used);
     const h = this.hybrid;
 
     if (tier === "fast") {
@@ -217,44 +225,45 @@ export class Engine {
       return this.respond(text, tier, state, items, lexical, opts.limit, trace, started);
     }
 
-    const lists: RankedList[] = [];
+    // Every list as deep as the results asked for, so fusion can fill `limit`.
+    const depth = Math.max(h.candidates, opts.limit);
     let rerankDepth = h.rerankDepth;
-    const vectorQueries = [text];
+    const vectorQueries = [used];
     const lexicalQueries: Array<{ name: string; query: LexicalQuery; text: string; weight: number }> = [
-      { name: "bm25", query: lexical, text, weight: h.bm25Weight },
+      { name: "bm25", query: lexical, text: used, weight: h.bm25Weight },
     ];
     if (tier === "thorough") {
       rerankDepth = h.thoroughRerankDepth;
-      const expansion = await this.expansionStage(state, text, trace);
+      const expansion = await this.expansionStage(state, used, trace);
       const seenMatch = new Set([lexical.match]);
       expansion.lexicalQueries.forEach((q, i) => {
-        const prepared = prepareLexicalQuery(q, state.catalog.languages, this.analyzer);
+        const prepared = this.lexicalQuery(state, usedQueryText(q));
         if (seenMatch.has(prepared.match) || prepared.match === "") return;
         seenMatch.add(prepared.match);
         lexicalQueries.push({ name: `bm25:expansion ${i + 1}`, query: prepared, text: q, weight: h.bm25Weight * h.expansionWeight });
       });
       for (const q of [...expansion.vectorQueries, ...(expansion.hyde ? [expansion.hyde] : [])]) {
-        if (q.trim() !== "" && !vectorQueries.includes(q)) vectorQueries.push(q);
+        const cut = usedQueryText(q);
+        if (cut.trim() !== "" && !vectorQueries.includes(cut)) vectorQueries.push(cut);
       }
     }
+    const lists: RankedList[] = [];
     for (const lq of lexicalQueries) {
-      lists.push({ name: lq.name, weight: lq.weight, items: this.bm25Stage(state, lq.query, lq.text, h.candidates, opts, trace, lq.name) });
+      lists.push({ name: lq.name, weight: lq.weight, items: this.bm25Stage(state, lq.query, lq.text, depth, opts, trace, lq.name) });
     }
-    const vectorLists = await this.vectorStage(state, vectorQueries, h.candidates, opts, trace);
+    const vectorLists = await this.vectorStage(state, vectorQueries, depth, opts, trace);
     vectorLists.forEach((items, i) => {
       lists.push({ name: i === 0 ? "vector" : `vector:expansion ${i}`, weight: h.vectorWeight * (i === 0 ? 1 : h.expansionWeight), items });
     });
 
-    const fusionStart = now();
-    const fused = reciprocalRankFusion(lists, h.rrfK);
-    trace.push({
-      stage: "fusion",
-      input: { method: "rrf", k: h.rrfK, lists: lists.map((l) => ({ name: l.name, weight: l.weight, size: l.items.length })) },
-      output: fused.slice(0, opts.traceDepth).map((c, i) => ({ docId: c.docId, score: c.score, rank: i + 1, detail: c.ranks })),
-      start: fusionStart,
-      end: now(),
-    });
-    const reranked = await this.rerankStage(state, text, fused, Math.max(rerankDepth, opts.limit), opts.traceDepth, trace);
+    if (tier === "thorough" && h.feedbackDocs > 0 && lexical.terms.length > 0) {
+      // The first pass is only the feedback's evidence; the trace shows it in the feedback stage.
+      const feedback = this.feedbackStage(state, lexical, used, this.fuse(lists), depth, opts, trace);
+      // The expanded query holds the original terms: it takes the original BM25 list's place.
+      if (feedback) lists[0] = { name: "bm25:feedback", weight: h.bm25Weight, items: feedback };
+    }
+    const fused = this.fusionStage(lists, opts.traceDepth, trace);
+    const reranked = await this.rerankStage(state, used, fused, Math.max(rerankDepth, opts.limit), opts.traceDepth, trace);
     return this.respond(text, tier, state, reranked, lexical, opts.limit, trace, started);
   }
 
@@ -404,6 +413,90 @@ export class Engine {
 
   // ---- stages ----
 
+  /** The BM25 side of a query; a compound the index holds in no form falls back to its parts. */
+  private lexicalQuery(state: State, text: string): LexicalQuery {
+    return prepareLexicalQuery(text, state.catalog.languages, this.analyzer, (alternative) => state.vocabulary.occurs(alternative));
+  }
+
+  private fuse(lists: RankedList[]): FusedCandidate[] {
+    return this.hybrid.fusion === "rrf" ? reciprocalRankFusion(lists, this.hybrid.rrfK) : convexFusion(lists);
+  }
+
+  private fusionStage(lists: RankedList[], traceDepth: number, trace: TraceStage[]): FusedCandidate[] {
+    const start = now();
+    const h = this.hybrid;
+    const fused = this.fuse(lists);
+    trace.push({
+      stage: "fusion",
+      input: {
+        method: h.fusion === "rrf" ? "rrf" : "convex combination of min-max normalized scores",
+        ...(h.fusion === "rrf" ? { k: h.rrfK } : {}),
+        lists: lists.map((l) => ({ name: l.name, weight: l.weight, size: l.items.length })),
+      },
+      output: fused.slice(0, traceDepth).map((c, i) => ({ docId: c.docId, score: c.score, rank: i + 1, detail: c.ranks })),
+      start,
+      end: now(),
+    });
+    return fused;
+  }
+
+  /**
+   * RM3 pseudo-relevance feedback (retrieval/feedback.ts): a relevance model from the best passages
+   * of the first pass's top documents, and a BM25 list for the original query plus the model's
+   * best terms. Undefined when the first pass found nothing to learn from.
+   */
+  private feedbackStage(
+    state: State,
+    lexical: LexicalQuery,
+    text: string,
+    firstPass: FusedCandidate[],
+    depth: number,
+    opts: SearchOptionsResolved,
+    trace: TraceStage[],
+  ): DocCandidate[] | undefined {
+    const h = this.hybrid;
+    const start = now();
+    const docs: FeedbackDocument[] = firstPass.slice(0, h.feedbackDocs).map((c) => {
+      const doc = state.catalog.documents[c.docIndex]!;
+      const row = this.passageText.get(c.passages[0]!) as { heading: string; text: string };
+      return { text: passageBody(row.heading, row.text), language: doc.language ? baseLanguage(doc.language) : undefined, score: c.score };
+    });
+    const model = relevanceModel(docs, this.analyzer);
+    const weighted = expandedQuery(lexical.terms, model, {
+      docs: h.feedbackDocs,
+      terms: h.feedbackTerms,
+      originalWeight: h.feedbackQueryWeight,
+    });
+    const added = weighted.filter((t) => t.feedback);
+    trace.push({
+      stage: "feedback",
+      input: {
+        method: "RM3",
+        firstPass: firstPass.slice(0, h.feedbackDocs).map((c, i) => ({ docId: c.docId, score: c.score, rank: i + 1 })),
+        terms: h.feedbackTerms,
+        originalWeight: h.feedbackQueryWeight,
+      },
+      output: {
+        terms: weighted.map((t) => ({
+          alternatives: t.alternatives.map((a) => a.join(" ")),
+          weight: t.weight,
+          repeats: t.repeats,
+          feedback: t.feedback,
+        })),
+      },
+      start,
+      end: now(),
+      ...(added.length === 0 ? { note: "no feedback terms: the first pass's documents hold nothing beyond the query" } : {}),
+    });
+    if (added.length === 0) return undefined;
+    const match = buildMatchExpression(
+      weighted.flatMap((t) =>
+        Array.from({ length: t.repeats }, () => ({ surface: "", alternatives: t.alternatives, kind: "word" as const, stop: false })),
+      ),
+    );
+    return this.bm25Stage(state, { ...lexical, match }, text, depth, opts, trace, "bm25:feedback");
+  }
+
   private bm25Stage(
     state: State,
     lexical: LexicalQuery,
@@ -423,6 +516,7 @@ export class Engine {
     const notes: string[] = [];
     if (lexical.match === "") notes.push("no searchable terms in the query");
     if (lexical.truncated > 0) notes.push(`${lexical.truncated} terms beyond the first 64 were ignored`);
+    if (text.length > MAX_QUERY_CHARS) notes.push(`only the first ${MAX_QUERY_CHARS} characters of the query were used`);
     trace.push({
       stage: "bm25",
       input: {
@@ -503,8 +597,7 @@ export class Engine {
    */
   async expand(text: string, options: { headers?: Record<string, string> } = {}): Promise<ExpansionResult> {
     checkOptions(options, ["headers"], "expand");
-    checkText(text);
-    return this.expandWith(this.state(), text, options.headers);
+    return this.expandWith(this.state(), usedQueryText(checkText(text)), options.headers);
   }
 
   private async expandWith(state: State, text: string, headers?: Record<string, string>): Promise<ExpansionResult> {
@@ -817,7 +910,13 @@ function validateHybrid(h: HybridConfig): void {
     if (!Number.isFinite(v) || v < 0 || (integer && !Number.isInteger(v)))
       throw new RangeError(`Expected hybrid "${name}" to be a non-negative ${integer ? "integer" : "number"}, got ${v}`);
   };
+  if (h.fusion !== "convex" && h.fusion !== "rrf")
+    throw new RangeError(`Expected hybrid "fusion" to be "convex" or "rrf", got ${JSON.stringify(h.fusion)}`);
   positive("rrfK", h.rrfK, false);
+  positive("feedbackDocs", h.feedbackDocs, true);
+  positive("feedbackTerms", h.feedbackTerms, true);
+  if (!(h.feedbackQueryWeight >= 0 && h.feedbackQueryWeight <= 1))
+    throw new RangeError(`Expected hybrid "feedbackQueryWeight" to be between 0 and 1, got ${h.feedbackQueryWeight}`);
   positive("bm25Weight", h.bm25Weight, false);
   positive("vectorWeight", h.vectorWeight, false);
   positive("expansionWeight", h.expansionWeight, false);

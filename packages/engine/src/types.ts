@@ -57,7 +57,12 @@ export interface EngineOptions {
 }
 
 export interface HybridConfig {
-  /** Reciprocal rank fusion constant (Cormack, Clarke & Büttcher, SIGIR 2009). @default 60 */
+  /**
+   * How the balanced and thorough tiers fuse their lists: `convex`, a weighted sum of min–max
+   * normalized scores (retrieval/fusion.ts), or `rrf`, reciprocal rank fusion. @default "convex"
+   */
+  fusion: "convex" | "rrf";
+  /** Reciprocal rank fusion constant (Cormack, Clarke & Büttcher, SIGIR 2009), when `fusion` is `rrf`. @default 60 */
   rrfK: number;
   /** Weight of the BM25 list in fusion. @default 1 */
   bm25Weight: number;
@@ -68,7 +73,7 @@ export interface HybridConfig {
   vectorWeight: number;
   /** Weight of lists from expanded queries (thorough), relative to the original query's lists. @default 0.5 */
   expansionWeight: number;
-  /** Depth of each list that enters fusion. @default 50 */
+  /** Depth of each list that enters fusion; a larger `limit` deepens them to `limit`. @default 50 */
   candidates: number;
   /** How many fused candidates the balanced tier reranks. @default 30 */
   rerankDepth: number;
@@ -76,6 +81,12 @@ export interface HybridConfig {
   thoroughRerankDepth: number;
   /** Final score = fusionWeight × (fused / max fused) + (1 − fusionWeight) × rerank score. @default 0.7 */
   fusionWeight: number;
+  /** Thorough: first-pass documents the RM3 relevance model is estimated from; 0 turns feedback off. @default 10 */
+  feedbackDocs: number;
+  /** Thorough: feedback terms added to the query. @default 10 */
+  feedbackTerms: number;
+  /** Thorough: λ, the original query's weight in the expanded query (retrieval/feedback.ts). @default 0.5 */
+  feedbackQueryWeight: number;
   /** BM25 column weights (title, body, path) passed to FTS5 `bm25()`. @default [4, 1, 2] */
   columnWeights: readonly [number, number, number];
 }
@@ -115,7 +126,7 @@ export interface Hit {
   snippet: string;
 }
 
-export type StageName = "bm25" | "vector" | "fusion" | "rerank" | "expansion" | "evidence" | "generation";
+export type StageName = "bm25" | "vector" | "fusion" | "rerank" | "expansion" | "feedback" | "evidence" | "generation";
 
 /** A compact ranked list inside a trace: enough to see where a document went. */
 export interface TraceItem {

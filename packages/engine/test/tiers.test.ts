@@ -20,7 +20,7 @@ describe("tiers do different work", () => {
     const r = await setup.engine.query("cancel subscription", { tier: "balanced" });
     expect(stages(r.trace)).toEqual(["bm25", "vector", "fusion", "rerank"]);
     const fusion = r.trace[2]!;
-    expect(fusion.input).toMatchObject({ method: "rrf", k: 60 });
+    expect(fusion.input).toMatchObject({ method: "convex combination of min-max normalized scores" });
     const first = (fusion.output as TraceItem[])[0]!;
     expect(first.detail).toHaveProperty("bm25");
     const rerank = r.trace[3]!;
