@@ -67,7 +67,9 @@ export function resolveAnalyzer(options: Partial<AnalyzerConfig> = {}): Analyzer
 /** Stable id recorded in the index; a change forces a rebuild of the full-text index. */
 export function analyzerId(config: AnalyzerConfig): string {
   const stemmed = [...config.stemLanguages].sort().join(",") || "none";
-  return `analyzer-v2(fold,split,join,translit-de,stem=${stemmed},cjk=${config.cjk})`;
+  // v3: JSONL ids are no longer indexed (the path column holds folder paths only); the version
+  // change rebuilds the full-text rows of an older index on its next `index` run.
+  return `analyzer-v3(fold,split,join,translit-de,stem=${stemmed},cjk=${config.cjk})`;
 }
 
 const ESC = CONNECTORS.replace(/[\\\-\]^]/g, "\\$&");
