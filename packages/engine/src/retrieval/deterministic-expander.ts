@@ -143,9 +143,7 @@ export class DeterministicExpander implements QueryExpander {
     const forms = analyzeQuery(word, { languages: vocabulary.languages, config: this.analyzer }).terms[0]?.alternatives ?? [];
     for (const form of forms) {
       if (form.length !== 1) continue;
-      // The first letter must agree (Lucene DirectSpellChecker's default `minPrefix` 1): misspellings
-      // rarely change it, and without it short stems jump to unrelated words (`mein` → `ein`).
-      const hit = vocabulary.similarTerms(form[0]!, maxEdits).find((t) => t[0] === form[0]![0] && /^\p{L}+$/u.test(t));
+      const hit = vocabulary.similarTerms(form[0]!, maxEdits).find((t) => /^\p{L}+$/u.test(t));
       if (hit !== undefined) return hit;
     }
     return undefined;
