@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { convexFusion, minMaxNormalized } from "./fusion.js";
 import { reciprocalRankFusion } from "./rrf.js";
 import { compareUtf8, TopK, byScoreThenDocIdDesc } from "./order.js";
 
@@ -32,6 +33,35 @@ describe("reciprocal rank fusion", () => {
   });
 
   it("rejects a negative k", () => expect(() => reciprocalRankFusion([], -1)).toThrow(RangeError));
+});
+
+describe("convex fusion", () => {
+  const scored = (docIndex: number, docId: string, score: number) => ({ docIndex, docId, passageRowId: docIndex * 10, score });
+
+  it("sums weight × min-max normalized score over the lists, divided by the weights of lists that returned anything", () => {
+    expect(minMaxNormalized([scored(1, "a", 9), scored(2, "b", 6), scored(3, "c", 3)])).toEqual([1, 0.5, 0]);
+    const fused = convexFusion([
+      { name: "bm25", weight: 1, items: [scored(1, "a", 9), scored(2, "b", 6), scored(3, "c", 3)] },
+      { name: "vector", weight: 0.5, items: [scored(3, "c", 0.9), scored(2, "b", 0.5)] },
+      { name: "empty", weight: 7, items: [] },
+    ]);
+    expect(fused.map((f) => [f.docId, f.score])).toEqual([
+      ["a", 1 / 1.5],
+      ["c", 0.5 / 1.5],
+      ["b", 0.5 / 1.5],
+    ]);
+    expect(fused[0]!.ranks).toEqual({ bm25: 1 });
+    expect(fused[1]!.ranks).toEqual({ bm25: 3, vector: 1 });
+  });
+
+  it("keeps a clear BM25 winner first where RRF lets a weak list's top document overtake it", () => {
+    const lists = [
+      { name: "bm25", weight: 1, items: [scored(1, "a", 20), scored(2, "b", 5), scored(3, "c", 4.9), scored(4, "d", 1)] },
+      { name: "vector", weight: 1, items: [scored(3, "c", 0.31), scored(2, "b", 0.3), scored(1, "a", 0.3), scored(4, "d", 0.1)] },
+    ];
+    expect(convexFusion(lists)[0]!.docId).toBe("a");
+    expect(reciprocalRankFusion(lists, 60)[0]!.docId).toBe("c");
+  });
 });
 
 describe("ordering", () => {

@@ -6,8 +6,8 @@
  *
  * where norm_list maps the list's scores onto [0, 1] by min–max over the list (its best document
  * 1, its last 0) and a document absent from a list gets 0 from it. Unlike reciprocal rank fusion,
- * the combination keeps score gaps: a list whose top documents are barely better than its 50th
- * (a weak retriever with no evidence) moves little, and a clear BM25 winner stays a winner. A list
+ * the combination keeps score gaps: near-equal scores at the top of a list (a weak retriever's
+ * cosines) move their documents little, and a clear BM25 winner stays a winner. A list
  * with no documents takes no part (its weight is not counted). Ties follow the engine's order
  * (score, then doc id descending).
  */
