@@ -4,6 +4,9 @@
 // Dependencies point one way: the system under test (packages/engine) and the measuring packages
 // (packages/trec-eval, packages/eval-gate) depend on nothing of the suite or of each other; the
 // suite (evals/, scorers/, helpers/) depends on them; bin/ and bench/ only wire.
+/** Dependencies on npm packages and Node built-ins, which any package may have. */
+const EXTERNAL = ["npm", "npm-dev", "core", "npm-optional", "npm-peer", "npm-no-pkg", "npm-unknown"];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -14,27 +17,18 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
-    {
-      name: "engine-self-contained",
+    // The three packages: each imports nothing outside its own folder (npm packages and Node's own are fine).
+    ...[
+      ["engine", "The system under test must not know how it is measured."],
+      ["trec-eval", "The ruler (trec_eval's measures) must not depend on what it measures."],
+      ["eval-gate", "The gate takes its inputs as data."],
+    ].map(([pkg, why]) => ({
+      name: `${pkg}-self-contained`,
       severity: "error",
-      comment: "The system under test imports nothing outside packages/engine: it must not know how it is measured.",
-      from: { path: "^packages/engine/" },
-      to: { path: "^(?!packages/engine/)", dependencyTypesNot: ["npm", "npm-dev", "core", "npm-optional", "npm-peer", "npm-no-pkg", "npm-unknown"] },
-    },
-    {
-      name: "trec-eval-self-contained",
-      severity: "error",
-      comment: "The ruler (trec_eval's measures) imports nothing outside packages/trec-eval, least of all what it measures.",
-      from: { path: "^packages/trec-eval/" },
-      to: { path: "^(?!packages/trec-eval/)", dependencyTypesNot: ["npm", "npm-dev", "core", "npm-optional", "npm-peer", "npm-no-pkg", "npm-unknown"] },
-    },
-    {
-      name: "eval-gate-self-contained",
-      severity: "error",
-      comment: "The gate takes its inputs as data: it imports nothing outside packages/eval-gate.",
-      from: { path: "^packages/eval-gate/" },
-      to: { path: "^(?!packages/eval-gate/)", dependencyTypesNot: ["npm", "npm-dev", "core", "npm-optional", "npm-peer", "npm-no-pkg", "npm-unknown"] },
-    },
+      comment: `${why} packages/${pkg} imports nothing outside itself.`,
+      from: { path: `^packages/${pkg}/` },
+      to: { path: `^(?!packages/${pkg}/)`, dependencyTypesNot: EXTERNAL },
+    })),
     {
       name: "scorers-are-pure",
       severity: "error",
@@ -54,7 +48,7 @@ module.exports = {
       severity: "error",
       comment: "bin/, bench/ and eval files are entry points: wiring that nothing else imports.",
       from: {},
-      to: { path: "^(bin|bench|evals)/|/bench/" , pathNot: "^packages/[^/]+/bench/[^/]+\\.ts$" },
+      to: { path: "^(bin|bench|evals)/|/bench/", pathNot: "^packages/[^/]+/bench/[^/]+\\.ts$" },
     },
   ],
   options: {

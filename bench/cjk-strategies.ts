@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { Engine } from "@hybrid-search/engine";
-import { CJK_STRATEGIES, type CjkStrategy } from "../packages/engine/src/text/cjk.js";
+import { CJK_STRATEGIES, type CjkStrategy } from "@hybrid-search/engine/analysis";
 import { argumentsOrExit, parseCommandLine, positiveInteger } from "../helpers/cli-args.js";
 import { judgedCases, loadDataset } from "../helpers/dataset.js";
 import { CJK_DIR, CJK_LANGUAGES, listCorpusDocs } from "../helpers/fixtures.js";

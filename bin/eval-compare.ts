@@ -1,7 +1,7 @@
 /**
  * `pnpm eval:compare <a.json> <b.json> [--force] [--json]`: per-metric deltas between two run
  * reports, per-case wins, losses and ties, a paired randomization test and a bootstrap CI per
- * metric, minimum-detectable-effect warnings; regressions first (helpers/gate/compare.ts).
+ * metric, minimum-detectable-effect warnings; regressions first (@hybrid-search/eval-gate/compare).
  *
  * Exit status: 0 no significant regression; 1 at least one; 2 bad input, or runs whose index
  * fingerprint or fixtures differ (unless --force).

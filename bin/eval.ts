@@ -1,45 +1,49 @@
 /**
  * `pnpm eval`: the Definition-of-Done run, gated on per-metric floors.
  *
- * 1. Checks the command line, EVAL_ENGINE_OPTIONS, the dataset, the baseline and the file filter
- *    (any problem: one line, exit 2).
- * 2. Runs `evalite run` once with `--threshold 0` (so Evalite's status says only whether an eval
- *    failed: threw, timed out, or its file did not load), `--outputPath` and EVAL_RUN_INFO_FILE
- *    into a temp folder.
- * 3. Gates the results on the floors of the run's mode (docs/gate.md), applies --lower-floor and
+ * 1. Checks the command line, EVAL_ENGINE_OPTIONS, the dataset, the baseline, the file filter and
+ *    evalite.config.ts (any problem: one line, exit 2).
+ * 2. Runs Evalite once, in this process, through its Node API (`runEvalite`, mode "run-once"), on
+ *    the storage evalite.config.ts names, recording the id of the run it creates; global setup
+ *    (helpers/global-setup.ts) writes what the run measures to EVAL_RUN_INFO_FILE.
+ * 3. Reads exactly that run back from the storage (and writes it to --outputPath as Evalite's JSON
+ *    export), gates it on the floors of the run's mode (docs/gate.md), applies --lower-floor and
  *    --update-baseline, writes the report set and prints the verdict.
  *
- * Exit status: 0 pass; 1 an eval failed, a floor fell or went missing, or a --threshold given on
- * the command line was not met; 2 a configuration or fixture error. Evalite's configured
- * threshold (evalite.config.ts) is printed and recorded, not gating.
+ * Exit status: 0 pass; 1 an eval failed, a floor fell or went missing, a --threshold given on the
+ * command line was not met, or Evalite recorded nothing; 2 a configuration or fixture error.
+ * Evalite's configured threshold (evalite.config.ts) is printed and recorded, not gating.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative, resolve } from "node:path";
-import { DatasetError, loadDataset, type Dataset } from "../helpers/dataset.js";
+import { dirname, join, relative, resolve } from "node:path";
 import { ConfigError } from "@hybrid-search/eval-gate";
-import { engineOptionsFromEnv } from "../helpers/engine-options.js";
-import { formatFixtureError, isFixtureError } from "../helpers/fixtures.js";
-import { removeOnExit } from "../helpers/setup-db.js";
-import { checkFilter, EVAL_USAGE, parseEvalArgs, type EvalArgs } from "../helpers/eval-args.js";
 import {
+  type Baseline,
   checkFloors,
+  type FloorChange,
   floorMode,
   lowerFloors,
   ratchet,
   readBaseline,
   writeBaseline,
-  type Baseline,
-  type FloorChange,
 } from "@hybrid-search/eval-gate/baseline";
-import { readEvaliteOutput, runCreatedAt } from "@hybrid-search/eval-gate/evalite-output";
-import { analyzeRun, buildReport, pct, type Report, type RunInfo } from "@hybrid-search/eval-gate/report";
-import { configuredThreshold, fixtureInfo, gitInfo } from "../helpers/run-context.js";
+import { exportRun, recordCreatedRuns } from "@hybrid-search/eval-gate/evalite-storage";
+import { analyzeRun, buildReport, type EvaliteVerdict, evaliteStatus, pct, type Report } from "@hybrid-search/eval-gate/report";
+import { readRunInfo, type RunInfo } from "@hybrid-search/eval-gate/run-info";
 import { writeReportSet } from "@hybrid-search/eval-gate/writers";
+import type { Evalite } from "evalite";
+import type { Vitest } from "vitest/node";
+import { type Dataset, DatasetError, loadDataset } from "../helpers/dataset.js";
+import { engineOptionsFromEnv } from "../helpers/engine-options.js";
+import { checkFilter, EVAL_USAGE, type EvalArgs, parseEvalArgs } from "../helpers/eval-args.js";
+import { formatFixtureError, isFixtureError } from "../helpers/fixtures.js";
+import { type EvaliteSetup, evaliteSetup, fixtureInfo, gitInfo } from "../helpers/run-context.js";
+import { removeOnExit } from "../helpers/setup-db.js";
 
 const root = resolve(import.meta.dirname, "..");
 const say = (line: string): boolean => process.stdout.write(`${line}\n`);
+const firstLine = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
 
 /** One line on stderr, exit status 2. */
 function configError(error: unknown): number {
@@ -53,6 +57,7 @@ async function main(argv: string[]): Promise<number> {
   let args: EvalArgs;
   let dataset: Dataset;
   let baseline: Baseline;
+  let evalite: EvaliteSetup;
   const baselinePath = resolve(process.env.EVAL_BASELINE?.trim() || join(root, "evals/baseline.json"));
   try {
     args = parseEvalArgs(argv);
@@ -69,6 +74,7 @@ async function main(argv: string[]): Promise<number> {
     dataset = loadDataset();
     baseline = readBaseline(baselinePath);
     if (args.filter !== null) checkFilter(root, args.filter);
+    evalite = await evaliteSetup(root);
   } catch (error) {
     return configError(error);
   }
@@ -76,43 +82,65 @@ async function main(argv: string[]): Promise<number> {
 
   const work = mkdtempSync(join(tmpdir(), "eval-run-"));
   removeOnExit(work);
-  const outputPath = resolve(args.outputPath ?? join(work, "results.json"));
   const runInfoPath = join(work, "run-info.json");
   const startedAt = new Date();
-  const evalite = join(root, "node_modules/.bin/evalite");
-  const run = spawnSync(evalite, ["run", ...args.evaliteArgs, "--threshold", "0", "--outputPath", outputPath], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, EVAL_RUN_INFO_FILE: runInfoPath },
-  });
-  if (run.error) {
-    process.stderr.write(`eval: could not start Evalite (${run.error.message}); run the set-up command in the README first\n`);
+  let storage: Evalite.Storage;
+  try {
+    storage = await evalite.openStorage();
+  } catch (error) {
+    process.stderr.write(`eval: Evalite's storage (evalite.config.ts, EVALITE_STORAGE) cannot be opened: ${firstLine(error)}\n`);
     return 2;
   }
-  if (run.signal) {
-    process.stderr.write(`eval: Evalite was stopped by ${run.signal}; no verdict\n`);
+  const recording = recordCreatedRuns(storage);
+  let vitest: Vitest;
+  try {
+    // Imported here, not above: it loads vitest and vite (about 2 s), which a refused flag need not wait for.
+    const { runEvalite } = await import("evalite/runner");
+    // Global setup runs in this process: it reads where to write the run info from the environment.
+    process.env.EVAL_RUN_INFO_FILE = runInfoPath;
+    ({ vitest } = await runEvalite({
+      mode: "run-once",
+      cwd: root,
+      path: args.filter ?? undefined,
+      storage: recording.storage,
+      // Printed by Evalite's summary only: in "run-once" mode it sets no exit status. The gate decides.
+      scoreThreshold: args.threshold ?? undefined,
+      ...args.evalite,
+    }));
+  } catch (error) {
+    // Evalite's UI server is still listening when its run throws: exit rather than wait on it.
+    process.stderr.write(`eval: Evalite stopped before measuring: ${firstLine(error)}\n`);
+    process.exit(2);
+  }
+  const verdict = evaliteVerdict(vitest);
+
+  // Exactly the run this invocation created ("run-once" makes one, lazily, at its first eval).
+  const [runId, ...more] = recording.createdRunIds;
+  let output: Evalite.Exported.Output | null = null;
+  try {
+    if (runId !== undefined && more.length === 0) output = await exportRun(recording.storage, runId);
+  } finally {
+    await recording.storage.close();
+  }
+  if (runId === undefined) {
+    say(
+      `eval: Evalite recorded no run (every eval file failed to load, or every eval was skipped); its output above says why${verdict.unloadedFiles.length > 0 ? ` (did not load: ${verdict.unloadedFiles.join(", ")})` : ""}`,
+    );
     return 1;
   }
-  const evaliteStatus = run.status ?? 1;
-  if (evaliteStatus !== 0 && evaliteStatus !== 1) {
-    // 2: global setup found a malformed fixture (its line is above); 252: a flag Evalite does not know.
-    if (evaliteStatus !== 2)
-      process.stderr.write(`eval: Evalite stopped with status ${evaliteStatus} before measuring (its message is above)\n`);
+  if (output === null) {
+    process.stderr.write(`eval: Evalite created runs ${recording.createdRunIds.join(", ")} in one "run-once" run; no verdict\n`);
     return 2;
   }
-
+  if (args.outputPath !== null) {
+    const path = resolve(args.outputPath);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, JSON.stringify(output, null, 2));
+    say(`eval: this run's results (Evalite's JSON export, run ${output.run.id}): ${relative(process.cwd(), path)}`);
+  }
   let runInfo: RunInfo;
-  let output: ReturnType<typeof readEvaliteOutput>;
   try {
-    if (!existsSync(outputPath)) throw new ConfigError(`Evalite wrote no results (status ${evaliteStatus}); its output above says why`);
-    output = readEvaliteOutput(outputPath);
-    if (runCreatedAt(output) < Math.floor(startedAt.getTime() / 1000) * 1000 - 1000) {
-      // With nothing recorded, Evalite exports the storage's previous run: never gate on that.
-      say(`eval: Evalite recorded no run (every eval file failed to load, or every eval was skipped); its output above says why`);
-      return 1;
-    }
-    if (!existsSync(runInfoPath)) throw new ConfigError(`global setup wrote no run info to EVAL_RUN_INFO_FILE (helpers/global-setup.ts)`);
-    runInfo = JSON.parse(readFileSync(runInfoPath, "utf8")) as RunInfo;
+    runInfo = readRunInfo(runInfoPath);
   } catch (error) {
     return configError(error);
   }
@@ -136,12 +164,11 @@ async function main(argv: string[]): Promise<number> {
   }
   const gate = checkFloors(baseline, mode, analysis.aggregates, analysis.ranEvals);
   if (args.updateBaseline) {
-    if (evaliteStatus === 0) changes.push(...ratchet(baseline, mode, analysis.aggregates, context));
+    if (evaliteStatus(verdict) === 0) changes.push(...ratchet(baseline, mode, analysis.aggregates, context));
     else say(`baseline: not raised: an eval failed in this run`);
   }
   if (changes.length > 0) writeBaseline(baselinePath, baseline);
 
-  const configured = await configuredThreshold(root);
   const report = buildReport({
     startedAt,
     finishedAt: new Date(),
@@ -150,11 +177,11 @@ async function main(argv: string[]): Promise<number> {
     runInfo,
     floorMode: mode,
     fixtures: fixtureInfo(dataset),
-    evaliteStatus,
+    evalite: verdict,
     evaliteThreshold:
       args.threshold !== null
         ? { threshold: args.threshold, source: "--threshold", binding: true }
-        : { threshold: configured, source: configured === null ? "none" : "evalite.config.ts", binding: false },
+        : { threshold: evalite.threshold, source: evalite.threshold === null ? "none" : "evalite.config.ts", binding: false },
     output,
     analysis,
     baselinePath: relative(root, baselinePath) || baselinePath,
@@ -171,6 +198,21 @@ async function main(argv: string[]): Promise<number> {
     `eval: ${report.status.toUpperCase()}${report.statusReasons.length > 0 ? ` (${report.statusReasons.join("; ")})` : ""}; exit ${report.exitStatus}`,
   );
   return report.exitStatus;
+}
+
+/**
+ * What Evalite's reporter counts for its exit status, read from vitest after the run ("run-once"
+ * mode keeps that status to itself): failed tests (a task threw or timed out) and eval files that
+ * did not load.
+ */
+function evaliteVerdict(vitest: Vitest): EvaliteVerdict {
+  return {
+    failedTests: vitest.state.getCountOfFailedTests(),
+    unloadedFiles: vitest.state
+      .getTestModules()
+      .filter((module) => module.errors().length > 0)
+      .map((module) => relative(root, module.moduleId)),
+  };
 }
 
 function printVerdict(report: Report, changes: readonly FloorChange[], baselinePath: string): void {
@@ -212,7 +254,7 @@ function printVerdict(report: Report, changes: readonly FloorChange[], baselineP
   const e = report.evalite;
   const th = report.thresholds.evalite;
   say(
-    `evalite: mean ${pct(e.mean)} of ${e.scores} scores; threshold ${th.threshold ?? "none"}${th.threshold === null ? "" : " %"} (${th.source}) ${e.thresholdMet === null ? "not applicable" : e.thresholdMet ? "met" : "not met"}${th.binding ? "" : " — advisory: the floors gate this run (Evalite itself ran with --threshold 0 so its status reports only failed evals)"}`,
+    `evalite: mean ${pct(e.mean)} of ${e.scores} scores; threshold ${th.threshold ?? "none"}${th.threshold === null ? "" : " %"} (${th.source}) ${e.thresholdMet === null ? "not applicable" : e.thresholdMet ? "met" : "not met"}${th.binding ? "" : " — advisory: the floors gate this run (--threshold N makes it binding)"}`,
   );
   const j = report.judge;
   if (j.mode !== "none")

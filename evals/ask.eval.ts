@@ -21,7 +21,7 @@ import {
   topicCoverage,
 } from "../scorers/answer.js";
 import { diagnose, formatDiagnosis, goldenSetWarning } from "../scorers/diagnosis.js";
-import { answerRelevance, contextRelevance, faithfulness, MethodTally, triadCases } from "../scorers/judge.js";
+import { answerRelevance, contextRelevance, faithfulness, triadCases } from "../scorers/judge.js";
 
 const models = evalModels();
 const offline = models.selection.mode === "offline";
@@ -29,7 +29,6 @@ const offline = models.selection.mode === "offline";
 const variants: Array<{ name: string; input: Preset }> = offline
   ? [{ name: "offline extractive", input: "balanced" }]
   : (["slim", "balanced", "quality"] as const).map((p) => ({ name: p, input: p }));
-const tally = new MethodTally();
 const cases = loadAskCases();
 /** A citation of a translation of a required document counts (same facts): the fixture translation groups. */
 const citationPolicy = { translations: fixtureTranslationMap() };
@@ -68,7 +67,6 @@ const columns = ({ input, output }: { input: AskCase; output: AskResult }) => [
 const rows = (subset: readonly AskCase[]) => subset.map((input) => ({ input }));
 const judged = (metric: string) => ({
   ...(models.judge ? { judge: models.judge } : {}),
-  tally,
   timeoutMs: models.selection.limits.timeoutMs,
   headers: (c: AskCase) => trialHeaders(`judge:${metric}:${c.id}`),
 });

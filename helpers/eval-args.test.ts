@@ -3,7 +3,7 @@ import { REPO_ROOT } from "./fixtures.js";
 import { checkFilter, evalFiles, parseEvalArgs } from "./eval-args.js";
 
 describe("pnpm eval's command line", () => {
-  it("takes our flags out and passes the filter and Evalite's flags through", () => {
+  it("takes our flags, the filter, and Evalite's flags as its runner's options", () => {
     expect(parseEvalArgs(["search", "--update-baseline", "--reason", "initial floors", "--hideTable"])).toEqual({
       help: false,
       updateBaseline: true,
@@ -13,7 +13,7 @@ describe("pnpm eval's command line", () => {
       threshold: null,
       outputPath: null,
       filter: "search",
-      evaliteArgs: ["search", "--hideTable"],
+      evalite: { hideTable: true },
     });
     expect(
       parseEvalArgs([
@@ -25,6 +25,7 @@ describe("pnpm eval's command line", () => {
         "--threshold=80",
         "--outputPath",
         "r.json",
+        "--noCache",
       ]),
     ).toMatchObject({
       lowerFloors: ["Search (BM25)|nDCG@10", "Vector search"],
@@ -32,8 +33,11 @@ describe("pnpm eval's command line", () => {
       keepReport: true,
       threshold: 80,
       outputPath: "r.json",
-      evaliteArgs: [],
+      filter: null,
+      evalite: { cacheEnabled: false },
     });
+    expect(parseEvalArgs(["-h"]).help).toBe(true);
+    expect(parseEvalArgs(["--threshold", "0"]).threshold).toBe(0);
   });
 
   it("refuses a lowering without a reason, a stray reason, bad values and two filters", () => {
@@ -44,7 +48,18 @@ describe("pnpm eval's command line", () => {
     expect(() => parseEvalArgs(["--lower-floor", "--reason", "x"])).toThrow("--lower-floor needs a value");
     expect(() => parseEvalArgs(["--threshold", "seventy"])).toThrow("--threshold must be a percentage from 0 to 100 (got seventy)");
     expect(() => parseEvalArgs(["--threshold", "170"])).toThrow(/got 170/);
+    expect(() => parseEvalArgs(["--threshold="])).toThrow("--threshold must be a percentage from 0 to 100 (got )");
     expect(() => parseEvalArgs(["search", "query"])).toThrow('one file filter at most (got "search" and "query")');
+  });
+
+  it("refuses a flag neither we nor Evalite's runner know, in one line, naming the likely one", () => {
+    expect(() => parseEvalArgs(["--no-cache"])).toThrow(
+      "unknown flag --no-cache (did you mean --noCache?); pnpm eval --help lists the flags",
+    );
+    expect(() => parseEvalArgs(["search", "--updateBaseline"])).toThrow("unknown flag --updateBaseline (did you mean --update-baseline?)");
+    expect(() => parseEvalArgs(["--verbose"])).toThrow(/^unknown flag --verbose; pnpm eval --help lists the flags$/);
+    expect(() => parseEvalArgs(["-x"])).toThrow(/^unknown flag -x;/);
+    expect(() => parseEvalArgs(["--hideTable=yes"])).toThrow("--hideTable takes no value");
   });
 
   it("knows the eval files and refuses a filter that matches none (Evalite would wait forever)", () => {

@@ -1,13 +1,17 @@
 /**
- * `pnpm eval`'s command line: our flags (kebab-case) are taken out, Evalite's (camelCase) and the
- * file filter go through to `evalite run`. `--threshold` and `--outputPath` are Evalite's flags
- * that the wrapper handles itself (see bin/eval.ts).
+ * `pnpm eval`'s command line, parsed with node's `util.parseArgs`: our flags (kebab-case), the
+ * flags of Evalite's runner that we pass on (camelCase, as `evalite run` spells them), and one
+ * file filter. Anything else stops with one line before any eval runs (the `evalite` CLI took
+ * about 20 s to reject an unknown flag, with status 252). `--threshold` and `--outputPath` are
+ * Evalite's flags that the gate handles itself (see bin/eval.ts).
  */
 import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ConfigError } from "@hybrid-search/eval-gate";
+import type { runEvalite } from "evalite/runner";
 
-export const EVAL_USAGE = `Usage: pnpm eval [filter] [--update-baseline] [--lower-floor <eval|metric|slice> ...] [--reason "..."] [--keep-report] [--threshold N] [--outputPath file] [evalite flags]
+export const EVAL_USAGE = `Usage: pnpm eval [filter] [--update-baseline] [--lower-floor <eval|metric|slice> ...] [--reason "..."] [--keep-report] [--threshold N] [--outputPath file] [--hideTable] [--noCache]
 
   filter                  run only eval files whose path contains it
   --update-baseline       raise the floors of this run's mode to what it achieved (less the tolerance); never lowers
@@ -15,10 +19,40 @@ export const EVAL_USAGE = `Usage: pnpm eval [filter] [--update-baseline] [--lowe
   --reason "..."          why, logged in the baseline with date and commit
   --keep-report           write the report set to <reports>/kept/, which git does not ignore
   --threshold N           make Evalite's mean threshold (percent) binding for this run
-  --outputPath file       also keep Evalite's own JSON results there
+  --outputPath file       also write this run's results there, as Evalite's JSON export
+  --hideTable             Evalite: no table of cases after a run of one eval file
+  --noCache               Evalite: cacheEnabled false (in 1.0.0-beta.16 only cache-hit reporting stops; the cache is still used)
 
 Environment: EVAL_BASELINE (default evals/baseline.json), EVAL_REPORTS_DIR (default reports/),
 EVAL_ENGINE_OPTIONS, EVAL_DATASET, EVALITE_STORAGE, EVALITE_PORT.`;
+
+/** The options of Evalite's runner that its flags set. */
+export type EvaliteRunOptions = Pick<Parameters<typeof runEvalite>[0], "hideTable" | "cacheEnabled">;
+
+/**
+ * Evalite's flags (those of `evalite run`) that `pnpm eval` passes on, and the runner option each
+ * sets: typed against `runEvalite`'s options, so a flag can only name what the runner takes.
+ */
+const EVALITE_FLAGS = {
+  hideTable: (options) => {
+    options.hideTable = true;
+  },
+  noCache: (options) => {
+    options.cacheEnabled = false;
+  },
+} satisfies Record<string, (options: EvaliteRunOptions) => void>;
+
+const OPTIONS = {
+  help: { type: "boolean", short: "h" },
+  "update-baseline": { type: "boolean" },
+  "lower-floor": { type: "string", multiple: true },
+  reason: { type: "string" },
+  "keep-report": { type: "boolean" },
+  threshold: { type: "string" },
+  outputPath: { type: "string" },
+  hideTable: { type: "boolean" },
+  noCache: { type: "boolean" },
+} as const satisfies ParseArgsConfig["options"];
 
 export interface EvalArgs {
   help: boolean;
@@ -31,72 +65,62 @@ export interface EvalArgs {
   outputPath: string | null;
   /** The file filter, when given. */
   filter: string | null;
-  /** What goes to `evalite run`: the filter and Evalite's other flags. */
-  evaliteArgs: string[];
+  /** What Evalite's own flags set on its runner. */
+  evalite: EvaliteRunOptions;
 }
 
 export function parseEvalArgs(argv: readonly string[]): EvalArgs {
+  checkTokens(argv);
+  const { values, positionals } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  if (positionals.length > 1) throw new ConfigError(`one file filter at most (got "${positionals[0]}" and "${positionals[1]}")`);
+  const evalite: EvaliteRunOptions = {};
+  for (const flag of Object.keys(EVALITE_FLAGS) as Array<keyof typeof EVALITE_FLAGS>) if (values[flag]) EVALITE_FLAGS[flag](evalite);
   const args: EvalArgs = {
-    help: false,
-    updateBaseline: false,
-    lowerFloors: [],
-    reason: null,
-    keepReport: false,
-    threshold: null,
-    outputPath: null,
-    filter: null,
-    evaliteArgs: [],
+    help: values.help ?? false,
+    updateBaseline: values["update-baseline"] ?? false,
+    lowerFloors: values["lower-floor"] ?? [],
+    reason: values.reason?.trim() ?? null,
+    keepReport: values["keep-report"] ?? false,
+    threshold: values.threshold === undefined ? null : percentage(values.threshold),
+    outputPath: values.outputPath ?? null,
+    filter: positionals[0] ?? null,
+    evalite,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const [flag, inline] =
-      arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
-    const value = (): string => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || (inline === undefined && v.startsWith("--"))) throw new ConfigError(`${flag} needs a value`);
-      return v;
-    };
-    switch (flag) {
-      case "--help":
-      case "-h":
-        args.help = true;
-        break;
-      case "--update-baseline":
-        args.updateBaseline = true;
-        break;
-      case "--lower-floor":
-        args.lowerFloors.push(value());
-        break;
-      case "--reason":
-        args.reason = value().trim();
-        break;
-      case "--keep-report":
-        args.keepReport = true;
-        break;
-      case "--threshold": {
-        const raw = value();
-        const n = Number(raw);
-        if (raw.trim() === "" || !Number.isFinite(n) || n < 0 || n > 100)
-          throw new ConfigError(`--threshold must be a percentage from 0 to 100 (got ${raw})`);
-        args.threshold = n;
-        break;
-      }
-      case "--outputPath":
-        args.outputPath = value();
-        break;
-      default:
-        if (!arg.startsWith("-")) {
-          if (args.filter !== null) throw new ConfigError(`one file filter at most (got "${args.filter}" and "${arg}")`);
-          args.filter = arg;
-        }
-        args.evaliteArgs.push(arg);
-    }
-  }
   if (args.reason !== null && args.reason === "") throw new ConfigError(`--reason must not be empty`);
   if (args.lowerFloors.length > 0 && args.reason === null) throw new ConfigError(`--lower-floor needs --reason "why the floor may drop"`);
   if (args.reason !== null && !args.updateBaseline && args.lowerFloors.length === 0)
     throw new ConfigError(`--reason goes with --update-baseline or --lower-floor`);
   return args;
+}
+
+/**
+ * What the strict parse would refuse, said in one line of ours: an unknown flag (with the flag it
+ * likely meant: `--no-cache` is `--noCache`), a flag without its value, a switch given a value.
+ */
+function checkTokens(argv: readonly string[]): void {
+  const { tokens } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: false, tokens: true });
+  for (const token of tokens) {
+    if (token.kind !== "option") continue;
+    const option = token.name in OPTIONS ? OPTIONS[token.name as keyof typeof OPTIONS] : undefined;
+    if (!option) throw new ConfigError(`unknown flag ${token.rawName}${suggestion(token.name)}; pnpm eval --help lists the flags`);
+    if (option.type === "boolean" && token.value !== undefined) throw new ConfigError(`${token.rawName} takes no value`);
+    // A value that looks like a flag is a flag: `--lower-floor --reason x` lacks the pattern.
+    if (option.type === "string" && (token.value === undefined || (!token.inlineValue && token.value.startsWith("-"))))
+      throw new ConfigError(`${token.rawName} needs a value`);
+  }
+}
+
+function suggestion(name: string): string {
+  const normalized = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, "");
+  const meant = Object.keys(OPTIONS).find((known) => normalized(known) === normalized(name));
+  return meant ? ` (did you mean --${meant}?)` : "";
+}
+
+function percentage(raw: string): number {
+  const n = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(n) || n < 0 || n > 100)
+    throw new ConfigError(`--threshold must be a percentage from 0 to 100 (got ${raw})`);
+  return n;
 }
 
 /** Eval files Evalite would pick up (`**\/*.eval.?(m)ts`, outside node_modules), relative to `root`. */
@@ -114,7 +138,10 @@ export function evalFiles(root: string): string[] {
   return out.sort();
 }
 
-/** A filter that matches no eval file is a typo: Evalite would wait forever on it. */
+/**
+ * A filter that matches no eval file is a typo, and Evalite cannot take it: its runner throws
+ * "No test files found" with its UI server still listening, so the run would never end.
+ */
 export function checkFilter(root: string, filter: string): void {
   const files = evalFiles(root);
   if (!files.some((f) => join(root, f).includes(filter)))

@@ -8,6 +8,7 @@ import { writeFileSync } from "node:fs";
 import type { TestProject } from "vitest/node";
 import { DatasetError, loadDataset } from "./dataset.js";
 import { ConfigError } from "@hybrid-search/eval-gate";
+import type { RunInfo } from "@hybrid-search/eval-gate/run-info";
 import { engineOptionsFromEnv } from "./engine-options.js";
 import { evalModels, type EvalModels } from "./models.js";
 import { formatFixtureError, isFixtureError, loadAskCases, loadTranslations } from "./fixtures.js";
@@ -33,7 +34,8 @@ function datasetOrExit(): ReturnType<typeof loadDataset> {
 /**
  * A failure in global setup: one line and exit 2 for what the user can fix (a fixture, the dataset,
  * the configuration, a corpus file the engine refuses). Anything thrown out of global setup would
- * make `evalite run` print a stack trace and then wait forever, so a bug exits too (status 1).
+ * make Evalite print a stack trace and then wait forever (its UI server stays up), so a bug exits
+ * too (status 1). Under `pnpm eval` global setup runs in the same process, so this is its exit.
  */
 function exitOnSetupError(error: unknown): never {
   const known =
@@ -49,16 +51,7 @@ function exitOnSetupError(error: unknown): never {
   process.exit(1);
 }
 
-/** What a run measured: the index fingerprint, the model mode and ids, the engine parameters. */
-export interface RunInfo {
-  fingerprint: TempIndex["fingerprint"];
-  /** "offline", or the model configuration's name. */
-  mode: string;
-  /** Which component produced what: embedder, reranker, expander (and, with answers, answerer and judge). */
-  models: Record<string, string | null>;
-  engineOptions: ReturnType<typeof engineOptionsFromEnv>;
-}
-
+/** What this run measures, in the gate's shape (the gate owns the report; the suite fills it in). */
 function runInfo(index: TempIndex, engineOptions: ReturnType<typeof engineOptionsFromEnv>, models: EvalModels): RunInfo {
   return {
     fingerprint: index.fingerprint,
@@ -94,7 +87,8 @@ export default async function setup(project: TestProject): Promise<() => void> {
     );
     process.stdout.write(`${describeFingerprint(index.fingerprint)}\n`);
     for (const lane of lanes.values()) process.stdout.write(`${describeFingerprint(lane.fingerprint)}\n`);
-    // The run wrapper (bin/eval.ts) asks for what this run measures so reports can record it.
+    // `pnpm eval` (bin/eval.ts) asks for what this run measures so its report can record it. Not
+    // through project.provide: vitest clears the provided context when the run closes.
     if (process.env.EVAL_RUN_INFO_FILE)
       writeFileSync(process.env.EVAL_RUN_INFO_FILE, JSON.stringify(runInfo(index, engine, models), null, 2));
   };

@@ -1,13 +1,17 @@
 /**
- * What a report records about where a run came from: the git commit, the fixture set's version,
- * hash and sizes, and Evalite's configured threshold.
+ * Where a run comes from: the git commit, the fixture set's version, hash and sizes (what a report
+ * records), and Evalite's configuration as Evalite itself reads it (its threshold, its storage).
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
+import { ConfigError } from "@hybrid-search/eval-gate";
 import type { FixtureInfo } from "@hybrid-search/eval-gate/report";
+import type { Evalite } from "evalite";
+import { loadEvaliteConfig } from "evalite/config";
+import { createInMemoryStorage } from "evalite/in-memory-storage";
 import type { Dataset } from "./dataset.js";
 import { judgedCases } from "./dataset.js";
 import { FIXTURES_DIR, loadAskCases } from "./fixtures.js";
@@ -62,9 +66,34 @@ function hashFiles(root: string, files: readonly string[]): string {
   return hash.digest("hex");
 }
 
-/** Evalite's `scoreThreshold` from evalite.config.ts (percent), or null. */
-export async function configuredThreshold(root: string): Promise<number | null> {
-  const config = (await import(pathToFileURL(join(root, "evalite.config.ts")).href)) as { default?: { scoreThreshold?: unknown } };
-  const t = config.default?.scoreThreshold;
-  return typeof t === "number" ? t : null;
+export interface EvaliteSetup {
+  /** `scoreThreshold` (percent), or null when none is configured. */
+  threshold: number | null;
+  /** Opens the storage Evalite would use: the config's `storage()`, else Evalite's default (in memory). */
+  openStorage(): Promise<Evalite.Storage>;
+}
+
+const CONFIG_FILES = ["evalite.config.ts", "evalite.config.mts", "evalite.config.js", "evalite.config.mjs"];
+
+/**
+ * Evalite's configuration in `root`, as Evalite loads it (`loadEvaliteConfig`; here: SQLite at
+ * EVALITE_STORAGE or .evalite/evalite.db, threshold 70). Evalite's loader prints a stack trace and
+ * exits 1 when the file does not load, so the file is imported once first: then it is one line
+ * and a ConfigError.
+ */
+export async function evaliteSetup(root: string): Promise<EvaliteSetup> {
+  const file = CONFIG_FILES.map((name) => join(root, name)).find((path) => existsSync(path));
+  if (file) {
+    try {
+      await import(pathToFileURL(file).href);
+    } catch (error) {
+      throw new ConfigError(`${relative(root, file)} does not load: ${(error as Error).message.split("\n")[0]}`);
+    }
+  }
+  const config = await loadEvaliteConfig(root);
+  const storage = config?.storage;
+  return {
+    threshold: typeof config?.scoreThreshold === "number" ? config.scoreThreshold : null,
+    openStorage: async () => (storage ? storage() : createInMemoryStorage()),
+  };
 }

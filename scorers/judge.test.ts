@@ -12,9 +12,6 @@ import {
   faithfulness,
   faithfulnessHeuristic,
   judgePrompt,
-  MethodTally,
-  overallMode,
-  plannedMode,
   triadCases,
   triadScore,
   type TriadMetric,
@@ -281,28 +278,6 @@ describe("triadScore with an LLM judge (mock model)", () => {
       expect(inUnit(g.score), `${metrics[i % 3]} → ${g.score}`).toBe(true);
       expect(["heuristic", "llm-judge"]).toContain(g.metadata.method);
     }
-  });
-});
-
-describe("the run's mode", () => {
-  it("aggregates methods: heuristic, llm-judge, mixed, none", () => {
-    expect(overallMode([])).toBe("none");
-    expect(overallMode(["heuristic", "heuristic"])).toBe("heuristic");
-    expect(overallMode(["llm-judge"])).toBe("llm-judge");
-    expect(overallMode(["llm-judge", "heuristic"])).toBe("mixed");
-    expect(plannedMode(undefined)).toBe("heuristic");
-    expect(plannedMode(judge(CONTEXT_OK))).toBe("llm-judge");
-  });
-
-  it("MethodTally counts what the scorers did, fallbacks included, and not failed answers", async () => {
-    const tally = new MethodTally();
-    await triadScore("context-relevance", c, good, { judge: judge(CONTEXT_OK), tally });
-    expect(tally.mode).toBe("llm-judge");
-    await triadScore("context-relevance", c, good, { judge: judge("junk"), tally });
-    await triadScore("faithfulness", c, failed([CODES]), { judge: judge(CONTEXT_OK), tally });
-    expect(tally.counts).toEqual({ heuristic: 1, "llm-judge": 1 });
-    expect(tally.mode).toBe("mixed");
-    expect(tally.summary()).toBe("mixed: 1 llm-judge, 1 heuristic (1 judge fallback)");
   });
 });
 

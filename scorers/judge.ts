@@ -46,9 +46,8 @@
  *   standing in for a failed judgment. The judge's reasoning, its per-source ratings or claims,
  *   its model id and the attempt count are kept in metadata. `headers` (per call) reach
  *   `generateObject`, so an eval can make Evalite's cache keys of trials distinct.
- * - **Run mode**: `MethodTally` records each triad score's method; `tally.mode` is `heuristic`,
- *   `llm-judge` or `mixed` (`none` before any score); `overallMode(methods)` does the same for a
- *   list, e.g. the `method` fields read back from Evalite's JSON output.
+ * - **Run mode** (heuristic, llm-judge or mixed) is the gate's to state: it reads every score's
+ *   `method` back from the run (packages/eval-gate/src/report.ts).
  */
 import { Ajv, type ValidateFunction } from "ajv";
 import type { JSONSchema7, LanguageModelV3 } from "@ai-sdk/provider";
@@ -434,8 +433,6 @@ export interface TriadOptions {
   headers?: Record<string, string> | ((c: AskCase, result: AskResult) => Record<string, string> | undefined);
   /** Time allowed per judge attempt. @default 45000 */
   timeoutMs?: number;
-  /** Records the method of every score, for the run's mode. */
-  tally?: MethodTally;
 }
 
 /** Attempts per judgment: the call and one retry. */
@@ -498,7 +495,6 @@ export async function triadScore(metric: TriadMetric, c: AskCase, result: AskRes
   const heuristic = HEURISTICS[metric];
   const { judge } = options;
   const record = (g: Grade): Grade => {
-    options.tally?.record(g);
     return g;
   };
   if (!judge) return record(heuristic(c, result));
@@ -530,48 +526,6 @@ export async function triadScore(metric: TriadMetric, c: AskCase, result: AskRes
     attempts: JUDGE_ATTEMPTS,
   });
   return record(fallback);
-}
-
-// ---------------------------------------------------------------------------------------------
-// The run's mode
-// ---------------------------------------------------------------------------------------------
-
-export type RunMode = "heuristic" | "llm-judge" | "mixed" | "none";
-
-/** `llm-judge` or `heuristic` when every method is that one, `mixed` when both occur, `none` when empty. */
-export function overallMode(methods: Iterable<Method>): RunMode {
-  const seen = new Set(methods);
-  if (seen.size === 0) return "none";
-  if (seen.size > 1) return "mixed";
-  return seen.has("llm-judge") ? "llm-judge" : "heuristic";
-}
-
-/** The mode a run is set up for: what it will be when no judge call fails. */
-export function plannedMode(judge: LanguageModelV3 | undefined): RunMode {
-  return judge ? "llm-judge" : "heuristic";
-}
-
-/** Counts the methods of triad scores as they are made (failed answers are not judgments and are not counted). */
-export class MethodTally {
-  readonly counts: Record<Method, number> = { heuristic: 0, "llm-judge": 0 };
-  /** Heuristic scores that stand in for a judge that failed twice. */
-  fallbacks = 0;
-
-  record(grade: Grade): void {
-    if (grade.metadata.status !== "scored") return;
-    this.counts[grade.metadata.method]++;
-    if (grade.metadata.fallbackFrom === "llm-judge") this.fallbacks++;
-  }
-
-  get mode(): RunMode {
-    return overallMode((Object.keys(this.counts) as Method[]).filter((m) => this.counts[m] > 0));
-  }
-
-  /** One line for a run's output, e.g. `mixed: 87 llm-judge, 3 heuristic (3 judge fallbacks)`. */
-  summary(): string {
-    const parts = (["llm-judge", "heuristic"] as const).filter((m) => this.counts[m] > 0).map((m) => `${this.counts[m]} ${m}`);
-    return `${this.mode}${parts.length ? `: ${parts.join(", ")}` : ""}${this.fallbacks ? ` (${this.fallbacks} judge fallback${this.fallbacks === 1 ? "" : "s"})` : ""}`;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { Evalite } from "evalite";
 
 export const ROOT = resolve(import.meta.dirname, "..");
 
@@ -23,18 +24,8 @@ export interface EvalRun {
   code: number | null;
   stdout: string;
   stderr: string;
-  /** Evalite's --outputPath JSON, when written. */
-  output?: {
-    suites: Array<{
-      name: string;
-      status: string;
-      evals: Array<{
-        status: string;
-        scores: Array<{ name: string; score: number; metadata?: unknown }>;
-        traces: Array<{ input: unknown }>;
-      }>;
-    }>;
-  };
+  /** This run's results as Evalite's JSON export (--outputPath), when written. */
+  output?: Evalite.Exported.Output;
   dir: string;
   /** Where the run's report set went (EVAL_REPORTS_DIR, `<dir>/reports` unless given). */
   reportsDir: string;
@@ -61,6 +52,6 @@ export async function runEval(args: string[], env: Record<string, string> = {}):
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   const code = await new Promise<number | null>((res) => child.on("exit", res));
   const run: EvalRun = { code, stdout, stderr, dir, reportsDir: env.EVAL_REPORTS_DIR ?? join(dir, "reports") };
-  if (existsSync(outputPath)) run.output = JSON.parse(readFileSync(outputPath, "utf8"));
+  if (existsSync(outputPath)) run.output = JSON.parse(readFileSync(outputPath, "utf8")) as Evalite.Exported.Output;
   return run;
 }

@@ -65,6 +65,8 @@ describe("pnpm eval gates on per-metric floors", () => {
     expect(r.stdout).toMatch(/gate: offline floors from .*baseline\.json: [1-9]\d* checked, 0 fell, 0 missing/);
     expect(r.stdout).toMatch(/evalite: mean \d+\.\d % of \d+ scores; threshold 70 % \(evalite\.config\.ts\) (met|not met) — advisory/);
     expect(r.stdout).toMatch(/eval: PASS; exit 0/);
+    // One eval file ran: Evalite prints its table of cases.
+    expect(r.stdout).toContain("╔");
     normal = reportOf(r);
     expect(reportProblems(normal.report)).toEqual([]);
     expect(normal.report).toMatchObject({
@@ -87,8 +89,10 @@ describe("pnpm eval gates on per-metric floors", () => {
   }, 120_000);
 
   it("a weakened engine exits 1 and names every fallen metric with its drop", async () => {
-    const r = await run(["query"], WEAKENED);
+    const r = await run(["query", "--hideTable"], WEAKENED);
     expect(r.code, r.stdout + r.stderr).toBe(1);
+    // Evalite's flags reach its runner: no table (the `evalite run` CLI ignored --hideTable).
+    expect(r.stdout).not.toContain("╔");
     expect(r.stdout).toMatch(/gate: REGRESSION: \d+ floor\(s\) fell or went missing:/);
     expect(r.stdout).toMatch(/ {2}Hybrid query \(balanced\)\|nDCG@10\|all {2}0\.\d{4} < floor 0\.\d{4} {2}\(−0\.\d{4}\) {2}n=58/);
     expect(r.stdout).toMatch(/eval: FAIL \(\d+ floor\(s\) fell or went missing\); exit 1/);
@@ -149,7 +153,9 @@ describe("pnpm eval gates on per-metric floors", () => {
     copyFileSync(join(ROOT, "package.json"), join(work, "package.json"));
     const notReport = compare(normal.path, join(work, "package.json"));
     expect(notReport.code).toBe(2);
-    expect(notReport.stderr).toMatch(/^eval:compare: .*package\.json: not a pnpm eval report \(packages\/eval-gate\/report\.schema\.json\): .*\n$/);
+    expect(notReport.stderr).toMatch(
+      /^eval:compare: .*package\.json: not a pnpm eval report \(packages\/eval-gate\/report\.schema\.json\): .*\n$/,
+    );
     expect(compare(normal.path).stderr).toBe(
       "eval:compare: two reports are needed, got 1; Usage: pnpm eval:compare <a.json> <b.json> [--force] [--json]\n",
     );
@@ -165,13 +171,21 @@ describe("pnpm eval gates on per-metric floors", () => {
     expect(b.log.at(-1)!.changes.find((c) => c.key === `${HYBRID}|nDCG@10|all`)).toMatchObject({ from: before });
   }, 120_000);
 
-  it("bad input stops with one line and exit 2, before Evalite starts", async () => {
+  it("bad input stops with one line and exit 2, before any eval runs", async () => {
     const filter = await run(["no-such-eval"]);
     expect(filter.code).toBe(2);
     expect(filter.stderr).toMatch(/^eval: no eval file matches "no-such-eval" \(eval files: .*\)\n$/);
     const reason = await run(["query", "--lower-floor", HYBRID]);
     expect(reason.code).toBe(2);
     expect(reason.stderr).toBe('eval: --lower-floor needs --reason "why the floor may drop"\n');
+    const flag = await run(["query", "--no-cache"]);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toBe("eval: unknown flag --no-cache (did you mean --noCache?); pnpm eval --help lists the flags\n");
+    expect(flag.stdout).toBe("");
+    // Found by global setup, which runs inside pnpm eval's process: still one line and exit 2.
+    const provider = await run(["query"], { ENGINE_PROVIDER: "nonsense" });
+    expect(provider.code).toBe(2);
+    expect(provider.stderr).toBe('eval: ENGINE_PROVIDER must be google, openai-compatible or offline, got "nonsense"\n');
     writeFileSync(join(work, "broken.json"), '{ "version": 1, "floors": ');
     const broken = await run(["query"], { EVAL_BASELINE: join(work, "broken.json") });
     expect(broken.code).toBe(2);

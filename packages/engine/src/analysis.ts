@@ -16,3 +16,4 @@ export type { ChunkerConfig, Chunk } from "./ingest/chunk.js";
 export { compareUtf8, byScoreThenDocIdDesc } from "./retrieval/order.js";
 export { reciprocalRankFusion } from "./retrieval/rrf.js";
 export { DEFAULT_HYBRID } from "./engine.js";
+export { CJK_STRATEGIES, type CjkStrategy } from "./text/cjk.js";

@@ -1,82 +1,16 @@
 /**
- * Reads Evalite's `--outputPath` JSON (Evalite 1.0.0-beta.16: `{ run, suites: [{ name, filepath,
- * status, variantName, variantGroup, evals: [{ input, output, status, duration, scores }] }] }`)
- * and turns it into the gate's case records: one record per case, its trials (Evalite does not
- * export the trial index; trials are repeated rows with the same input), and every score counted
- * the honest way (`score-status.ts`).
+ * One Evalite run as the gate's case records. The input is Evalite's own exported shape
+ * (`Evalite.Exported.Output`: `{ run, suites: [{ name, filepath, status, variantName,
+ * variantGroup, evals: [{ input, output, status, duration, scores }] }] }`), read for exactly this
+ * run from Evalite's storage (`evalite-storage.ts`). One record per case, its trials (Evalite does
+ * not export the trial index; trials are repeated rows with the same input), and every score
+ * counted the honest way (`score-status.ts`). Pure.
  */
-import { readFileSync } from "node:fs";
-import { ConfigError } from "./errors.js";
-import { type CountedScore, countScore, type EvaliteScore } from "./score-status.js";
-
-export type { EvaliteScore };
-
-export interface EvaliteEvalRow {
-  input: unknown;
-  output: unknown;
-  status: string;
-  duration?: number;
-  scores: EvaliteScore[];
-}
-
-export interface EvaliteSuite {
-  name: string;
-  filepath: string;
-  status: string;
-  variantName?: string | null;
-  variantGroup?: string | null;
-  evals: EvaliteEvalRow[];
-}
-
-export interface EvaliteOutput {
-  run: { id: number; runType: string; createdAt: string };
-  suites: EvaliteSuite[];
-}
-
-/** Reads and checks the output file; a file that is missing or not Evalite's shape is a ConfigError. */
-export function readEvaliteOutput(path: string): EvaliteOutput {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(path, "utf8"));
-  } catch (error) {
-    throw new ConfigError(`Evalite's results ${path} cannot be read (${(error as Error).message.split("\n")[0]})`);
-  }
-  return checkEvaliteOutput(parsed, path);
-}
-
-export function checkEvaliteOutput(value: unknown, source: string): EvaliteOutput {
-  const fail = (where: string, what: string): never => {
-    throw new ConfigError(`${source}: ${where}: ${what} (not Evalite 1.0.0-beta.16's --outputPath JSON)`);
-  };
-  if (!isObject(value)) return fail("top level", "must be an object");
-  if (!isObject(value.run) || typeof value.run.createdAt !== "string") fail("/run", "must have createdAt");
-  if (!Array.isArray(value.suites)) return fail("/suites", "must be an array");
-  value.suites.forEach((suite: unknown, s: number) => {
-    if (!isObject(suite) || typeof suite.name !== "string" || typeof suite.status !== "string" || !Array.isArray(suite.evals)) {
-      fail(`/suites/${s}`, "must have name, status and evals");
-    }
-    (suite as { evals: unknown[] }).evals.forEach((row: unknown, e: number) => {
-      if (!isObject(row) || typeof row.status !== "string" || !Array.isArray(row.scores))
-        fail(`/suites/${s}/evals/${e}`, "must have status and scores");
-      (row as { scores: unknown[] }).scores.forEach((score: unknown, k: number) => {
-        if (!isObject(score) || typeof score.name !== "string") fail(`/suites/${s}/evals/${e}/scores/${k}`, "must have a name");
-      });
-    });
-  });
-  return value as unknown as EvaliteOutput;
-}
-
-/**
- * The run's creation time in ms since the epoch. Evalite stores it as SQLite's
- * `CURRENT_TIMESTAMP` (UTC, whole seconds), and when a run records nothing, `--outputPath` exports
- * the latest earlier run from the storage instead: compare with the start of this run.
- */
-export function runCreatedAt(output: EvaliteOutput): number {
-  return Date.parse(`${output.run.createdAt.replace(" ", "T")}Z`);
-}
+import type { Evalite } from "evalite";
+import { type CountedScore, countScore } from "./score-status.js";
 
 /** Evalite's flat mean: every score of every eval that did not throw, as Evalite stores them. */
-export function evaliteMean(output: EvaliteOutput): { mean: number | null; scores: number } {
+export function evaliteMean(output: Evalite.Exported.Output): { mean: number | null; scores: number } {
   let sum = 0;
   let count = 0;
   for (const suite of output.suites) {
@@ -107,7 +41,7 @@ export interface SuiteRecord {
   /** What floors and aggregates are keyed by: the variant group, or the suite name. */
   eval: string;
   file: string;
-  status: string;
+  status: Evalite.Exported.Suite["status"];
   variant: Variant | null;
   /** Where case latency comes from: the task output's own `elapsedMs`, or Evalite's row duration. */
   latencySource: "elapsedMs" | "duration";
@@ -136,7 +70,7 @@ export interface CaseRecord {
 
 const TIERS = new Set(["fast", "balanced", "thorough"]);
 
-export function suiteRecord(suite: EvaliteSuite, rows: readonly EvaliteEvalRow[] = suite.evals): SuiteRecord {
+export function suiteRecord(suite: Evalite.Exported.Suite, rows: readonly Evalite.Exported.Eval[] = suite.evals): SuiteRecord {
   const variant = suite.variantName ? variantOf(suite.variantName, rows) : null;
   const timed = rows.filter((r) => r.status === "success");
   const engineTimed =
@@ -153,14 +87,14 @@ export function suiteRecord(suite: EvaliteSuite, rows: readonly EvaliteEvalRow[]
 }
 
 /** Answer cases (inputs with a `question`) vary by model preset; retrieval variants named after a tier vary by tier. */
-function variantOf(name: string, rows: readonly EvaliteEvalRow[]): Variant {
+function variantOf(name: string, rows: readonly Evalite.Exported.Eval[]): Variant {
   if (rows.some((r) => isObject(r.input) && typeof r.input.question === "string")) return { dimension: "preset", value: name };
   if (TIERS.has(name)) return { dimension: "tier", value: name };
   return { dimension: "variant", value: name };
 }
 
 /** Groups a suite's rows into cases (repeated rows of one input are its trials), in order of first appearance. */
-export function caseRecords(suite: EvaliteSuite, record: SuiteRecord = suiteRecord(suite)): CaseRecord[] {
+export function caseRecords(suite: Evalite.Exported.Suite, record: SuiteRecord = suiteRecord(suite)): CaseRecord[] {
   const byKey = new Map<string, CaseRecord>();
   for (const row of suite.evals) {
     const key = caseKey(row.input, byKey.size);
@@ -192,7 +126,7 @@ function labelOf(input: unknown): string {
   return JSON.stringify(input)?.slice(0, 120) ?? "";
 }
 
-function trialOf(row: EvaliteEvalRow, latencySource: SuiteRecord["latencySource"]): Trial {
+function trialOf(row: Evalite.Exported.Eval, latencySource: SuiteRecord["latencySource"]): Trial {
   const latency = latencySource === "elapsedMs" && isObject(row.output) ? row.output.elapsedMs : row.duration;
   const trial: Trial = {
     status: row.status === "success" ? "success" : "error",

@@ -1,8 +1,12 @@
 /** Small Evalite outputs and reports for the gate's unit tests. */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Evalite } from "evalite";
 import type { SliceAggregate } from "./aggregate.js";
 import { checkFloors, emptyBaseline, type Baseline } from "./baseline.js";
-import type { EvaliteEvalRow, EvaliteOutput, EvaliteSuite } from "./evalite-output.js";
-import { analyzeRun, buildReport, type Report, type RunInfo } from "./report.js";
+import { analyzeRun, buildReport, type EvaliteVerdict, type Report } from "./report.js";
+import type { RunInfo } from "./run-info.js";
 
 export interface RowSpec {
   id: string;
@@ -13,39 +17,64 @@ export interface RowSpec {
   error?: string;
 }
 
-export function row(spec: RowSpec): EvaliteEvalRow {
+const CREATED_AT = "2026-11-29 12:00:00";
+
+/** An exported eval row: `fields` over a successful row without scores. */
+export function evalRow(fields: Partial<Evalite.Exported.Eval> & Pick<Evalite.Exported.Eval, "input">): Evalite.Exported.Eval {
+  return {
+    id: 1,
+    duration: 5,
+    output: null,
+    status: "success",
+    colOrder: 0,
+    createdAt: CREATED_AT,
+    averageScore: 0,
+    scores: [],
+    traces: [],
+    ...fields,
+  };
+}
+
+export function row(spec: RowSpec): Evalite.Exported.Eval {
   const input = {
     id: spec.id,
     query: `query ${spec.id}`,
     ...(spec.language ? { language: spec.language } : {}),
     ...(spec.category ? { category: spec.category } : {}),
   };
-  if (spec.error) return { input, output: { name: "Error", message: spec.error, stack: "…" }, status: "fail", duration: 3, scores: [] };
-  return {
+  if (spec.error) return evalRow({ input, output: { name: "Error", message: spec.error, stack: "…" }, status: "fail", duration: 3 });
+  return evalRow({
     input,
     output: spec.elapsedMs === undefined ? { answer: "x" } : { elapsedMs: spec.elapsedMs },
-    status: "success",
-    duration: 5,
-    scores: Object.entries(spec.scores).map(([name, s]) =>
-      typeof s === "number" ? { name, score: s } : { name, score: s.score, metadata: s.metadata },
-    ),
-  };
+    scores: Object.entries(spec.scores).map(([name, s], i) => ({
+      id: i + 1,
+      name,
+      createdAt: CREATED_AT,
+      ...(typeof s === "number" ? { score: s } : { score: s.score, metadata: s.metadata }),
+    })),
+  });
 }
 
-export function suite(name: string, rows: EvaliteEvalRow[], variant?: { group: string; name: string }): EvaliteSuite {
+export function suite(name: string, rows: Evalite.Exported.Eval[], variant?: { group: string; name: string }): Evalite.Exported.Suite {
   return {
+    id: 1,
     name,
     filepath: `/repo/evals/${(variant?.group ?? name).toLowerCase().replace(/\W+/g, "-")}.eval.ts`,
+    duration: 0,
     status: rows.some((r) => r.status !== "success") ? "fail" : "success",
-    variantName: variant?.name ?? null,
-    variantGroup: variant?.group ?? null,
+    ...(variant ? { variantName: variant.name, variantGroup: variant.group } : {}),
+    createdAt: CREATED_AT,
+    averageScore: 0,
     evals: rows,
   };
 }
 
-export function output(suites: EvaliteSuite[]): EvaliteOutput {
-  return { run: { id: 1, runType: "full", createdAt: "2026-11-29 12:00:00" }, suites };
+export function output(suites: Evalite.Exported.Suite[]): Evalite.Exported.Output {
+  return { run: { id: 1, runType: "full", createdAt: CREATED_AT }, suites };
 }
+
+/** A test run in which `failedTests` tests failed (a task threw) and no file failed to load. */
+export const failedTests = (n: number): EvaliteVerdict => ({ failedTests: n, unloadedFiles: [] });
 
 export const RUN_INFO: RunInfo = {
   fingerprint: {
@@ -67,8 +96,8 @@ export const RUN_INFO: RunInfo = {
 
 /** A report of `out` gated on `baseline`, as bin/eval.ts builds it. */
 export function reportOf(
-  out: EvaliteOutput,
-  options: { baseline?: Baseline; runInfo?: RunInfo; evaliteStatus?: number; fixturesHash?: string; threshold?: number } = {},
+  out: Evalite.Exported.Output,
+  options: { baseline?: Baseline; runInfo?: RunInfo; evalite?: EvaliteVerdict; fixturesHash?: string; threshold?: number } = {},
 ): Report {
   const baseline = options.baseline ?? emptyBaseline();
   const analysis = analyzeRun(out, (e) => Object.keys(baseline.floors.offline?.[e] ?? {}));
@@ -88,7 +117,7 @@ export function reportOf(
       judgedQueries: 4,
       askCases: 0,
     },
-    evaliteStatus: options.evaliteStatus ?? 0,
+    evalite: options.evalite ?? failedTests(0),
     evaliteThreshold:
       options.threshold === undefined
         ? { threshold: 70, source: "evalite.config.ts", binding: false }
@@ -103,3 +132,17 @@ export function reportOf(
 
 export const find = (aggregates: readonly SliceAggregate[], evalKey: string, slice: string, metric: string) =>
   aggregates.find((a) => a.eval === evalKey && a.slice === slice)?.metrics.find((m) => m.metric === metric);
+
+/** A temp folder for files a test writes: `file(name, content)` writes one and returns its path. */
+export function scratchFolder(prefix: string): { dir: string; file: (name: string, content: string) => string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return {
+    dir,
+    file: (name, content) => {
+      const path = join(dir, name);
+      writeFileSync(path, content);
+      return path;
+    },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}

@@ -1,14 +1,20 @@
 /**
  * @hybrid-search/eval-gate — gates an eval run on per-metric floors and writes its report set.
  *
+ *   const recording = recordCreatedRuns(storage);             // give recording.storage to runEvalite
+ *   const output = await exportRun(recording.storage, recording.createdRunIds[0]);
  *   const analysis = analyzeRun(output, floorsOf);            // case records and aggregates
  *   const gate = checkFloors(baseline, mode, analysis.aggregates, analysis.ranEvals);
  *   writeReportSet("reports", buildReport({ ...inputs, analysis, gate }));
  *
- * Subpaths: `/baseline` (floors, ratchet), `/report` (analysis and the report), `/writers` (JSON,
- * Markdown, badge, JUnit), `/report-file` (reading a report back), `/compare` and `/stats`
- * (`pnpm eval:compare`), `/evalite-output` (Evalite's results as case records).
+ * Subpaths: `/evalite-storage` (this run read back from Evalite's storage), `/evalite-output`
+ * (Evalite's results as case records), `/run-info` (what the suite tells the gate about a run),
+ * `/baseline` (floors, ratchet), `/report` (analysis and the report), `/writers` (JSON, Markdown,
+ * badge, JUnit), `/report-file` (reading a report back), `/compare` and `/stats`
+ * (`pnpm eval:compare`). Evalite is a type-only dependency: the gate reads the `Evalite.Storage`
+ * it is given and never runs Evalite.
  */
 export { ConfigError } from "./errors.js";
-export type { Report, RunInfo } from "./report.js";
+export type { Report } from "./report.js";
+export type { RunInfo } from "./run-info.js";
 export type { Baseline } from "./baseline.js";

@@ -1,21 +1,18 @@
 import { describe, expect, it } from "vitest";
-import type { EvaliteOutput } from "./evalite-output.js";
+import type { Evalite } from "evalite";
+import { evalRow, output as runOf, suite } from "./gate-test-data.js";
 import { judgeMode } from "./report.js";
 
-const output = (scores: Array<Record<string, unknown>>): EvaliteOutput =>
-  ({
-    run: { id: 1, runType: "full", createdAt: "2026-11-29T00:00:00Z" },
-    suites: [
-      {
-        name: "Answers: RAG triad",
-        filepath: "evals/ask.eval.ts",
-        status: "success",
-        evals: [
-          { input: {}, output: {}, status: "success", scores: scores.map((metadata, i) => ({ name: `s${i}`, score: 0.5, metadata })) },
-        ],
-      },
-    ],
-  }) as unknown as EvaliteOutput;
+const output = (scores: Array<Record<string, unknown>>): Evalite.Exported.Output =>
+  runOf([
+    suite("Answers: RAG triad", [
+      evalRow({
+        input: {},
+        output: {},
+        scores: scores.map((metadata, i) => ({ id: i + 1, name: `s${i}`, score: 0.5, metadata, createdAt: "2026-11-29 00:00:00" })),
+      }),
+    ]),
+  ]);
 
 describe("judgeMode", () => {
   it("states how the triad was scored, counting fallbacks; other scores and failed answers do not count", () => {

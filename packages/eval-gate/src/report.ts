@@ -6,7 +6,9 @@
  */
 import { aggregate, caseOutcomes, CASE_PASS_MARK, isBaseSlice, type CaseOutcome, type Outcome, type SliceAggregate } from "./aggregate.js";
 import { floorKey, gateFailures, type FloorChange, type FloorCheck, type GateResult, type Tolerance } from "./baseline.js";
-import { caseRecords, evaliteMean, suiteRecord, type EvaliteOutput, type SuiteRecord } from "./evalite-output.js";
+import type { Evalite } from "evalite";
+import { caseRecords, evaliteMean, suiteRecord, type SuiteRecord } from "./evalite-output.js";
+import type { RunInfo } from "./run-info.js";
 import { percentile } from "./stats.js";
 
 export const REPORT_SCHEMA_VERSION = 1;
@@ -21,14 +23,6 @@ export interface FixtureInfo {
   queries: number;
   judgedQueries: number;
   askCases: number | null;
-}
-
-/** What global setup wrote to EVAL_RUN_INFO_FILE (helpers/global-setup.ts). */
-export interface RunInfo {
-  fingerprint: Record<string, unknown> & { corpusHash?: string; analyzer?: string; embedder?: string; dataset?: string };
-  mode: string;
-  models: Record<string, string | null>;
-  engineOptions: Record<string, unknown>;
 }
 
 export interface EvaliteThreshold {
@@ -47,15 +41,30 @@ export interface ReportInput {
   runInfo: RunInfo;
   floorMode: string;
   fixtures: FixtureInfo;
-  evaliteStatus: number;
+  /** What Evalite's test run said beyond its stored results. */
+  evalite: EvaliteVerdict;
   evaliteThreshold: EvaliteThreshold;
-  output: EvaliteOutput;
+  /** This run's results, as Evalite exports them. */
+  output: Evalite.Exported.Output;
   analysis: RunAnalysis;
   baselinePath: string;
   gate: GateResult;
   /** What this run changed in the baseline (--update-baseline, --lower-floor). */
   changes: FloorChange[];
 }
+
+/**
+ * What vitest knew of the run that Evalite's storage does not show: tests that failed (a task threw
+ * or timed out; those are also failed rows) and eval files that did not load (no suite at all).
+ */
+export interface EvaliteVerdict {
+  failedTests: number;
+  /** Eval files that failed to load, relative to the root. */
+  unloadedFiles: string[];
+}
+
+/** Evalite's exit status without a threshold: 1 when an eval failed or an eval file did not load (what its reporter counts). */
+export const evaliteStatus = (verdict: EvaliteVerdict): 0 | 1 => (verdict.failedTests > 0 || verdict.unloadedFiles.length > 0 ? 1 : 0);
 
 /** The run's cases and aggregates, computed once from Evalite's output. */
 export interface RunAnalysis {
@@ -88,7 +97,7 @@ export interface Report {
   engineOptions: Record<string, unknown>;
   fixtures: FixtureInfo & { documents: number | null; passages: number | null };
   thresholds: { casePassMark: number; evalite: EvaliteThreshold; tolerance: Tolerance };
-  evalite: { exitStatus: number; mean: number | null; scores: number; thresholdMet: boolean | null; failedSuites: string[] };
+  evalite: { exitStatus: 0 | 1; mean: number | null; scores: number; thresholdMet: boolean | null; failedSuites: string[] };
   /** How the LLM-judged metrics were scored in this run: by the judge, by the heuristic, or both (fallbacks counted). */
   judge: JudgeModeSummary;
   gate: {
@@ -123,7 +132,7 @@ export interface Report {
 }
 
 /** `expectedMetrics`: an eval's floored metrics, so a case whose task threw counts on them even when no case of its suite scored. */
-export function analyzeRun(output: EvaliteOutput, expectedMetrics: (evalKey: string) => readonly string[]): RunAnalysis {
+export function analyzeRun(output: Evalite.Exported.Output, expectedMetrics: (evalKey: string) => readonly string[]): RunAnalysis {
   const suites = output.suites.map((s) => ({ suite: s, record: suiteRecord(s) }));
   const cases = caseOutcomes(
     suites.flatMap(({ suite, record }) => caseRecords(suite, record)),
@@ -146,8 +155,11 @@ export interface JudgeModeSummary {
   fallbacks: number;
 }
 
-/** The run's judge mode, from the `method` in the metadata of every scored triad score. */
-export function judgeMode(output: EvaliteOutput): JudgeModeSummary {
+/**
+ * The run's judge mode, from the `method` in the metadata of every scored triad score: the one
+ * place a run's mode is computed (the scorers label each score; the evals keep no tally).
+ */
+export function judgeMode(output: Evalite.Exported.Output): JudgeModeSummary {
   const summary: JudgeModeSummary = { mode: "none", llmJudge: 0, heuristic: 0, fallbacks: 0 };
   for (const suite of output.suites) {
     for (const row of suite.evals) {
@@ -186,13 +198,14 @@ export function buildReport(input: ReportInput): Report {
   const thresholdMet = threshold === null || mean === null ? null : mean * 100 >= threshold;
   const failedSuites = suites.filter((s) => s.status !== "success").map((s) => s.name);
 
+  const exitStatusOfEvalite = evaliteStatus(input.evalite);
+  const { failedTests, unloadedFiles } = input.evalite;
   const statusReasons: string[] = [];
-  if (input.evaliteStatus !== 0) {
-    statusReasons.push(
-      failedSuites.length > 0
-        ? `${failedSuites.length} eval(s) failed: ${failedSuites.join(", ")}`
-        : `Evalite exited ${input.evaliteStatus} with no failed eval in its results (an eval file that failed to load?)`,
-    );
+  if (exitStatusOfEvalite !== 0) {
+    if (failedSuites.length > 0) statusReasons.push(`${failedSuites.length} eval(s) failed: ${failedSuites.join(", ")}`);
+    if (unloadedFiles.length > 0) statusReasons.push(`${unloadedFiles.length} eval file(s) did not load: ${unloadedFiles.join(", ")}`);
+    if (failedSuites.length === 0 && unloadedFiles.length === 0)
+      statusReasons.push(`${failedTests} test(s) failed with no failed eval in Evalite's results`);
   }
   if (failures.length > 0) statusReasons.push(`${failures.length} floor(s) fell or went missing`);
   if (input.evaliteThreshold.binding && thresholdMet === false)
@@ -227,7 +240,7 @@ export function buildReport(input: ReportInput): Report {
       passages: typeof passages === "number" ? passages : null,
     },
     thresholds: { casePassMark: CASE_PASS_MARK, evalite: input.evaliteThreshold, tolerance: gate.tolerance },
-    evalite: { exitStatus: input.evaliteStatus, mean, scores, thresholdMet, failedSuites },
+    evalite: { exitStatus: exitStatusOfEvalite, mean, scores, thresholdMet, failedSuites },
     gate: {
       baseline: input.baselinePath,
       status: failures.length > 0 ? "fail" : "pass",

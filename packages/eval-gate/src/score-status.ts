@@ -9,12 +9,10 @@
  * A judged metric that fell back to the heuristic (`method: "heuristic"`, `fallbackFrom`) is
  * scored: its value is a real measurement, labeled; the methods are tallied per metric.
  */
-/** One score as Evalite stores it. */
-export interface EvaliteScore {
-  name: string;
-  score: number | null;
-  metadata?: unknown;
-}
+import type { Evalite } from "evalite";
+
+/** What the gate reads of one score as Evalite stores it. */
+export type EvaliteScore = Pick<Evalite.Exported.Score, "name" | "score" | "metadata">;
 
 export interface CountedScore {
   metric: string;

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { emptyBaseline, ratchet } from "./baseline.js";
-import { output, reportOf, row, suite } from "./gate-test-data.js";
+import { evalRow, failedTests, output, reportOf, row, suite } from "./gate-test-data.js";
 import { analyzeRun } from "./report.js";
 import { reportProblems } from "./report-file.js";
 import { badge, junitXml, markdownSummary, writeReportSet, xmlEscape } from "./writers.js";
@@ -22,13 +22,20 @@ const out = output([
   suite(
     "Answers [slim]",
     [
-      {
+      evalRow({
         input: { id: "a1", question: "How?", language: "en", category: "answerable" },
         output: { text: "…" },
-        status: "success",
         duration: 40,
-        scores: [{ name: "Faithfulness", score: 1, metadata: { status: "no-judge", method: "llm-judge" } }],
-      },
+        scores: [
+          {
+            id: 1,
+            name: "Faithfulness",
+            score: 1,
+            metadata: { status: "no-judge", method: "llm-judge" },
+            createdAt: "2026-11-29 12:00:00",
+          },
+        ],
+      }),
     ],
     { group: "Answers", name: "slim" },
   ),
@@ -53,7 +60,7 @@ describe("the report", () => {
   });
 
   it("fails the run when an eval threw, and records Evalite's threshold as advisory", () => {
-    const report = reportOf(out, { evaliteStatus: 1 });
+    const report = reportOf(out, { evalite: failedTests(1) });
     expect(report).toMatchObject({ status: "fail", exitStatus: 1, statusReasons: ["1 eval(s) failed: Search (BM25)"] });
     // Evalite's own mean takes the stored scores as they are, the no-judge 1 included: (0.9 + 1 + 0.2 + 0.5 + 1) / 5.
     expect(report.evalite).toMatchObject({ exitStatus: 1, mean: 0.72, scores: 5, thresholdMet: true, failedSuites: ["Search (BM25)"] });
@@ -91,16 +98,21 @@ describe("the report", () => {
       expect.objectContaining({ key: "Search (BM25)|nDCG@10|all", value: 0.6, floor: 0.9192, status: "fell" }),
     ]);
     expect(report.aggregates[0]!.metrics[0]).toMatchObject({ metric: "nDCG@10", floor: 0.9192 });
-    expect(reportOf(strong, { baseline, evaliteStatus: 1 }).statusReasons).toEqual([
-      "Evalite exited 1 with no failed eval in its results (an eval file that failed to load?)",
+    expect(reportOf(strong, { baseline, evalite: failedTests(1) }).statusReasons).toEqual([
+      "1 test(s) failed with no failed eval in Evalite's results",
     ]);
+    expect(reportOf(strong, { baseline, evalite: { failedTests: 0, unloadedFiles: ["evals/broken.eval.ts"] } })).toMatchObject({
+      status: "fail",
+      statusReasons: ["1 eval file(s) did not load: evals/broken.eval.ts"],
+      evalite: { exitStatus: 1 },
+    });
     expect(reportOf(strong, { baseline }).status).toBe("pass");
   });
 });
 
 describe("report writers", () => {
   it("JUnit XML is well-formed, escapes everything, and counts failures and errors", () => {
-    const xml = junitXml(reportOf(out, { evaliteStatus: 1 }));
+    const xml = junitXml(reportOf(out, { evalite: failedTests(1) }));
     const parsed = parseXml(xml);
     expect(parsed).toEqual({
       tests: "4",
@@ -120,7 +132,7 @@ describe("report writers", () => {
   });
 
   it("badge.json is a shields.io endpoint: pass rate and p95 latency, red when the run failed", () => {
-    expect(badge(reportOf(out, { evaliteStatus: 1 }))).toEqual({
+    expect(badge(reportOf(out, { evalite: failedTests(1) }))).toEqual({
       schemaVersion: 1,
       label: "evals",
       message: "25% pass · p95 40 ms · failing",
@@ -131,7 +143,7 @@ describe("report writers", () => {
   });
 
   it("the Markdown summary says the verdict, context, gate, aggregates and failing cases", () => {
-    const md = markdownSummary(reportOf(out, { evaliteStatus: 1 }));
+    const md = markdownSummary(reportOf(out, { evalite: failedTests(1) }));
     expect(md).toMatch(/^# Eval run 2026-11-29T12:00:00.000Z: FAIL \(exit 1\)/);
     expect(md).toContain("| commit | 0123456789abcdef0123456789abcdef01234567 |");
     expect(md).toContain("| Search (BM25) | all | nDCG@10 | 0.367 | – | 33.3 % | 3 | errored 1 | 4.0 ms / 9.0 ms |");
