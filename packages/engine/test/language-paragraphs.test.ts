@@ -1,8 +1,8 @@
 // Language detection on plain prose: 20 paragraphs each in English, German and Spanish
 // (fixtures/language-paragraphs.json, written for this test), and every run of 20 consecutive
 // words taken from them. Spanish shares most of its short function words with French, Italian and
-// Portuguese (de, la, que, en, un, se, y…); before its word list held the rest of its everyday
-// function words (más, muy, entre, sobre, hay, también…), 24 of the 4,896 runs were filed as
+// Portuguese (de, la, que, en, un, se, y…); before the rest of its everyday function words (más,
+// muy, entre, sobre, hay, también…) counted as evidence, 24 of the 4,896 runs were filed as
 // unknown or as another language, and issue 14 saw plainly Spanish paragraphs filed as unknown.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
