@@ -4,27 +4,7 @@
  * the share of its words that are function words of each language, with letters that only one
  * language uses as tie-breakers. Returns undefined when the evidence is too thin to say.
  */
-import { stopwordLanguages, isStopword } from "./stopwords.js";
-
-/**
- * Function words that count as evidence for a language here but are not in its query-trimming list
- * (text/stopwords.ts, whose words the offline embedder also skips, so editing it would change
- * every vector under the same embedder id). Spanish shares de, la, que, en, un, se, y with
- * French, Italian and Portuguese; with only its short trimming list, runs of plainly Spanish prose
- * tied with French and came out unknown (24 of 4,896 twenty-word runs in
- * packages/engine/test/language-paragraphs.test.ts, none with these words). No English homographs.
- */
-const EVIDENCE_WORDS: Record<string, ReadonlySet<string>> = {
-  es: new Set(
-    "algo algunos cuando desde donde ellos entre era esa ese eso estaba estas esto estos está están fue ha hasta hay les mientras muy más nada ni nos nosotros nuestra nuestro otra otro otros porque qué ser sin sobre también todo todos tus uno unos ya".split(
-      " ",
-    ),
-  ),
-};
-
-function isEvidence(language: string, word: string): boolean {
-  return isStopword(language, word) || (EVIDENCE_WORDS[language]?.has(word) ?? false);
-}
+import { isFunctionWord, stopwordLanguages } from "./stopwords.js";
 
 const HANGUL = /\p{Script=Hangul}/u;
 const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
@@ -60,7 +40,7 @@ export function detectLanguage(text: string): string | undefined {
   const scores = new Map<string, number>();
   for (const lang of stopwordLanguages()) {
     let hits = 0;
-    for (const w of words) if (isEvidence(lang, w)) hits++;
+    for (const w of words) if (isFunctionWord(lang, w)) hits++;
     scores.set(lang, hits);
   }
   const lower = sample.toLowerCase();
