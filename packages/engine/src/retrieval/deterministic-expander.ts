@@ -6,7 +6,8 @@
  *   index term within 1 edit (2 for words of 8+ letters), e.g. `subscribtion` → `subscript`;
  * - compounds: such a word that splits into two indexed words (German-style, with the linking
  *   letters -s-, -es-, -n-, -en-) is also rewritten as the two words, e.g.
- *   `Kündigungsfrist` → `Kündigung frist`;
+ *   `Kündigungsfrist` → `Kündigung frist`, when the query is German or Dutch (or of unknown
+ *   language): elsewhere a split is a coincidence (`permettre` → `permet` + `tre`);
  * - identifiers: `DEC-0054`-style compounds also appear joined (`DEC0054`) and spaced (`DEC 0054`);
  * - keywords: for vectors, the query without function words.
  *
@@ -29,6 +30,11 @@ import type { ExpansionResult, QueryExpander, Vocabulary } from "../types.js";
 
 // Linked forms first: "Kündigungsfrist" is "Kündigung" + -s- + "Frist", not "Kündigungs" + "Frist".
 const LINKS = ["s", "es", "en", "n", ""];
+/**
+ * Languages that write compounds as one word. A French, Italian or English word that splits into
+ * two index terms is a coincidence (`permettre` → `permet` + `tre`), not a compound.
+ */
+const COMPOUNDING_LANGUAGES: ReadonlySet<string> = new Set(["de", "nl"]);
 const MAX_QUERIES = 8;
 
 export class DeterministicExpander implements QueryExpander {
@@ -43,6 +49,8 @@ export class DeterministicExpander implements QueryExpander {
   expandSync(query: string, vocabulary: Vocabulary): ExpansionResult["expansion"] {
     const language = detectLanguage(query);
     const stops = stopwordsFor(language);
+    // Unknown language: a compound may be German or Dutch.
+    const compounding = language === undefined || COMPOUNDING_LANGUAGES.has(language);
     const knownWords = new Map<string, boolean>();
     const known = (word: string): boolean => {
       let found = knownWords.get(word);
@@ -95,7 +103,7 @@ export class DeterministicExpander implements QueryExpander {
         // A long query repeats its words: each distinct word is rewritten once.
         let rewrite = rewrites.get(word);
         if (rewrite === undefined) {
-          const parts = this.decompound(lower, known) ?? word;
+          const parts = (compounding && this.decompound(lower, known)) || word;
           rewrite = { split: parts, fix: parts === word ? (this.correct(lower, vocabulary) ?? word) : word };
           rewrites.set(word, rewrite);
         }
