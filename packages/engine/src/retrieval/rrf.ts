@@ -7,7 +7,6 @@
  * Only ranks matter, so BM25 scores and cosines need no normalization. A document absent from a
  * list contributes nothing from it. Ties follow the engine's order (score, then doc id descending).
  */
-import type { DocCandidate } from "./bm25.js";
 import type { FusedCandidate, RankedList } from "./fusion.js";
 import { byScoreThenDocIdDesc } from "./order.js";
 
