@@ -4,12 +4,14 @@
  *
  * Tiers do different work:
  * - fast:      BM25 only.
- * - balanced:  BM25 and vectors, fused by reciprocal rank fusion, then the top
+ * - balanced:  BM25 and vectors, fused (convex combination of normalized scores), then the top
  *              `rerankDepth` candidates reranked.
  * - thorough:  the query expanded first (deterministic expander offline, a model when configured);
  *              BM25 for every distinct lexical query, vectors for every distinct vector query
- *              (and HyDE passage), all fused, then `thoroughRerankDepth` candidates reranked
- *              against the original query.
+ *              (and HyDE passage), a first fusion; when the query's language is known and the
+ *              first pass's top documents are all in it, RM3 and Rocchio feedback replace the
+ *              original query's BM25 and vector lists; fused again, then `thoroughRerankDepth`
+ *              candidates reranked against the original query. See docs/engine.md, Hybrid tiers.
  */
 import { aiSdk } from "./ai-sdk.js";
 import { createHash } from "node:crypto";
@@ -22,8 +24,8 @@ import { Bm25Retriever, prepareLexicalQuery, type DocCandidate, type LexicalQuer
 import { DeterministicExpander } from "./retrieval/deterministic-expander.js";
 import { HeuristicReranker, type OfflineRerankOptions, type RerankDocument } from "./retrieval/heuristic-reranker.js";
 import { byScoreThenDocIdDesc } from "./retrieval/order.js";
-import { convexFusion, type FusedCandidate, type RankedList } from "./retrieval/fusion.js";
-import { expandedQuery, relevanceModel, type FeedbackDocument } from "./retrieval/feedback.js";
+import { convexFusion, familyWeights, type FusedCandidate, type RankedList } from "./retrieval/fusion.js";
+import { expandedQuery, languageMismatch, relevanceModel, rocchioVector, type FeedbackDocument } from "./retrieval/feedback.js";
 import { reciprocalRankFusion } from "./retrieval/rrf.js";
 import { makeSnippet } from "./retrieval/snippet.js";
 import { VectorIndex } from "./retrieval/vector.js";
@@ -77,6 +79,8 @@ export const DEFAULT_HYBRID: HybridConfig = {
   feedbackDocs: 10,
   feedbackTerms: 10,
   feedbackQueryWeight: 0.5,
+  feedbackVectorWeight: 0.75,
+  feedbackLanguageGate: true,
   columnWeights: [4, 1, 2],
 };
 
@@ -202,7 +206,8 @@ export class Engine {
     const state = this.checkedState(opts);
     const trace: TraceStage[] = [];
     const used = usedQueryText(checkText(text));
-    const [vectorItems] = await this.vectorStage(state, [used], opts.limit, opts, trace);
+    const [vectorList] = await this.vectorStage(state, [used], opts.limit, opts, trace);
+    const vectorItems = vectorList?.items;
     const lexical = this.lexicalQuery(state, used);
     return this.respond(text, "vsearch", state, vectorItems ?? [], lexical, opts.limit, trace, started);
   }
@@ -248,19 +253,28 @@ export class Engine {
       }
     }
     const lists: RankedList[] = [];
-    for (const lq of lexicalQueries) {
-      lists.push({ name: lq.name, weight: lq.weight, items: this.bm25Stage(state, lq.query, lq.text, depth, opts, trace, lq.name) });
-    }
+    const lexicalWeights = familyWeights(h.bm25Weight, lexicalQueries.length - 1, h.expansionWeight);
+    lexicalQueries.forEach((lq, i) => {
+      const weight = i === 0 ? lexicalWeights.original : lexicalWeights.variant;
+      lists.push({ name: lq.name, weight, items: this.bm25Stage(state, lq.query, lq.text, depth, opts, trace, lq.name) });
+    });
     const vectorLists = await this.vectorStage(state, vectorQueries, depth, opts, trace);
-    vectorLists.forEach((items, i) => {
-      lists.push({ name: i === 0 ? "vector" : `vector:expansion ${i}`, weight: h.vectorWeight * (i === 0 ? 1 : h.expansionWeight), items });
+    const vectorWeights = familyWeights(h.vectorWeight, vectorLists.length - 1, h.expansionWeight);
+    vectorLists.forEach(({ items }, i) => {
+      lists.push({
+        name: i === 0 ? "vector" : `vector:expansion ${i}`,
+        weight: i === 0 ? vectorWeights.original : vectorWeights.variant,
+        items,
+      });
     });
 
     if (tier === "thorough" && h.feedbackDocs > 0 && lexical.terms.length > 0) {
       // The first pass is only the feedback's evidence; the trace shows it in the feedback stage.
-      const feedback = this.feedbackStage(state, lexical, used, this.fuse(lists), depth, opts, trace);
-      // The expanded query holds the original terms: it takes the original BM25 list's place.
-      if (feedback) lists[0] = { name: "bm25:feedback", weight: h.bm25Weight, items: feedback };
+      const feedback = this.feedbackStage(state, lexical, used, this.fuse(lists), vectorLists[0]?.vector, depth, opts, trace);
+      // Each expanded query holds the original one: it takes the original list's place and weight.
+      const vectorAt = lexicalQueries.length;
+      if (feedback.bm25) lists[0] = { name: "bm25:feedback", weight: lists[0]!.weight, items: feedback.bm25 };
+      if (feedback.vector) lists[vectorAt] = { name: "vector:feedback", weight: lists[vectorAt]!.weight, items: feedback.vector };
     }
     const fused = this.fusionStage(lists, opts.traceDepth, trace);
     const reranked = await this.rerankStage(state, used, fused, Math.max(rerankDepth, opts.limit), opts.traceDepth, trace);
@@ -441,41 +455,58 @@ export class Engine {
   }
 
   /**
-   * RM3 pseudo-relevance feedback (retrieval/feedback.ts): a relevance model from the best passages
-   * of the first pass's top documents, and a BM25 list for the original query plus the model's
-   * best terms. Undefined when the first pass found nothing to learn from.
+   * Pseudo-relevance feedback (retrieval/feedback.ts) from the first pass's top documents: RM3 for
+   * BM25 (the original query plus the relevance model's best terms) and Rocchio for vectors (the
+   * query vector moved towards the documents' best passages). Runs only when the query's language
+   * is known and every feedback document is in it; either list is missing when it has nothing to
+   * add (no feedback terms, no vectors, `feedbackVectorWeight` 0).
    */
   private feedbackStage(
     state: State,
     lexical: LexicalQuery,
     text: string,
     firstPass: FusedCandidate[],
+    queryVector: Float32Array | undefined,
     depth: number,
     opts: SearchOptionsResolved,
     trace: TraceStage[],
-  ): DocCandidate[] | undefined {
+  ): { bm25?: DocCandidate[]; vector?: DocCandidate[] } {
     const h = this.hybrid;
     const start = now();
-    const docs: FeedbackDocument[] = firstPass.slice(0, h.feedbackDocs).map((c) => {
-      const doc = state.catalog.documents[c.docIndex]!;
+    const top = firstPass.slice(0, h.feedbackDocs);
+    const languageOf = (c: FusedCandidate): string | undefined => {
+      const language = state.catalog.documents[c.docIndex]!.language;
+      return language ? baseLanguage(language) : undefined;
+    };
+    const input = {
+      method: "RM3 (BM25) and Rocchio (vectors)",
+      firstPass: top.map((c, i) => ({ docId: c.docId, score: c.score, rank: i + 1, language: languageOf(c) ?? null })),
+      queryLanguage: lexical.queryLanguage ?? null,
+      terms: h.feedbackTerms,
+      originalWeight: h.feedbackQueryWeight,
+      vectorWeight: h.feedbackVectorWeight,
+    };
+    const mismatch = h.feedbackLanguageGate ? languageMismatch(lexical.queryLanguage, top.map(languageOf)) : undefined;
+    if (mismatch !== undefined || top.length === 0) {
+      const note = `no feedback: ${mismatch ?? "the first pass found nothing"}`;
+      trace.push({ stage: "feedback", input, output: { terms: [] }, start, end: now(), note });
+      return {};
+    }
+    const docs: FeedbackDocument[] = top.map((c) => {
       const row = this.passageText.get(c.passages[0]!) as { heading: string; text: string };
-      return { text: passageBody(row.heading, row.text), language: doc.language ? baseLanguage(doc.language) : undefined, score: c.score };
+      return { text: passageBody(row.heading, row.text), language: languageOf(c), score: c.score };
     });
-    const model = relevanceModel(docs, this.analyzer);
-    const weighted = expandedQuery(lexical.terms, model, {
+    const weighted = expandedQuery(lexical.terms, relevanceModel(docs, this.analyzer), {
       docs: h.feedbackDocs,
       terms: h.feedbackTerms,
       originalWeight: h.feedbackQueryWeight,
     });
     const added = weighted.filter((t) => t.feedback);
+    const vectors = queryVector && h.feedbackVectorWeight > 0 ? this.vectorIndex(state) : undefined;
+    const docVectors = vectors ? top.flatMap((c) => vectors.passageVector(c.passages[0]!) ?? []) : [];
     trace.push({
       stage: "feedback",
-      input: {
-        method: "RM3",
-        firstPass: firstPass.slice(0, h.feedbackDocs).map((c, i) => ({ docId: c.docId, score: c.score, rank: i + 1 })),
-        terms: h.feedbackTerms,
-        originalWeight: h.feedbackQueryWeight,
-      },
+      input,
       output: {
         terms: weighted.map((t) => ({
           alternatives: t.alternatives.map((a) => a.join(" ")),
@@ -483,18 +514,39 @@ export class Engine {
           repeats: t.repeats,
           feedback: t.feedback,
         })),
+        vectorDocuments: docVectors.length,
       },
       start,
       end: now(),
       ...(added.length === 0 ? { note: "no feedback terms: the first pass's documents hold nothing beyond the query" } : {}),
     });
-    if (added.length === 0) return undefined;
-    const match = buildMatchExpression(
-      weighted.flatMap((t) =>
-        Array.from({ length: t.repeats }, () => ({ surface: "", alternatives: t.alternatives, kind: "word" as const, stop: false })),
-      ),
-    );
-    return this.bm25Stage(state, { ...lexical, match }, text, depth, opts, trace, "bm25:feedback");
+    const out: { bm25?: DocCandidate[]; vector?: DocCandidate[] } = {};
+    if (added.length > 0) {
+      const match = buildMatchExpression(
+        weighted.flatMap((t) =>
+          Array.from({ length: t.repeats }, () => ({ surface: "", alternatives: t.alternatives, kind: "word" as const, stop: false })),
+        ),
+      );
+      out.bm25 = this.bm25Stage(state, { ...lexical, match }, text, depth, opts, trace, "bm25:feedback");
+    }
+    if (vectors && queryVector && docVectors.length > 0) {
+      const vectorStart = now();
+      const items = vectors.documents(
+        rocchioVector(queryVector, docVectors, h.feedbackVectorWeight),
+        depth,
+        state.catalog,
+        state.catalog.filter(opts),
+      );
+      trace.push({
+        stage: "vector",
+        input: { name: "vector:feedback", method: "Rocchio", beta: h.feedbackVectorWeight, documents: docVectors.length, depth },
+        output: traceItems(items, state.catalog, opts.traceDepth),
+        start: vectorStart,
+        end: now(),
+      });
+      out.vector = items;
+    }
+    return out;
   }
 
   private bm25Stage(
@@ -535,14 +587,14 @@ export class Engine {
     return items;
   }
 
-  /** One vector list per query, embedded in one call. */
+  /** One vector list per query, embedded in one call, with the query's vector (none for an empty query or an index without vectors). */
   private async vectorStage(
     state: State,
     queries: string[],
     depth: number,
     opts: SearchOptionsResolved,
     trace: TraceStage[],
-  ): Promise<DocCandidate[][]> {
+  ): Promise<Array<{ items: DocCandidate[]; vector: Float32Array | undefined }>> {
     const start = now();
     const embedder = embedderId(this.embedder);
     const vectors = this.vectorIndex(state);
@@ -557,7 +609,7 @@ export class Engine {
         end: now(),
         note: vectors ? "empty query" : "the index holds no vectors",
       });
-      return queries.map(() => []);
+      return queries.map(() => ({ items: [], vector: undefined }));
     }
     const embedded = await embedTexts(
       this.embedder,
@@ -565,12 +617,13 @@ export class Engine {
       this.modelLimits,
     );
     const filter = state.catalog.filter(opts);
-    const lists: DocCandidate[][] = [];
+    const lists: Array<{ items: DocCandidate[]; vector: Float32Array | undefined }> = [];
     let k = 0;
     for (let i = 0; i < queries.length; i++) {
       const listStart = i === 0 ? start : now();
-      const items = nonEmpty[i] ? vectors.documents(embedded[k++]!, depth, state.catalog, filter) : [];
-      lists.push(items);
+      const vector = nonEmpty[i] ? embedded[k++]! : undefined;
+      const items = vector ? vectors.documents(vector, depth, state.catalog, filter) : [];
+      lists.push({ items, vector });
       trace.push({
         stage: "vector",
         input: {
@@ -917,6 +970,9 @@ function validateHybrid(h: HybridConfig): void {
   positive("feedbackTerms", h.feedbackTerms, true);
   if (!(h.feedbackQueryWeight >= 0 && h.feedbackQueryWeight <= 1))
     throw new RangeError(`Expected hybrid "feedbackQueryWeight" to be between 0 and 1, got ${h.feedbackQueryWeight}`);
+  positive("feedbackVectorWeight", h.feedbackVectorWeight, false);
+  if (typeof h.feedbackLanguageGate !== "boolean")
+    throw new TypeError(`Expected hybrid "feedbackLanguageGate" to be true or false, got ${JSON.stringify(h.feedbackLanguageGate)}`);
   positive("bm25Weight", h.bm25Weight, false);
   positive("vectorWeight", h.vectorWeight, false);
   positive("expansionWeight", h.expansionWeight, false);

@@ -71,7 +71,11 @@ export interface HybridConfig {
    * whose provider is `offline` (the hashed n-gram embedder, wrapped or not)
    */
   vectorWeight: number;
-  /** Weight of lists from expanded queries (thorough), relative to the original query's lists. @default 0.5 */
+  /**
+   * Thorough: the lists of one retriever's expanded queries together weigh this times its original
+   * query's list; the retriever's total weight stays as in balanced (retrieval/fusion.ts,
+   * `familyWeights`). @default 0.5
+   */
   expansionWeight: number;
   /** Depth of each list that enters fusion; a larger `limit` deepens them to `limit`. @default 50 */
   candidates: number;
@@ -87,6 +91,13 @@ export interface HybridConfig {
   feedbackTerms: number;
   /** Thorough: λ, the original query's weight in the expanded query (retrieval/feedback.ts). @default 0.5 */
   feedbackQueryWeight: number;
+  /** Thorough: Rocchio's β, the weight of the feedback documents' mean vector added to the query vector; 0 turns vector feedback off. @default 0.75 */
+  feedbackVectorWeight: number;
+  /**
+   * Thorough: feedback only when the query's language is known and every feedback document is in
+   * it (retrieval/feedback.ts, `languageMismatch`); `false` always feeds back. @default true
+   */
+  feedbackLanguageGate: boolean;
   /** BM25 column weights (title, body, path) passed to FTS5 `bm25()`. @default [4, 1, 2] */
   columnWeights: readonly [number, number, number];
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { convexFusion, minMaxNormalized } from "./fusion.js";
+import { convexFusion, familyWeights, minMaxNormalized } from "./fusion.js";
 import { reciprocalRankFusion } from "./rrf.js";
 import { compareUtf8, TopK, byScoreThenDocIdDesc } from "./order.js";
 
@@ -88,5 +88,19 @@ describe("ordering", () => {
     const none = new TopK<{ score: number; docId: string }>(0, byScoreThenDocIdDesc);
     none.push({ score: 1, docId: "a" });
     expect(none.sorted()).toEqual([]);
+  });
+});
+
+describe("expanded queries' weights (familyWeights)", () => {
+  it("leaves a retriever without expanded queries its whole weight", () => {
+    expect(familyWeights(0.5, 0, 0.5)).toEqual({ original: 0.5, variant: 0 });
+  });
+
+  it("gives the expanded queries together expansionWeight times the original, and keeps the total", () => {
+    for (const variants of [1, 2, 4]) {
+      const w = familyWeights(1, variants, 0.5);
+      expect(w.variant * variants).toBeCloseTo(0.5 * w.original, 12);
+      expect(w.original + variants * w.variant).toBeCloseTo(1, 12);
+    }
   });
 });

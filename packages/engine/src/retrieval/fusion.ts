@@ -63,3 +63,23 @@ export function convexFusion(lists: readonly RankedList[]): FusedCandidate[] {
   }
   return [...fused.values()].sort(byScoreThenDocIdDesc);
 }
+
+/** Weights of one retriever's lists when some come from expanded queries. */
+export interface FamilyWeights {
+  /** The original query's list. */
+  original: number;
+  /** Each expanded query's list. */
+  variant: number;
+}
+
+/**
+ * An expanded query is a guess at the user's words: the lists of one retriever's `variants`
+ * expanded queries together weigh `expansionWeight` times its original list, however many there
+ * are, and the retriever keeps the total `weight` it has without them — so expansion never shifts
+ * the balance between BM25 and vectors, and four guesses do not outvote the query.
+ */
+export function familyWeights(weight: number, variants: number, expansionWeight: number): FamilyWeights {
+  if (variants === 0) return { original: weight, variant: 0 };
+  const original = weight / (1 + expansionWeight);
+  return { original, variant: (original * expansionWeight) / variants };
+}
