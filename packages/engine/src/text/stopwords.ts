@@ -21,9 +21,8 @@ const lists: Record<string, string> = {
  * la, que, en, un, se, y with French, Italian and Portuguese, and with only those, runs of plainly
  * Spanish prose tied with French and came out unknown: packages/engine/test/language-paragraphs.test.ts)
  * and the possessive determiners the German and Italian lists lack (English has my, our, your,
- * their). Language detection counts them as evidence and the offline expander never rewrites them
- * (`meiner` is no misspelling of `min`); queries keep them and the offline embedder reads them, so
- * neither retrieval nor any vector changes. No English homographs.
+ * their). Only language detection counts them; queries keep them and the offline embedder reads
+ * them, so neither retrieval nor any vector changes. No English homographs.
  */
 const moreFunctionWords: Record<string, string> = {
   es: "algo algunos cuando desde donde ellos entre era esa ese eso estaba estas esto estos está están fue ha hasta hay les mientras muy más nada ni nos nosotros nuestra nuestro otra otro otros porque qué ser sin sobre también todo todos tus uno unos ya",
@@ -38,18 +37,11 @@ const functionSets = new Map<string, ReadonlySet<string>>(
 );
 
 const union: ReadonlySet<string> = new Set([...sets.values()].flatMap((s) => [...s]));
-const functionUnion: ReadonlySet<string> = new Set([...functionSets.values()].flatMap((s) => [...s]));
 
 /** Stop words of one language, or of every language we know when the language is unknown. */
 export function stopwordsFor(language: string | undefined): ReadonlySet<string> {
   if (language === undefined) return union;
   return sets.get(language) ?? union;
-}
-
-/** The stop words and the further function words of one language, or of every language when it is unknown. */
-export function functionWordsFor(language: string | undefined): ReadonlySet<string> {
-  if (language === undefined) return functionUnion;
-  return functionSets.get(language) ?? functionUnion;
 }
 
 /** Languages with a stop-word list, for language detection. */
