@@ -12,6 +12,7 @@ import { readJsonlObjects, readQueriesJsonl } from "./formats/jsonl.js";
 import { DeterministicExpander } from "./retrieval/deterministic-expander.js";
 import { formatTrecRun } from "./formats/trec-run.js";
 import { SKIP_REASONS } from "./ingest/source.js";
+import { type EngineServer, serveEngine } from "./serve/server.js";
 import { claimNewIndexFile, discardUnfinishedIndex } from "./store/database.js";
 import {
   TIERS,
@@ -38,6 +39,7 @@ const USAGE = `Usage:
                    [--collection <c>] [--language <l>] [--json]
   pnpm engine ask --batch <questions.jsonl> --db <file> [--preset <p>] [--limit <n>] [--out <answers.jsonl>]
                    [--collection <c>] [--language <l>]
+  pnpm engine serve --db <file> [--port 8080] [--host 127.0.0.1] [--concurrency 4] [--max-body <bytes>] [--name <name>]
 
   index    Index a folder of Markdown/text files (language from an en/, de/… folder or front matter,
            else detected) or a BEIR-style corpus.jsonl ({"_id"|"id","title","text"}). Unchanged
@@ -52,6 +54,10 @@ const USAGE = `Usage:
   ask      Answer a question from the index with [n] citations, or refuse when the sources do not
            support an answer. --batch reads {"id"|"_id", "text"|"question"} lines and writes one JSON
            answer per line (id, answer, citations, refused, answerer, error).
+  serve    The index as an HTTP service implementing the target contract (docs/targets.md):
+           GET /health, POST /search, /ask, /expand, PUT and DELETE /documents. With
+           ENGINE_SERVE_TOKEN set, requests need "Authorization: Bearer <token>". Stops on
+           SIGINT/SIGTERM after answering the requests it has.
 
 Models come from the environment (docs/engine.md): OPENAI_COMPATIBLE_BASE_URL or
 GOOGLE_GENERATIVE_AI_API_KEY select a provider; without them everything runs offline.
@@ -71,6 +77,11 @@ const options = {
   batch: { type: "string" },
   out: { type: "string" },
   tag: { type: "string" },
+  port: { type: "string" },
+  host: { type: "string" },
+  concurrency: { type: "string" },
+  "max-body": { type: "string" },
+  name: { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } satisfies ParseArgsConfig["options"];
@@ -86,6 +97,7 @@ const ALLOWED: Record<string, Array<keyof typeof options>> = {
   stats: ["db", "json"],
   expand: ["db", "json"],
   ask: ["db", "preset", "limit", "tier", "collection", "language", "json", "batch", "out"],
+  serve: ["db", "port", "host", "concurrency", "max-body", "name"],
 };
 
 export async function main(argv: string[], out: (s: string) => void = (s) => process.stdout.write(s)): Promise<number> {
@@ -114,11 +126,11 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
     if (key !== "help" && !allowed.includes(key)) throw new UsageError(`--${key} does not apply to "${command}"`);
   }
   if (values.db === undefined && command !== "expand") throw new UsageError(`"${command}" needs --db <file>`);
-  const expectedArgs = command === "stats" || (command === "ask" && values.batch !== undefined) ? 0 : 1;
+  const expectedArgs = command === "stats" || command === "serve" || (command === "ask" && values.batch !== undefined) ? 0 : 1;
   if (positionals.length !== expectedArgs) {
     throw new UsageError(
-      command === "stats"
-        ? `"stats" takes no arguments besides --db`
+      command === "stats" || command === "serve"
+        ? `"${command}" takes no arguments besides its options`
         : values.batch !== undefined
           ? `"ask --batch" takes no question argument`
           : `"${command}" takes exactly one argument (quote a query with spaces)`,
@@ -176,6 +188,7 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
     return 0;
   }
 
+  if (command === "serve") return serve(values, models, out);
   const engine = Engine.open(values.db!, models);
   try {
     if (command === "ask") {
@@ -271,6 +284,59 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
   } finally {
     engine.close();
   }
+}
+
+/**
+ * `serve`: runs until SIGINT or SIGTERM, then stops accepting, answers what it has, closes the
+ * index and returns 0. The token comes from the environment, never the command line (which `ps`
+ * shows to every user of the machine).
+ */
+async function serve(values: Values, models: EngineOptions, out: (s: string) => void): Promise<number> {
+  const port = values.port === undefined ? 8080 : parseCount("--port", values.port, 0, 65_535);
+  const concurrency = values.concurrency === undefined ? undefined : parseCount("--concurrency", values.concurrency, 1, 1024);
+  const maxBodyBytes = values["max-body"] === undefined ? undefined : parseCount("--max-body", values["max-body"], 1, 2 ** 30);
+  const engine = Engine.open(values.db!, models);
+  let server: EngineServer;
+  try {
+    server = await serveEngine(engine, {
+      host: values.host ?? "127.0.0.1",
+      port,
+      ...(concurrency ? { concurrency } : {}),
+      ...(maxBodyBytes ? { maxBodyBytes } : {}),
+      ...(values.name ? { name: values.name } : {}),
+      ...(process.env.ENGINE_SERVE_TOKEN ? { token: process.env.ENGINE_SERVE_TOKEN } : {}),
+    });
+  } catch (error) {
+    engine.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL")
+      throw new EngineError(
+        "BAD_ARGUMENT",
+        `cannot listen on ${values.host ?? "127.0.0.1"}:${port} (${code}); pick another --port or --host`,
+      );
+    throw error;
+  }
+  out(`engine: serving ${values.db} on ${server.url}${process.env.ENGINE_SERVE_TOKEN ? " (bearer token required)" : ""}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+  await server.close();
+  engine.close();
+  process.stderr.write("engine: stopped\n");
+  return 0;
+}
+
+function parseCount(flag: string, value: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max)
+    throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got ${quoteInput(value)}`);
+  return n;
 }
 
 async function ask(

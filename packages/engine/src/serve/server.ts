@@ -1,0 +1,316 @@
+/**
+ * `engine serve`: the engine as an HTTP server implementing the target contract
+ * (contract/target.schema.json, docs/targets.md), the reference implementation the suite's HTTP
+ * target is tested against.
+ *
+ * Built on node's `http` module: the contract is five routes of JSON, AJV (already the engine's
+ * schema validator) checks every request, and a framework would add a dependency and a second
+ * schema layer for routing that fits in one function. What a framework would otherwise give is
+ * here and tested: a body-size limit, bounded concurrency, JSON errors, graceful close.
+ *
+ * Every error is `{"error": {"code", "message"}}` with one line of message: never a stack trace.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { timingSafeEqual } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AddressInfo } from "node:net";
+import type { Engine } from "../engine.js";
+import { EngineError, errorLine } from "../errors.js";
+import type { Preset, SearchOptions, SearchResponse, Tier } from "../types.js";
+import { CONTRACT_MODES, type ContractMessage, type ContractMode, contractProblems } from "./contract.js";
+import { Busy, Limiter } from "./limiter.js";
+
+export interface ServeOptions {
+  /** @default "127.0.0.1": reachable from this machine only, unless asked otherwise */
+  host?: string;
+  /** 0 picks a free port. @default 8080 */
+  port?: number;
+  /** When set, every request but GET /health must carry `Authorization: Bearer <token>`. */
+  token?: string;
+  /** Largest request body accepted (bytes); more is 413. @default 1 MiB (PUT /documents: `maxDocumentsBytes`) */
+  maxBodyBytes?: number;
+  /** Largest PUT /documents body (bytes). @default 64 MiB */
+  maxDocumentsBytes?: number;
+  /** Requests handled at once. @default 4 */
+  concurrency?: number;
+  /** Requests waiting for a slot; beyond it, 503 BUSY. @default 64 */
+  maxQueued?: number;
+  /** The name /health reports. @default "hybrid-search-engine" */
+  name?: string;
+  /** Where a request's unexpected failure is logged (one line; the client gets `INTERNAL`). @default stderr */
+  log?: (line: string) => void;
+}
+
+export interface EngineServer {
+  /** `http://host:port`, with the port actually bound. */
+  url: string;
+  port: number;
+  /** Stops accepting connections, lets running requests finish, then resolves. The engine stays open. */
+  close(): Promise<void>;
+}
+
+const VERSION = "0.1.0";
+
+/** A failure with its HTTP status and contract error code; its message is sent as is. */
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** HTTP status of an engine error code: the caller's mistake, the provider's, or ours. */
+const ENGINE_STATUS: Partial<Record<string, number>> = {
+  BAD_ARGUMENT: 400,
+  MALFORMED_RECORD: 400,
+  PROVIDER_ERROR: 502,
+  DB_LOCKED: 503,
+};
+
+export async function serveEngine(engine: Engine, options: ServeOptions = {}): Promise<EngineServer> {
+  const host = options.host ?? "127.0.0.1";
+  const limiter = new Limiter(options.concurrency ?? 4, options.maxQueued ?? 64);
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const token = options.token === undefined || options.token === "" ? null : Buffer.from(`Bearer ${options.token}`);
+  const context: RouteContext = { engine, name: options.name ?? "hybrid-search-engine" };
+
+  const inFlight = new Set<ServerResponse>();
+  let closing = false;
+  const server = createServer((req, res) => {
+    inFlight.add(res);
+    res.on("close", () => inFlight.delete(res));
+    // A request that arrives or finishes while the server closes is answered on a closing connection.
+    if (closing) res.shouldKeepAlive = false;
+    handle(req, res).catch((error: unknown) => send(res, ...toHttpError(error, log)));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const route = ROUTES[`${req.method} ${url.pathname}`];
+    if (!route) {
+      const known = Object.keys(ROUTES).filter((key) => key.endsWith(` ${url.pathname}`));
+      if (known.length > 0)
+        throw new HttpError(405, "METHOD_NOT_ALLOWED", `${url.pathname} answers ${known.map((k) => k.split(" ")[0]).join(", ")}`, {
+          allow: known.map((k) => k.split(" ")[0]).join(", "),
+        });
+      throw new HttpError(404, "NOT_FOUND", `no route ${req.method} ${url.pathname}; see docs/targets.md`);
+    }
+    if (token && url.pathname !== "/health" && !authorized(req.headers.authorization, token))
+      throw new HttpError(401, "UNAUTHORIZED", "missing or wrong bearer token (Authorization: Bearer <token>)", {
+        "www-authenticate": "Bearer",
+      });
+    const limit = route.request === "DocumentsRequest" ? (options.maxDocumentsBytes ?? 64 * 2 ** 20) : (options.maxBodyBytes ?? 2 ** 20);
+    const body = route.request ? await readJson(req, limit) : undefined;
+    if (route.request) {
+      const problems = contractProblems(route.request, body);
+      if (problems.length > 0) throw new HttpError(400, "BAD_REQUEST", `not a ${route.request}: ${problems.slice(0, 3).join("; ")}`);
+    }
+    let result: { body: unknown; elapsedMs?: number };
+    try {
+      result = await limiter.run(() => route.handle(context, body, url));
+    } catch (error) {
+      if (error instanceof Busy) throw new HttpError(503, "BUSY", `server busy: ${error.message}; retry later`, { "retry-after": "1" });
+      throw error;
+    }
+    send(res, 200, result.body, result.elapsedMs === undefined ? {} : { "server-timing": `engine;dur=${result.elapsedMs.toFixed(3)}` });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 8080, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    port,
+    close: () => {
+      closing = true;
+      for (const res of inFlight) res.shouldKeepAlive = false;
+      return closeGracefully(server);
+    },
+  };
+}
+
+interface RouteContext {
+  engine: Engine;
+  name: string;
+}
+
+interface Route {
+  request?: ContractMessage;
+  handle(context: RouteContext, body: unknown, url: URL): Promise<{ body: unknown; elapsedMs?: number }>;
+}
+
+const ROUTES: Record<string, Route> = {
+  "GET /health": {
+    handle: async ({ engine, name }) => ({
+      body: {
+        name,
+        version: VERSION,
+        fingerprint: engine.fingerprint(),
+        capabilities: { modes: [...CONTRACT_MODES], ask: true, expand: true, documents: true, trace: true },
+      },
+    }),
+  },
+  "POST /search": {
+    request: "SearchRequest",
+    handle: async ({ engine }, body) => {
+      const request = body as {
+        query: string;
+        mode: ContractMode;
+        limit: number;
+        collection?: string;
+        language?: string;
+        traceDepth?: number;
+      };
+      const response = await rank(engine, request);
+      return { body: response, elapsedMs: response.elapsedMs };
+    },
+  },
+  "POST /ask": {
+    request: "AskRequest",
+    handle: async ({ engine }, body) => {
+      const { question, ...rest } = body as {
+        question: string;
+        preset?: Preset;
+        limit?: number;
+        tier?: Tier;
+        collection?: string;
+        language?: string;
+      };
+      const result = await engine.ask(question, rest);
+      return { body: result, elapsedMs: result.elapsedMs };
+    },
+  },
+  "POST /expand": {
+    request: "ExpandRequest",
+    handle: async ({ engine }, body) => {
+      const started = performance.now();
+      const result = await engine.expand((body as { query: string }).query);
+      return { body: result, elapsedMs: performance.now() - started };
+    },
+  },
+  "PUT /documents": {
+    request: "DocumentsRequest",
+    handle: async ({ engine }, body) => {
+      const { collection, documents } = body as {
+        collection: string;
+        documents: Array<{ id: string; title?: string; text: string; language?: string }>;
+      };
+      const jsonl = documents.map((d) =>
+        JSON.stringify({ _id: d.id, title: d.title ?? "", text: d.text, ...(d.language ? { language: d.language } : {}) }),
+      );
+      const report = await withTempDir(async (dir) => {
+        const file = join(dir, "documents.jsonl");
+        writeFileSync(file, `${jsonl.join("\n")}\n`);
+        return engine.index(file, { collection });
+      });
+      return { body: { collection, documents: report.documents.total, fingerprint: engine.fingerprint() }, elapsedMs: report.elapsedMs };
+    },
+  },
+  "DELETE /documents": {
+    handle: async ({ engine }, _body, url) => {
+      const collection = url.searchParams.get("collection");
+      if (!collection) throw new HttpError(400, "BAD_REQUEST", "DELETE /documents needs ?collection=<name>");
+      // Indexing an empty folder into the collection removes every document it held, in one transaction.
+      const report = await withTempDir((dir) => engine.index(dir, { collection }));
+      return { body: { collection, documents: report.documents.total, fingerprint: engine.fingerprint() }, elapsedMs: report.elapsedMs };
+    },
+  },
+};
+
+function rank(
+  engine: Engine,
+  request: { query: string; mode: ContractMode; limit: number; collection?: string; language?: string; traceDepth?: number },
+): Promise<SearchResponse> | SearchResponse {
+  const { query, mode, ...rest } = request;
+  const options: SearchOptions = rest;
+  if (mode === "search") return engine.search(query, options);
+  if (mode === "vsearch") return engine.vsearch(query, options);
+  return engine.query(query, { ...options, tier: mode });
+}
+
+async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), "engine-serve-"));
+  try {
+    return await fn(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function authorized(header: string | undefined, expected: Buffer): boolean {
+  if (header === undefined) return false;
+  const given = Buffer.from(header);
+  // Constant time: the comparison must not tell an attacker how much of a guess was right.
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** The request body as JSON, refusing more than `limit` bytes as soon as they arrive. */
+function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners("data");
+        req.resume();
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => {
+      if (size > limit) return;
+      const text = Buffer.concat(chunks).toString("utf8");
+      try {
+        resolve(JSON.parse(text));
+      } catch (error) {
+        reject(new HttpError(400, "BAD_JSON", `the body is not JSON: ${errorLine(error)}`));
+      }
+    });
+    req.on("error", reject);
+  });
+}
+
+function tooLarge(limit: number): HttpError {
+  return new HttpError(413, "BODY_TOO_LARGE", `the body is larger than ${limit} bytes`, { connection: "close" });
+}
+
+function toHttpError(error: unknown, log: (line: string) => void): [number, unknown, Record<string, string>] {
+  const wire = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
+    [status, { error: { code, message: message.split("\n")[0]!.slice(0, 1000) } }, headers] as [number, unknown, Record<string, string>];
+  if (error instanceof HttpError) return wire(error.status, error.code, error.message, error.headers);
+  if (error instanceof EngineError) return wire(ENGINE_STATUS[error.code] ?? 500, error.code, error.message);
+  if (error instanceof TypeError || error instanceof RangeError) return wire(400, "BAD_ARGUMENT", error.message);
+  // A bug: the client learns that it happened, the log learns what it was; no stack goes over the wire.
+  log(`engine serve: internal error: ${errorLine(error)}`);
+  return wire(500, "INTERNAL", "internal error; the server's log has the details");
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+/** Stop accepting, close idle keep-alive connections, wait for running requests to answer. */
+function closeGracefully(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((error) => (error ? reject(error) : resolve()));
+    server.closeIdleConnections();
+  });
+}
