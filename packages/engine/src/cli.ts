@@ -53,7 +53,7 @@ const USAGE = `Usage:
            the deterministic expander use the index vocabulary).
   ask      Answer a question from the index with [n] citations, or refuse when the sources do not
            support an answer. --batch reads {"id"|"_id", "text"|"question"} lines and writes one JSON
-           answer per line (id, answer, citations, refused, answerer, error).
+           answer per line (id, answer, citations, refused, answerer, error, sources).
   serve    The index as an HTTP service implementing the target contract (docs/targets.md):
            GET /health, POST /search, /ask, /expand, PUT and DELETE /documents. With
            ENGINE_SERVE_TOKEN set, requests need "Authorization: Bearer <token>". Stops on
@@ -217,6 +217,10 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
               answerer: r.answerer,
               preset: r.preset,
               ...(r.error ? { error: r.error } : {}),
+              // What the answer was written from: the answer evals grade citations and faithfulness
+              // against it when they score this file as recorded runs (EVAL_RUN_DIR).
+              sources: r.sources,
+              invalidCitations: r.invalidCitations,
             }),
           );
         }

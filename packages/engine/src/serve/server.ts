@@ -22,6 +22,9 @@ import type { Preset, SearchOptions, SearchResponse, Tier } from "../types.js";
 import { CONTRACT_MODES, type ContractMessage, type ContractMode, contractProblems } from "./contract.js";
 import { Busy, Limiter } from "./limiter.js";
 
+/** The bounded queue, for clients of the contract too (the suite's HTTP target). */
+export { Limiter } from "./limiter.js";
+
 export interface ServeOptions {
   /** @default "127.0.0.1": reachable from this machine only, unless asked otherwise */
   host?: string;

@@ -1,0 +1,28 @@
+/**
+ * The default target: the in-repo engine, in this process, on the run's temp index. It calls the
+ * engine exactly as the evals always have, so an in-process run scores as before.
+ */
+import type { Engine } from "@hybrid-search/engine";
+import { CONTRACT_MODES } from "@hybrid-search/engine/contract";
+import type { Target, TargetAsk, TargetRanking, TargetSearch } from "./target.js";
+
+/** The in-process target's name: floors keep the model configuration's name (`offline`, …) for it. */
+export function inProcessTarget(engine: Engine, name: string): Target {
+  return {
+    name,
+    kind: "in-process",
+    capabilities: { modes: CONTRACT_MODES, ask: true, expand: true, trace: true },
+    async search({ query, mode, id: _id, ...options }: TargetSearch): Promise<TargetRanking> {
+      const response =
+        mode === "search"
+          ? engine.search(query, options)
+          : mode === "vsearch"
+            ? await engine.vsearch(query, options)
+            : await engine.query(query, { ...options, tier: mode });
+      return { results: response.results, trace: response.trace, serverMs: response.elapsedMs, clientMs: null };
+    },
+    ask: ({ question, preset, headers }: TargetAsk) =>
+      engine.ask(question, { ...(preset ? { preset } : {}), ...(headers ? { headers } : {}) }),
+    expand: (query, options) => engine.expand(query, options),
+  };
+}

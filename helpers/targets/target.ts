@@ -1,0 +1,93 @@
+/**
+ * The seam every eval calls the system under test through: a `Target` ranks (each mode), answers
+ * and, when it can, expands. Three implement it (docs/targets.md): the in-process engine on the
+ * run's temp index (the default), a service over HTTP speaking the target contract
+ * (`EVAL_TARGET`), and recorded runs (`EVAL_RUN_DIR`).
+ */
+import type { AskResult, ExpansionResult, Preset, TraceStage } from "@hybrid-search/engine";
+import type { ContractMode } from "@hybrid-search/engine/contract";
+
+export type TargetMode = ContractMode;
+export type TargetKind = "in-process" | "http" | "recorded";
+
+export interface TargetCapabilities {
+  modes: readonly TargetMode[];
+  ask: boolean;
+  expand: boolean;
+  /** Whether the target returns the engine's stage trace (then "lost at" can be diagnosed). */
+  trace: boolean;
+}
+
+export interface TargetSearch {
+  /** The case id: recorded runs are looked up by it. */
+  id: string;
+  query: string;
+  mode: TargetMode;
+  limit: number;
+  collection?: string;
+  language?: string;
+  traceDepth?: number;
+}
+
+export interface TargetHit {
+  docId: string;
+  score: number;
+  passageId?: string;
+  snippet?: string;
+}
+
+export interface TargetRanking {
+  results: TargetHit[];
+  /** The stage trace, or null: "no trace from target". */
+  trace: TraceStage[] | null;
+  /** The target's own time for the call (ms), when it says; the engine's `elapsedMs` in-process. */
+  serverMs: number | null;
+  /** Time from request to parsed response (ms), measured by the suite; null for recorded runs. */
+  clientMs: number | null;
+}
+
+export interface TargetAsk {
+  id: string;
+  question: string;
+  preset?: Preset;
+  /** Extra headers for a model call (in-process: makes trials distinct in Evalite's cache). */
+  headers?: Record<string, string>;
+}
+
+export interface Target {
+  /** What floors and reports call this target: `offline` in-process, EVAL_TARGET_NAME, the run folder's name. */
+  readonly name: string;
+  readonly kind: TargetKind;
+  readonly capabilities: TargetCapabilities;
+  search(request: TargetSearch): Promise<TargetRanking>;
+  ask(request: TargetAsk): Promise<AskResult>;
+  /** Present when `capabilities.expand`. */
+  expand?(query: string, options: { headers?: Record<string, string> }): Promise<ExpansionResult>;
+}
+
+/**
+ * A call the target could not answer: the case fails with this one line (the run goes on), and it
+ * never becomes a score. `reason` is a short label: `timeout`, `http 500`, `schema`, `connection`,
+ * `not recorded`, `unsupported`.
+ */
+export class TargetError extends Error {
+  override readonly name = "TargetError";
+  constructor(
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Why an eval cannot run on `target` (a mode, ask or expand it lacks), or null when it can. */
+export function missingCapability(
+  target: Pick<Target, "name" | "capabilities">,
+  needs: { modes?: readonly TargetMode[]; ask?: boolean; expand?: boolean },
+): string | null {
+  const lacking = (needs.modes ?? []).filter((m) => !target.capabilities.modes.includes(m));
+  if (lacking.length > 0) return `target ${target.name} does not serve mode ${lacking.join(", ")}`;
+  if (needs.ask && !target.capabilities.ask) return `target ${target.name} does not answer questions`;
+  if (needs.expand && !target.capabilities.expand) return `target ${target.name} does not expand queries`;
+  return null;
+}
