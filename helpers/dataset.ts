@@ -4,7 +4,8 @@
  * `EVAL_DATASET_SPLIT`, default `test`), so a user measures the engine on their own data with the
  * same eval files, scorers and UI.
  */
-import { basename, join, resolve } from "node:path";
+import { readdirSync } from "node:fs";
+import { basename, join, relative, resolve, sep } from "node:path";
 import { FormatError, readBeirDataset } from "@hybrid-search/trec-eval/formats";
 import { FIXTURES_DIR, loadQueries, type CjkCategory, type LexicalCell, type QueryCategory } from "./fixtures.js";
 
@@ -30,6 +31,8 @@ export interface Dataset {
   corpus: string;
   collection: string;
   cases: RetrievalCase[];
+  /** corpus.jsonl's document ids (BEIR); a fixture corpus's ids are its files' paths (`datasetDocIds`). */
+  corpusIds?: readonly string[];
 }
 
 export function loadDataset(env: NodeJS.ProcessEnv = process.env): Dataset {
@@ -70,7 +73,29 @@ function loadBeirDataset(folder: string, split: string): Dataset {
     cases.push({ id: q.id, query: q.text, judgments: Object.fromEntries(topic.grades) });
   }
   if (cases.length === 0) throw new DatasetError(`EVAL_DATASET: ${folder}: no query of queries.jsonl has a judgment in qrels/${split}.tsv`);
-  return { name: basename(folder), kind: "beir", corpus: join(folder, "corpus.jsonl"), collection: basename(folder), cases };
+  return {
+    name: basename(folder),
+    kind: "beir",
+    corpus: join(folder, "corpus.jsonl"),
+    collection: basename(folder),
+    cases,
+    corpusIds: beir.corpusIds,
+  };
+}
+
+const DOCUMENT_FILE = /\.(md|markdown|mdx|txt|text)$/;
+
+/**
+ * Every document id the dataset holds: a target's result naming anything else is unjudged by
+ * construction (counted and reported, helpers/targets/). Fixture ids are paths relative to the corpus.
+ */
+export function datasetDocIds(dataset: Dataset): Set<string> {
+  if (dataset.corpusIds) return new Set(dataset.corpusIds);
+  return new Set(
+    readdirSync(dataset.corpus, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && DOCUMENT_FILE.test(e.name))
+      .map((e) => relative(dataset.corpus, join(e.parentPath, e.name)).split(sep).join("/")),
+  );
 }
 
 /** Cases that have at least one relevant document (grade ≥ 1): the ones ranking metrics can score. */

@@ -11,19 +11,30 @@ import { createScorer } from "evalite";
 import type { Evalite } from "evalite";
 
 export interface TimedOutput {
-  readonly elapsedMs: number;
+  /** null when the target reported no time (recorded runs): the score is then `skipped`, never within budget. */
+  readonly elapsedMs: number | null;
 }
 
 export interface LatencyScore {
   score: number;
-  metadata: { elapsedMs: number; budgetMs: number; convention: string };
+  metadata: { elapsedMs: number | null; budgetMs: number; convention: string; status?: "skipped"; reason?: string };
+}
+
+const CONVENTION = "1 within budget, linear to 0 at 2× budget";
+
+/** The score of a call whose time is unknown: not scored (the gate counts it as such), not a pass. */
+export function unmeasuredLatency(budgetMs: number): LatencyScore {
+  return {
+    score: 0,
+    metadata: { elapsedMs: null, budgetMs, convention: CONVENTION, status: "skipped", reason: "the target reported no time for this call" },
+  };
 }
 
 export function latencyBudgetScore(elapsedMs: number, budgetMs: number): LatencyScore {
   if (!(budgetMs > 0)) throw new RangeError(`latency budget must be > 0 ms, got ${budgetMs}`);
   if (!Number.isFinite(elapsedMs) || elapsedMs < 0) throw new RangeError(`elapsed time must be a finite number ≥ 0 ms, got ${elapsedMs}`);
   const score = Math.min(1, Math.max(0, 2 - elapsedMs / budgetMs));
-  return { score, metadata: { elapsedMs, budgetMs, convention: "1 within budget, linear to 0 at 2× budget" } };
+  return { score, metadata: { elapsedMs, budgetMs, convention: CONVENTION } };
 }
 
 /** `budgetMs` is a number, or a function of the output (e.g. per tier). */
@@ -35,6 +46,7 @@ export function latencyBudget<TInput, TOutput extends TimedOutput, TExpected>(
   return createScorer<TInput, TOutput, TExpected>({
     name: typeof budgetMs === "number" ? `Latency ≤ ${budgetMs / 1000} s` : "Latency budget",
     description: "1 within budget, linear to 0 at twice the budget",
-    scorer: ({ output }) => latencyBudgetScore(output.elapsedMs, budgetOf(output)),
+    scorer: ({ output }) =>
+      output.elapsedMs === null ? unmeasuredLatency(budgetOf(output)) : latencyBudgetScore(output.elapsedMs, budgetOf(output)),
   });
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { TraceStage } from "@hybrid-search/engine";
 import { anchorsKeptScore, queryAnchors, schemaValidScore, variantScore, type ExpansionOutput } from "./expansion.js";
 import { formatLanguageMatrix, languageRecallMatrix } from "./language-matrix.js";
-import { latencyBudgetScore } from "./latency.js";
+import { latencyBudget, latencyBudgetScore } from "./latency.js";
 import { relevantDocPaths, summarizeLosses } from "./stage-loss.js";
 import { tierOrderScore } from "./tier-order.js";
 
@@ -22,6 +22,12 @@ describe("latencyBudgetScore", () => {
     for (let i = 0; i < 200; i++) expect(inUnit(latencyBudgetScore(Math.random() * 1e5, 1 + Math.random() * 1e4).score)).toBe(true);
     expect(() => latencyBudgetScore(Number.NaN, 1000)).toThrow(RangeError);
     expect(() => latencyBudgetScore(10, 0)).toThrow(RangeError);
+  });
+  it("a call without a time (a recorded run) is not scored, never within budget", async () => {
+    const scorer = latencyBudget<unknown, { elapsedMs: number | null }, unknown>(1000);
+    const result = await scorer({ input: {}, output: { elapsedMs: null }, expected: {} } as never);
+    // A status other than "scored" makes the gate count it as not scored (packages/eval-gate/src/score-status.ts).
+    expect(result).toMatchObject({ score: 0, metadata: { status: "skipped", elapsedMs: null } });
   });
 });
 

@@ -124,6 +124,9 @@ export async function serveEngine(engine: Engine, options: ServeOptions = {}): P
     send(res, 200, result.body, result.elapsedMs === undefined ? {} : { "server-timing": `engine;dur=${result.elapsedMs.toFixed(3)}` });
   }
 
+  // Longer than a client's idle keep-alive (undici: 4 s), so the client, not the server, closes an
+  // idle connection: a server closing one as the client reuses it drops that request (ECONNRESET).
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 8080, host, () => {

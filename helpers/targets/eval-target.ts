@@ -1,0 +1,116 @@
+/**
+ * Inside an eval file: the run's target (helpers/targets/select.ts), opened once per worker
+ * process, with what identifies it. The in-process engine wraps the run's shared index
+ * (helpers/eval-index.ts); an HTTP target is asked for /health; recorded runs are read.
+ *
+ * Global setup opens the target first (a target that does not answer stops the run with one line)
+ * and provides what it found (`inject("evalTarget")`): eval files decide at load time which evals
+ * the target can run (`defineFor`), and skip the rest saying why.
+ */
+import { evalite } from "evalite";
+import { inject } from "vitest";
+import type { Dataset } from "../dataset.js";
+import type { SuiteFingerprint } from "../setup-db.js";
+import { openHttpTarget } from "./http-target.js";
+import { inProcessTarget } from "./in-process.js";
+import { openRecordedTarget } from "./recorded-target.js";
+import { runFolderHash, targetChoice, type TargetChoice } from "./select.js";
+import { missingCapability, type Target, type TargetCapabilities, type TargetKind, type TargetMode } from "./target.js";
+import type { Engine } from "@hybrid-search/engine";
+import { CONTRACT_MODES } from "@hybrid-search/engine/contract";
+
+/** What global setup found about the target, shared with the eval files. */
+export interface TargetInfo {
+  kind: TargetKind;
+  name: string;
+  capabilities: TargetCapabilities;
+  fingerprint: SuiteFingerprint;
+}
+
+declare module "vitest" {
+  interface ProvidedContext {
+    evalTarget: TargetInfo;
+  }
+}
+
+export interface MeasuredTarget {
+  target: Target;
+  fingerprint: SuiteFingerprint;
+}
+
+const NOT_REPORTED = "(not reported by the target)";
+
+/** A target's fingerprint in the suite's shape; what it does not report is said to be unreported. */
+function fingerprintOf(reported: unknown, dataset: Dataset): SuiteFingerprint {
+  const f = (typeof reported === "object" && reported !== null ? reported : { corpusHash: String(reported) }) as Partial<SuiteFingerprint>;
+  return {
+    schemaVersion: f.schemaVersion ?? 0,
+    analyzer: f.analyzer ?? NOT_REPORTED,
+    chunkers: f.chunkers ?? [],
+    embedder: f.embedder ?? NOT_REPORTED,
+    dimensions: f.dimensions ?? 0,
+    corpusHash: f.corpusHash ?? NOT_REPORTED,
+    documents: f.documents ?? 0,
+    passages: f.passages ?? 0,
+    dataset: dataset.name,
+    collection: dataset.collection,
+  };
+}
+
+/**
+ * Opens the target `choice` names. `inProcess` gives the run's engine and index fingerprint (only
+ * called for the in-process target); `configuration` is the model configuration's name.
+ */
+export async function openTarget(
+  choice: TargetChoice,
+  dataset: Dataset,
+  configuration: string,
+  inProcess: () => Promise<{ engine: Engine; fingerprint: SuiteFingerprint }>,
+): Promise<MeasuredTarget> {
+  if (choice.kind === "http") {
+    const target = await openHttpTarget(choice.config);
+    return { target, fingerprint: fingerprintOf(target.health.fingerprint, dataset) };
+  }
+  if (choice.kind === "recorded") {
+    const target = openRecordedTarget(choice.folder, new Set(dataset.cases.map((c) => c.id)), choice.name);
+    return { target, fingerprint: fingerprintOf({ corpusHash: runFolderHash(target.folder) }, dataset) };
+  }
+  const { engine, fingerprint } = await inProcess();
+  return { target: inProcessTarget(engine, configuration), fingerprint };
+}
+
+export function targetInfo(measured: MeasuredTarget): TargetInfo {
+  const { kind, name, capabilities } = measured.target;
+  return { kind, name, capabilities, fingerprint: measured.fingerprint };
+}
+
+/**
+ * The target's kind and capabilities as global setup found them; without global setup (an eval
+ * file run on its own), what the environment says, every capability assumed: a call the target
+ * then cannot answer fails its case.
+ */
+export function providedTarget(): Pick<TargetInfo, "kind" | "name" | "capabilities"> {
+  const provided = inject("evalTarget") as TargetInfo | undefined;
+  if (provided) return provided;
+  const kind = targetChoice().kind;
+  return { kind, name: kind, capabilities: { modes: CONTRACT_MODES, ask: true, expand: true, trace: kind === "in-process" } };
+}
+
+/**
+ * `evalite`, or `evalite.skip` when the target lacks what the eval needs (a mode, answers,
+ * expansion) or the eval measures the in-process engine only (`inProcessOnly`: the lanes). A skip
+ * is printed with its reason: a skipped eval is never scored 0.
+ */
+export function defineFor(
+  evalName: string,
+  needs: { modes?: readonly TargetMode[]; ask?: boolean; expand?: boolean; inProcessOnly?: boolean },
+): typeof evalite | typeof evalite.skip {
+  const target = providedTarget();
+  const why =
+    needs.inProcessOnly && target.kind !== "in-process"
+      ? `it measures the in-repo engine's text analysis on its own index, and target ${target.name} is ${target.kind}`
+      : missingCapability(target, needs);
+  if (why === null) return evalite;
+  console.log(`eval: skipped "${evalName}": ${why}`);
+  return evalite.skip;
+}
