@@ -6,7 +6,8 @@
 import { evalite } from "evalite";
 import type { AskResult, Preset } from "@hybrid-search/engine";
 import { loadDataset } from "../helpers/dataset.js";
-import { evalIndex } from "../helpers/eval-index.js";
+import { evalTarget } from "../helpers/eval-index.js";
+import { defineFor } from "../helpers/targets/eval-target.js";
 import { type AskCase, fixtureTranslationMap, loadAskCases } from "../helpers/fixtures.js";
 import { evalModels, trialHeaders } from "../helpers/models.js";
 import { forwardTrace } from "../helpers/retrieval-task.js";
@@ -35,7 +36,7 @@ const citationPolicy = { translations: fixtureTranslationMap() };
 // The answer cases ask about the fixture corpus; against another dataset (EVAL_DATASET) they would
 // only measure that the corpus differs, so these suites are skipped there, like the cross-language ones.
 const each = evalite.each(variants);
-const define = loadDataset().kind === "fixtures" ? each : each.skip;
+const define = loadDataset().kind === "fixtures" && defineFor("Answers", { ask: true }) === evalite ? each : each.skip;
 
 /**
  * ask() for a case; keyed per suite so every suite's trial n asks the model the same call (one
@@ -45,8 +46,8 @@ const define = loadDataset().kind === "fixtures" ? each : each.skip;
 const ask =
   (suite: string) =>
   async (c: AskCase, preset: Preset): Promise<AskResult> => {
-    const { engine } = await evalIndex();
-    const result = await engine.ask(c.question, { preset, headers: trialHeaders(`${suite}:${preset}:${c.id}`) });
+    const { target } = await evalTarget();
+    const result = await target.ask({ id: c.id, question: c.question, preset, headers: trialHeaders(`${suite}:${preset}:${c.id}`) });
     forwardTrace(result.trace);
     return result;
   };

@@ -1,8 +1,8 @@
 // The CJK lane: same-language queries in Simplified and Traditional Chinese, Japanese and Korean
 // on the lane's own index (BM25), one suite per language, and the per-language summary with the
 // zero-result rate.
-import { evalite } from "evalite";
-import { laneIndex } from "../helpers/eval-index.js";
+import { laneTarget } from "../helpers/eval-index.js";
+import { defineFor } from "../helpers/targets/eval-target.js";
 import { loadLane } from "../helpers/lanes.js";
 import { RESULT_DEPTH, rankSerially, retrievalColumns, runRetrieval, type RetrievalTaskOutput } from "../helpers/retrieval-task.js";
 import { CJK_LANGUAGES } from "../helpers/fixtures.js";
@@ -13,11 +13,10 @@ const cases = (language: string) => loadLane("cjk").cases.filter((c) => c.langua
 const outputs = new Map<string, Promise<RetrievalTaskOutput>>();
 
 for (const language of CJK_LANGUAGES) {
-  evalite(`CJK lane [${language}]`, {
+  defineFor(`CJK lane [${language}]`, { inProcessOnly: true })(`CJK lane [${language}]`, {
     data: () => cases(language).map((c) => ({ input: c, expected: { judgments: c.judgments } })),
     task: async (input) => {
-      const { engine, fingerprint } = await laneIndex("cjk");
-      const run = runRetrieval(engine, "search", input, fingerprint.corpusHash.slice(0, 12));
+      const run = runRetrieval(await laneTarget("cjk"), "search", input);
       outputs.set(input.id, run);
       return run;
     },
@@ -26,16 +25,16 @@ for (const language of CJK_LANGUAGES) {
   });
 }
 
-evalite("CJK lane by language", {
+defineFor("CJK lane by language", { inProcessOnly: true })("CJK lane by language", {
   data: CJK_LANGUAGES.map((language) => ({ input: language })),
   task: async (language) => {
-    const { engine } = await laneIndex("cjk");
+    const { target } = await laneTarget("cjk");
     const rows = await Promise.all(
       cases(language).map(async (c) => {
         // Reuse the case's run from its language suite when it happened in this process.
         const ranking = outputs.has(c.id)
           ? (await outputs.get(c.id)!).results
-          : (await rankSerially(engine, "search", c.query, { limit: RESULT_DEPTH })).results;
+          : (await rankSerially(target, "search", c, { limit: RESULT_DEPTH })).results;
         return { ranking: ranking.map((r) => r.docId), judgments: c.judgments };
       }),
     );

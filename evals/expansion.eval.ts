@@ -1,8 +1,8 @@
 // The engine's real query expander on every query: schema validity, variants, and whether
 // identifiers and quoted phrases survive expansion.
-import { evalite } from "evalite";
 import { loadDataset, type RetrievalCase } from "../helpers/dataset.js";
-import { evalIndex } from "../helpers/eval-index.js";
+import { evalTarget } from "../helpers/eval-index.js";
+import { defineFor } from "../helpers/targets/eval-target.js";
 import { evalModels, trialHeaders } from "../helpers/models.js";
 import { validateExpansion } from "../helpers/fixtures.js";
 import {
@@ -18,9 +18,9 @@ import {
 const expandFor =
   (suite: string) =>
   async (input: RetrievalCase): Promise<ExpansionOutput & { elapsedMs: number }> => {
-    const { engine } = await evalIndex();
+    const { target } = await evalTarget();
     const started = performance.now();
-    const result = await engine.expand(input.query, { headers: trialHeaders(`${suite}:${input.id}`) });
+    const result = await target.expand!(input.query, { headers: trialHeaders(`${suite}:${input.id}`) });
     return { query: input.query, ...result, elapsedMs: performance.now() - started };
   };
 
@@ -34,7 +34,7 @@ const columns = ({ input, output }: { input: RetrievalCase; output: ExpansionOut
 // A model's expansions vary between calls; three trials show how much (offline they cannot vary).
 const trialCount = evalModels().selection.mode === "offline" ? 1 : 3;
 
-evalite("Query expansion", {
+defineFor("Query expansion", { expand: true })("Query expansion", {
   trialCount,
   data: () => loadDataset().cases.map((c) => ({ input: c })),
   task: expandFor("expansion"),
@@ -42,7 +42,7 @@ evalite("Query expansion", {
   columns,
 });
 
-evalite("Expansion keeps identifiers", {
+defineFor("Expansion keeps identifiers", { expand: true })("Expansion keeps identifiers", {
   trialCount,
   data: () =>
     loadDataset()

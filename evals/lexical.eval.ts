@@ -1,18 +1,15 @@
 // The lexical regression matrix: identifiers however they are written, title over body, path over
 // body, collection filters and malformed input, on the lexical lane's own index (BM25).
-import { evalite } from "evalite";
-import { laneIndex } from "../helpers/eval-index.js";
+import { laneTarget } from "../helpers/eval-index.js";
+import { defineFor } from "../helpers/targets/eval-target.js";
 import { loadLane } from "../helpers/lanes.js";
 import { retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
 import { answerFirst } from "../scorers/lane.js";
 import { mrr, recallAtK } from "../scorers/retrieval.js";
 
-evalite("Lexical matrix", {
+defineFor("Lexical matrix", { inProcessOnly: true })("Lexical matrix", {
   data: () => loadLane("lexical").cases.map((c) => ({ input: c, expected: { judgments: c.judgments } })),
-  task: async (input) => {
-    const { engine, fingerprint } = await laneIndex("lexical");
-    return runRetrieval(engine, "search", input, fingerprint.corpusHash.slice(0, 12));
-  },
+  task: async (input) => runRetrieval(await laneTarget("lexical"), "search", input),
   scorers: [answerFirst(), recallAtK(10), mrr()],
   columns: (row) => [
     { label: "Cell", value: `${row.input.category}${row.input.collection ? ` (in ${row.input.collection})` : ""}` },

@@ -2,22 +2,22 @@
 // language, at the balanced tier; plus the query-language × document-language recall matrix.
 import { evalite } from "evalite";
 import { loadDataset } from "../helpers/dataset.js";
-import { evalIndex } from "../helpers/eval-index.js";
+import { evalTarget, knownDocIds } from "../helpers/eval-index.js";
+import { defineFor } from "../helpers/targets/eval-target.js";
 import { docLanguage } from "../helpers/fixtures.js";
 import { RESULT_DEPTH, rankSerially, retrievalColumns, runRetrieval, type RetrievalTaskOutput } from "../helpers/retrieval-task.js";
 import { crossLanguageRecallAtK, formatLanguageMatrix, languageRecallMatrix } from "../scorers/language-matrix.js";
 import { recallAtK } from "../scorers/retrieval.js";
 
 // Language comes from the fixture corpus layout (en/, de/…); a BEIR dataset has none.
-const define = loadDataset().kind === "fixtures" ? evalite : evalite.skip;
+const define = (name: string) => (loadDataset().kind === "fixtures" ? defineFor(name, { modes: ["balanced"] }) : evalite.skip);
 const crossLanguage = () => loadDataset().cases.filter((c) => c.category === "cross-language");
 const outputs = new Map<string, Promise<RetrievalTaskOutput>>();
 
-define("Cross-language recall", {
+define("Cross-language recall")("Cross-language recall", {
   data: () => crossLanguage().map((c) => ({ input: c, expected: { judgments: c.judgments } })),
   task: async (input) => {
-    const { engine, fingerprint } = await evalIndex();
-    const run = runRetrieval(engine, "balanced", input, fingerprint.corpusHash.slice(0, 12));
+    const run = runRetrieval(await evalTarget(), "balanced", input, knownDocIds);
     outputs.set(input.id, run);
     return run;
   },
@@ -25,16 +25,16 @@ define("Cross-language recall", {
   columns: retrievalColumns,
 });
 
-define("Cross-language recall matrix", {
+define("Cross-language recall matrix")("Cross-language recall matrix", {
   data: [{ input: "query language × document language, Recall@5" }],
   task: async () => {
-    const { engine } = await evalIndex();
+    const { target } = await evalTarget();
     const rows = await Promise.all(
       crossLanguage().map(async (c) => {
         // Reuse the case's run when it already happened in this process; otherwise run it quietly.
         const ranking = outputs.has(c.id)
           ? (await outputs.get(c.id)!).results
-          : (await rankSerially(engine, "balanced", c.query, { limit: RESULT_DEPTH })).results;
+          : (await rankSerially(target, "balanced", c, { limit: RESULT_DEPTH })).results;
         return { queryLanguage: c.language!, ranking: ranking.map((r) => r.docId), judgments: c.judgments };
       }),
     );

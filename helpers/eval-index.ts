@@ -4,11 +4,14 @@
  */
 import { inject } from "vitest";
 import { Engine } from "@hybrid-search/engine";
-import { loadDataset, type Dataset } from "./dataset.js";
+import { datasetDocIds, loadDataset, type Dataset } from "./dataset.js";
 import { engineOptionsFromEnv } from "./engine-options.js";
 import { evalModels } from "./models.js";
 import { buildLaneIndex, loadLane, type Lane, type LaneName } from "./lanes.js";
 import { buildTempIndex, type SuiteFingerprint } from "./setup-db.js";
+import { type MeasuredTarget, openTarget } from "./targets/eval-target.js";
+import { inProcessTarget } from "./targets/in-process.js";
+import { targetChoice } from "./targets/select.js";
 
 export interface ProvidedIndex {
   dbPath: string;
@@ -67,4 +70,29 @@ async function openLane(name: LaneName): Promise<LaneIndex> {
   if (provided) return { engine: Engine.open(provided.dbPath, options), fingerprint: provided.fingerprint, lane };
   const built = await buildLaneIndex(lane, options);
   return { engine: Engine.open(built.dbPath, options), fingerprint: built.fingerprint, lane };
+}
+
+let targetOpened: Promise<MeasuredTarget> | undefined;
+
+/**
+ * The run's target (helpers/targets/), opened once per worker: the in-process engine on the run's
+ * index unless EVAL_TARGET or EVAL_RUN_DIR names another.
+ */
+export function evalTarget(): Promise<MeasuredTarget> {
+  targetOpened ??= openTarget(targetChoice(), loadDataset(), evalModels().selection.configuration, evalIndex);
+  return targetOpened;
+}
+
+/** A lane's index as the in-process target: the lanes measure the in-repo engine only. */
+export async function laneTarget(name: LaneName): Promise<MeasuredTarget & { lane: Lane }> {
+  const { engine, fingerprint, lane } = await laneIndex(name);
+  return { target: inProcessTarget(engine, `${name} lane`), fingerprint, lane };
+}
+
+let known: Set<string> | undefined;
+
+/** The dataset's document ids, read once per worker: a target's result naming another is unjudged. */
+export function knownDocIds(): ReadonlySet<string> {
+  known ??= datasetDocIds(loadDataset());
+  return known;
 }

@@ -5,22 +5,33 @@
  * through (`rankSerially`), so that measured times are the engine's own.
  */
 import { reportTrace } from "evalite/traces";
-import type { Engine, SearchOptions, SearchResponse, Tier, TraceStage } from "@hybrid-search/engine";
+import type { SearchOptions, Tier, TraceStage } from "@hybrid-search/engine";
 import type { RetrievalRanking } from "../scorers/retrieval.js";
 import { relevantDocPaths, summarizeLosses, type RelevantDocPath } from "../scorers/stage-loss.js";
 import type { RetrievalCase } from "./dataset.js";
+import type { MeasuredTarget } from "./targets/eval-target.js";
+import type { Target, TargetRanking } from "./targets/target.js";
 
 export type RetrievalMode = "search" | "vsearch" | Tier;
 
 /** What a retrieval eval's task returns: the ranking the scorers read, and what the columns show. */
 export interface RetrievalTaskOutput extends RetrievalRanking {
   mode: RetrievalMode;
-  results: Array<{ docId: string; score: number; passageId: string }>;
-  elapsedMs: number;
-  /** Each judged-relevant document's rank at every stage, and the stage that lost it. */
+  results: Array<{ docId: string; score: number; passageId?: string }>;
+  /** The target's own time for the call (in-process: the engine's); the client's round trip when the target gives none; null for recorded runs. */
+  elapsedMs: number | null;
+  /** The client's round trip (HTTP targets), null otherwise. */
+  clientMs: number | null;
+  /** Each judged-relevant document's rank at every stage, and the stage that lost it; empty without a trace. */
   relevantPaths: RelevantDocPath[];
+  /** Whether the target returned a stage trace ("lost at" needs one). */
+  traced: boolean;
+  /** Returned document ids the dataset does not hold: unjudged, counted and shown, scored as non-relevant. */
+  unknownDocs: string[];
   /** Corpus hash prefix of the index measured. */
   index: string;
+  /** The target measured, when it is not the in-process engine. */
+  target?: string;
 }
 
 /** Result depth asked of the engine: the deepest cut-off any retrieval scorer uses. */
@@ -42,35 +53,72 @@ function serially<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /**
- * One ranking call, queued behind this process's other ranking calls (`serially`): `search`,
- * `vsearch`, or `query` at a tier. Every ranking an eval asks the engine for goes through here.
+ * One ranking call of case `c` (its id and query) on the target: `search`, `vsearch`, or a tier.
+ * Every ranking an eval asks for goes through here. In-process calls queue behind this process's
+ * other ranking calls (`serially`); an HTTP target bounds its own concurrency, and its time is the
+ * service's own.
  */
-export function rankSerially(engine: Engine, mode: RetrievalMode, query: string, options: SearchOptions = {}): Promise<SearchResponse> {
-  return serially(async () => {
-    if (mode === "search") return engine.search(query, options);
-    if (mode === "vsearch") return engine.vsearch(query, options);
-    return engine.query(query, { ...options, tier: mode });
+export function rankSerially(
+  target: Target,
+  mode: RetrievalMode,
+  c: Pick<RetrievalCase, "id" | "query">,
+  options: SearchOptions = {},
+): Promise<TargetRanking> {
+  const call = () => target.search({ id: c.id, query: c.query, mode, limit: options.limit ?? RESULT_DEPTH, ...options });
+  return target.kind === "in-process" ? serially(call) : call();
+}
+
+/** Where a trace would have been: said in the UI, so that "no trace" is never read as "nothing lost". */
+function reportNoTrace(target: Target): void {
+  const now = performance.timeOrigin + performance.now();
+  reportTrace({
+    input: { stage: "no trace from target", target: target.name },
+    output: "the target returned rankings only",
+    start: now,
+    end: now,
   });
 }
 
-export async function runRetrieval(engine: Engine, mode: RetrievalMode, c: RetrievalCase, indexId: string): Promise<RetrievalTaskOutput> {
+/**
+ * A case's ranking on the measured target, its trace forwarded, the relevant documents followed
+ * through it. `knownDocs` (the dataset's ids) is checked for targets other than the in-process
+ * engine, whose ids come from the index built from the dataset.
+ */
+export async function runRetrieval(
+  { target, fingerprint }: MeasuredTarget,
+  mode: RetrievalMode,
+  c: RetrievalCase,
+  knownDocs?: () => ReadonlySet<string>,
+): Promise<RetrievalTaskOutput> {
   const options = { limit: RESULT_DEPTH, traceDepth: TRACE_DEPTH, ...(c.collection ? { collection: c.collection } : {}) };
-  const response = await rankSerially(engine, mode, c.query, options);
-  forwardTrace(response.trace);
-  const relevantPaths = relevantDocPaths(response.trace, response.results, c.judgments, RESULT_DEPTH);
-  const end = performance.timeOrigin + performance.now();
-  reportTrace({
-    input: { stage: "relevant documents", judged: relevantPaths.length, k: RESULT_DEPTH },
-    output: relevantPaths,
-    start: end,
-    end,
-  });
+  const response = await rankSerially(target, mode, c, options);
+  let relevantPaths: RelevantDocPath[] = [];
+  if (response.trace) {
+    forwardTrace(response.trace);
+    relevantPaths = relevantDocPaths(response.trace, response.results, c.judgments, RESULT_DEPTH);
+    const end = performance.timeOrigin + performance.now();
+    reportTrace({
+      input: { stage: "relevant documents", judged: relevantPaths.length, k: RESULT_DEPTH },
+      output: relevantPaths,
+      start: end,
+      end,
+    });
+  } else reportNoTrace(target);
+  const known = target.kind === "in-process" ? undefined : knownDocs?.();
   return {
     mode,
-    results: response.results.map((h) => ({ docId: h.docId, score: h.score, passageId: h.passageId })),
-    elapsedMs: response.elapsedMs,
+    results: response.results.map((h) => ({
+      docId: h.docId,
+      score: h.score,
+      ...(h.passageId === undefined ? {} : { passageId: h.passageId }),
+    })),
+    elapsedMs: response.serverMs ?? response.clientMs,
+    clientMs: response.clientMs,
     relevantPaths,
-    index: indexId,
+    traced: response.trace !== null,
+    unknownDocs: known ? response.results.map((h) => h.docId).filter((id) => !known.has(id)) : [],
+    index: fingerprint.corpusHash.slice(0, 12),
+    ...(target.kind === "in-process" ? {} : { target: `${target.kind} ${target.name}` }),
   };
 }
 
@@ -103,7 +151,26 @@ export function retrievalColumns({
           .map((r) => r.docId)
           .join("\n") || "(none)",
     },
-    { label: "Time", value: `${output.elapsedMs.toFixed(1)} ms` },
-    { label: "Lost at", value: summarizeLosses(output.relevantPaths) },
+    {
+      label: "Time",
+      value:
+        output.elapsedMs === null
+          ? "not reported"
+          : `${output.elapsedMs.toFixed(1)} ms${output.clientMs === null ? "" : ` (client ${output.clientMs.toFixed(1)} ms)`}`,
+    },
+    { label: "Lost at", value: output.traced ? summarizeLosses(output.relevantPaths) : "no trace from target" },
+    // Only for another target: the in-process engine's columns stay as they were.
+    ...(output.target === undefined
+      ? []
+      : [
+          { label: "Target", value: output.target },
+          {
+            label: "Unjudged",
+            value:
+              output.unknownDocs.length === 0
+                ? "none"
+                : `${output.unknownDocs.length} not in the dataset: ${output.unknownDocs.join(", ")}`,
+          },
+        ]),
   ];
 }

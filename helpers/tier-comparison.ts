@@ -8,7 +8,7 @@ import type { Tier } from "@hybrid-search/engine";
 import { ndcgAtKScore, recallAtKScore } from "../scorers/retrieval.js";
 import type { TierValues } from "../scorers/tier-order.js";
 import type { RetrievalCase } from "./dataset.js";
-import { evalIndex } from "./eval-index.js";
+import { evalTarget } from "./eval-index.js";
 import { RESULT_DEPTH, rankSerially } from "./retrieval-task.js";
 
 /** Latency budgets per tier (ms), cheapest tier first. */
@@ -34,11 +34,11 @@ export function tierComparison(c: RetrievalCase): Promise<TierComparison> {
 }
 
 async function compare(c: RetrievalCase): Promise<TierComparison> {
-  const { engine } = await evalIndex();
+  const { target } = await evalTarget();
   const ndcg = {} as TierValues;
   const recall = {} as TierValues;
   for (const tier of TIERS) {
-    const r = await rankSerially(engine, tier, c.query, { limit: RESULT_DEPTH, ...(c.collection ? { collection: c.collection } : {}) });
+    const r = await rankSerially(target, tier, c, { limit: RESULT_DEPTH, ...(c.collection ? { collection: c.collection } : {}) });
     const expected = { judgments: c.judgments };
     ndcg[tier] = ndcgAtKScore(r, expected, 10).score;
     recall[tier] = recallAtKScore(r, expected, 5).score;
