@@ -14,10 +14,11 @@
  * `engine run` writes a query without results); a run that holds none of the dataset's queries is
  * the wrong run: a ConfigError. An answer missing from answers.jsonl fails its case.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { AskResult } from "@hybrid-search/engine";
 import { CONTRACT_MODES, contractProblems } from "@hybrid-search/engine/contract";
+import { readJsonlObjects } from "@hybrid-search/engine/formats";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import { FormatError, readTrecRun } from "@hybrid-search/trec-eval/formats";
 import { toAskResult, type ContractAnswer } from "./ask-result.js";
@@ -53,23 +54,20 @@ function readRun(file: string): Map<string, TargetHit[]> {
 
 function readAnswers(file: string): Map<string, ContractAnswer & { question?: string }> {
   const answers = new Map<string, ContractAnswer & { question?: string }>();
-  readFileSync(file, "utf8")
-    .split("\n")
-    .forEach((line, i) => {
-      if (line.trim() === "") return;
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch {
-        throw new ConfigError(`EVAL_RUN_DIR: ${file}:${i + 1}: not JSON`);
-      }
-      const id = (value as { id?: unknown }).id;
-      if (typeof id !== "string" && typeof id !== "number") throw new ConfigError(`EVAL_RUN_DIR: ${file}:${i + 1}: missing "id"`);
-      const problems = contractProblems("AskResponse", value);
-      if (problems.length > 0) throw new ConfigError(`EVAL_RUN_DIR: ${file}:${i + 1}: not an answer: ${problems[0]}`);
-      if (answers.has(String(id))) throw new ConfigError(`EVAL_RUN_DIR: ${file}:${i + 1}: id ${JSON.stringify(String(id))} repeats`);
-      answers.set(String(id), value as ContractAnswer);
-    });
+  let lines: ReturnType<typeof readJsonlObjects>;
+  try {
+    lines = readJsonlObjects(file);
+  } catch (error) {
+    throw new ConfigError(`EVAL_RUN_DIR: ${(error as Error).message.split("\n")[0]}`);
+  }
+  for (const { line, value } of lines) {
+    const id = value.id;
+    if (typeof id !== "string" && typeof id !== "number") throw new ConfigError(`EVAL_RUN_DIR: ${file}:${line}: missing "id"`);
+    const problems = contractProblems("AskResponse", value);
+    if (problems.length > 0) throw new ConfigError(`EVAL_RUN_DIR: ${file}:${line}: not an answer: ${problems[0]}`);
+    if (answers.has(String(id))) throw new ConfigError(`EVAL_RUN_DIR: ${file}:${line}: id ${JSON.stringify(String(id))} repeats`);
+    answers.set(String(id), value as unknown as ContractAnswer);
+  }
   return answers;
 }
 

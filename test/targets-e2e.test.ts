@@ -1,0 +1,230 @@
+/**
+ * Issue 12's "done when", end to end through `pnpm eval`:
+ * - `pnpm engine serve` on the fixture index + EVAL_TARGET scores as the in-process run, to 4 decimals;
+ * - runs written by `pnpm engine run` and `engine ask --batch`, read through EVAL_RUN_DIR, too;
+ * - a misbehaving target (500s, a timeout, wrong schema, unknown ids, a mode it lacks): the run
+ *   completes, each failure is labelled, nothing is scored as a success, the token stays in the header.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, runEval, type EvalRun } from "./eval-run.js";
+
+const work = mkdtempSync(join(tmpdir(), "targets-e2e-"));
+const db = join(work, "fixtures.db");
+const TOKEN = "e2e-SECRET-4b7d21";
+const cli = (...args: string[]) => {
+  const r = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "packages/engine/src/cli.ts"), ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  if (r.status !== 0) throw new Error(`engine ${args[0]} failed: ${r.stderr}`);
+  return r;
+};
+
+interface Report {
+  mode: string;
+  floorMode: string;
+  models: Record<string, string | null>;
+  aggregates: Array<{
+    eval: string;
+    slice: string;
+    base: boolean;
+    metrics: Array<{ metric: string; mean: number; n: number; notScored: Record<string, number> }>;
+  }>;
+  summary: { errored: number; cases: number };
+}
+
+function reportOf(run: EvalRun): Report {
+  const file = readdirSync(run.reportsDir).find((f) => f.endsWith(".json") && f !== "badge.json");
+  return JSON.parse(readFileSync(join(run.reportsDir, file!), "utf8")) as Report;
+}
+
+/** Every base mean to 4 decimals, latency left out (it is measured, not reproduced). */
+function means(report: Report): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const a of report.aggregates.filter((a) => a.base))
+    for (const m of a.metrics) if (!/^Latency/.test(m.metric)) out.set(`${a.eval} › ${m.metric}`, m.mean.toFixed(4));
+  return out;
+}
+
+const LANES = /^(Lexical matrix|CJK lane)/;
+let inProcess: Map<string, string>;
+let server: ChildProcess;
+let serverUrl: string;
+const runs: EvalRun[] = [];
+const evalRun = async (args: string[], env: Record<string, string>) => {
+  const r = await runEval(args, env);
+  runs.push(r);
+  return r;
+};
+
+beforeAll(async () => {
+  cli("index", join(ROOT, "fixtures/corpus"), "--db", db, "--collection", "corpus");
+  server = spawn(process.execPath, ["--import", "tsx", join(ROOT, "packages/engine/src/cli.ts"), "serve", "--db", db, "--port", "0"], {
+    cwd: ROOT,
+    env: { ...process.env, ENGINE_SERVE_TOKEN: TOKEN },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  serverUrl = await new Promise<string>((ok, fail) => {
+    let out = "";
+    server.stdout!.on("data", (d: Buffer) => {
+      out += d;
+      const m = /on (http:\/\/\S+)/.exec(out);
+      if (m) ok(m[1]!);
+    });
+    server.on("exit", (code) => fail(new Error(`engine serve exited ${code}`)));
+  });
+  const base = await runEval([], {});
+  runs.push(base);
+  expect(base.code, base.stdout.slice(-2000)).toBe(0);
+  inProcess = means(reportOf(base));
+}, 600_000);
+
+afterAll(() => {
+  server?.kill("SIGTERM");
+  for (const r of runs) rmSync(r.dir, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe("the same scores through any target", () => {
+  it("engine serve + EVAL_TARGET scores as in-process to 4 decimals, with traces; floors keyed by the target", async () => {
+    const r = await evalRun([], { EVAL_TARGET: serverUrl, EVAL_TARGET_NAME: "engine-serve", EVAL_TARGET_TOKEN: TOKEN });
+    expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /^target: http engine-serve \(http:\/\/127\.0\.0\.1:\d+\), corpus [0-9a-f]{12}; modes search, vsearch, fast, balanced, thorough; ask yes; expand yes; with traces$/m,
+    );
+    expect(r.stdout).toContain(
+      'eval: skipped "Lexical matrix": it measures the in-repo engine\'s text analysis on its own index, and target engine-serve is http',
+    );
+    const report = reportOf(r);
+    expect([report.mode, report.floorMode]).toEqual(["http:engine-serve", "http:engine-serve"]);
+    const expected = new Map([...inProcess].filter(([key]) => !LANES.test(key)));
+    expect(means(report)).toEqual(expected);
+    // Traces came through: the UI's stages and "lost at" for a served target.
+    const balanced = r.output!.suites.find((s) => s.name === "Hybrid query (balanced)")!;
+    const stages = balanced.evals[0]!.traces.map((t) => (t.input as { stage: string }).stage);
+    expect(stages).toEqual(expect.arrayContaining(["bm25", "vector", "fusion", "rerank", "relevant documents"]));
+    // The token: in the request header only, never in anything the run wrote.
+    const written = [r.stdout, r.stderr, ...readdirSync(r.reportsDir).map((f) => readFileSync(join(r.reportsDir, f), "utf8"))].join("\n");
+    expect(written).not.toContain(TOKEN);
+    expect(JSON.stringify(r.output)).not.toContain(TOKEN);
+  }, 600_000);
+
+  it("runs recorded by `engine run` and `engine ask --batch` score as in-process through EVAL_RUN_DIR", async () => {
+    const folder = join(work, "recorded-engine");
+    mkdirSync(folder);
+    const queries = JSON.parse(readFileSync(join(ROOT, "fixtures/queries.json"), "utf8")) as {
+      queries: Array<{ id: string; query: string }>;
+    };
+    const queryFile = join(work, "queries.jsonl");
+    writeFileSync(queryFile, queries.queries.map((q) => JSON.stringify({ _id: q.id, text: q.query })).join("\n"));
+    for (const mode of ["search", "vsearch"])
+      cli("run", queryFile, "--db", db, "--mode", mode, "--limit", "10", "--out", join(folder, `${mode}.run`));
+    for (const tier of ["fast", "balanced", "thorough"])
+      cli("run", queryFile, "--db", db, "--mode", "query", "--tier", tier, "--limit", "10", "--out", join(folder, `${tier}.run`));
+    const asks = JSON.parse(readFileSync(join(ROOT, "fixtures/ask-cases.json"), "utf8")) as {
+      cases: Array<{ id: string; question: string }>;
+    };
+    const questions = join(work, "questions.jsonl");
+    writeFileSync(questions, asks.cases.map((c) => JSON.stringify({ id: c.id, question: c.question })).join("\n"));
+    cli("ask", "--batch", questions, "--db", db, "--out", join(folder, "answers.jsonl"));
+
+    const r = await evalRun([], { EVAL_RUN_DIR: folder });
+    expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(0);
+    expect(r.stdout).toContain('eval: skipped "Query expansion": target recorded-engine does not expand queries');
+    const report = reportOf(r);
+    expect(report.floorMode).toBe("run:recorded-engine");
+    const expected = new Map([...inProcess].filter(([key]) => !LANES.test(key) && !/^(Query expansion|Expansion keeps)/.test(key)));
+    expect(means(report)).toEqual(expected);
+    // Recorded runs carry no time: their latency is not scored, never "within budget".
+    const latency = report.aggregates
+      .find((a) => a.eval === "Hybrid query (balanced)" && a.base)!
+      .metrics.find((m) => /^Latency/.test(m.metric))!;
+    expect(latency.notScored).toEqual({ skipped: latency.n });
+  }, 600_000);
+});
+
+describe("a misbehaving target", () => {
+  it("completes the run, labels each failure, scores none as a success, and never leaks the token", async () => {
+    const seen: IncomingHttpHeaders[] = [];
+    const queries = (
+      JSON.parse(readFileSync(join(ROOT, "fixtures/queries.json"), "utf8")) as {
+        queries: Array<{ id: string; query: string; judgments: Record<string, number> }>;
+      }
+    ).queries;
+    const byQuery = new Map(queries.map((q, i) => [q.query, i]));
+    const stub = createServer((req, res) => {
+      let body = "";
+      req.on("data", (d: Buffer) => {
+        body += d;
+      });
+      req.on("end", () => {
+        seen.push(req.headers);
+        const send = (status: number, value: unknown) => {
+          res.writeHead(status, { "content-type": "application/json" });
+          res.end(JSON.stringify(value));
+        };
+        if (req.url === "/health")
+          return send(200, {
+            name: "flaky",
+            version: "0",
+            fingerprint: "flaky-corpus",
+            capabilities: { modes: ["search"], ask: false, expand: false, documents: false, trace: false },
+          });
+        const { query } = JSON.parse(body) as { query: string };
+        const i = byQuery.get(query) ?? 0;
+        const relevant = Object.keys(queries[i]!.judgments);
+        if (i % 5 === 1) return send(500, { error: { code: "INTERNAL", message: `boom ${req.headers.authorization}` } });
+        if (i % 5 === 2) return send(200, { hits: relevant });
+        if (i % 5 === 3) return res.socket?.destroy();
+        if (i % 5 === 4)
+          return send(200, { results: [{ docId: "not/in/the/dataset.md", score: 2 }, ...relevant.map((docId) => ({ docId, score: 1 }))] });
+        return send(200, { results: relevant.map((docId) => ({ docId, score: 1 })) });
+      });
+    });
+    await new Promise<void>((ok) => stub.listen(0, "127.0.0.1", ok));
+    const url = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
+    try {
+      const r = await evalRun(["search"], {
+        EVAL_TARGET: url,
+        EVAL_TARGET_NAME: "flaky",
+        EVAL_TARGET_TOKEN: TOKEN,
+        EVAL_TARGET_RETRIES: "1",
+        EVAL_TARGET_TIMEOUT_MS: "2000",
+      });
+      // Cases failed: exit 1, never a pass; the run still wrote its report.
+      expect(r.code, r.stdout.slice(-3000)).toBe(1);
+      const report = reportOf(r);
+      expect(report.floorMode).toBe("http:flaky");
+      const suite = r.output!.suites.find((s) => s.name === "Search (BM25)")!;
+      const failed = suite.evals.filter((e) => e.status === "fail");
+      expect(failed.length).toBeGreaterThan(0);
+      const errors = r.stdout + r.stderr;
+      expect(errors).toMatch(/POST \/search: HTTP 500: INTERNAL boom Bearer \[redacted\] \(2 attempts\)/);
+      expect(errors).toMatch(/the response is not a SearchResponse: \(the body\): missing required field "results"/);
+      expect(errors).toMatch(/POST \/search: connection failed/);
+      // The unknown id is reported, and scored as unjudged (non-relevant), not dropped.
+      const withUnknown = suite.evals.find((e) => (e.output as { unknownDocs?: string[] } | null)?.unknownDocs?.length);
+      expect((withUnknown!.output as { unknownDocs: string[] }).unknownDocs).toEqual(["not/in/the/dataset.md"]);
+      expect(report.summary.errored).toBe(failed.length);
+      const scores = report.aggregates.find((a) => a.eval === "Search (BM25)" && a.base)!.metrics[0]!;
+      expect(scores.notScored.errored).toBe(failed.length);
+      expect(
+        r.stdout +
+          r.stderr +
+          readdirSync(r.reportsDir)
+            .map((f) => readFileSync(join(r.reportsDir, f), "utf8"))
+            .join(""),
+      ).not.toContain(TOKEN);
+      expect(seen.every((h) => h.authorization === `Bearer ${TOKEN}`)).toBe(true);
+    } finally {
+      stub.closeAllConnections();
+      await new Promise<void>((ok) => stub.close(() => ok()));
+    }
+  }, 600_000);
+});
