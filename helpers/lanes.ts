@@ -14,10 +14,10 @@ import { join } from "node:path";
 import type { EngineOptions } from "@hybrid-search/engine";
 import type { RetrievalCase } from "./dataset.js";
 import { CJK_DIR, LEXICAL_COLLECTIONS, LEXICAL_DIR, loadCjkQueries, loadLexicalCases } from "./fixtures.js";
+import { LANES, type LaneName } from "./index-plan.js";
 import { buildTempIndex, type TempIndex } from "./setup-db.js";
 
-export const LANES = ["lexical", "cjk"] as const;
-export type LaneName = (typeof LANES)[number];
+export { LANES, type LaneName };
 
 export interface Lane {
   name: LaneName;
