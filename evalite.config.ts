@@ -34,6 +34,12 @@ export default defineConfig({
     test: {
       // Builds the temporary index once per run (and re-indexes on watch-mode reruns).
       globalSetup: ["./helpers/global-setup.ts"],
+      // Every eval file in one worker process: the engine, the scorers and the open indexes are
+      // loaded once instead of once per file, each distinct engine call is computed once and
+      // shared by every eval (helpers/run-cache.ts), and ranking calls run one at a time across
+      // the whole run, so measured latencies are the engine's own.
+      isolate: false,
+      maxWorkers: 1,
     },
   },
 });

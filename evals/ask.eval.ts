@@ -5,11 +5,11 @@
 // retrieval's or generation's.
 import { evalite } from "evalite";
 import type { AskResult, Preset } from "@hybrid-search/engine";
-import { loadDataset } from "../helpers/dataset.js";
-import { evalIndex } from "../helpers/eval-index.js";
+import { evalDataset, evalIndex } from "../helpers/eval-index.js";
 import { type AskCase, fixtureTranslationMap, loadAskCases } from "../helpers/fixtures.js";
 import { evalModels, trialHeaders } from "../helpers/models.js";
 import { forwardTrace } from "../helpers/retrieval-task.js";
+import { once } from "../helpers/run-cache.js";
 import {
   answerExcludes,
   answerIncludes,
@@ -35,18 +35,19 @@ const citationPolicy = { translations: fixtureTranslationMap() };
 // The answer cases ask about the fixture corpus; against another dataset (EVAL_DATASET) they would
 // only measure that the corpus differs, so these suites are skipped there, like the cross-language ones.
 const each = evalite.each(variants);
-const define = loadDataset().kind === "fixtures" ? each : each.skip;
+const define = evalDataset().kind === "fixtures" ? each : each.skip;
 
 /**
- * ask() for a case; keyed per suite so every suite's trial n asks the model the same call (one
- * cached answer). Not serialized like retrieval calls: no latency is scored here, and model calls
- * gain from Evalite's concurrency.
+ * ask() for a case; keyed per suite so every suite's trial n makes the same call, which runs once
+ * per run (helpers/run-cache.ts) and is shared by the suites that grade it. Not serialized like
+ * retrieval calls: no latency is scored here, and model calls gain from Evalite's concurrency.
  */
 const ask =
   (suite: string) =>
   async (c: AskCase, preset: Preset): Promise<AskResult> => {
-    const { engine } = await evalIndex();
-    const result = await engine.ask(c.question, { preset, headers: trialHeaders(`${suite}:${preset}:${c.id}`) });
+    const { engine, fingerprint } = await evalIndex();
+    const headers = trialHeaders(`${suite}:${preset}:${c.id}`);
+    const result = await once([fingerprint, "ask", c.question, preset, headers], () => engine.ask(c.question, { preset, headers }));
     forwardTrace(result.trace);
     return result;
   };

@@ -1,9 +1,12 @@
 /**
  * Vitest global setup for the Evalite run (see evalite.config.ts): validates the dataset, builds the
  * run's temp index once, prints what is being measured, and shares the index with the eval files.
- * In watch mode every rerun re-indexes first (unchanged documents are skipped), so an edit to a
- * corpus document is measured on the next run. A malformed fixture stops the run with one line.
+ * Every run and every watch-mode rerun gets a new run id, which scopes the engine responses the
+ * eval files share (helpers/run-cache.ts). In watch mode every rerun re-indexes first (unchanged
+ * documents are skipped), so an edit to a corpus document is measured on the next run. A malformed
+ * fixture stops the run with one line.
  */
+import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import type { TestProject } from "vitest/node";
 import { DatasetError, loadDataset } from "./dataset.js";
@@ -15,6 +18,7 @@ import { formatFixtureError, isFixtureError, loadAskCases, loadTranslations } fr
 import { buildLaneIndex, LANES, loadLane, type LaneName } from "./lanes.js";
 import { buildTempIndex, describeFingerprint, type TempIndex } from "./setup-db.js";
 import "./eval-index.js";
+import "./run-cache.js";
 
 function datasetOrExit(): ReturnType<typeof loadDataset> {
   try {
@@ -85,6 +89,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
       "laneIndexes",
       Object.fromEntries([...lanes].map(([name, lane]) => [name, { dbPath: lane.dbPath, fingerprint: lane.fingerprint }])),
     );
+    project.provide("evalRun", randomUUID());
     process.stdout.write(`${describeFingerprint(index.fingerprint)}\n`);
     for (const lane of lanes.values()) process.stdout.write(`${describeFingerprint(lane.fingerprint)}\n`);
     // `pnpm eval` (bin/eval.ts) asks for what this run measures so its report can record it. Not
