@@ -32,7 +32,8 @@ export default defineConfig({
   ],
   viteConfig: {
     test: {
-      // Builds the temporary index once per run (and re-indexes on watch-mode reruns).
+      // Builds the indexes the selected files measure, once per run (and re-indexes what changed
+      // on watch-mode reruns).
       globalSetup: ["./helpers/global-setup.ts"],
       // Every eval file in one worker process: the engine, the scorers and the open indexes are
       // loaded once instead of once per file, each distinct engine call is computed once and
