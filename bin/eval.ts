@@ -38,6 +38,7 @@ import { type Dataset, DatasetError, loadDataset } from "../helpers/dataset.js";
 import { engineOptionsFromEnv } from "../helpers/engine-options.js";
 import { checkFilter, EVAL_USAGE, type EvalArgs, parseEvalArgs } from "../helpers/eval-args.js";
 import { formatFixtureError, isFixtureError } from "../helpers/fixtures.js";
+import { processStartedAt, runWallSeconds } from "../helpers/run-clock.js";
 import { type EvaliteSetup, evaliteSetup, fixtureInfo, gitInfo } from "../helpers/run-context.js";
 import { removeOnExit } from "../helpers/setup-db.js";
 
@@ -83,7 +84,8 @@ async function main(argv: string[]): Promise<number> {
   const work = mkdtempSync(join(tmpdir(), "eval-run-"));
   removeOnExit(work);
   const runInfoPath = join(work, "run-info.json");
-  const startedAt = new Date();
+  // The report's duration is the run's wall time: from this process's start (helpers/run-clock.ts).
+  const startedAt = processStartedAt();
   let storage: Evalite.Storage;
   try {
     storage = await evalite.openStorage();
@@ -194,6 +196,7 @@ async function main(argv: string[]): Promise<number> {
   say(
     `report: ${relative(process.cwd(), paths.json)} (+ ${[paths.markdown, paths.junit, paths.badge].map((p) => relative(process.cwd(), p)).join(", ")})`,
   );
+  say(`eval: wall time ${runWallSeconds().toFixed(1)} s (this run, from its process's start to its verdict)`);
   say(
     `eval: ${report.status.toUpperCase()}${report.statusReasons.length > 0 ? ` (${report.statusReasons.join("; ")})` : ""}; exit ${report.exitStatus}`,
   );

@@ -18,6 +18,7 @@ import { evalModels, type EvalModels } from "./models.js";
 import { formatFixtureError, isFixtureError, loadAskCases, loadTranslations } from "./fixtures.js";
 import { type IndexName, indexesFor } from "./index-plan.js";
 import { buildLaneIndex, LANES, loadLane } from "./lanes.js";
+import { labelEvaliteDuration, restartRunClock } from "./run-clock.js";
 import { buildTempIndex, describeFingerprint, type TempIndex } from "./setup-db.js";
 import "./eval-index.js";
 import "./run-cache.js";
@@ -83,6 +84,7 @@ function buildIndex(
 }
 
 export default async function setup(project: TestProject): Promise<() => void> {
+  labelEvaliteDuration();
   const dataset = datasetOrExit();
   const engine = engineOptionsFromEnv();
   const models = evalModels();
@@ -125,6 +127,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
   if (process.env.EVAL_RUN_INFO_FILE)
     writeFileSync(process.env.EVAL_RUN_INFO_FILE, JSON.stringify(runInfo(used[0]!, engine, models), null, 2));
   project.onTestsRerun(async (specifications) => {
+    restartRunClock();
     try {
       loadDataset();
       for (const lane of LANES) loadLane(lane);
