@@ -8,7 +8,7 @@
  */
 import { configDefaults } from "vitest/config";
 import { defineConfig } from "evalite/config";
-import { createSqliteStorage } from "evalite/sqlite-storage";
+import { createFastSqliteStorage } from "./helpers/evalite-storage.js";
 
 export default defineConfig({
   testTimeout: 120_000,
@@ -17,7 +17,8 @@ export default defineConfig({
   trialCount: 1,
   cache: true,
   server: { port: Number(process.env.EVALITE_PORT ?? 3006) },
-  storage: () => createSqliteStorage(process.env.EVALITE_STORAGE ?? ".evalite/evalite.db"),
+  // Evalite's SQLite storage with indexes, fewer syncs and lazily parsed reads (helpers/evalite-storage.ts).
+  storage: () => createFastSqliteStorage(process.env.EVALITE_STORAGE ?? ".evalite/evalite.db"),
   // Evalite's list replaces Vitest's defaults, so they are kept explicitly. Fixtures, prompts and
   // engine source re-run the suite in watch mode (the engine is also in the import graph, but a
   // prompt file or a corpus document is not).
