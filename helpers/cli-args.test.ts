@@ -50,6 +50,7 @@ describe("every bin/ and bench/ tool with a bad flag: one line, exit 2", () => {
   const tools = [
     ["bin/eval-compare.ts", "eval:compare"],
     ["bench/eval-speed.ts", "bench:eval"],
+    ["bench/watch-speed.ts", "bench:watch"],
     ["bench/cjk-strategies.ts", "bench:cjk"],
     ["packages/trec-eval/bench/metrics-bench.ts", "bench:metrics"],
     ["packages/engine/bench/engine-bench.ts", "bench:engine"],
