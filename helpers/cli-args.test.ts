@@ -51,6 +51,7 @@ describe("every bin/ and bench/ tool with a bad flag: one line, exit 2", () => {
     ["bin/eval-compare.ts", "eval:compare"],
     ["bench/eval-speed.ts", "bench:eval"],
     ["bench/watch-speed.ts", "bench:watch"],
+    ["bench/beir-synthetic.ts", "bench:beir"],
     ["bench/cjk-strategies.ts", "bench:cjk"],
     ["packages/trec-eval/bench/metrics-bench.ts", "bench:metrics"],
     ["packages/engine/bench/engine-bench.ts", "bench:engine"],
