@@ -10,6 +10,8 @@ import { createFastSqliteStorage } from "./evalite-storage.js";
 const dir = mkdtempSync(join(tmpdir(), "evalite-storage-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+const STARTED = { input: "", expected: "", output: null, duration: 0, status: "running", renderedColumns: [] } as const;
+
 /** Two suites of a run, written through the storage as Evalite's reporter does. */
 async function record(storage: Evalite.Storage): Promise<number[]> {
   const run = await storage.runs.create({ runType: "full" });
@@ -18,16 +20,8 @@ async function record(storage: Evalite.Storage): Promise<number[]> {
     const suite = await storage.suites.create({ runId: run.id, name, filepath: `evals/${name}.eval.ts` });
     suiteIds.push(suite.id);
     for (let order = 0; order < 4; order++) {
-      const created = await storage.evals.create({
-        suiteId: suite.id,
-        order,
-        input: "",
-        expected: "",
-        output: null,
-        duration: 0,
-        status: "running",
-        renderedColumns: [],
-      });
+      // As the reporter does: a placeholder when the case starts, its results when it ends.
+      const created = await storage.evals.create({ suiteId: suite.id, order, ...STARTED });
       await storage.evals.update({
         id: created.id,
         input: { id: `q-${order}`, query: "cancel subscription", judgments: { "en/a.md": 2 } },
