@@ -2,7 +2,7 @@
 // floors set by a real run, a normal run passing them, a deliberately weakened engine falling
 // below them, pnpm eval:compare on the two real reports, and an explicit, logged lowering.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -182,10 +182,24 @@ describe("pnpm eval gates on per-metric floors", () => {
     expect(flag.code).toBe(2);
     expect(flag.stderr).toBe("eval: unknown flag --no-cache (did you mean --noCache?); pnpm eval --help lists the flags\n");
     expect(flag.stdout).toBe("");
+    // Checked before Evalite starts: one line of ours (Evalite's CLI printed its own after ~20 s), and
+    // Evalite never opened its storage.
+    const bogus = await run(["--bogus"]);
+    expect(bogus.code).toBe(2);
+    expect(bogus.stdout).toBe("");
+    expect(bogus.stderr).toBe("eval: unknown flag --bogus; pnpm eval --help lists the flags\n");
+    expect(existsSync(join(bogus.dir, "evalite.db"))).toBe(false);
     // Found by global setup, which runs inside pnpm eval's process: still one line and exit 2.
     const provider = await run(["query"], { ENGINE_PROVIDER: "nonsense" });
     expect(provider.code).toBe(2);
     expect(provider.stderr).toBe('eval: ENGINE_PROVIDER must be google, openai-compatible or offline, got "nonsense"\n');
+    // A mistyped baseline path does not switch the gate off.
+    const missing = await run(["search"], { EVAL_BASELINE: "no-such.json" });
+    expect(missing.code).toBe(2);
+    expect(missing.stdout).toBe("");
+    expect(missing.stderr).toBe(
+      `eval: ${join(ROOT, "no-such.json")}: no such baseline file (EVAL_BASELINE names the floors file); to start one there: pnpm eval --update-baseline --reason "..."\n`,
+    );
     writeFileSync(join(work, "broken.json"), '{ "version": 1, "floors": ');
     const broken = await run(["query"], { EVAL_BASELINE: join(work, "broken.json") });
     expect(broken.code).toBe(2);

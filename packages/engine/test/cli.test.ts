@@ -1,8 +1,9 @@
 import Database from "better-sqlite3";
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync, existsSync } from "node:fs";
+import { readFileSync, writeFileSync, existsSync, symlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { Engine } from "../src/index.js";
 import { SMALL_CORPUS, tempDir, writeFiles } from "./helpers.js";
 
 const root = resolve(import.meta.dirname, "../../..");
@@ -82,6 +83,20 @@ describe("engine CLI", () => {
     expect(r.stdout).toMatch(/corpus hash: [0-9a-f]{64}/);
   });
 
+  it("lists what it skipped, one line per reason", () => {
+    const mixed = join(dir, "mixed");
+    writeFiles(mixed, { "a.md": "# A", "b.png": "png", "c.pdf": "pdf" });
+    symlinkSync(join(mixed, "gone.md"), join(mixed, "dangling.md"));
+    writeFileSync(Buffer.from(`${mixed}/caf\xe9.md`, "latin1"), "# latin-1 name");
+    const r = engine("index", mixed, "--db", join(dir, "mixed.db"));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      "  skipped 2 (not Markdown or text): b.png, c.pdf\n" +
+        "  skipped 1 (name is not valid UTF-8): caf\\xE9.md\n" +
+        "  skipped 1 (dangling symbolic link): dangling.md\n",
+    );
+  });
+
   describe("errors: one line, exit 2, no stack, index untouched", () => {
     const untouched = (): string => readFileSync(db).toString("base64");
 
@@ -149,6 +164,20 @@ describe("engine CLI", () => {
       expect(existsSync(db)).toBe(true);
     });
 
+    it("quotes at most 200 characters of the input", () => {
+      const long = "x".repeat(100_000);
+      const limit = engine("search", "x", "--db", db, "--limit", long);
+      expect(limit.code).toBe(2);
+      expect(limit.stderr).toBe(`engine: --limit must be an integer from 1 to 10000, got "${"x".repeat(200)}"… (100000 characters)\n`);
+      expectOneLineError(engine(long, "--db", db), /^engine: unknown command "x{200}"… \(100000 characters\); expected one of/);
+      const flag = engine("search", "x", "--db", db, `--${long}`);
+      expect(flag.code).toBe(2);
+      expect(flag.stderr.length).toBeLessThan(400);
+      const none = engine("search", `${long} zzz`, "--db", db);
+      expect(none.code).toBe(0);
+      expect(none.stdout).toMatch(/^no results for "x{200}"… \(100004 characters\) \(search, /);
+    });
+
     it("a malformed query batch names file and line", () => {
       const queries = join(dir, "bad-queries.jsonl");
       writeFileSync(queries, `${JSON.stringify({ _id: "q1", text: "x" })}\n${JSON.stringify({ _id: "q2" })}\n`);
@@ -170,6 +199,16 @@ describe("engine CLI", () => {
       writeFiles(bad, { "latin1.txt": Buffer.from("caf\xe9", "latin1") });
       expectOneLineError(engine("index", bad, "--db", "fresh.db"), /invalid UTF-8/);
       for (const f of ["fresh.db", "fresh.db-wal", "fresh.db-shm"]) expect(existsSync(join(dir, f)), f).toBe(false);
+    });
+
+    it("a failed run never removes an index file it did not create, even one no run has finished on", () => {
+      Engine.open(join(dir, "theirs.db"), { create: true }).close();
+      expectOneLineError(engine("index", "no-such-folder", "--db", "theirs.db"), /no-such-folder: no such folder or file/);
+      expect(existsSync(join(dir, "theirs.db"))).toBe(true);
+      expectOneLineError(
+        engine("search", "x", "--db", "theirs.db"),
+        /theirs\.db: the index is incomplete: no index run has finished on it/,
+      );
     });
   });
 });
