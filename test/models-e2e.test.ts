@@ -199,7 +199,7 @@ describe("pnpm engine ask over HTTP", () => {
     // Not spawnSync: the stub server lives in this process and must keep answering.
     const cli = (args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> =>
       new Promise((resolve) => {
-        const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "packages/engine/src/cli.ts"), ...args], {
+        const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "packages/engine/src/entry.ts"), ...args], {
           cwd: ROOT,
           env: { ...process.env, ...env },
         });

@@ -3,7 +3,7 @@
  *
  * Generates (deterministically, seeded) a qrels file and a run of N topics × N docs (default
  * 10,000 × 1,000 = 10 million lines) in a temp folder, then times
- *   tsx packages/trec-eval/src/cli.ts -m map -m ndcg_cut.10 -m P.10 -m recall.1000 -m recip_rank <qrels> <run>
+ *   tsx packages/trec-eval/src/entry.ts -m map -m ndcg_cut.10 -m P.10 -m recall.1000 -m recip_rank <qrels> <run>
  * as a child process (the same code path as `pnpm trec-eval`, startup included) and reports run
  * lines per second and peak RSS (from /usr/bin/time -v, else by polling /proc). If `trec_eval` is
  * on the PATH it is timed on the same files and the outputs are compared. The folder is removed.
@@ -145,7 +145,7 @@ async function main(): Promise<void> {
     );
 
     const ours = await timed(join(repoRoot, "node_modules/.bin/tsx"), [
-      join(repoRoot, "packages/trec-eval/src/cli.ts"),
+      join(repoRoot, "packages/trec-eval/src/entry.ts"),
       ...MEASURES,
       files.qrels,
       files.run,
