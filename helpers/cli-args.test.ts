@@ -48,7 +48,7 @@ describe("positiveInteger", () => {
 
 describe("every bin/ and bench/ tool with a bad flag: one line, exit 2", () => {
   const tools = [
-    ["bin/eval-compare.ts", "eval:compare"],
+    ["bin/entry/eval-compare.ts", "eval:compare"],
     ["bench/eval-speed.ts", "bench:eval"],
     ["bench/cjk-strategies.ts", "bench:cjk"],
     ["packages/trec-eval/bench/metrics-bench.ts", "bench:metrics"],

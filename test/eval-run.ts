@@ -35,7 +35,7 @@ export async function runEval(args: string[], env: Record<string, string> = {}):
   const dir = mkdtempSync(join(tmpdir(), "eval-run-"));
   const outputPath = join(dir, "results.json");
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "bin/eval.ts"), ...args, "--outputPath", outputPath], {
+  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "bin/entry/eval.ts"), ...args, "--outputPath", outputPath], {
     cwd: ROOT,
     env: {
       ...process.env,
