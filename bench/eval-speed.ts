@@ -50,7 +50,9 @@ const suite: number[] = [];
 const floor: number[] = [];
 for (let i = 0; i < runs; i++) {
   floor.push(time(join(root, "node_modules/.bin/evalite"), ["run"], scratch, join(scratch, `floor-${i}.db`)));
-  suite.push(time(process.execPath, ["--import", "tsx", join(root, "bin/entry/eval.ts")], root, join(scratch, `suite-${i}.db`)));
+  // What `pnpm eval` runs (package.json), without pnpm.
+  const evalCli = ["--conditions=compiled", "--import", join(root, "bin/check-build.mjs"), join(root, "dist/bin/entry/eval.js")];
+  suite.push(time(process.execPath, evalCli, root, join(scratch, `suite-${i}.db`)));
 }
 const s = median(suite);
 const f = median(floor);

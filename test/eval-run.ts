@@ -1,4 +1,4 @@
-/** Runs `pnpm eval` (bin/eval.ts) in a sandbox: its own Evalite storage, port, output file and reports folder. */
+/** Runs `pnpm eval` (the compiled bin/eval.ts) in a sandbox: its own Evalite storage, port, output file and reports folder. */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, existsSync } from "node:fs";
 import { createServer } from "node:net";
@@ -7,6 +7,17 @@ import { join, resolve } from "node:path";
 import type { Evalite } from "evalite";
 
 export const ROOT = resolve(import.meta.dirname, "..");
+
+/**
+ * What `pnpm <script>` runs, as a command and its arguments to spawn from ROOT without pnpm: the
+ * package.json script (a `node ...` line; its `node` is this process's executable).
+ */
+export function scriptCommand(script: string): { command: string; args: string[] } {
+  const line = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts[script];
+  const [program, ...args] = line?.split(" ") ?? [];
+  if (program !== "node") throw new Error(`package.json script "${script}" is not a plain "node ..." command: ${line}`);
+  return { command: process.execPath, args };
+}
 
 export function freePort(): Promise<number> {
   return new Promise((res, rej) => {
@@ -35,7 +46,8 @@ export async function runEval(args: string[], env: Record<string, string> = {}):
   const dir = mkdtempSync(join(tmpdir(), "eval-run-"));
   const outputPath = join(dir, "results.json");
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "bin/entry/eval.ts"), ...args, "--outputPath", outputPath], {
+  const command = scriptCommand("eval");
+  const child = spawn(command.command, [...command.args, ...args, "--outputPath", outputPath], {
     cwd: ROOT,
     env: {
       ...process.env,

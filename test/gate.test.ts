@@ -36,7 +36,10 @@ function reportOf(r: EvalRun): { path: string; report: Report } {
 }
 
 function compare(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "bin/entry/eval-compare.ts"), ...args], { cwd: ROOT, encoding: "utf8" });
+  const r = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "bin/entry/eval-compare.ts"), ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -192,14 +192,15 @@ describe("pnpm engine ask over HTTP", () => {
     const { spawn } = await import("node:child_process");
     const { mkdtempSync, writeFileSync, readFileSync: read } = await import("node:fs");
     const { tmpdir } = await import("node:os");
-    const { ROOT } = await import("./eval-run.js");
+    const { ROOT, scriptCommand } = await import("./eval-run.js");
     const dir = mkdtempSync(join(tmpdir(), "ask-cli-"));
     dirs.push(dir);
     const db = join(dir, "index.db");
     // Not spawnSync: the stub server lives in this process and must keep answering.
     const cli = (args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> =>
       new Promise((resolve) => {
-        const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "packages/engine/src/entry.ts"), ...args], {
+        const engine = scriptCommand("engine");
+        const child = spawn(engine.command, [...engine.args, ...args], {
           cwd: ROOT,
           env: { ...process.env, ...env },
         });
