@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runEval, type EvalRun } from "./eval-run.js";
+import { RUN_TIMEOUT_MS, runEval, type EvalRun } from "./eval-run.js";
 import { startStubServer, type StubBehaviour, type StubServer } from "./stub-openai-server.js";
 
 const KEY = "sk-stub-SECRET-7f3a9c";
@@ -83,87 +83,103 @@ function expectNothingSilentlyScored(run: EvalRun): void {
 }
 
 describe("model paths over HTTP, through the stub server", () => {
-  it("good answers: model answers with citations, LLM-judged triad, model expansions", async () => {
-    const { run, stub } = await runWith("good", "ask");
-    expect(run.stdout).toMatch(/models: openai-compatible at http:\/\/127\.0\.0\.1:\d+\/v1; presets slim=stub-model/);
-    expectNothingSilentlyScored(run);
-    const answers = outputs(run, "Answers: refusal and citations");
-    expect(answers.length).toBe(3 * 30);
-    const answered = answers.filter((a) => a.refused === false);
-    expect(answered.length).toBeGreaterThan(0);
-    for (const a of answered) {
-      expect(a.answerer).toBe("openai-compatible.chat/stub-model");
-      expect(a.answer).toMatch(/\[1\]/);
-    }
-    for (const metric of ["Context relevance", "Faithfulness", "Answer relevance"]) {
-      const judged = scores(run, "Answers: RAG triad", metric);
+  it(
+    "good answers: model answers with citations, LLM-judged triad, model expansions",
+    async () => {
+      const { run, stub } = await runWith("good", "ask");
+      expect(run.stdout).toMatch(/models: openai-compatible at http:\/\/127\.0\.0\.1:\d+\/v1; presets slim=stub-model/);
+      expectNothingSilentlyScored(run);
+      const answers = outputs(run, "Answers: refusal and citations");
+      expect(answers.length).toBe(3 * 30);
+      const answered = answers.filter((a) => a.refused === false);
+      expect(answered.length).toBeGreaterThan(0);
+      for (const a of answered) {
+        expect(a.answerer).toBe("openai-compatible.chat/stub-model");
+        expect(a.answer).toMatch(/\[1\]/);
+      }
+      for (const metric of ["Context relevance", "Faithfulness", "Answer relevance"]) {
+        const judged = scores(run, "Answers: RAG triad", metric);
+        expect(judged.length).toBeGreaterThan(0);
+        expect(new Set(judged.map((s) => s.metadata!.method))).toEqual(new Set(["llm-judge"]));
+      }
+      expectKeyOnlyInHeaders(run, stub);
+
+      const expansion = await runWith("good", "expansion");
+      expectNothingSilentlyScored(expansion.run);
+      const valid = scores(expansion.run, "Query expansion", "Schema valid");
+      expect(valid.length).toBe(67 * 3);
+      expect(valid.every((s) => s.score === 1 && s.metadata!.expander === "openai-compatible.chat/stub-model")).toBe(true);
+      // Trials are distinct calls: each case's three expansion trials sent three different headers.
+      const trials = expansion.stub.requests.filter((r) => r.kind === "expansion").map((r) => r.headers["x-eval-trial"]);
+      expect(new Set(trials)).toEqual(new Set(["1", "2", "3"]));
+      expectKeyOnlyInHeaders(expansion.run, expansion.stub);
+    },
+    2 * RUN_TIMEOUT_MS,
+  );
+
+  it(
+    "schema-breaking JSON: expansion scored 0 with AJV's errors, judge falls back to the labeled heuristic",
+    async () => {
+      const expansion = await runWith("bad-json", "expansion");
+      expectNothingSilentlyScored(expansion.run);
+      const valid = scores(expansion.run, "Query expansion", "Schema valid");
+      expect(valid.length).toBe(67 * 3);
+      expect(valid.every((s) => s.score === 0)).toBe(true);
+      expect(JSON.stringify(valid[0]!.metadata!.errors)).toMatch(/vectorQueries|must be array/);
+      expectKeyOnlyInHeaders(expansion.run, expansion.stub);
+
+      const { run, stub } = await runWith("bad-json", "ask");
+      expectNothingSilentlyScored(run);
+      const faith = scores(run, "Answers: RAG triad", "Faithfulness");
+      expect(faith.length).toBeGreaterThan(0);
+      const judged = faith.filter((x) => x.metadata!.status === "scored");
       expect(judged.length).toBeGreaterThan(0);
-      expect(new Set(judged.map((s) => s.metadata!.method))).toEqual(new Set(["llm-judge"]));
-    }
-    expectKeyOnlyInHeaders(run, stub);
+      for (const s of judged) {
+        expect(s.metadata).toMatchObject({ method: "heuristic", fallbackFrom: "llm-judge" });
+        expect(String(s.metadata!.judgeError)).not.toBe("");
+      }
+      expectKeyOnlyInHeaders(run, stub);
+    },
+    2 * RUN_TIMEOUT_MS,
+  );
 
-    const expansion = await runWith("good", "expansion");
-    expectNothingSilentlyScored(expansion.run);
-    const valid = scores(expansion.run, "Query expansion", "Schema valid");
-    expect(valid.length).toBe(67 * 3);
-    expect(valid.every((s) => s.score === 1 && s.metadata!.expander === "openai-compatible.chat/stub-model")).toBe(true);
-    // Trials are distinct calls: each case's three expansion trials sent three different headers.
-    const trials = expansion.stub.requests.filter((r) => r.kind === "expansion").map((r) => r.headers["x-eval-trial"]);
-    expect(new Set(trials)).toEqual(new Set(["1", "2", "3"]));
-    expectKeyOnlyInHeaders(expansion.run, expansion.stub);
-  }, 240_000);
+  it(
+    "500 on every expansion call: expansion scores are not scored (failed), never the pass of the unexpanded query",
+    async () => {
+      const { run, stub } = await runWith("server-error", "expansion", { ENGINE_MAX_RETRIES: "0" });
+      expectNothingSilentlyScored(run);
+      for (const [suite, metric] of [
+        ["Query expansion", "Schema valid"],
+        ["Query expansion", "Has vector variants"],
+        ["Expansion keeps identifiers", "Keeps identifiers and quotes"],
+      ] as const) {
+        const all = scores(run, suite, metric);
+        expect(all.length, metric).toBeGreaterThan(0);
+        expect(
+          all.every((s) => s.score === 0 && s.metadata!.status === "failed" && /^model call failed: /.test(String(s.metadata!.fallback))),
+          metric,
+        ).toBe(true);
+      }
+      expect(run.stdout).toMatch(/cases: \d+: 0 pass, \d+ fail, 0 error; (\d+) of \1 scores not scored/);
+      expectKeyOnlyInHeaders(run, stub);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it("schema-breaking JSON: expansion scored 0 with AJV's errors, judge falls back to the labeled heuristic", async () => {
-    const expansion = await runWith("bad-json", "expansion");
-    expectNothingSilentlyScored(expansion.run);
-    const valid = scores(expansion.run, "Query expansion", "Schema valid");
-    expect(valid.length).toBe(67 * 3);
-    expect(valid.every((s) => s.score === 0)).toBe(true);
-    expect(JSON.stringify(valid[0]!.metadata!.errors)).toMatch(/vectorQueries|must be array/);
-    expectKeyOnlyInHeaders(expansion.run, expansion.stub);
-
-    const { run, stub } = await runWith("bad-json", "ask");
-    expectNothingSilentlyScored(run);
-    const faith = scores(run, "Answers: RAG triad", "Faithfulness");
-    expect(faith.length).toBeGreaterThan(0);
-    const judged = faith.filter((x) => x.metadata!.status === "scored");
-    expect(judged.length).toBeGreaterThan(0);
-    for (const s of judged) {
-      expect(s.metadata).toMatchObject({ method: "heuristic", fallbackFrom: "llm-judge" });
-      expect(String(s.metadata!.judgeError)).not.toBe("");
-    }
-    expectKeyOnlyInHeaders(run, stub);
-  }, 240_000);
-
-  it("500 on every expansion call: expansion scores are not scored (failed), never the pass of the unexpanded query", async () => {
-    const { run, stub } = await runWith("server-error", "expansion", { ENGINE_MAX_RETRIES: "0" });
-    expectNothingSilentlyScored(run);
-    for (const [suite, metric] of [
-      ["Query expansion", "Schema valid"],
-      ["Query expansion", "Has vector variants"],
-      ["Expansion keeps identifiers", "Keeps identifiers and quotes"],
-    ] as const) {
-      const all = scores(run, suite, metric);
-      expect(all.length, metric).toBeGreaterThan(0);
-      expect(
-        all.every((s) => s.score === 0 && s.metadata!.status === "failed" && /^model call failed: /.test(String(s.metadata!.fallback))),
-        metric,
-      ).toBe(true);
-    }
-    expect(run.stdout).toMatch(/cases: \d+: 0 pass, \d+ fail, 0 error; (\d+) of \1 scores not scored/);
-    expectKeyOnlyInHeaders(run, stub);
-  }, 240_000);
-
-  it("429 with retry-after: retried, then answered", async () => {
-    const { run, stub } = await runWith("rate-limit", "ask");
-    expectNothingSilentlyScored(run);
-    const answers = outputs(run, "Answers: refusal and citations");
-    expect(answers.some((a) => a.refused === false && String(a.answer).includes("[1]"))).toBe(true);
-    expect(answers.every((a) => a.error === undefined)).toBe(true);
-    const rateLimited = stub.requests.filter((r) => r.kind === "answer");
-    expect(rateLimited.length).toBeGreaterThan(answers.filter((a) => a.refusal !== "insufficient-evidence").length / 3);
-    expectKeyOnlyInHeaders(run, stub);
-  }, 240_000);
+  it(
+    "429 with retry-after: retried, then answered",
+    async () => {
+      const { run, stub } = await runWith("rate-limit", "ask");
+      expectNothingSilentlyScored(run);
+      const answers = outputs(run, "Answers: refusal and citations");
+      expect(answers.some((a) => a.refused === false && String(a.answer).includes("[1]"))).toBe(true);
+      expect(answers.every((a) => a.error === undefined)).toBe(true);
+      const rateLimited = stub.requests.filter((r) => r.kind === "answer");
+      expect(rateLimited.length).toBeGreaterThan(answers.filter((a) => a.refusal !== "insufficient-evidence").length / 3);
+      expectKeyOnlyInHeaders(run, stub);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
   it.each([
     ["server-error", { ENGINE_MAX_RETRIES: "0" }, /failed: .*(500|internal server error)/i],
@@ -183,69 +199,73 @@ describe("model paths over HTTP, through the stub server", () => {
       expect(refusalScores.every((s) => s.score === 0)).toBe(true);
       expectKeyOnlyInHeaders(run, stub);
     },
-    240_000,
+    RUN_TIMEOUT_MS,
   );
 });
 
 describe("pnpm engine ask over HTTP", () => {
-  it("a provider failure is one line on stderr and exit 2; a batch still writes every answer", async () => {
-    const { spawn } = await import("node:child_process");
-    const { mkdtempSync, writeFileSync, readFileSync: read } = await import("node:fs");
-    const { tmpdir } = await import("node:os");
-    const { ROOT, scriptCommand } = await import("./eval-run.js");
-    const dir = mkdtempSync(join(tmpdir(), "ask-cli-"));
-    dirs.push(dir);
-    const db = join(dir, "index.db");
-    // Not spawnSync: the stub server lives in this process and must keep answering.
-    const cli = (args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> =>
-      new Promise((resolve) => {
-        const engine = scriptCommand("engine");
-        const child = spawn(engine.command, [...engine.args, ...args], {
-          cwd: ROOT,
-          env: { ...process.env, ...env },
+  it(
+    "a provider failure is one line on stderr and exit 2; a batch still writes every answer",
+    async () => {
+      const { spawn } = await import("node:child_process");
+      const { mkdtempSync, writeFileSync, readFileSync: read } = await import("node:fs");
+      const { tmpdir } = await import("node:os");
+      const { ROOT, scriptCommand } = await import("./eval-run.js");
+      const dir = mkdtempSync(join(tmpdir(), "ask-cli-"));
+      dirs.push(dir);
+      const db = join(dir, "index.db");
+      // Not spawnSync: the stub server lives in this process and must keep answering.
+      const cli = (args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> =>
+        new Promise((resolve) => {
+          const engine = scriptCommand("engine");
+          const child = spawn(engine.command, [...engine.args, ...args], {
+            cwd: ROOT,
+            env: { ...process.env, ...env },
+          });
+          let stdout = "";
+          let stderr = "";
+          child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+          child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+          child.on("close", (status) => resolve({ status, stdout, stderr }));
         });
-        let stdout = "";
-        let stderr = "";
-        child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-        child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-        child.on("close", (status) => resolve({ status, stdout, stderr }));
-      });
-    expect((await cli(["index", join(ROOT, "fixtures/corpus"), "--db", db])).status).toBe(0);
-    const stub = await startStubServer("server-error");
-    try {
-      const env = {
-        OPENAI_COMPATIBLE_BASE_URL: stub.url,
-        OPENAI_COMPATIBLE_API_KEY: KEY,
-        ENGINE_MODEL: "stub-model",
-        ENGINE_MAX_RETRIES: "0",
-      };
-      const one = await cli(["ask", "How many recovery codes do I get with two-factor authentication?", "--db", db], env);
-      expect(one.status).toBe(2);
-      expect(one.stderr.trim().split("\n").pop()).toMatch(/^engine: answer model openai-compatible\.chat\/stub-model failed: .*/);
-      expect(one.stderr).not.toMatch(/\n\s+at /);
-      const json = await cli(["ask", "How many recovery codes do I get with two-factor authentication?", "--db", db, "--json"], env);
-      expect(json.status).toBe(2);
-      expect(JSON.parse(json.stdout).error).toMatch(/^answer model openai-compatible\.chat\/stub-model failed: /);
-      expect(json.stderr.trim().split("\n").pop()).toMatch(/^engine: answer model openai-compatible\.chat\/stub-model failed: .*/);
-      const questions = join(dir, "q.jsonl");
-      writeFileSync(
-        questions,
-        `${JSON.stringify({ id: "a", question: "How many recovery codes do I get with two-factor authentication?" })}\n${JSON.stringify({ id: "b", text: "What is the phone number of Tessera's headquarters in Lisbon?" })}\n`,
-      );
-      const out = join(dir, "answers.jsonl");
-      const batch = await cli(["ask", "--batch", questions, "--db", db, "--out", out], env);
-      expect(batch.status).toBe(2);
-      expect(batch.stderr).toMatch(/engine: 1 of 2 answers failed; their lines carry the error/);
-      const lines = read(out, "utf8")
-        .trim()
-        .split("\n")
-        .map((l) => JSON.parse(l));
-      expect(lines.map((l) => l.id)).toEqual(["a", "b"]);
-      expect(lines[0].error).toMatch(/failed/);
-      expect(lines[1]).toMatchObject({ refused: true, refusal: "insufficient-evidence" });
-      expect(one.stdout + one.stderr + batch.stdout + batch.stderr + read(out, "utf8")).not.toContain(KEY);
-    } finally {
-      await stub.close();
-    }
-  }, 120_000);
+      expect((await cli(["index", join(ROOT, "fixtures/corpus"), "--db", db])).status).toBe(0);
+      const stub = await startStubServer("server-error");
+      try {
+        const env = {
+          OPENAI_COMPATIBLE_BASE_URL: stub.url,
+          OPENAI_COMPATIBLE_API_KEY: KEY,
+          ENGINE_MODEL: "stub-model",
+          ENGINE_MAX_RETRIES: "0",
+        };
+        const one = await cli(["ask", "How many recovery codes do I get with two-factor authentication?", "--db", db], env);
+        expect(one.status).toBe(2);
+        expect(one.stderr.trim().split("\n").pop()).toMatch(/^engine: answer model openai-compatible\.chat\/stub-model failed: .*/);
+        expect(one.stderr).not.toMatch(/\n\s+at /);
+        const json = await cli(["ask", "How many recovery codes do I get with two-factor authentication?", "--db", db, "--json"], env);
+        expect(json.status).toBe(2);
+        expect(JSON.parse(json.stdout).error).toMatch(/^answer model openai-compatible\.chat\/stub-model failed: /);
+        expect(json.stderr.trim().split("\n").pop()).toMatch(/^engine: answer model openai-compatible\.chat\/stub-model failed: .*/);
+        const questions = join(dir, "q.jsonl");
+        writeFileSync(
+          questions,
+          `${JSON.stringify({ id: "a", question: "How many recovery codes do I get with two-factor authentication?" })}\n${JSON.stringify({ id: "b", text: "What is the phone number of Tessera's headquarters in Lisbon?" })}\n`,
+        );
+        const out = join(dir, "answers.jsonl");
+        const batch = await cli(["ask", "--batch", questions, "--db", db, "--out", out], env);
+        expect(batch.status).toBe(2);
+        expect(batch.stderr).toMatch(/engine: 1 of 2 answers failed; their lines carry the error/);
+        const lines = read(out, "utf8")
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l));
+        expect(lines.map((l) => l.id)).toEqual(["a", "b"]);
+        expect(lines[0].error).toMatch(/failed/);
+        expect(lines[1]).toMatchObject({ refused: true, refusal: "insufficient-evidence" });
+        expect(one.stdout + one.stderr + batch.stdout + batch.stderr + read(out, "utf8")).not.toContain(KEY);
+      } finally {
+        await stub.close();
+      }
+    },
+    RUN_TIMEOUT_MS,
+  );
 });
