@@ -82,11 +82,36 @@ function expectNothingSilentlyScored(run: EvalRun): void {
   }
 }
 
-describe("model paths over HTTP, through the stub server", () => {
+/** A run made once, on first use, and shared by the tests that read it: one run's report serves several assertions. */
+function sharedRun(
+  behaviour: StubBehaviour,
+  filter: string,
+  env: Record<string, string> = {},
+): () => Promise<{ run: EvalRun; stub: StubServer }> {
+  let started: Promise<{ run: EvalRun; stub: StubServer }> | undefined;
+  return () => (started ??= runWith(behaviour, filter, env));
+}
+
+/** Answers of one preset. */
+const ofPreset = (preset: string) => (a: Record<string, unknown>) => a.preset === preset;
+
+describe("answers over HTTP, through the stub server", () => {
+  // Every call first gets 429 (retry-after: 0), then the cooperative reply: the run shows both
+  // that rate limits are retried and what good answers and an LLM judge give.
+  const rateLimited = sharedRun("rate-limit", "ask");
+  // Per preset (a model id naming a stub behaviour): slim's answers get 500, balanced's and
+  // quality's get text without citations, and the judge (quality's model) breaks its schema.
+  const failing = sharedRun("good", "ask", {
+    ENGINE_MODEL_SLIM: "server-error",
+    ENGINE_MODEL_BALANCED: "bad-json",
+    ENGINE_MODEL_QUALITY: "bad-json",
+    ENGINE_MAX_RETRIES: "0",
+  });
+
   it(
-    "good answers: model answers with citations, LLM-judged triad, model expansions",
+    "good answers: model answers with citations and an LLM-judged triad",
     async () => {
-      const { run, stub } = await runWith("good", "ask");
+      const { run, stub } = await rateLimited();
       expect(run.stdout).toMatch(/models: openai-compatible at http:\/\/127\.0\.0\.1:\d+\/v1; presets slim=stub-model/);
       expectNothingSilentlyScored(run);
       const answers = outputs(run, "Answers: refusal and citations");
@@ -100,47 +125,112 @@ describe("model paths over HTTP, through the stub server", () => {
       for (const metric of ["Context relevance", "Faithfulness", "Answer relevance"]) {
         const judged = scores(run, "Answers: RAG triad", metric);
         expect(judged.length).toBeGreaterThan(0);
-        expect(new Set(judged.map((s) => s.metadata!.method))).toEqual(new Set(["llm-judge"]));
+        expect(new Set(judged.map((x) => x.metadata!.method))).toEqual(new Set(["llm-judge"]));
       }
       expectKeyOnlyInHeaders(run, stub);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
+  it(
+    "429 with retry-after: retried, then answered",
+    async () => {
+      const { run, stub } = await rateLimited();
+      const answers = outputs(run, "Answers: refusal and citations");
+      expect(answers.some((a) => a.refused === false && String(a.answer).includes("[1]"))).toBe(true);
+      expect(answers.every((a) => a.error === undefined)).toBe(true);
+      const answerCalls = stub.requests.filter((r) => r.kind === "answer");
+      expect(answerCalls.length).toBeGreaterThan(answers.filter((a) => a.refusal !== "insufficient-evidence").length / 3);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    "server-error: the run completes, failed answers score 0 labeled failed, never as a pass",
+    async () => {
+      const { run, stub } = await failing();
+      expectNothingSilentlyScored(run);
+      const slim = outputs(run, "Answers: refusal and citations").filter(ofPreset("slim"));
+      const failed = slim.filter((a) => typeof a.error === "string");
+      expect(failed.length).toBeGreaterThan(0);
+      for (const a of failed) {
+        expect(String(a.error)).toMatch(/failed: .*(500|internal server error)/i);
+        expect(a.answer).toBe("");
+      }
+      // The others never called the model: the sources were too weak to answer from.
+      for (const a of slim.filter((x) => x.error === undefined)) expect(a.refusal).toBe("insufficient-evidence");
+      const refusalScores = scores(run, "Answers: refusal and citations [slim]", "Refusal").filter((x) => x.metadata!.status === "failed");
+      expect(refusalScores.length).toBe(failed.length);
+      expect(refusalScores.every((x) => x.score === 0)).toBe(true);
+      expectKeyOnlyInHeaders(run, stub);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    "schema-breaking JSON: the judge falls back to the labeled heuristic",
+    async () => {
+      const { run } = await failing();
+      const faith = scores(run, "Answers: RAG triad", "Faithfulness");
+      expect(faith.length).toBeGreaterThan(0);
+      const judged = faith.filter((x) => x.metadata!.status === "scored");
+      expect(judged.length).toBeGreaterThan(0);
+      for (const x of judged) {
+        expect(x.metadata).toMatchObject({ method: "heuristic", fallbackFrom: "llm-judge" });
+        expect(String(x.metadata!.judgeError)).not.toBe("");
+      }
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    "timeout: the run completes, failed answers score 0 labeled failed, never as a pass",
+    async () => {
+      // The stub holds every call open, so every call times out however fast the machine is.
+      const { run, stub } = await runWith("timeout", "ask", { ENGINE_MAX_RETRIES: "0", ENGINE_TIMEOUT_MS: "100" });
+      expectNothingSilentlyScored(run);
+      const failed = outputs(run, "Answers: refusal and citations").filter((a) => typeof a.error === "string");
+      expect(failed.length).toBeGreaterThan(0);
+      expect(String(failed[0]!.error)).toMatch(/failed: .*(abort|timeout|timed out)/i);
+      for (const a of failed) expect(a.answer).toBe("");
+      const refusalScores = scores(run, "Answers: refusal and citations", "Refusal").filter((x) => x.metadata!.status === "failed");
+      expect(refusalScores.length).toBe(failed.length);
+      expect(refusalScores.every((x) => x.score === 0)).toBe(true);
+      expectKeyOnlyInHeaders(run, stub);
+    },
+    RUN_TIMEOUT_MS,
+  );
+});
+
+describe("query expansion over HTTP, through the stub server", () => {
+  it(
+    "good: model expansions, schema-valid, one call per trial",
+    async () => {
       const expansion = await runWith("good", "expansion");
       expectNothingSilentlyScored(expansion.run);
       const valid = scores(expansion.run, "Query expansion", "Schema valid");
       expect(valid.length).toBe(67 * 3);
-      expect(valid.every((s) => s.score === 1 && s.metadata!.expander === "openai-compatible.chat/stub-model")).toBe(true);
+      expect(valid.every((x) => x.score === 1 && x.metadata!.expander === "openai-compatible.chat/stub-model")).toBe(true);
       // Trials are distinct calls: each case's three expansion trials sent three different headers.
       const trials = expansion.stub.requests.filter((r) => r.kind === "expansion").map((r) => r.headers["x-eval-trial"]);
       expect(new Set(trials)).toEqual(new Set(["1", "2", "3"]));
       expectKeyOnlyInHeaders(expansion.run, expansion.stub);
     },
-    2 * RUN_TIMEOUT_MS,
+    RUN_TIMEOUT_MS,
   );
 
   it(
-    "schema-breaking JSON: expansion scored 0 with AJV's errors, judge falls back to the labeled heuristic",
+    "schema-breaking JSON: expansion scored 0 with AJV's errors",
     async () => {
       const expansion = await runWith("bad-json", "expansion");
       expectNothingSilentlyScored(expansion.run);
       const valid = scores(expansion.run, "Query expansion", "Schema valid");
       expect(valid.length).toBe(67 * 3);
-      expect(valid.every((s) => s.score === 0)).toBe(true);
+      expect(valid.every((x) => x.score === 0)).toBe(true);
       expect(JSON.stringify(valid[0]!.metadata!.errors)).toMatch(/vectorQueries|must be array/);
       expectKeyOnlyInHeaders(expansion.run, expansion.stub);
-
-      const { run, stub } = await runWith("bad-json", "ask");
-      expectNothingSilentlyScored(run);
-      const faith = scores(run, "Answers: RAG triad", "Faithfulness");
-      expect(faith.length).toBeGreaterThan(0);
-      const judged = faith.filter((x) => x.metadata!.status === "scored");
-      expect(judged.length).toBeGreaterThan(0);
-      for (const s of judged) {
-        expect(s.metadata).toMatchObject({ method: "heuristic", fallbackFrom: "llm-judge" });
-        expect(String(s.metadata!.judgeError)).not.toBe("");
-      }
-      expectKeyOnlyInHeaders(run, stub);
     },
-    2 * RUN_TIMEOUT_MS,
+    RUN_TIMEOUT_MS,
   );
 
   it(
@@ -161,42 +251,6 @@ describe("model paths over HTTP, through the stub server", () => {
         ).toBe(true);
       }
       expect(run.stdout).toMatch(/cases: \d+: 0 pass, \d+ fail, 0 error; (\d+) of \1 scores not scored/);
-      expectKeyOnlyInHeaders(run, stub);
-    },
-    RUN_TIMEOUT_MS,
-  );
-
-  it(
-    "429 with retry-after: retried, then answered",
-    async () => {
-      const { run, stub } = await runWith("rate-limit", "ask");
-      expectNothingSilentlyScored(run);
-      const answers = outputs(run, "Answers: refusal and citations");
-      expect(answers.some((a) => a.refused === false && String(a.answer).includes("[1]"))).toBe(true);
-      expect(answers.every((a) => a.error === undefined)).toBe(true);
-      const rateLimited = stub.requests.filter((r) => r.kind === "answer");
-      expect(rateLimited.length).toBeGreaterThan(answers.filter((a) => a.refusal !== "insufficient-evidence").length / 3);
-      expectKeyOnlyInHeaders(run, stub);
-    },
-    RUN_TIMEOUT_MS,
-  );
-
-  it.each([
-    ["server-error", { ENGINE_MAX_RETRIES: "0" }, /failed: .*(500|internal server error)/i],
-    ["timeout", { ENGINE_MAX_RETRIES: "0", ENGINE_TIMEOUT_MS: "400" }, /failed: .*(abort|timeout|timed out)/i],
-  ] as const)(
-    "%s: the run completes, failed answers score 0 labeled failed, never as a pass",
-    async (behaviour, env, reason) => {
-      const { run, stub } = await runWith(behaviour, "ask", env);
-      expectNothingSilentlyScored(run);
-      const answers = outputs(run, "Answers: refusal and citations");
-      const failed = answers.filter((a) => typeof a.error === "string");
-      expect(failed.length).toBeGreaterThan(0);
-      expect(String(failed[0]!.error)).toMatch(reason);
-      for (const a of failed) expect(a.answer).toBe("");
-      const refusalScores = scores(run, "Answers: refusal and citations", "Refusal").filter((s) => s.metadata!.status === "failed");
-      expect(refusalScores.length).toBe(failed.length);
-      expect(refusalScores.every((s) => s.score === 0)).toBe(true);
       expectKeyOnlyInHeaders(run, stub);
     },
     RUN_TIMEOUT_MS,
