@@ -3,11 +3,12 @@
  * reports, per-case wins, losses and ties, a paired randomization test and a bootstrap CI per
  * metric, minimum-detectable-effect warnings; regressions first (@hybrid-search/eval-gate/compare).
  *
- * Exit status: 0 no significant regression; 1 at least one; 2 bad input, or runs whose index
+ * Exit status: 0 no significant regression and the same cases in both; 1 at least one regression,
+ * or cases (suites) one report has and the other lacks; 2 bad input, or runs whose index
  * fingerprint or fixtures differ (unless --force).
  */
 import { ConfigError } from "@hybrid-search/eval-gate";
-import { compareReports, formatComparison } from "@hybrid-search/eval-gate/compare";
+import { compareReports, comparisonStatus, formatComparison } from "@hybrid-search/eval-gate/compare";
 import { readReport } from "@hybrid-search/eval-gate/report-file";
 import { type CommandIo, parseCommandLine, processIo, UsageError } from "../helpers/cli-args.js";
 
@@ -32,7 +33,7 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
       );
     }
     io.stdout(values.json ? `${JSON.stringify(comparison, null, 2)}\n` : formatComparison(comparison, a, b));
-    return comparison.metrics.some((m) => m.verdict === "regression") ? 1 : 0;
+    return comparisonStatus(comparison);
   } catch (error) {
     if (!(error instanceof ConfigError) && !(error instanceof UsageError)) throw error;
     io.stderr(`eval:compare: ${error.message}\n`);

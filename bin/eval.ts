@@ -11,7 +11,9 @@
  *    --update-baseline, writes the report set and prints the verdict.
  *
  * Exit status: 0 pass; 1 an eval failed, a floor fell or went missing, a --threshold given on the
- * command line was not met, or Evalite recorded nothing; 2 a configuration or fixture error.
+ * command line was not met, Evalite recorded nothing, nothing could be scored, or an eval could
+ * score none of its cases; 2 a configuration or fixture error (a baseline path that does not
+ * exist included, unless --update-baseline creates it).
  * Evalite's configured threshold (evalite.config.ts) is printed and recorded, not gating.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -88,7 +90,7 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
       );
     }
     dataset = loadDataset();
-    baseline = readBaseline(baselinePath);
+    baseline = readBaseline(baselinePath, { create: args.updateBaseline });
     if (args.filter !== null) checkFilter(root, args.filter);
     evalite = await evaliteSetup(root);
   } catch (error) {
@@ -236,7 +238,9 @@ function printVerdict(report: Report, changes: readonly FloorChange[], baselineP
   const t = report.thresholds.tolerance;
   const where = relative(process.cwd(), baselinePath) || baselinePath;
   if (g.checked + g.notRun === 0) {
-    say(`gate: no ${report.floorMode} floors in ${where}; set them with: pnpm eval --update-baseline --reason "..."`);
+    say(
+      `gate: NOT GATED: no ${report.floorMode} floors in ${where}, so no mean of this run is held to a floor; it passes only when no eval failed and every eval scored something. Set floors with: pnpm eval --update-baseline --reason "..."`,
+    );
   } else {
     say(
       `gate: ${report.floorMode} floors from ${where}: ${g.checked} checked, ${g.fell} fell, ${g.missing} missing${g.notRun > 0 ? `, ${g.notRun} not run (filtered out)` : ""} (tolerance ${t.absolute} + ${t.perSqrtN}/√n; language/category slices need n ≥ ${t.minSliceN})`,

@@ -62,6 +62,16 @@ describe("pnpm eval's command line", () => {
     expect(() => parseEvalArgs(["--hideTable=yes"])).toThrow("--hideTable takes no value");
   });
 
+  it("quotes at most 200 characters of what it refuses", () => {
+    const long = "y".repeat(10_000);
+    expect(() => parseEvalArgs([`--${long}`])).toThrow(
+      `unknown flag --${"y".repeat(198)}… (10002 characters); pnpm eval --help lists the flags`,
+    );
+    expect(() => parseEvalArgs(["--threshold", long])).toThrow(`(got ${"y".repeat(200)}… (10000 characters))`);
+    expect(() => parseEvalArgs(["a", long])).toThrow(`one file filter at most (got "a" and "${"y".repeat(200)}"… (10000 characters))`);
+    expect(() => checkFilter(REPO_ROOT, long)).toThrow(/^no eval file matches "y{200}"… \(10000 characters\) \(eval files: /);
+  });
+
   it("knows the eval files and refuses a filter that matches none (Evalite would wait forever)", () => {
     const files = evalFiles(REPO_ROOT);
     expect(files).toContain("evals/search.eval.ts");

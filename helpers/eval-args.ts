@@ -8,7 +8,7 @@
 import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { ConfigError } from "@hybrid-search/eval-gate";
+import { ConfigError, quoteInput } from "@hybrid-search/eval-gate";
 import type { runEvalite } from "evalite/runner";
 
 export const EVAL_USAGE = `Usage: pnpm eval [filter] [--update-baseline] [--lower-floor <eval|metric|slice> ...] [--reason "..."] [--keep-report] [--threshold N] [--outputPath file] [--hideTable] [--noCache]
@@ -72,7 +72,8 @@ export interface EvalArgs {
 export function parseEvalArgs(argv: readonly string[]): EvalArgs {
   checkTokens(argv);
   const { values, positionals } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
-  if (positionals.length > 1) throw new ConfigError(`one file filter at most (got "${positionals[0]}" and "${positionals[1]}")`);
+  if (positionals.length > 1)
+    throw new ConfigError(`one file filter at most (got ${quoteInput(positionals[0])} and ${quoteInput(positionals[1])})`);
   const evalite: EvaliteRunOptions = {};
   for (const flag of Object.keys(EVALITE_FLAGS) as Array<keyof typeof EVALITE_FLAGS>) if (values[flag]) EVALITE_FLAGS[flag](evalite);
   const args: EvalArgs = {
@@ -102,8 +103,9 @@ function checkTokens(argv: readonly string[]): void {
   for (const token of tokens) {
     if (token.kind !== "option") continue;
     const option = token.name in OPTIONS ? OPTIONS[token.name as keyof typeof OPTIONS] : undefined;
-    if (!option) throw new ConfigError(`unknown flag ${token.rawName}${suggestion(token.name)}; pnpm eval --help lists the flags`);
-    if (option.type === "boolean" && token.value !== undefined) throw new ConfigError(`${token.rawName} takes no value`);
+    const flag = quoteInput(token.rawName, { bare: true });
+    if (!option) throw new ConfigError(`unknown flag ${flag}${suggestion(token.name)}; pnpm eval --help lists the flags`);
+    if (option.type === "boolean" && token.value !== undefined) throw new ConfigError(`${flag} takes no value`);
     // A value that looks like a flag is a flag: `--lower-floor --reason x` lacks the pattern.
     if (option.type === "string" && (token.value === undefined || (!token.inlineValue && token.value.startsWith("-"))))
       throw new ConfigError(`${token.rawName} needs a value`);
@@ -119,7 +121,7 @@ function suggestion(name: string): string {
 function percentage(raw: string): number {
   const n = Number(raw);
   if (raw.trim() === "" || !Number.isFinite(n) || n < 0 || n > 100)
-    throw new ConfigError(`--threshold must be a percentage from 0 to 100 (got ${raw})`);
+    throw new ConfigError(`--threshold must be a percentage from 0 to 100 (got ${quoteInput(raw, { bare: true })})`);
   return n;
 }
 
@@ -145,5 +147,5 @@ export function evalFiles(root: string): string[] {
 export function checkFilter(root: string, filter: string): void {
   const files = evalFiles(root);
   if (!files.some((f) => join(root, f).includes(filter)))
-    throw new ConfigError(`no eval file matches "${filter}" (eval files: ${files.join(", ")})`);
+    throw new ConfigError(`no eval file matches ${quoteInput(filter)} (eval files: ${files.join(", ")})`);
 }

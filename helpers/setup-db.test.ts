@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -73,6 +73,22 @@ describe("buildTempIndex", () => {
     const { signal: got } = await c.done;
     expect(got).toBe(signal);
     expect(existsSync(c.dir)).toBe(false);
+  });
+
+  it("stops on a corpus document with broken front matter, naming file and line (global setup prints it, exit 2)", async () => {
+    const corpus = join(scratch, "broken-corpus");
+    mkdirSync(join(corpus, "en"), { recursive: true });
+    writeFileSync(join(corpus, "en/ok.md"), "# Fine\n\ntext");
+    writeFileSync(join(corpus, "en/guide.md"), "---\ntitle: [unclosed\n---\n# Guide\n");
+    await expect(buildTempIndex(corpus, { dataset: "fixtures", collection: "corpus" })).rejects.toMatchObject({
+      name: "EngineError",
+      code: "MALFORMED_FRONT_MATTER",
+      message: expect.stringMatching(/broken-corpus\/en\/guide\.md:2: front matter is not valid YAML: /),
+    });
+    writeFileSync(join(corpus, "en/guide.md"), "---\ntitle: Never closed\n\n# Guide\n");
+    await expect(buildTempIndex(corpus, { dataset: "fixtures", collection: "corpus" })).rejects.toThrow(
+      /en\/guide\.md:1: front matter opened by --- is never closed/,
+    );
   });
 
   it("removes the folder on a normal exit", async () => {

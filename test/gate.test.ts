@@ -2,7 +2,7 @@
 // floors set by a real run, a normal run passing them, a deliberately weakened engine falling
 // below them, pnpm eval:compare on the two real reports, and an explicit, logged lowering. What
 // the commands refuse before Evalite starts is checked in process, through their main.
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -208,6 +208,23 @@ describe("pnpm eval gates on per-metric floors", () => {
     expect(flag.code).toBe(2);
     expect(flag.stderr).toBe("eval: unknown flag --no-cache (did you mean --noCache?); pnpm eval --help lists the flags\n");
     expect(flag.stdout).toBe("");
+    // Checked before Evalite starts: one line of ours (Evalite's CLI printed its own after ~20 s), and
+    // Evalite never opened its storage.
+    const storage = join(work, "bogus-evalite.db");
+    const bogus = await refused(["--bogus"], { EVALITE_STORAGE: storage });
+    expect(bogus.code).toBe(2);
+    expect(bogus.stdout).toBe("");
+    expect(bogus.stderr).toBe("eval: unknown flag --bogus; pnpm eval --help lists the flags
+");
+    expect(existsSync(storage)).toBe(false);
+    // A mistyped baseline path does not switch the gate off.
+    const missing = await refused(["search"], { EVAL_BASELINE: "no-such.json" });
+    expect(missing.code).toBe(2);
+    expect(missing.stdout).toBe("");
+    expect(missing.stderr).toBe(
+      `eval: ${join(ROOT, "no-such.json")}: no such baseline file (EVAL_BASELINE names the floors file); to start one there: pnpm eval --update-baseline --reason "..."
+`,
+    );
     writeFileSync(join(work, "broken.json"), '{ "version": 1, "floors": ');
     const broken = await refused(["query"], { EVAL_BASELINE: join(work, "broken.json") });
     expect(broken.code).toBe(2);

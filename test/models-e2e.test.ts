@@ -208,6 +208,11 @@ describe("query expansion over HTTP, through the stub server", () => {
     async () => {
       const expansion = await runWith("good", "expansion");
       expectNothingSilentlyScored(expansion.run);
+      // No floors for this model configuration: a pass, said loudly, because something was scored.
+      expect(expansion.run.code, expansion.run.stdout + expansion.run.stderr).toBe(0);
+      expect(expansion.run.stdout).toMatch(
+        /\ngate: NOT GATED: no openai-compatible\S* floors in evals\/baseline\.json, so no mean of this run is held to a floor/,
+      );
       const valid = scores(expansion.run, "Query expansion", "Schema valid");
       expect(valid.length).toBe(67 * 3);
       expect(valid.every((x) => x.score === 1 && x.metadata!.expander === "openai-compatible.chat/stub-model")).toBe(true);
@@ -251,6 +256,9 @@ describe("query expansion over HTTP, through the stub server", () => {
         ).toBe(true);
       }
       expect(run.stdout).toMatch(/cases: \d+: 0 pass, \d+ fail, 0 error; (\d+) of \1 scores not scored/);
+      // Nothing could be scored: no silent pass, although this mode has no floors.
+      expect(run.code).toBe(1);
+      expect(run.stdout).toMatch(/\neval: FAIL \(nothing could be scored: 86 case\(s\), not scored: failed \d+\); exit 1\n/);
       expectKeyOnlyInHeaders(run, stub);
     },
     RUN_TIMEOUT_MS,

@@ -3,15 +3,26 @@
  * `engine: <what went wrong>`, and exits with status 2; an existing index is never changed by a
  * failed command.
  */
-import { writeFileSync, existsSync, rmSync, statSync } from "node:fs";
+import { writeFileSync, existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { Engine } from "./engine.js";
-import { EngineError } from "./errors.js";
+import { EngineError, errorLine, quoteInput } from "./errors.js";
 import { readJsonlObjects, readQueriesJsonl } from "./formats/jsonl.js";
 import { DeterministicExpander } from "./retrieval/deterministic-expander.js";
 import { formatTrecRun } from "./formats/trec-run.js";
-import { TIERS, type AskResult, type EngineOptions, type ExpansionResult, type SearchResponse, type Tier } from "./types.js";
+import { SKIP_REASONS } from "./ingest/source.js";
+import { claimNewIndexFile, discardUnfinishedIndex } from "./store/database.js";
+import {
+  TIERS,
+  type AskResult,
+  type SkippedFile,
+  type SkipReason,
+  type EngineOptions,
+  type ExpansionResult,
+  type SearchResponse,
+  type Tier,
+} from "./types.js";
 import { engineModelOptions, PRESETS, selectModels, type Preset } from "./models/select.js";
 
 const USAGE = `Usage:
@@ -110,7 +121,8 @@ async function run(argv: string[], io: CliIo): Promise<number> {
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError((error as Error).message.split("\n")[0]!);
+    // Node's message quotes the option as typed: a line of at most 300 characters.
+    throw new UsageError(errorLine(error));
   }
   const values = parsed.values as Values;
   const [command, ...positionals] = parsed.positionals;
@@ -124,7 +136,8 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   const allowed = ALLOWED[command];
-  if (!allowed) throw new UsageError(`unknown command "${command}"; expected one of ${Object.keys(ALLOWED).join(", ")} (see --help)`);
+  if (!allowed)
+    throw new UsageError(`unknown command ${quoteInput(command)}; expected one of ${Object.keys(ALLOWED).join(", ")} (see --help)`);
   for (const key of Object.keys(values) as Array<keyof typeof options>) {
     if (key !== "help" && !allowed.includes(key)) throw new UsageError(`--${key} does not apply to "${command}"`);
   }
@@ -144,7 +157,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
   if (command === "expand") return expand(positionals[0]!, values.db, models, values.json === true, out);
   const limit = values.limit === undefined ? undefined : parseLimit(values.limit);
   if (values.preset !== undefined && !(PRESETS as readonly string[]).includes(values.preset))
-    throw new UsageError(`--preset must be one of ${PRESETS.join(", ")}, got "${values.preset}"`);
+    throw new UsageError(`--preset must be one of ${PRESETS.join(", ")}, got ${quoteInput(values.preset)}`);
   if (values.out !== undefined && command === "ask" && values.batch === undefined)
     throw new UsageError(`--out applies to "ask --batch" only`);
   const filters = {
@@ -153,8 +166,16 @@ async function run(argv: string[], io: CliIo): Promise<number> {
   };
 
   if (command === "index") {
-    const created = !existsSync(values.db!);
-    const engine = Engine.open(values.db!, { ...models, create: true });
+    // Made here, only when it did not exist (O_EXCL): a failed first run may then remove it. A file
+    // another run created meanwhile is never removed by this one.
+    const claimed = claimNewIndexFile(values.db!);
+    let engine: Engine;
+    try {
+      engine = Engine.open(values.db!, { ...models, create: true });
+    } catch (error) {
+      if (claimed) discardUnfinishedIndex(values.db!);
+      throw error;
+    }
     let ok = false;
     try {
       const report = await engine.index(positionals[0]!, {
@@ -170,16 +191,15 @@ async function run(argv: string[], io: CliIo): Promise<number> {
             `  documents: ${d.total} (${d.added} added, ${d.updated} updated, ${d.unchanged} unchanged, ${d.removed} removed)\n` +
             `  passages:  ${report.passages.total} (${report.passages.written} written, ${report.passages.removed} removed)\n` +
             `  vectors:   ${e.computed} computed, ${e.reused} reused (${e.embedder}, ${e.dimensions} dimensions)\n` +
-            (report.skippedFiles.length
-              ? `  skipped ${report.skippedFiles.length} files that are not Markdown or text: ${report.skippedFiles.slice(0, 5).join(", ")}${report.skippedFiles.length > 5 ? ", …" : ""}\n`
-              : ""),
+            formatSkipped(report.skippedFiles),
         );
       }
       ok = true;
     } finally {
       engine.close();
-      // A failed first run leaves no empty index behind (an existing index is left as it was).
-      if (!ok && created) for (const f of [values.db!, `${values.db}-wal`, `${values.db}-shm`]) rmSync(f, { force: true });
+      // A failed first run leaves no empty index behind (an existing index is left as it was; one
+      // a killed run left is refused as incomplete by every reader).
+      if (!ok && claimed) discardUnfinishedIndex(values.db!);
     }
     return 0;
   }
@@ -238,7 +258,8 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     }
     if (command === "run") {
       const mode = values.mode ?? "query";
-      if (!["search", "vsearch", "query"].includes(mode)) throw new UsageError(`--mode must be search, vsearch or query, got "${mode}"`);
+      if (!["search", "vsearch", "query"].includes(mode))
+        throw new UsageError(`--mode must be search, vsearch or query, got ${quoteInput(mode)}`);
       if (values.tier !== undefined && mode !== "query") throw new UsageError(`--tier applies to --mode query only`);
       const tier = parseTier(values.tier);
       const queries = readQueriesJsonl(positionals[0]!);
@@ -250,7 +271,10 @@ async function run(argv: string[], io: CliIo): Promise<number> {
         const seen = new Set<string>();
         for (const hit of response.results) {
           if (seen.has(hit.docId))
-            throw new EngineError("BAD_ARGUMENT", `document id "${hit.docId}" occurs in two collections; pick one with --collection`);
+            throw new EngineError(
+              "BAD_ARGUMENT",
+              `document id ${quoteInput(hit.docId)} occurs in two collections; pick one with --collection`,
+            );
           seen.add(hit.docId);
         }
         run += formatTrecRun(q.id, response.results, tag);
@@ -292,13 +316,14 @@ async function ask(
 function parseLimit(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || !Number.isInteger(n) || n < 1 || n > 10_000)
-    throw new UsageError(`--limit must be an integer from 1 to 10000, got "${value}"`);
+    throw new UsageError(`--limit must be an integer from 1 to 10000, got ${quoteInput(value)}`);
   return n;
 }
 
 function parseTier(value: string | undefined): Tier {
   if (value === undefined) return "balanced";
-  if (!(TIERS as readonly string[]).includes(value)) throw new UsageError(`--tier must be one of ${TIERS.join(", ")}, got "${value}"`);
+  if (!(TIERS as readonly string[]).includes(value))
+    throw new UsageError(`--tier must be one of ${TIERS.join(", ")}, got ${quoteInput(value)}`);
   return value as Tier;
 }
 
@@ -319,7 +344,8 @@ function readQuestionsJsonl(file: string): Array<{ id: string; text: string }> {
     if (typeof text !== "string" || text.trim() === "")
       throw new EngineError("MALFORMED_RECORD", `${file}:${line}: missing "text" (or "question")`);
     const first = seen.get(String(id));
-    if (first !== undefined) throw new EngineError("MALFORMED_RECORD", `${file}:${line}: id "${id}" repeats the record on line ${first}`);
+    if (first !== undefined)
+      throw new EngineError("MALFORMED_RECORD", `${file}:${line}: id ${quoteInput(String(id))} repeats the record on line ${first}`);
     seen.set(String(id), line);
     return { id: String(id), text };
   });
@@ -359,6 +385,18 @@ async function expand(
   return 0;
 }
 
+/** The skipped entries, one line per reason with up to five paths each. */
+function formatSkipped(skipped: readonly SkippedFile[]): string {
+  const byReason = new Map<SkipReason, string[]>();
+  for (const s of skipped) byReason.set(s.reason, [...(byReason.get(s.reason) ?? []), s.path]);
+  return [...byReason]
+    .map(
+      ([reason, paths]) =>
+        `  skipped ${paths.length} (${SKIP_REASONS[reason]}): ${paths.slice(0, 5).join(", ")}${paths.length > 5 ? ", …" : ""}\n`,
+    )
+    .join("");
+}
+
 function formatAnswer(r: AskResult): string {
   const sources = r.citations.map((c) => `  [${c.ref}] ${c.passageId}`).join("\n");
   return `${r.answer}\n${sources ? `\n${sources}\n` : ""}(${r.answerer}${r.refused ? `, refused: ${r.refusal}` : ""}, evidence ${r.evidence.coverage.toFixed(2)}/${r.evidence.threshold}, ${r.elapsedMs.toFixed(0)} ms)\n`;
@@ -366,7 +404,7 @@ function formatAnswer(r: AskResult): string {
 
 function formatResponse(response: SearchResponse): string {
   if (response.results.length === 0)
-    return `no results for ${JSON.stringify(response.query)} (${response.mode}, ${response.elapsedMs.toFixed(1)} ms)\n`;
+    return `no results for ${quoteInput(response.query)} (${response.mode}, ${response.elapsedMs.toFixed(1)} ms)\n`;
   const lines = response.results.map(
     (h) =>
       `${String(h.rank).padStart(2)}. ${h.docId}  ${h.score.toFixed(4)}  ${h.title}${h.heading ? ` › ${h.heading}` : ""}\n    ${h.snippet}`,
@@ -385,10 +423,17 @@ function formatStats(stats: ReturnType<Engine["stats"]> & { fingerprint: ReturnT
   );
 }
 
+/** Longest line a failure prints: messages quote at most 200 characters of the input; this bounds the rest. */
+const MAX_FAILURE_LINE = 1000;
+
 /** Turns any failure into the one-line message and exit status the CLI promises. */
 export function describeFailure(error: unknown): { message: string; internal: boolean } {
   if (error instanceof EngineError || error instanceof UsageError || error instanceof TypeError || error instanceof RangeError) {
-    return { message: error.message.split("\n")[0]!, internal: false };
+    const line = error.message.split("\n")[0]!;
+    return {
+      message: line.length > MAX_FAILURE_LINE ? `${line.slice(0, MAX_FAILURE_LINE)}… (${line.length} characters)` : line,
+      internal: false,
+    };
   }
   return {
     message: `internal error: ${((error as Error)?.message ?? String(error)).split("\n")[0]} (set ENGINE_DEBUG=1 for the stack)`,

@@ -19,12 +19,14 @@ export type EngineErrorCode =
   | "SCHEMA_NEWER"
   /** The file is not an index this engine wrote (or not SQLite at all). */
   | "NOT_AN_INDEX"
-  /** Another process holds a write lock on the database. */
+  /** Another process holds the index's write lock (an index run is in progress), or removed the file while this run waited. */
   | "DB_LOCKED"
   /** Vectors in the index were made by another embedder than the one asked for. */
   | "EMBEDDER_MISMATCH"
   /** The index was built with another tokenizer or chunker; it must be re-indexed. */
   | "INDEX_STALE"
+  /** No index run has finished on the index (the first was interrupted or failed, or is still running); index again. */
+  | "INDEX_INCOMPLETE"
   /** An argument or option has the wrong type, range or name. */
   | "BAD_ARGUMENT"
   /** A model provider (embeddings, generation) failed. */
@@ -42,6 +44,18 @@ export class EngineError extends Error {
 
 export function isEngineError(error: unknown): error is EngineError {
   return error instanceof EngineError;
+}
+
+/** What an error message quotes of the input, at most: a 100 MB query never becomes a 100 MB message. */
+export const QUOTED_INPUT_LIMIT = 200;
+
+/**
+ * A piece of the input (a query, a value, an id) for a message: in double quotes, JSON-escaped so
+ * it stays on one line, cut after `QUOTED_INPUT_LIMIT` characters with its length.
+ */
+export function quoteInput(text: string): string {
+  if (text.length <= QUOTED_INPUT_LIMIT) return JSON.stringify(text);
+  return `${JSON.stringify(text.slice(0, QUOTED_INPUT_LIMIT))}… (${text.length} characters)`;
 }
 
 /** The first line of an error's message (at most 300 characters), for one-line reports. */

@@ -3,10 +3,11 @@
  * test/compiled-clis.test.ts). Paths are absolute: the command runs in the test's own folder.
  */
 import Database from "better-sqlite3";
-import { readFileSync, writeFileSync, existsSync } from "node:fs";
+import { readFileSync, writeFileSync, existsSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
+import { Engine } from "../src/index.js";
 import { SMALL_CORPUS, tempDir, writeFiles } from "./helpers.js";
 
 const dir = tempDir("engine-cli-");
@@ -39,7 +40,7 @@ function expectOneLineError(r: Outcome, pattern: RegExp): void {
 
 beforeAll(async () => {
   writeFiles(corpus, SMALL_CORPUS);
-  const r = await await engine("index", corpus, "--db", db);
+  const r = await engine("index", corpus, "--db", db);
   expect(r.stderr).toBe("");
   expect(r.code).toBe(0);
 });
@@ -91,6 +92,20 @@ describe("engine CLI", () => {
     expect(r.stdout).toMatch(/collections: corpus/);
     expect(r.stdout).toMatch(/embedder: {4}offline\/hashed-char-ngram-v2-384 \(384 dimensions\)/);
     expect(r.stdout).toMatch(/corpus hash: [0-9a-f]{64}/);
+  });
+
+  it("lists what it skipped, one line per reason", async () => {
+    const mixed = join(dir, "mixed");
+    writeFiles(mixed, { "a.md": "# A", "b.png": "png", "c.pdf": "pdf" });
+    symlinkSync(join(mixed, "gone.md"), join(mixed, "dangling.md"));
+    writeFileSync(Buffer.from(`${mixed}/caf\xe9.md`, "latin1"), "# latin-1 name");
+    const r = await engine("index", mixed, "--db", join(dir, "mixed.db"));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      "  skipped 2 (not Markdown or text): b.png, c.pdf\n" +
+        "  skipped 1 (name is not valid UTF-8): caf\\xE9.md\n" +
+        "  skipped 1 (dangling symbolic link): dangling.md\n",
+    );
   });
 
   describe("errors: one line, exit 2, no stack, index untouched", () => {
@@ -163,6 +178,20 @@ describe("engine CLI", () => {
       expect(existsSync(db)).toBe(true);
     });
 
+    it("quotes at most 200 characters of the input", async () => {
+      const long = "x".repeat(100_000);
+      const limit = await engine("search", "x", "--db", db, "--limit", long);
+      expect(limit.code).toBe(2);
+      expect(limit.stderr).toBe(`engine: --limit must be an integer from 1 to 10000, got "${"x".repeat(200)}"… (100000 characters)\n`);
+      expectOneLineError(await engine(long, "--db", db), /^engine: unknown command "x{200}"… \(100000 characters\); expected one of/);
+      const flag = await engine("search", "x", "--db", db, `--${long}`);
+      expect(flag.code).toBe(2);
+      expect(flag.stderr.length).toBeLessThan(400);
+      const none = await engine("search", `${long} zzz`, "--db", db);
+      expect(none.code).toBe(0);
+      expect(none.stdout).toMatch(/^no results for "x{200}"… \(100004 characters\) \(search, /);
+    });
+
     it("a malformed query batch names file and line", async () => {
       const queries = join(dir, "bad-queries.jsonl");
       writeFileSync(queries, `${JSON.stringify({ _id: "q1", text: "x" })}\n${JSON.stringify({ _id: "q2" })}\n`);
@@ -196,6 +225,16 @@ describe("engine CLI", () => {
       writeFiles(bad, { "latin1.txt": Buffer.from("caf\xe9", "latin1") });
       expectOneLineError(await engine("index", bad, "--db", at("fresh.db")), /invalid UTF-8/);
       for (const f of ["fresh.db", "fresh.db-wal", "fresh.db-shm"]) expect(existsSync(join(dir, f)), f).toBe(false);
+    });
+
+    it("a failed run never removes an index file it did not create, even one no run has finished on", async () => {
+      Engine.open(join(dir, "theirs.db"), { create: true }).close();
+      expectOneLineError(await engine("index", at("no-such-folder"), "--db", at("theirs.db")), /no-such-folder: no such folder or file/);
+      expect(existsSync(join(dir, "theirs.db"))).toBe(true);
+      expectOneLineError(
+        await engine("search", "x", "--db", at("theirs.db")),
+        /theirs\.db: the index is incomplete: no index run has finished on it/,
+      );
     });
   });
 });

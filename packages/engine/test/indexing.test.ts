@@ -1,8 +1,9 @@
 import Database from "better-sqlite3";
-import { rmSync, writeFileSync, copyFileSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync, copyFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Engine, EngineError, HashedNgramEmbedder, resolveParameters } from "../src/index.js";
+import { Engine, EngineError, HashedNgramEmbedder, type IndexReport, resolveParameters } from "../src/index.js";
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import { SMALL_CORPUS, tempDir, writeFiles } from "./helpers.js";
 
@@ -124,6 +125,19 @@ describe("a failed index run leaves the previous index intact", () => {
     );
   });
 
+  it("a NUL byte past the first 8 KiB is binary too", async () => {
+    await expectFailedRunLeavesIndex(
+      (corpus) =>
+        writeFileSync(join(corpus, "en/late.md"), Buffer.concat([Buffer.from(`# Late\n\n${"text ".repeat(4000)}`), Buffer.from([0])])),
+      async (run) => {
+        await expect(run()).rejects.toMatchObject({
+          code: "BINARY_FILE",
+          message: expect.stringMatching(/en\/late\.md: binary file \(a NUL byte at byte 20008, 0-based\)/),
+        });
+      },
+    );
+  });
+
   it("broken front matter names the file and line, and nothing is indexed", async () => {
     await expectFailedRunLeavesIndex(
       (corpus) => writeFileSync(join(corpus, "en/notes.md"), "---\ntitle: [unclosed\n---\n# Notes\n"),
@@ -206,6 +220,125 @@ describe("a failed index run leaves the previous index intact", () => {
   });
 });
 
+/** The report of one run into a new index. */
+async function indexOnce(corpus: string, db: string): Promise<IndexReport> {
+  const engine = Engine.open(db, { create: true });
+  try {
+    return await engine.index(corpus);
+  } finally {
+    engine.close();
+  }
+}
+
+describe("what a folder holds besides documents", () => {
+  it("reads regular files and links to files inside the folder; lists every other entry with the reason", async () => {
+    const outside = join(dir, "outside");
+    writeFiles(outside, { "secret.md": "# Secret\n\nzanzibar password outside the folder", "sub/x.md": "# X" });
+    const { corpus, db } = fresh({ "en/a.md": "# Alpha\n\nalpha text", "en/b.png": "png" });
+    symlinkSync(join(corpus, "en/a.md"), join(corpus, "en/inside-link.md"));
+    symlinkSync(join(outside, "secret.md"), join(corpus, "en/outside-link.md"));
+    symlinkSync(join(outside, "sub"), join(corpus, "en/folder-link"));
+    symlinkSync(join(corpus, "en/no-such.md"), join(corpus, "en/dangling.md"));
+    symlinkSync(join(corpus, "en/loop-b.md"), join(corpus, "en/loop-a.md"));
+    symlinkSync(join(corpus, "en/loop-a.md"), join(corpus, "en/loop-b.md"));
+    expect(spawnSync("mkfifo", [join(corpus, "en/pipe.md")]).status).toBe(0);
+    const engine = Engine.open(db, { create: true });
+    try {
+      const report = await engine.index(corpus);
+      expect(report.skippedFiles).toEqual([
+        { path: "en/b.png", reason: "not-text" },
+        { path: "en/dangling.md", reason: "link-dangling" },
+        { path: "en/folder-link", reason: "link-outside" },
+        { path: "en/loop-a.md", reason: "link-loop" },
+        { path: "en/loop-b.md", reason: "link-loop" },
+        { path: "en/outside-link.md", reason: "link-outside" },
+        { path: "en/pipe.md", reason: "not-a-file" },
+      ]);
+      expect(report.documents.total).toBe(2);
+      expect(engine.search("zanzibar").results).toEqual([]);
+      expect(engine.search("alpha").results.map((r) => r.docId)).toEqual(["en/a.md", "en/inside-link.md"]);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it("a link to a folder inside the folder is listed, not followed (the folder is read once, by its own path)", async () => {
+    const { corpus, db } = fresh({ "en/a.md": "# Alpha" });
+    symlinkSync(join(corpus, "en"), join(corpus, "again"));
+    const report = await indexOnce(corpus, db);
+    expect(report.skippedFiles).toEqual([{ path: "again", reason: "link-to-folder" }]);
+    expect(report.documents.total).toBe(1);
+  });
+
+  it("a file whose name is not UTF-8 is listed with its bytes escaped; the rest of the folder is indexed", async () => {
+    const { corpus, db } = fresh({ "en/a.md": "# Alpha" });
+    writeFileSync(Buffer.from(`${join(corpus, "en")}/caf\xe9 latin1.md`, "latin1"), "# Latin-1 name");
+    mkdirSync(Buffer.from(`${corpus}/dir\xff`, "latin1"));
+    const report = await indexOnce(corpus, db);
+    expect(report.skippedFiles).toEqual([
+      { path: "dir\\xFF", reason: "name-not-utf8" },
+      { path: "en/caf\\xE9 latin1.md", reason: "name-not-utf8" },
+    ]);
+    expect(report.documents.total).toBe(1);
+  });
+});
+
+describe("bounded cost of a run", () => {
+  // Linear paths, checked with generous time bounds that a quadratic one would still break: at
+  // 100,000 characters every shape indexes in well under a second here (10,000: tens of ms).
+  const shapes = (n: number): Record<string, string> => {
+    const words = "the quick brown fox cancels a subscription, Kündigung, and uploads files".split(" ");
+    return {
+      "prose.md": `# Prose\n\n${Array.from({ length: n / 6 }, (_, i) => words[i % words.length]).join(" ")}`,
+      "one-word.md": `# Word\n\n${"x".repeat(n)}`,
+      "one-line.txt": "word ".repeat(n / 5),
+      "cjk.md": `# 中文\n\n${"同步客户端会在后台上传文件".repeat(n / 13)}`,
+      "headings.md": Array.from({ length: n / 20 }, (_, k) => `${"#".repeat(1 + (k % 6))} h${k}\n\nt${k}`).join("\n\n"),
+      "front-matter.md": `---\ntitle: "${"t".repeat(n)}"\n---\nbody`,
+      "open-fence.md": `# Fence\n\n\`\`\`\n${"code line\n".repeat(n / 10)}`,
+    };
+  };
+
+  it.each([10_000, 100_000])(
+    "documents of %i characters, of every shape, index in linear time",
+    async (n) => {
+      for (const [name, text] of Object.entries(shapes(n))) {
+        const { corpus, db } = fresh({ [name]: text });
+        const engine = Engine.open(db, { create: true });
+        try {
+          const started = performance.now();
+          const report = await engine.index(corpus);
+          const ms = performance.now() - started;
+          expect(report.documents.total, name).toBe(1);
+          expect(ms, `${name}: ${ms.toFixed(0)} ms`).toBeLessThan(n === 10_000 ? 2_000 : 8_000);
+        } finally {
+          engine.close();
+        }
+      }
+    },
+    120_000,
+  );
+
+  it("a text file over 500 MiB is refused by its size, before it is read", async () => {
+    const { corpus, db } = fresh({ "en/a.md": "# A" });
+    writeFileSync(join(corpus, "en/huge.md"), "");
+    truncateSync(join(corpus, "en/huge.md"), 501 * 1024 * 1024);
+    const jsonl = join(dir, "huge.jsonl");
+    writeFileSync(jsonl, "");
+    truncateSync(jsonl, 600 * 1024 * 1024);
+    const engine = Engine.open(db, { create: true });
+    try {
+      await expect(engine.index(corpus)).rejects.toMatchObject({
+        code: "UNREADABLE",
+        message: expect.stringMatching(/en\/huge\.md: 501 MiB; the engine reads text files of up to 500 MiB \(split it\)$/),
+      });
+      await expect(engine.index(jsonl)).rejects.toThrow(/huge\.jsonl: 600 MiB; the engine reads text files of up to 500 MiB/);
+    } finally {
+      engine.close();
+    }
+  });
+});
+
 describe("embedder changes", () => {
   it("re-embeds every passage with a clear message and never mixes dimensions", async () => {
     const { corpus, db } = fresh();
@@ -280,7 +413,32 @@ describe("JSONL corpora", () => {
       expect(report.documents.added).toBe(3);
       const hit = engine.search("kündigen").results[0]!;
       expect(hit).toMatchObject({ docId: "2", language: "de", title: "Kündigung" });
-      expect(engine.search("résiliation").results[0]).toMatchObject({ docId: "doc-3", language: "fr", title: "doc-3" });
+      expect(engine.search("résiliation").results[0]).toMatchObject({ docId: "doc-3", language: "fr", title: "" });
+    } finally {
+      engine.close();
+    }
+  });
+
+  it("never makes a record id searchable text; a folder keeps path search", async () => {
+    const file = join(dir, "ids.jsonl");
+    writeFileSync(
+      file,
+      [
+        JSON.stringify({ _id: "1400", title: "", text: "Boundary layers on a flat plate in supersonic flow." }),
+        JSON.stringify({ _id: "report-p05", title: "Wind tunnel", text: "Measurements of drag at low speed." }),
+        JSON.stringify({ _id: "memo-p05", title: "Heat transfer", text: "Cooling of turbine blades." }),
+      ].join("\n"),
+    );
+    const engine = Engine.open(join(dir, "ids.db"), { create: true });
+    try {
+      await engine.index(file);
+      expect(engine.search("1400").results).toEqual([]);
+      expect(engine.search("p 05").results).toEqual([]);
+      expect(engine.search("p05").results).toEqual([]);
+      expect(engine.search("supersonic").results.map((h) => h.docId)).toEqual(["1400"]);
+      const { corpus } = fresh({ "en/dec-0054.md": "# Trash retention\n\nDeleted files are kept for 30 days." });
+      await engine.index(corpus);
+      expect(engine.search("dec 0054").results.map((h) => h.docId)).toEqual(["en/dec-0054.md"]);
     } finally {
       engine.close();
     }
@@ -353,6 +511,66 @@ describe("opening indexes", () => {
       holder.exec("ROLLBACK");
       holder.close();
       expect(snapshot(db)).toBe(before);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it("holds the write lock for the whole run: another writer waits for it, readers do not", async () => {
+    const { corpus, db } = fresh();
+    let release: () => void = () => {};
+    const embedder = new HashedNgramEmbedder();
+    const slow: EmbeddingModelV3 = {
+      ...embedder,
+      specificationVersion: "v3",
+      provider: embedder.provider,
+      modelId: embedder.modelId,
+      maxEmbeddingsPerCall: embedder.maxEmbeddingsPerCall,
+      supportsParallelCalls: embedder.supportsParallelCalls,
+      // The run is in its embedding step, after it compared the source with the index.
+      doEmbed: async (options) => {
+        await new Promise<void>((r) => (release = r));
+        return embedder.doEmbed(options);
+      },
+    };
+    const first = Engine.open(db, { create: true });
+    await first.index(corpus);
+    const running = Engine.open(db, { embedder: slow });
+    const other = Engine.open(db, { busyTimeoutMs: 100 });
+    try {
+      writeFileSync(join(corpus, "en/billing.md"), "# Changed\n\nchanged");
+      const run = running.index(corpus);
+      await new Promise((r) => setTimeout(r, 50));
+      await expect(other.index(corpus)).rejects.toMatchObject({
+        code: "DB_LOCKED",
+        message: expect.stringMatching(/locked by another process/),
+      });
+      await expect(running.index(corpus)).rejects.toMatchObject({
+        code: "DB_LOCKED",
+        message: expect.stringMatching(/already in progress on this engine/),
+      });
+      expect(first.search("cancel").results[0]!.docId).toBe("en/billing.md");
+      release();
+      await run;
+      expect(first.search("changed").results[0]!.docId).toBe("en/billing.md");
+    } finally {
+      for (const e of [first, running, other]) e.close();
+    }
+  });
+
+  it("refuses to write into a file that was removed since it was opened", async () => {
+    const { corpus, db } = fresh();
+    const first = Engine.open(db, { create: true });
+    first.close();
+    const engine = Engine.open(db, { create: true });
+    try {
+      for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
+      await expect(engine.index(corpus)).rejects.toMatchObject({
+        code: "DB_LOCKED",
+        message: expect.stringMatching(
+          /the index file was removed or replaced by another process while this run waited; nothing was written/,
+        ),
+      });
     } finally {
       engine.close();
     }

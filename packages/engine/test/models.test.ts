@@ -121,6 +121,18 @@ describe("ModelExpander", () => {
     expect(JSON.stringify(r.fallback!.errors)).toMatch(/fewer than 1 items|additional properties/);
   });
 
+  it("bounds the query variants a model may return: 8 of each, each of bounded length, else unexpanded", async () => {
+    const many = Array.from({ length: 50 }, (_, i) => `variant ${i}`);
+    const tooMany = await new ModelExpander(mock(JSON.stringify({ lexicalQueries: many, vectorQueries: ["x"] }))).expand("q");
+    expect(tooMany.expansion).toEqual({ lexicalQueries: ["q"], vectorQueries: ["q"] });
+    expect(JSON.stringify(tooMany.fallback!.errors)).toMatch(/more than 8 items/);
+    const tooLong = await new ModelExpander(mock(JSON.stringify({ lexicalQueries: ["x"], vectorQueries: ["y".repeat(100_000)] }))).expand(
+      "q",
+    );
+    expect(tooLong.expansion).toEqual({ lexicalQueries: ["q"], vectorQueries: ["q"] });
+    expect(JSON.stringify(tooLong.fallback!.errors)).toMatch(/more than 500 characters/);
+  });
+
   it("falls back when the output is not JSON or the call fails", async () => {
     const prose = await new ModelExpander(mock("Sure! Here are some queries: cancel, stop")).expand("q");
     expect(prose.fallback).toEqual({
@@ -199,6 +211,18 @@ describe("Engine with models", () => {
     expect(r.refused).toBe(false);
     expect(r.answer).toBe("");
     expect(r.error).toMatch(/answer model mock\/down failed: .*HTTP 500/);
+  });
+
+  it("records an empty completion as a model failure, not as an empty answer", async () => {
+    for (const empty of ["", "  \n "]) {
+      const e = open(mock(empty));
+      engines.push(e);
+      const r = await e.ask("How do I cancel my subscription?");
+      expect(r.refused).toBe(false);
+      expect(r.answer).toBe("");
+      expect(r.citations).toEqual([]);
+      expect(r.error).toBe("answer model mock/m1 returned no text (finish reason: stop)");
+    }
   });
 
   it("offline, answers extractively and labels it", async () => {

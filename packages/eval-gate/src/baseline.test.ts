@@ -200,8 +200,11 @@ describe("the baseline file", () => {
     expect(readBaseline(path)).toEqual(JSON.parse(text));
   });
 
-  it("a missing file is an empty baseline; a malformed one is a one-line error", () => {
-    expect(readBaseline(join(dir, "none.json"))).toEqual(emptyBaseline());
+  it("a missing file is an input error unless it is to be created; a malformed one is a one-line error", () => {
+    expect(readBaseline(join(dir, "none.json"), { create: true })).toEqual(emptyBaseline());
+    expect(() => readBaseline(join(dir, "none.json"))).toThrow(
+      `${join(dir, "none.json")}: no such baseline file (EVAL_BASELINE names the floors file); to start one there: pnpm eval --update-baseline --reason "..."`,
+    );
     const bad = (name: string, content: unknown): string => {
       const path = join(dir, name);
       writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));
@@ -224,6 +227,14 @@ describe("the baseline file", () => {
       }
     })();
     expect(lines).toBe(1);
+    // A value or a key of any size is quoted with at most 200 characters.
+    const huge = "z".repeat(50_000);
+    expect(() => readBaseline(bad("f.json", { ...emptyBaseline(), version: huge }))).toThrow(
+      `f.json: /version: must be 1 (got "${"z".repeat(200)}"… (50000 characters))`,
+    );
+    expect(() => readBaseline(bad("g.json", { ...emptyBaseline(), floors: { offline: { [huge]: { m: { all: 2 } } } } }))).toThrow(
+      `g.json: /floors/offline/${"z".repeat(184)}… (50022 characters): must be a number in [0, 1] (got 2)`,
+    );
   });
 
   it("a mode may declare its own tolerance", () => {

@@ -31,7 +31,7 @@
  * slice, and missing parts mean `*` (`Search (BM25)|nDCG@10` is every slice of that metric).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { ConfigError } from "./errors.js";
+import { ConfigError, quoteInput } from "./errors.js";
 import { isBaseSlice, type SliceAggregate } from "./aggregate.js";
 import { isObject } from "./evalite-output.js";
 
@@ -103,8 +103,17 @@ export function floored(slice: Pick<SliceAggregate, "base" | "n">, tolerance: To
 // Reading and writing
 // ---------------------------------------------------------------------------------------------
 
-export function readBaseline(path: string): Baseline {
-  if (!existsSync(path)) return emptyBaseline();
+/**
+ * The baseline at `path`. A missing file is an input error — a mistyped `EVAL_BASELINE` must not
+ * turn the gate off — unless `create` (`--update-baseline`, which writes it): then it starts empty.
+ */
+export function readBaseline(path: string, options: { create?: boolean } = {}): Baseline {
+  if (!existsSync(path)) {
+    if (options.create) return emptyBaseline();
+    throw new ConfigError(
+      `${path}: no such baseline file (EVAL_BASELINE names the floors file); to start one there: pnpm eval --update-baseline --reason "..."`,
+    );
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(path, "utf8"));
@@ -115,11 +124,12 @@ export function readBaseline(path: string): Baseline {
 }
 
 export function checkBaseline(value: unknown, source: string): Baseline {
+  // A pointer is made of the file's keys: quoted like any input, so a huge key cannot flood the line.
   const fail = (where: string, what: string): never => {
-    throw new ConfigError(`${source}: ${where}: ${what}`);
+    throw new ConfigError(`${source}: ${quoteInput(where, { bare: true })}: ${what}`);
   };
   if (!isObject(value)) return fail("top level", "must be an object");
-  if (value.version !== 1) fail("/version", `must be 1 (got ${JSON.stringify(value.version)})`);
+  if (value.version !== 1) fail("/version", `must be 1 (got ${quoteInput(value.version)})`);
   checkTolerance(value.tolerance, "/tolerance", true, fail);
   if (value.modeTolerance !== undefined) {
     if (!isObject(value.modeTolerance)) fail("/modeTolerance", "must be an object");
@@ -134,7 +144,7 @@ export function checkBaseline(value: unknown, source: string): Baseline {
         if (!isObject(slices)) fail(`/floors/${mode}/${evalKey}/${metric}`, "must be an object of slices");
         for (const [slice, floor] of Object.entries(slices as object)) {
           if (typeof floor !== "number" || !(floor >= 0 && floor <= 1))
-            fail(`/floors/${mode}/${evalKey}/${metric}/${slice}`, `must be a number in [0, 1] (got ${JSON.stringify(floor)})`);
+            fail(`/floors/${mode}/${evalKey}/${metric}/${slice}`, `must be a number in [0, 1] (got ${quoteInput(floor)})`);
         }
       }
     }
@@ -332,11 +342,12 @@ export function lowerFloors(
   for (const pattern of patterns) {
     const matcher = patternMatcher(pattern);
     const matched = [...eachFloor(baseline.floors[mode] ?? {})].filter(([e, m, s]) => matcher(e, m, s));
-    if (matched.length === 0) throw new ConfigError(`--lower-floor "${pattern}": no ${mode} floor matches (keys are eval|metric|slice)`);
+    if (matched.length === 0)
+      throw new ConfigError(`--lower-floor ${quoteInput(pattern)}: no ${mode} floor matches (keys are eval|metric|slice)`);
     const ran = matched.filter(([e]) => ranEvals.has(e));
     if (ran.length === 0)
       throw new ConfigError(
-        `--lower-floor "${pattern}": this run did not measure ${matched[0]![0]}; run its eval file to lower its floors`,
+        `--lower-floor ${quoteInput(pattern)}: this run did not measure ${matched[0]![0]}; run its eval file to lower its floors`,
       );
     for (const [evalKey, metric, slice, current] of ran) {
       const key = floorKey(evalKey, metric, slice);

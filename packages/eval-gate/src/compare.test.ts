@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareReports, fingerprintDifferences, formatComparison } from "./compare.js";
+import { compareReports, comparisonStatus, fingerprintDifferences, formatComparison } from "./compare.js";
 import { output, reportOf, row, RUN_INFO, suite } from "./gate-test-data.js";
 
 /** A run of n cases whose metric m is `value(i)`. */
@@ -129,6 +129,35 @@ describe("pnpm eval:compare statistics", () => {
     const c = compareReports(a, b);
     expect(c.metrics.find((m) => m.metric === "m")).toMatchObject({ n: 8, onlyInA: 2, onlyInB: 4 });
     expect(c.unmatched).toEqual(["Search › k (only in a)", "Search › extra (only in b)"]);
+    expect(c.missingCases).toEqual([{ suite: "Search", onlyInA: ["q0", "q1"], onlyInB: ["q10", "q11", "q12", "q13"] }]);
+    expect(comparisonStatus(c)).toBe(1);
+  });
+
+  it("a run that lacks cases (or a suite) the other has fails the comparison, naming them, even with no regression", () => {
+    const full = reportOf(
+      output([
+        suite(
+          "Search",
+          Array.from({ length: 30 }, (_, i) => row({ id: `q${String(i).padStart(2, "0")}`, scores: { m: 0.5 } })),
+        ),
+        suite("Vectors", [row({ id: "v1", scores: { m: 1 } })]),
+      ]),
+    );
+    const half = { ...full, cases: full.cases.filter((c) => c.suite === "Search" && Number(c.id.slice(1)) % 2 === 0) };
+    const c = compareReports(full, half);
+    expect(c.metrics.every((m) => m.verdict !== "regression")).toBe(true);
+    expect(c.missingCases).toEqual([
+      { suite: "Search", onlyInA: Array.from({ length: 15 }, (_, i) => `q${String(2 * i + 1).padStart(2, "0")}`), onlyInB: [] },
+      { suite: "Vectors", onlyInA: ["v1"], onlyInB: [] },
+    ]);
+    expect(comparisonStatus(c)).toBe(1);
+    const text = formatComparison(c, { path: "a.json", report: full }, { path: "b.json", report: half });
+    expect(text).toContain("CASES ONE RUN LACKS (2 suite(s)): compared only on the cases both have; this fails the comparison");
+    expect(text).toContain("  Search: 15 only in a (missing in b): q01, q03, q05, q07, q09, q11, q13, q15, q17, q19, … (5 more)");
+    expect(text).toContain("  Vectors: 1 only in a (missing in b): v1");
+    // The other way round: b has cases a lacks.
+    expect(compareReports(half, full).missingCases[1]).toEqual({ suite: "Vectors", onlyInA: [], onlyInB: ["v1"] });
+    expect(comparisonStatus(compareReports(full, full))).toBe(0);
   });
 
   it("names every fingerprint or fixture difference that makes two runs incomparable", () => {

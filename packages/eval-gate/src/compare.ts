@@ -17,6 +17,10 @@
  * Runs are only comparable when they measured the same thing: a different index fingerprint
  * (schema, analyzer, chunkers, embedder, dimensions, corpus hash, dataset, collection) or fixture
  * set refuses the comparison with the differences, unless forced.
+ *
+ * Both runs must also have measured the same cases: a case (or a whole suite) one run has and the
+ * other lacks is listed by suite and id and fails the comparison (`comparisonStatus`) — a run that
+ * lost half its cases must not compare as "no regression" on the half that is left.
  */
 import type { Report } from "./report.js";
 import {
@@ -78,10 +82,19 @@ export interface MetricComparison {
   methods?: { a: string[]; b: string[] };
 }
 
+/** The cases of one suite that only one of the runs has (ids, sorted). */
+export interface CaseSetDifference {
+  suite: string;
+  onlyInA: string[];
+  onlyInB: string[];
+}
+
 export interface Comparison {
   fingerprintDifferences: string[];
   forced: boolean;
   metrics: MetricComparison[];
+  /** Suites whose cases differ between the runs (a suite only one run measured included): each fails the comparison. */
+  missingCases: CaseSetDifference[];
   /** Suite/metric pairs measured by only one of the runs. */
   unmatched: string[];
   /** Metrics left out because the runs scored them by different methods (without --force). */
@@ -171,7 +184,41 @@ export function compareReports(a: Report, b: Report, forced = false): Comparison
   });
   const rank = { regression: 0, "no significant change": 1, improvement: 2 } as const;
   metrics.sort((x, y) => rank[x.verdict] - rank[y.verdict] || (x.verdict === "improvement" ? y.delta - x.delta : x.delta - y.delta));
-  return { fingerprintDifferences: fingerprintDifferences(a, b), forced, metrics, unmatched, methodMismatch, latency: latencyRows(a, b) };
+  return {
+    fingerprintDifferences: fingerprintDifferences(a, b),
+    forced,
+    metrics,
+    missingCases: caseSetDifferences(a, b),
+    unmatched,
+    methodMismatch,
+    latency: latencyRows(a, b),
+  };
+}
+
+/** 1 when the comparison found a regression or cases one run lacks, else 0 (`pnpm eval:compare`'s exit status). */
+export function comparisonStatus(c: Comparison): 0 | 1 {
+  return c.metrics.some((m) => m.verdict === "regression") || c.missingCases.length > 0 ? 1 : 0;
+}
+
+/** Per suite of either run, the case ids only one of them has; suites whose cases match are left out. */
+export function caseSetDifferences(a: Report, b: Report): CaseSetDifference[] {
+  const idsA = caseIdsBySuite(a);
+  const idsB = caseIdsBySuite(b);
+  const none = new Set<string>();
+  const only = (x: Set<string>, y: Set<string>): string[] => [...x].filter((id) => !y.has(id)).sort();
+  return [...new Set([...idsA.keys(), ...idsB.keys()])]
+    .map((suite) => {
+      const inA = idsA.get(suite) ?? none;
+      const inB = idsB.get(suite) ?? none;
+      return { suite, onlyInA: only(inA, inB), onlyInB: only(inB, inA) };
+    })
+    .filter((d) => d.onlyInA.length + d.onlyInB.length > 0);
+}
+
+function caseIdsBySuite(report: Report): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const c of report.cases) out.set(c.suite, (out.get(c.suite) ?? new Set()).add(c.id));
+  return out;
 }
 
 interface CaseValue {
@@ -235,6 +282,24 @@ export function formatComparison(c: Comparison, a: { path: string; report: Repor
   lines.push(
     `per metric, paired by case: Δ = b − a; p: randomization test (sign flips; exact up to ${EXACT_LIMIT} non-zero differences, else ${PERMUTATIONS.toLocaleString("en")} seeded), Holm-adjusted over ${c.metrics.length} metrics; 95 % CI: bootstrap (${RESAMPLES.toLocaleString("en")} resamples); MDE at α = 0.05, power 0.8`,
   );
+  if (c.missingCases.length > 0) {
+    lines.push(
+      "",
+      `CASES ONE RUN LACKS (${c.missingCases.length} suite(s)): compared only on the cases both have; this fails the comparison`,
+    );
+    const ids = (xs: readonly string[]): string =>
+      `${xs
+        .slice(0, MISSING_IDS_SHOWN)
+        .map((id) => (id.length > 80 ? `${id.slice(0, 80)}…` : id))
+        .join(", ")}${xs.length > MISSING_IDS_SHOWN ? `, … (${xs.length - MISSING_IDS_SHOWN} more)` : ""}`;
+    for (const d of c.missingCases) {
+      const parts = [
+        d.onlyInA.length > 0 ? `${d.onlyInA.length} only in a (missing in b): ${ids(d.onlyInA)}` : "",
+        d.onlyInB.length > 0 ? `${d.onlyInB.length} only in b (missing in a): ${ids(d.onlyInB)}` : "",
+      ].filter((p) => p !== "");
+      lines.push(`  ${d.suite}: ${parts.join("; ")}`);
+    }
+  }
   const groups = [
     ["REGRESSIONS", c.metrics.filter((m) => m.verdict === "regression")],
     ["NO SIGNIFICANT CHANGE", c.metrics.filter((m) => m.verdict === "no significant change")],
@@ -284,6 +349,9 @@ export function formatComparison(c: Comparison, a: { path: string; report: Repor
   }
   return `${lines.join("\n")}\n`;
 }
+
+/** Case ids listed per suite and run before the rest are counted. */
+const MISSING_IDS_SHOWN = 10;
 
 const signed = (x: number): string => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(3)}`;
 const pValue = (p: number): string => (p < 0.0001 ? p.toExponential(1) : p.toFixed(4));

@@ -14,7 +14,7 @@
  * (`pnpm eval:compare`). Evalite is a type-only dependency: the gate reads the `Evalite.Storage`
  * it is given and never runs Evalite.
  */
-export { ConfigError } from "./errors.js";
+export { ConfigError, quoteInput } from "./errors.js";
 export type { Report } from "./report.js";
 export type { RunInfo } from "./run-info.js";
 export type { Baseline } from "./baseline.js";

@@ -12,12 +12,25 @@ describe("reading a report back", () => {
     expect(readReport(file("report.json", JSON.stringify(report)))).toEqual(report);
   });
 
-  it("refuses anything else with one line naming the file and the first problem", () => {
+  it("refuses anything else with one line naming the file and its problems", () => {
     expect(() => readReport(join(dir, "none.json"))).toThrow(/none\.json: cannot read a report \(ENOENT/);
     expect(() => readReport(file("broken.json", '{ "schemaVersion": 1,'))).toThrow(/broken\.json: cannot read a report \(.*JSON.*\)$/);
     const notReport = () => readReport(file("package.json", JSON.stringify({ name: "x", version: "1.0.0" })));
     expect(notReport).toThrow(
-      /^.*package\.json: not a pnpm eval report \(packages\/eval-gate\/report\.schema\.json\): top level: missing required field "schemaVersion" \(and \d+ more\)$/,
+      /^.*package\.json: not a pnpm eval report \(packages\/eval-gate\/report\.schema\.json\): top level: missing required fields "schemaVersion", "startedAt", "finishedAt", "durationMs", "status", "exitStatus", "statusReasons", "git" and 16 more; top level: unknown field "name"; top level: unknown field "version"$/,
+    );
+  });
+
+  it("names exactly the fields that are missing, not the first field of the schema", () => {
+    const report = reportOf(output([suite("Search (BM25)", [row({ id: "q1", scores: { "nDCG@10": 0.8 }, elapsedMs: 3 })])]));
+    const { summary: _s, cases: _c, ...rest } = report;
+    expect(() => readReport(file("two-missing.json", JSON.stringify(rest)))).toThrow(
+      /two-missing\.json: not a pnpm eval report \(packages\/eval-gate\/report\.schema\.json\): top level: missing required fields "summary", "cases"$/,
+    );
+    const { fixtures: _f, ...noFixtures } = report;
+    const broken = { ...noFixtures, gate: { ...report.gate, checked: "many" }, summary: { ...report.summary, cases: undefined } };
+    expect(() => readReport(file("three.json", JSON.stringify(broken)))).toThrow(
+      /three\.json: .*: top level: missing required field "fixtures"; \/gate\/checked: must be \w+; \/summary: missing required field "cases"$/,
     );
   });
 });

@@ -14,6 +14,9 @@ function isReport(value: unknown): value is Report {
   return reportProblems(value).length === 0;
 }
 
+/** Problems named in the one-line error; the rest are counted. */
+const SHOWN_PROBLEMS = 3;
+
 export function readReport(path: string): Report {
   let value: unknown;
   try {
@@ -23,8 +26,9 @@ export function readReport(path: string): Report {
   }
   if (!isReport(value)) {
     const problems = reportProblems(value);
+    const shown = problems.slice(0, SHOWN_PROBLEMS);
     throw new ConfigError(
-      `${path}: not a pnpm eval report (packages/eval-gate/report.schema.json): ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ""}`,
+      `${path}: not a pnpm eval report (packages/eval-gate/report.schema.json): ${shown.join("; ")}${problems.length > shown.length ? ` (and ${problems.length - shown.length} more problems)` : ""}`,
     );
   }
   return value;

@@ -207,6 +207,7 @@ export function buildReport(input: ReportInput): Report {
     if (failedSuites.length === 0 && unloadedFiles.length === 0)
       statusReasons.push(`${failedTests} test(s) failed with no failed eval in Evalite's results`);
   }
+  statusReasons.push(...nothingScored(cases));
   if (failures.length > 0) statusReasons.push(`${failures.length} floor(s) fell or went missing`);
   if (input.evaliteThreshold.binding && thresholdMet === false)
     statusReasons.push(`Evalite's mean ${pct(mean)} is below --threshold ${threshold} %`);
@@ -288,6 +289,48 @@ export function buildReport(input: ReportInput): Report {
         ? { maxTrials, flipped: flipped.map((c) => ({ suite: c.suite, id: c.id, label: c.label, trialOutcomes: c.trialOutcomes! })) }
         : null,
   };
+}
+
+/**
+ * No silent pass: a run that could score nothing, or an eval (suite) none of whose cases could be
+ * scored — every model call failed, every task threw — measured nothing there, whatever the floors
+ * say (a mode without floors would otherwise pass it). One reason each, naming the suites and why
+ * their scores were not scored.
+ */
+export function nothingScored(cases: readonly CaseOutcome[]): string[] {
+  const bySuite = new Map<string, { cases: number; scored: number; notScored: Record<string, number> }>();
+  for (const c of cases) {
+    const s = bySuite.get(c.suite) ?? { cases: 0, scored: 0, notScored: {} };
+    s.cases++;
+    for (const m of c.metrics) {
+      const notScored = Object.values(m.notScored ?? {}).reduce((a, b) => a + b, 0);
+      s.scored += c.trials - notScored;
+      for (const [reason, n] of Object.entries(m.notScored ?? {})) s.notScored[reason] = (s.notScored[reason] ?? 0) + n;
+    }
+    bySuite.set(c.suite, s);
+  }
+  const why = (counts: Record<string, number>): string =>
+    Object.keys(counts).length === 0
+      ? "no scores at all"
+      : `not scored: ${Object.entries(counts)
+          .map(([reason, n]) => `${reason} ${n}`)
+          .join(", ")}`;
+  const suites = [...bySuite];
+  if (suites.every(([, s]) => s.scored === 0)) {
+    const total: Record<string, number> = {};
+    for (const [, s] of suites) for (const [reason, n] of Object.entries(s.notScored)) total[reason] = (total[reason] ?? 0) + n;
+    return [
+      cases.length === 0
+        ? "nothing was scored: the run recorded no case"
+        : `nothing could be scored: ${cases.length} case(s), ${why(total)}`,
+    ];
+  }
+  const none = suites.filter(([, s]) => s.scored === 0);
+  return none.length === 0
+    ? []
+    : [
+        `${none.length} eval(s) could score no case: ${none.map(([suite, s]) => `${suite} (${s.cases} case(s), ${why(s.notScored)})`).join("; ")}`,
+      ];
 }
 
 export const pct = (x: number | null): string => (x === null ? "–" : `${(x * 100).toFixed(1)} %`);

@@ -61,7 +61,14 @@ describe("the report", () => {
 
   it("fails the run when an eval threw, and records Evalite's threshold as advisory", () => {
     const report = reportOf(out, { evalite: failedTests(1) });
-    expect(report).toMatchObject({ status: "fail", exitStatus: 1, statusReasons: ["1 eval(s) failed: Search (BM25)"] });
+    expect(report).toMatchObject({
+      status: "fail",
+      exitStatus: 1,
+      statusReasons: [
+        "1 eval(s) failed: Search (BM25)",
+        "1 eval(s) could score no case: Answers [slim] (1 case(s), not scored: no-judge 1)",
+      ],
+    });
     // Evalite's own mean takes the stored scores as they are, the no-judge 1 included: (0.9 + 1 + 0.2 + 0.5 + 1) / 5.
     expect(report.evalite).toMatchObject({ exitStatus: 1, mean: 0.72, scores: 5, thresholdMet: true, failedSuites: ["Search (BM25)"] });
     expect(report.summary).toMatchObject({ cases: 4, passed: 1, failed: 2, errored: 1, notScored: 3 });
@@ -110,6 +117,50 @@ describe("the report", () => {
   });
 });
 
+describe("no silent pass", () => {
+  const failed = (id: string) =>
+    evalRow({
+      input: { id },
+      output: {},
+      duration: 5,
+      scores: [{ id: 1, name: "Schema valid", score: 0, metadata: { status: "failed" }, createdAt: "2026-11-29 12:00:00" }],
+    });
+
+  it("a run that could score nothing fails, naming why, though no floor fell (a mode without floors)", () => {
+    const report = reportOf(output([suite("Query expansion", [failed("q1"), failed("q2")]), suite("Keeps ids", [failed("q3")])]));
+    expect(report.gate.checked).toBe(0);
+    expect(report).toMatchObject({
+      status: "fail",
+      exitStatus: 1,
+      statusReasons: ["nothing could be scored: 3 case(s), not scored: failed 3"],
+    });
+    expect(reportOf(output([suite("Errored", [row({ id: "q1", scores: {}, error: "boom" })])]))).toMatchObject({
+      status: "fail",
+      statusReasons: ["nothing could be scored: 1 case(s), no scores at all"],
+    });
+  });
+
+  it("an eval none of whose cases could be scored fails the run, even when others scored", () => {
+    const report = reportOf(
+      output([suite("Search (BM25)", [row({ id: "q1", scores: { MRR: 1 } })]), suite("Query expansion", [failed("q1"), failed("q2")])]),
+    );
+    expect(report).toMatchObject({
+      status: "fail",
+      statusReasons: ["1 eval(s) could score no case: Query expansion (2 case(s), not scored: failed 2)"],
+    });
+  });
+
+  it("one scored case is enough: the rest count as 0 and the floors judge the mean", () => {
+    const partly = evalRow({
+      input: { id: "q9" },
+      output: {},
+      duration: 5,
+      scores: [{ id: 2, name: "Schema valid", score: 1, createdAt: "2026-11-29 12:00:00" }],
+    });
+    expect(reportOf(output([suite("Query expansion", [failed("q1"), partly])])).status).toBe("pass");
+  });
+});
+
 describe("report writers", () => {
   it("JUnit XML is well-formed, escapes everything, and counts failures and errors", () => {
     const xml = junitXml(reportOf(out, { evalite: failedTests(1) }));
@@ -150,6 +201,8 @@ describe("report writers", () => {
     expect(md).toContain("| Answers | preset=slim | Faithfulness | 0.000 | – | 0.0 % | 1 | no-judge 1 |");
     expect(md).toContain("| Evalite threshold | mean 72.0 % vs 70 % (evalite.config.ts): met, advisory |");
     expect(md).toContain("- Search (BM25) q3 (error): the task threw: Error: engine <down> & out");
+    // No floors for the mode: said loudly, not as a passed gate.
+    expect(md).toContain("| gate | **NOT GATED**: no offline floors in evals/baseline.json; no mean was held to a floor |");
   });
 
   it("writes the set: <timestamp>.json, .md, .junit.xml and badge.json, never overwriting a report", () => {

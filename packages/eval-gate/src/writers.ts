@@ -103,8 +103,11 @@ export function markdownSummary(report: Report): string {
     `| Evalite threshold | mean ${pct(report.evalite.mean)} vs ${t.threshold ?? "–"} % (${t.source}): ${report.evalite.thresholdMet === null ? "–" : report.evalite.thresholdMet ? "met" : "not met"}${t.binding ? "" : ", advisory"} |`,
   );
   const tol = report.thresholds.tolerance;
+  const g = report.gate;
   out(
-    `| gate | ${report.gate.status}: ${report.gate.checked} floors checked, ${report.gate.fell} fell, ${report.gate.missing} missing, ${report.gate.notRun} not run; tolerance ${tol.absolute} + ${tol.perSqrtN}/√n, slices n ≥ ${tol.minSliceN} |`,
+    g.checked + g.notRun === 0
+      ? `| gate | **NOT GATED**: no ${cell(report.floorMode)} floors in ${cell(g.baseline)}; no mean was held to a floor |`
+      : `| gate | ${g.status}: ${g.checked} floors checked, ${g.fell} fell, ${g.missing} missing, ${g.notRun} not run; tolerance ${tol.absolute} + ${tol.perSqrtN}/√n, slices n ≥ ${tol.minSliceN} |`,
   );
   out();
   if (report.gate.failures.length > 0) {

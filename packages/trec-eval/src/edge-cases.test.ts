@@ -263,6 +263,17 @@ describe("trec-eval CLI errors: one line, exit 2", () => {
     }
   });
 
+  it("refuses a grade too large for the gain table as an input error on the topic's qrels line", () => {
+    const qrelsFile = file("1 0 a 1\n7 0 b 20000000\n");
+    const run = file("1 Q0 a 1 3 r\n7 Q0 b 1 1 r\n");
+    const r = cli(["-m", "ndcg", qrelsFile, run]);
+    expect(r.status).toBe(2);
+    oneLine(r);
+    expect(r.stderr).toBe(`trec-eval: ${qrelsFile}:2: judged grade 20000000 is too large for gain-based measures (max 10000000)\n`);
+    // Measures without gains take any grade.
+    expect(cli(["-m", "map", qrelsFile, run]).status).toBe(0);
+  });
+
   it("accepts getopt forms: -l2 and -l 2, -mP.1 and -m P.1, clustered -qc", () => {
     const run = file("1 Q0 c 1 3 r\n2 Q0 x 1 1 r\n");
     const a = cli(["-qc", "-l2", "-mP.1", qrels, run]);

@@ -27,6 +27,11 @@ export interface GainEntry {
 
 const MAX_DENSE_GRADE = 10_000_000;
 
+/** A judged grade beyond what the dense gain table holds: the qrels' problem, reported on the topic's line. */
+export class GradeTooLargeError extends RangeError {
+  override readonly name = "GradeTooLargeError";
+}
+
 export function gainTable(levels: readonly LevelCount[], pairs: readonly ParamPair[] = []): GainEntry[] {
   const entries: GainEntry[] = [];
   for (const { name, value } of pairs) {
@@ -34,7 +39,7 @@ export function gainTable(levels: readonly LevelCount[], pairs: readonly ParamPa
   }
   const numGrades = levels.length === 0 ? 0 : levels[levels.length - 1]!.grade + 1;
   if (numGrades > MAX_DENSE_GRADE)
-    throw new RangeError(`judged grade ${numGrades - 1} is too large for gain-based measures (max ${MAX_DENSE_GRADE})`);
+    throw new GradeTooLargeError(`judged grade ${numGrades - 1} is too large for gain-based measures (max ${MAX_DENSE_GRADE})`);
   let next = 0;
   for (let grade = 0; grade < numGrades; grade++) {
     let count = 0;

@@ -16,6 +16,7 @@
 import { DuplicateDocumentError, judgedRanking, placeholderRanking } from "./judged-ranking.js";
 import { aggregate } from "./aggregate.js";
 import { FormatError, showId } from "./formats/format-error.js";
+import { GradeTooLargeError } from "./gain-table.js";
 import { readTrecQrels } from "./formats/trec-qrels.js";
 import { readTrecRun } from "./formats/trec-run.js";
 import type { MeasureRequest } from "./measure-spec.js";
@@ -51,6 +52,15 @@ export function trecEval(options: TrecEvalOptions): string {
   const ctx: EvalContext = { numDocsInCollection: options.numDocsInCollection ?? 0 };
   const qrels = readTrecQrels(options.qrelsFile, { idEncoding: "latin1" });
 
+  /** Computes a topic's measures; a grade the gain table cannot hold is an input error on the topic's first qrels line. */
+  const inTopic = (id: string, compute: () => TopicValues): TopicValues => {
+    try {
+      return compute();
+    } catch (error) {
+      if (!(error instanceof GradeTooLargeError)) throw error;
+      throw new FormatError(qrels.file, qrels.topics.get(id)!.line, error.message);
+    }
+  };
   const results = new Map<string, TopicValues>();
   const run = readTrecRun(options.runFile, {
     idEncoding: "latin1",
@@ -70,7 +80,7 @@ export function trecEval(options: TrecEvalOptions): string {
       }
       results.set(
         topic.id,
-        instances.map((i) => i.measure.compute(judged, i.params, ctx)),
+        inTopic(topic.id, () => instances.map((i) => i.measure.compute(judged, i.params, ctx))),
       );
     },
   });
@@ -88,10 +98,12 @@ export function trecEval(options: TrecEvalOptions): string {
         );
       }
       const judged = placeholderRanking(topic, relevanceLevel);
-      values = instances.map(({ measure, params }) => {
-        const computed = measure.compute(judged, params, ctx);
-        return measure.placeholder === "zero" ? computed.map((v) => (typeof v === "string" ? "" : 0)) : computed;
-      });
+      values = inTopic(id, () =>
+        instances.map(({ measure, params }) => {
+          const computed = measure.compute(judged, params, ctx);
+          return measure.placeholder === "zero" ? computed.map((v) => (typeof v === "string" ? "" : 0)) : computed;
+        }),
+      );
     }
     perTopic.push(values);
   }

@@ -2,7 +2,9 @@
  * A preset's language model behind the `Answerer` seam: `generateText` at temperature 0 under the
  * call policy, with the system prompt of `prompts/ask.md` (read once per process) and the sources
  * delimited as untrusted data. An answer that starts with the refusal sentence is a refusal; a
- * failed call (after retries, or a timeout) is an error with an empty answer, never a refusal.
+ * failed call (after retries, or a timeout) is an error with an empty answer, never a refusal. So is
+ * a completion with no text (only whitespace, or nothing: a content filter, a length stop before any
+ * text, a tool call): an empty answer is not an answer the model gave.
  */
 import { aiSdk } from "../ai-sdk.js";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
@@ -36,6 +38,18 @@ export class ModelAnswerer implements Answerer {
         }),
       );
       const text = result.text.trim();
+      if (text === "") {
+        const message = `answer model ${this.id} returned no text (finish reason: ${result.finishReason})`;
+        return {
+          text: "",
+          error: message,
+          trace: {
+            input: { answerer: this.id, question },
+            output: { error: message, finishReason: result.finishReason, usage: result.usage },
+            note: message,
+          },
+        };
+      }
       return {
         text,
         ...(isRefusal(text) ? { refusal: "model" as const } : {}),

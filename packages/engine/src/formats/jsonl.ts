@@ -3,9 +3,8 @@
  * (`{"_id"|"id", "title", "text"}` per line) and a query file (`{"_id"|"id", "text"}`).
  * Every malformed line is reported with the file and its 1-based line number.
  */
-import { readFileSync } from "node:fs";
 import { EngineError } from "../errors.js";
-import { decodeUtf8File } from "./text-file.js";
+import { decodeUtf8File, readTextFileBytes } from "./text-file.js";
 
 export interface JsonlLine {
   /** 1-based line number in the file. */
@@ -31,8 +30,9 @@ export interface QueryRecord {
 export function readJsonlObjects(file: string): JsonlLine[] {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(file);
+    bytes = readTextFileBytes(file);
   } catch (error) {
+    if (error instanceof EngineError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") throw new EngineError("INPUT_NOT_FOUND", `${file}: no such file`);
     throw new EngineError(

@@ -21,7 +21,10 @@ describe("UTF-8 decoding of source files", () => {
   });
 
   it("refuses NUL bytes as binary and strips a byte-order mark", () => {
-    expect(() => decodeUtf8File("img.md", Buffer.from([0x89, 0x50, 0x00]))).toThrow(/img\.md: binary file/);
+    expect(() => decodeUtf8File("img.md", Buffer.from([0x89, 0x50, 0x00]))).toThrow(/img\.md: binary file \(a NUL byte at byte 2,/);
+    // Past the first 8 KiB too: text that turns binary later is still binary.
+    const late = Buffer.concat([Buffer.from("a".repeat(100_000)), Buffer.from([0x00, 0x41])]);
+    expect(() => decodeUtf8File("late.md", late)).toThrow("late.md: binary file (a NUL byte at byte 100000, 0-based)");
     expect(decodeUtf8File("bom.md", Buffer.from([0xef, 0xbb, 0xbf, 0x41]))).toBe("A");
   });
 });

@@ -1,15 +1,39 @@
+import { readFileSync, statSync } from "node:fs";
 import { EngineError } from "../errors.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
- * Decodes a file's bytes as UTF-8 text, refusing binary content (a NUL byte in the first
- * 8 KiB, as git decides) and invalid UTF-8 with an error that names the file.
+ * The largest text file the engine reads (a document, a JSONL corpus or query file): 500 MiB. A
+ * file is decoded into one string, and V8 strings end at 2^29 − 24 UTF-16 units (about 512 MiB of
+ * ASCII); past that node fails with "Cannot create a string longer than…" after reading it all.
+ */
+export const MAX_TEXT_FILE_BYTES = 500 * 1024 * 1024;
+
+/**
+ * A text file's bytes; refuses one larger than `MAX_TEXT_FILE_BYTES` before reading it. Throws the
+ * file system's error as it is (callers name it); `shown` names the file in the size error.
+ */
+export function readTextFileBytes(file: string, shown: string = file): Buffer {
+  const size = statSync(file).size;
+  if (size > MAX_TEXT_FILE_BYTES) {
+    throw new EngineError(
+      "UNREADABLE",
+      `${shown}: ${(size / 1024 / 1024).toFixed(0)} MiB; the engine reads text files of up to ${MAX_TEXT_FILE_BYTES / 1024 / 1024} MiB (split it)`,
+    );
+  }
+  return readFileSync(file);
+}
+
+/**
+ * Decodes a file's bytes as UTF-8 text, refusing binary content (a NUL byte anywhere: UTF-8 text
+ * never holds one, and git's 8 KiB probe let a file whose NUL came later through as text) and
+ * invalid UTF-8 with an error that names the file and the byte.
  */
 export function decodeUtf8File(file: string, bytes: Uint8Array): string {
-  const probe = bytes.subarray(0, 8192);
-  if (probe.includes(0)) {
-    throw new EngineError("BINARY_FILE", `${file}: binary file (contains NUL bytes); only UTF-8 text can be indexed`);
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) {
+    throw new EngineError("BINARY_FILE", `${file}: binary file (a NUL byte at byte ${nul}, 0-based); only UTF-8 text can be indexed`);
   }
   try {
     const text = utf8.decode(bytes);

@@ -4,11 +4,12 @@
  * binary file, invalid UTF-8, malformed JSONL) happens before a single row is written.
  */
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
-import { basename, join, relative, resolve, sep } from "node:path";
+import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
+import { basename, join, resolve, sep } from "node:path";
 import { EngineError } from "../errors.js";
+import type { SkippedFile, SkipReason } from "../types.js";
 import { readCorpusJsonl } from "../formats/jsonl.js";
-import { decodeUtf8File } from "../formats/text-file.js";
+import { decodeUtf8File, firstInvalidUtf8Offset, readTextFileBytes } from "../formats/text-file.js";
 import { detectLanguage } from "../text/language.js";
 import { parseDocument } from "./markdown.js";
 import { languageFromPath } from "./language-path.js";
@@ -27,13 +28,24 @@ export interface SourceDocument {
   contentHash: string;
 }
 
+/** Each reason a folder entry is skipped, in words (the CLI prints them). */
+export const SKIP_REASONS: Record<SkipReason, string> = {
+  "not-text": "not Markdown or text",
+  "name-not-utf8": "name is not valid UTF-8",
+  "link-outside": "symbolic link to outside the folder (not followed)",
+  "link-to-folder": "symbolic link to a folder (not followed)",
+  "link-dangling": "dangling symbolic link",
+  "link-loop": "symbolic link loop",
+  "not-a-file": "not a regular file (a FIFO, socket or device)",
+};
+
 export interface Source {
   kind: "folder" | "jsonl";
   /** The path as given. */
   location: string;
   defaultCollection: string;
   documents: SourceDocument[];
-  skippedFiles: string[];
+  skippedFiles: SkippedFile[];
 }
 
 const TEXT_FILE = /\.(md|markdown|mdx|txt|text)$/i;
@@ -57,18 +69,23 @@ function sha256(data: string | Uint8Array): string {
 
 function readFolder(location: string, abs: string): Source {
   const documents: SourceDocument[] = [];
-  const skippedFiles: string[] = [];
-  for (const file of walk(abs)) {
-    const rel = relative(abs, file).split(sep).join("/");
+  const skippedFiles: SkippedFile[] = [];
+  for (const entry of walk(abs, realpathSync(abs), "")) {
+    if ("reason" in entry) {
+      skippedFiles.push(entry);
+      continue;
+    }
+    const { rel, file } = entry;
     if (!TEXT_FILE.test(rel)) {
-      skippedFiles.push(rel);
+      skippedFiles.push({ path: rel, reason: "not-text" });
       continue;
     }
     const shown = join(location, rel);
     let bytes: Buffer;
     try {
-      bytes = readFileSync(file);
+      bytes = readTextFileBytes(file, shown);
     } catch (error) {
+      if (error instanceof EngineError) throw error;
       throw new EngineError("UNREADABLE", `${shown}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
     }
     const raw = decodeUtf8File(shown, bytes);
@@ -90,31 +107,72 @@ function readFolder(location: string, abs: string): Source {
   return { kind: "folder", location, defaultCollection: basename(abs), documents, skippedFiles };
 }
 
-/** Files under `root`, sorted, skipping hidden entries and node_modules; symlinked folders are not followed. */
-function* walk(root: string): Generator<string> {
-  let entries: Dirent[];
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * The entries under `dir` (`rel` below the folder), sorted by name: files to read, and what is
+ * skipped with the reason. Hidden entries and node_modules are left out silently. Only regular
+ * files are read: a symbolic link is followed only to a file inside the folder (`root`, resolved),
+ * never to a folder; a FIFO would block the read. A name that is not UTF-8 cannot become a
+ * document id (and node's UTF-8 names would point at a file that does not exist), so it is listed.
+ */
+function* walk(dir: string, root: string, rel: string): Generator<{ rel: string; file: string } | SkippedFile> {
+  let entries: Dirent<Buffer>[];
   try {
-    entries = readdirSync(root, { withFileTypes: true });
+    entries = readdirSync(dir, { withFileTypes: true, encoding: "buffer" });
   } catch (error) {
     throw new EngineError(
       "UNREADABLE",
-      `${root}: cannot list folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      `${dir}: cannot list folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     );
   }
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  entries.sort((a, b) => Buffer.compare(a.name, b.name));
   for (const entry of entries) {
-    if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
-    const full = join(root, entry.name);
-    if (entry.isDirectory()) yield* walk(full);
-    else if (entry.isFile()) yield full;
-    else if (entry.isSymbolicLink()) {
-      try {
-        if (statSync(full).isFile()) yield full;
-      } catch {
-        // A dangling link is not a document.
-      }
+    let name: string;
+    try {
+      name = utf8.decode(entry.name);
+    } catch {
+      yield { path: `${rel}${escapeInvalidUtf8(entry.name)}`, reason: "name-not-utf8" };
+      continue;
     }
+    if (name.startsWith(".") || name === "node_modules") continue;
+    const full = join(dir, name);
+    const path = `${rel}${name}`;
+    if (entry.isDirectory()) yield* walk(full, root, `${path}/`);
+    else if (entry.isFile()) yield { rel: path, file: full };
+    else if (entry.isSymbolicLink()) yield linkEntry(full, path, root);
+    else yield { path, reason: "not-a-file" };
   }
+}
+
+/** A symbolic link: a file to read when it resolves to a regular file inside `root`, else why not. */
+function linkEntry(full: string, path: string, root: string): { rel: string; file: string } | SkippedFile {
+  let target: string;
+  try {
+    target = realpathSync(full);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return { path, reason: "link-dangling" };
+    if (code === "ELOOP") return { path, reason: "link-loop" };
+    throw new EngineError("UNREADABLE", `${full}: cannot follow the symbolic link (${code ?? (error as Error).message})`);
+  }
+  if (!target.startsWith(root.endsWith(sep) ? root : `${root}${sep}`)) return { path, reason: "link-outside" };
+  const stat = statSync(target);
+  if (stat.isDirectory()) return { path, reason: "link-to-folder" };
+  return stat.isFile() ? { rel: path, file: full } : { path, reason: "not-a-file" };
+}
+
+/** A file name's bytes as text: valid UTF-8 as is, every other byte as `\xNN`. */
+export function escapeInvalidUtf8(bytes: Uint8Array): string {
+  let out = "";
+  let at = 0;
+  while (at < bytes.length) {
+    const bad = at + firstInvalidUtf8Offset(bytes.subarray(at));
+    out += utf8.decode(bytes.subarray(at, bad));
+    if (bad < bytes.length) out += `\\x${bytes[bad]!.toString(16).toUpperCase().padStart(2, "0")}`;
+    at = bad + 1;
+  }
+  return out;
 }
 
 function readJsonl(location: string, abs: string): Source {
@@ -123,7 +181,8 @@ function readJsonl(location: string, abs: string): Source {
     const language = record.language?.toLowerCase() ?? detected ?? null;
     return {
       path: record.id,
-      title: record.title || record.id,
+      // An id is a key, not text: an empty title stays empty, so `1400` never finds document 1400.
+      title: record.title,
       language,
       languageSource: record.language ? "record" : detected ? "detected" : "unknown",
       body: record.text,

@@ -27,7 +27,7 @@
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { EmbeddingModelV3, LanguageModelV3, RerankingModelV3 } from "@ai-sdk/provider";
-import { EngineError } from "../errors.js";
+import { EngineError, quoteInput } from "../errors.js";
 import { type CallPolicy, type EngineOptions, PRESETS, type Preset } from "../types.js";
 
 export { PRESETS, type Preset };
@@ -84,7 +84,7 @@ function limitsFrom(env: NodeJS.ProcessEnv): ModelSelection["limits"] {
     const raw = env[name]?.trim();
     if (!raw) return fallback;
     const n = Number(raw);
-    if (!/^\d+$/.test(raw) || n < min) throw new EngineError("BAD_ARGUMENT", `${name} must be an integer ≥ ${min}, got "${raw}"`);
+    if (!/^\d+$/.test(raw) || n < min) throw new EngineError("BAD_ARGUMENT", `${name} must be an integer ≥ ${min}, got ${quoteInput(raw)}`);
     return n;
   };
   return { timeoutMs: int("ENGINE_TIMEOUT_MS", 60_000, 1), maxRetries: int("ENGINE_MAX_RETRIES", 2, 0) };
@@ -93,7 +93,7 @@ function limitsFrom(env: NodeJS.ProcessEnv): ModelSelection["limits"] {
 export function selectModels(env: NodeJS.ProcessEnv = process.env): ModelSelection {
   const forced = env.ENGINE_PROVIDER?.trim();
   if (forced !== undefined && forced !== "" && !["google", "openai-compatible", "offline"].includes(forced)) {
-    throw new EngineError("BAD_ARGUMENT", `ENGINE_PROVIDER must be google, openai-compatible or offline, got "${forced}"`);
+    throw new EngineError("BAD_ARGUMENT", `ENGINE_PROVIDER must be google, openai-compatible or offline, got ${quoteInput(forced)}`);
   }
   const baseURL = env.OPENAI_COMPATIBLE_BASE_URL?.trim();
   const googleKey = env.GOOGLE_GENERATIVE_AI_API_KEY?.trim();
@@ -105,7 +105,10 @@ export function selectModels(env: NodeJS.ProcessEnv = process.env): ModelSelecti
   }
   const expansionPreset = (env.ENGINE_EXPANSION_PRESET?.trim() || "slim") as Preset;
   if (!PRESETS.includes(expansionPreset))
-    throw new EngineError("BAD_ARGUMENT", `ENGINE_EXPANSION_PRESET must be one of ${PRESETS.join(", ")}, got "${expansionPreset}"`);
+    throw new EngineError(
+      "BAD_ARGUMENT",
+      `ENGINE_EXPANSION_PRESET must be one of ${PRESETS.join(", ")}, got ${quoteInput(expansionPreset)}`,
+    );
 
   if (mode === "google") {
     if (!googleKey) throw new EngineError("BAD_ARGUMENT", "ENGINE_PROVIDER=google needs GOOGLE_GENERATIVE_AI_API_KEY");

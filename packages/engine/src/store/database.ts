@@ -1,9 +1,18 @@
 /**
  * Opening an index: the one place that turns SQLite's failure modes into `EngineError`s that
- * say what to do.
+ * say what to do — and the rules of who may write when.
+ *
+ * **One writer at a time.** An index run holds SQLite's write lock (`BEGIN IMMEDIATE`) from the
+ * moment it compares the source with the index until it commits (`beginIndexRun`): its plan can
+ * never be based on rows another run changes meanwhile. A second run waits for the lock up to the
+ * busy timeout (default 2 s) and then stops with `DB_LOCKED`; readers are not blocked (WAL).
+ *
+ * **A finished index.** Every index run's commit records `updated_at` in `meta`. A file with the
+ * schema but no finished run (the first run was killed, failed, or is still running) is refused
+ * for reading with `INDEX_INCOMPLETE`, never searched as an empty index.
  */
 import Database from "better-sqlite3";
-import { existsSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, rmSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { EngineError } from "../errors.js";
 import { CREATE_SCHEMA, SCHEMA_TABLES, SCHEMA_VERSION } from "./schema.js";
@@ -35,6 +44,7 @@ export function openIndex(file: string, options: OpenOptions): Db {
     throw sqliteFailure(file, error);
   }
   try {
+    opened.set(db, fileIdentity(path));
     db.pragma("foreign_keys = ON");
     const version = db.pragma("user_version", { simple: true }) as number;
     if (version > SCHEMA_VERSION) {
@@ -44,6 +54,12 @@ export function openIndex(file: string, options: OpenOptions): Db {
       );
     }
     if (version === 0) initialize(db, file, options.create);
+    if (!options.create && !hasFinishedRun(db)) {
+      throw new EngineError(
+        "INDEX_INCOMPLETE",
+        `${file}: the index is incomplete: no index run has finished on it (one was interrupted, failed, or is still running); build it with \`pnpm engine index <folder> --db ${file}\``,
+      );
+    }
     return db;
   } catch (error) {
     db.close();
@@ -51,21 +67,108 @@ export function openIndex(file: string, options: OpenOptions): Db {
   }
 }
 
+/** `dev:ino` of the file a connection opened, to notice it being removed or replaced (beginIndexRun). */
+const opened = new WeakMap<Db, string | undefined>();
+
+function fileIdentity(path: string): string | undefined {
+  try {
+    const stat = statSync(path);
+    return `${stat.dev}:${stat.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
 function initialize(db: Db, file: string, create: boolean): void {
-  const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type IN ('table','view')").pluck().all() as string[];
-  if (tables.length > 0) {
+  const tables = (): string[] => db.prepare("SELECT name FROM sqlite_schema WHERE type IN ('table','view')").pluck().all() as string[];
+  const foreign = (names: string[]): EngineError =>
+    new EngineError(
+      "NOT_AN_INDEX",
+      `${file}: a SQLite database, but not an index of this engine (it has tables ${names.slice(0, 5).join(", ")})`,
+    );
+  if (tables().length > 0) throw foreign(tables());
+  if (!create) {
     throw new EngineError(
       "NOT_AN_INDEX",
-      `${file}: a SQLite database, but not an index of this engine (it has tables ${tables.slice(0, 5).join(", ")})`,
+      `${file}: an empty SQLite database, not an index (an index run may have been interrupted before it wrote anything); build one with \`pnpm engine index <folder> --db ${file}\``,
     );
   }
-  if (!create)
-    throw new EngineError("NOT_AN_INDEX", `${file}: an empty SQLite database, not an index; build one with \`pnpm engine index\``);
   db.pragma("journal_mode = WAL");
+  // Two runs may create the same new file at once: the second to get the lock finds the schema there.
   db.transaction(() => {
+    if ((db.pragma("user_version", { simple: true }) as number) !== 0) return;
+    if (tables().length > 0) throw foreign(tables());
     db.exec(CREATE_SCHEMA);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  })();
+  }).immediate();
+}
+
+/** Whether an index run has ever committed to this index (each one records `updated_at`). */
+function hasFinishedRun(db: Db): boolean {
+  return db.prepare("SELECT 1 FROM meta WHERE key = 'updated_at'").pluck().get() !== undefined;
+}
+
+/**
+ * Starts an index run's write transaction (`BEGIN IMMEDIATE`): the one write lock of the index,
+ * held until the caller commits or rolls back. Waits up to the busy timeout for another writer,
+ * then throws `DB_LOCKED`. Also throws `DB_LOCKED` when this connection is already in an index
+ * run, and when the file was removed or replaced since it was opened (a failed first run of
+ * another process discarded it): writing then would go to a file nobody can open.
+ */
+export function beginIndexRun(db: Db, file: string): void {
+  if (db.inTransaction) throw new EngineError("DB_LOCKED", `${file}: an index run is already in progress on this engine; one at a time`);
+  try {
+    db.exec("BEGIN IMMEDIATE");
+  } catch (error) {
+    throw sqliteFailure(file, error);
+  }
+  if (fileIdentity(db.name) !== opened.get(db)) {
+    db.exec("ROLLBACK");
+    throw new EngineError(
+      "DB_LOCKED",
+      `${file}: the index file was removed or replaced by another process while this run waited; nothing was written, run it again`,
+    );
+  }
+}
+
+/**
+ * Creates `file` empty, only if it does not exist yet (O_EXCL): true when this call made it. A
+ * process that claimed the file may discard it after a failed first run (`discardUnfinishedIndex`);
+ * one that found it there never does.
+ */
+export function claimNewIndexFile(file: string): boolean {
+  try {
+    closeSync(openSync(file, "wx"));
+    return true;
+  } catch {
+    // It exists, or its folder does not: opening it says which.
+    return false;
+  }
+}
+
+/**
+ * Removes an index that no run has finished on, so a failed first run leaves no file behind. Only
+ * under the write lock, taken without waiting: an index another process is writing, or one that a
+ * run has finished on meanwhile, is left alone.
+ */
+export function discardUnfinishedIndex(file: string): void {
+  let db: Db;
+  try {
+    db = new Database(file, { timeout: 0 });
+  } catch {
+    return;
+  }
+  try {
+    db.exec("BEGIN IMMEDIATE");
+    const version = db.pragma("user_version", { simple: true }) as number;
+    const empty = version === 0 && db.prepare("SELECT count(*) FROM sqlite_schema").pluck().get() === 0;
+    if (!empty && (version !== SCHEMA_VERSION || hasFinishedRun(db))) return;
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+  } catch {
+    // Busy: another process is writing it, so it is not ours to remove.
+  } finally {
+    db.close();
+  }
 }
 
 /** Maps SQLite failures to EngineErrors; passes EngineErrors through. */

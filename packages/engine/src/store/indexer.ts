@@ -1,25 +1,30 @@
 /**
  * Indexing a source into one collection of the index.
  *
- * Order of work, chosen so that a failure at any point leaves the previous index as it was:
- * 1. read and decode every source document (errors name the file);
- * 2. diff against the collection's rows by content hash and chunker id: unchanged documents are
+ * Order of work, chosen so that a failure at any point leaves the previous index as it was, and
+ * so that two runs on one index cannot mix:
+ * 1. read and decode every source document (errors name the file), without any lock;
+ * 2. take the index's write lock (`beginIndexRun`: `BEGIN IMMEDIATE`, waiting up to the busy
+ *    timeout for another run, then `DB_LOCKED`) and hold it to the end, so the plan below is made
+ *    from the rows it will change — no other run can write in between (readers still read: WAL);
+ * 3. diff against the collection's rows by content hash and chunker id: unchanged documents are
  *    skipped, changed and new ones chunked, missing ones marked for removal;
- * 3. embed every passage text whose (content hash, embedder) is not cached — including all passages
- *    when the embedder changed — outside any transaction, since model calls are async;
- * 4. apply everything in ONE transaction: removals, rewrites, inserts, FTS rows, vectors, meta.
- * A rebuild of the full-text rows for the whole index happens inside the same transaction when
- * the analyzer changed.
+ * 4. embed every passage text whose (content hash, embedder) is not cached — including all passages
+ *    when the embedder changed (model calls are async; the lock is held, nothing is written yet);
+ * 5. apply everything and commit: removals, rewrites, inserts, FTS rows, vectors, meta (with
+ *    `updated_at`, which marks the index as finished). Any failure rolls the whole run back.
+ * A rebuild of the full-text rows for the whole index happens in the same transaction when the
+ * analyzer changed.
  */
 import { createHash } from "node:crypto";
 import { EngineError } from "../errors.js";
 import { chunkDocument, chunkerId, type ChunkerConfig } from "../ingest/chunk.js";
-import { readSource, type SourceDocument } from "../ingest/source.js";
+import { readSource, type Source, type SourceDocument } from "../ingest/source.js";
 import { baseLanguage } from "../ingest/language-path.js";
 import { analyzerId, indexTerms, type AnalyzerConfig } from "../text/analyze.js";
 import { embedderId, embedTexts } from "../embed/embedder.js";
 import type { CallPolicy, EmbeddingModel, IndexOptions, IndexReport } from "../types.js";
-import { sqliteFailure, type Db } from "./database.js";
+import { beginIndexRun, sqliteFailure, type Db } from "./database.js";
 import { readMeta } from "./meta.js";
 
 export interface IndexerContext {
@@ -56,10 +61,18 @@ function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
-/** Terms for the `path` column: the path without its extension, so `md` does not match everything. */
-export function pathTerms(path: string, language: string | null, analyzer: AnalyzerConfig): string {
+/**
+ * Terms for the `path` column: a folder document's path without its extension (so `md` does not
+ * match everything); nothing for a JSONL record, whose id is a key, not text (`p 05` matched every
+ * `*-p05` id, `1400` document 1400).
+ */
+export function pathTerms(path: string, language: string | null, analyzer: AnalyzerConfig, searchable = true): string {
+  if (!searchable) return "";
   return indexTerms(path.replace(/\.(md|markdown|mdx|txt|text)$/i, ""), language ? baseLanguage(language) : undefined, analyzer);
 }
+
+/** Meta key recording where a collection came from (`folder` or `jsonl`): only folder paths are searchable. */
+const sourceKindKey = (collection: string): string => `source:${collection}`;
 
 export async function indexSource(ctx: IndexerContext, location: string, options: IndexOptions = {}): Promise<IndexReport> {
   const started = performance.now();
@@ -73,6 +86,26 @@ export async function indexSource(ctx: IndexerContext, location: string, options
   if (collection.trim() === "") throw new EngineError("BAD_ARGUMENT", `collection name must not be empty`);
 
   const { db, file } = ctx;
+  beginIndexRun(db, file);
+  try {
+    const report = await writeRun(ctx, source, collection, { say, progress: (line) => options.onMessage?.(line) });
+    db.exec("COMMIT");
+    return { ...report, messages, elapsedMs: performance.now() - started };
+  } catch (error) {
+    if (db.inTransaction) db.exec("ROLLBACK");
+    throw sqliteFailure(file, error);
+  }
+}
+
+/** Steps 3–5 of an index run, inside its write transaction (the caller commits). */
+async function writeRun(
+  ctx: IndexerContext,
+  source: Source,
+  collection: string,
+  notices: { say: (line: string) => void; progress: (line: string) => void },
+): Promise<Omit<IndexReport, "messages" | "elapsedMs">> {
+  const { say } = notices;
+  const { db } = ctx;
   const meta = readMeta(db);
   const analyzer = analyzerId(ctx.analyzer);
   const chunker = chunkerId(ctx.chunker);
@@ -81,7 +114,7 @@ export async function indexSource(ctx: IndexerContext, location: string, options
   if (rebuildFts) say(`analyzer changed (${meta.analyzer} → ${analyzer}): rebuilding the full-text index of every collection`);
   const embedderChanged = meta.embedder !== undefined && meta.embedder !== embedder;
 
-  // 2. Diff against the collection.
+  // 3. Diff against the collection.
   const existing = new Map<string, { id: number; hash: string; chunker: string }>();
   for (const row of db
     .prepare("SELECT id, path, content_hash AS hash, chunker FROM documents WHERE collection = ?")
@@ -111,7 +144,7 @@ export async function indexSource(ctx: IndexerContext, location: string, options
   }
   const removed = [...existing.entries()].filter(([path]) => !seen.has(path)).map(([, row]) => row.id);
 
-  // 3. Embeddings that are missing for the active embedder.
+  // 4. Embeddings that are missing for the active embedder.
   const cached = db.prepare("SELECT 1 FROM embeddings WHERE content_hash = ? AND embedder = ?").pluck();
   const toEmbed = new Map<string, string>();
   let reused = 0;
@@ -162,7 +195,7 @@ export async function indexSource(ctx: IndexerContext, location: string, options
       hashes.length >= 10 * EMBED_BATCH &&
       (done === hashes.length || Math.floor(done / (hashes.length / 10)) > Math.floor(i / (hashes.length / 10)))
     ) {
-      options.onMessage?.(`embedded ${done}/${hashes.length} passages`);
+      notices.progress(`embedded ${done}/${hashes.length} passages`);
     }
   }
   if (dimensions === 0) {
@@ -170,9 +203,9 @@ export async function indexSource(ctx: IndexerContext, location: string, options
     dimensions = probe[0]!.length;
   }
 
-  // 4. One transaction.
+  // 5. The writes, in the run's transaction.
   const counts = { written: 0, removedPassages: 0, added: 0, updated: 0 };
-  const apply = db.transaction(() => {
+  {
     const passageIdsOf = db.prepare("SELECT id FROM passages WHERE document_id = ?").pluck();
     const deleteFts = db.prepare("DELETE FROM passages_fts WHERE rowid = ?");
     const deletePassages = db.prepare("DELETE FROM passages WHERE document_id = ?");
@@ -194,6 +227,8 @@ export async function indexSource(ctx: IndexerContext, location: string, options
       }
       deletePassages.run(documentId);
     };
+    const setMeta = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
+    setMeta.run(sourceKindKey(collection), source.kind);
     if (rebuildFts) db.prepare("INSERT INTO passages_fts (passages_fts) VALUES ('delete-all')").run();
 
     for (const id of removed) {
@@ -216,7 +251,7 @@ export async function indexSource(ctx: IndexerContext, location: string, options
       }
       const lang = s.language ? baseLanguage(s.language) : undefined;
       const titleTerms = indexTerms(s.title, lang, ctx.analyzer);
-      const path = pathTerms(s.path, s.language, ctx.analyzer);
+      const path = pathTerms(s.path, s.language, ctx.analyzer, source.kind === "folder");
       for (const p of doc.passages) {
         const passageId = Number(insertPassage.run(documentId, p.seq, p.heading, p.text, p.contentHash).lastInsertRowid);
         if (!rebuildFts) insertFts.run(passageId, titleTerms, indexTerms(passageBody(p.heading, p.text), lang, ctx.analyzer), path);
@@ -230,16 +265,10 @@ export async function indexSource(ctx: IndexerContext, location: string, options
     // Cached vectors of text that no passage holds any more are garbage; vectors of other
     // embedders for live text stay, so switching back does not pay again.
     db.prepare("DELETE FROM embeddings WHERE content_hash NOT IN (SELECT content_hash FROM passages)").run();
-    const setMeta = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
     setMeta.run("analyzer", analyzer);
     setMeta.run("embedder", embedder);
     setMeta.run("dimensions", String(dimensions));
     setMeta.run("updated_at", new Date().toISOString());
-  });
-  try {
-    apply.immediate();
-  } catch (error) {
-    throw sqliteFailure(file, error);
   }
 
   const totals = db
@@ -249,13 +278,11 @@ export async function indexSource(ctx: IndexerContext, location: string, options
     .get(collection, collection) as { docs: number; passages: number };
   return {
     collection,
-    source: location,
+    source: source.location,
     documents: { added: counts.added, updated: counts.updated, unchanged, removed: removed.length, total: totals.docs },
     passages: { written: counts.written, removed: counts.removedPassages, total: totals.passages },
     embeddings: { computed: vectors.size, reused, embedder, dimensions },
     skippedFiles: source.skippedFiles,
-    messages,
-    elapsedMs: performance.now() - started,
   };
 }
 
@@ -263,15 +290,27 @@ export async function indexSource(ctx: IndexerContext, location: string, options
 function rebuildFullText(db: Db, analyzer: AnalyzerConfig): void {
   const insertFts = db.prepare("INSERT INTO passages_fts (rowid, title, body, path) VALUES (?, ?, ?, ?)");
   const rows = db
-    .prepare("SELECT p.id, p.heading, p.text, d.title, d.path, d.language FROM passages p JOIN documents d ON d.id = p.document_id")
-    .all() as Array<{ id: number; heading: string; text: string; title: string; path: string; language: string | null }>;
+    .prepare(
+      "SELECT p.id, p.heading, p.text, d.title, d.path, d.language, d.collection FROM passages p JOIN documents d ON d.id = p.document_id",
+    )
+    .all() as Array<{
+    id: number;
+    heading: string;
+    text: string;
+    title: string;
+    path: string;
+    language: string | null;
+    collection: string;
+  }>;
+  const kind = db.prepare("SELECT value FROM meta WHERE key = ?").pluck();
   for (const row of rows) {
     const lang = row.language ? baseLanguage(row.language) : undefined;
     insertFts.run(
       row.id,
       indexTerms(row.title, lang, analyzer),
       indexTerms(passageBody(row.heading, row.text), lang, analyzer),
-      pathTerms(row.path, row.language, analyzer),
+      // A collection indexed before its kind was recorded keeps path search, as it had.
+      pathTerms(row.path, row.language, analyzer, kind.get(sourceKindKey(row.collection)) !== "jsonl"),
     );
   }
 }
