@@ -214,16 +214,14 @@ describe("pnpm eval gates on per-metric floors", () => {
     const bogus = await refused(["--bogus"], { EVALITE_STORAGE: storage });
     expect(bogus.code).toBe(2);
     expect(bogus.stdout).toBe("");
-    expect(bogus.stderr).toBe("eval: unknown flag --bogus; pnpm eval --help lists the flags
-");
+    expect(bogus.stderr).toBe("eval: unknown flag --bogus; pnpm eval --help lists the flags\n");
     expect(existsSync(storage)).toBe(false);
     // A mistyped baseline path does not switch the gate off.
     const missing = await refused(["search"], { EVAL_BASELINE: "no-such.json" });
     expect(missing.code).toBe(2);
     expect(missing.stdout).toBe("");
     expect(missing.stderr).toBe(
-      `eval: ${join(ROOT, "no-such.json")}: no such baseline file (EVAL_BASELINE names the floors file); to start one there: pnpm eval --update-baseline --reason "..."
-`,
+      `eval: ${join(ROOT, "no-such.json")}: no such baseline file (EVAL_BASELINE names the floors file); to start one there: pnpm eval --update-baseline --reason "..."\n`,
     );
     writeFileSync(join(work, "broken.json"), '{ "version": 1, "floors": ');
     const broken = await refused(["query"], { EVAL_BASELINE: join(work, "broken.json") });
