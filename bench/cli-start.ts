@@ -13,13 +13,9 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { argumentsOrExit, parseCommandLine, positiveInteger } from "../helpers/cli-args.js";
+import { countFlagOrExit } from "../helpers/cli-args.js";
 
-const USAGE = "Usage: pnpm bench:start [--runs N]";
-const runs = argumentsOrExit("bench:start", () => {
-  const { values } = parseCommandLine({ options: { runs: { type: "string" } } }, USAGE);
-  return positiveInteger("runs", values.runs, 10);
-});
+const runs = countFlagOrExit("bench:start", "runs", 10);
 
 const root = resolve(import.meta.dirname, "..");
 const scratch = mkdtempSync(join(tmpdir(), "cli-start-"));

@@ -8,13 +8,9 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { argumentsOrExit, parseCommandLine, positiveInteger } from "../helpers/cli-args.js";
+import { countFlagOrExit } from "../helpers/cli-args.js";
 
-const USAGE = "Usage: pnpm bench:eval [--runs N]";
-const runs = argumentsOrExit("bench:eval", () => {
-  const { values } = parseCommandLine({ options: { runs: { type: "string" } } }, USAGE);
-  return positiveInteger("runs", values.runs, 3);
-});
+const runs = countFlagOrExit("bench:eval", "runs", 3);
 
 const root = resolve(import.meta.dirname, "..");
 

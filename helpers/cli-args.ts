@@ -51,3 +51,14 @@ export function argumentsOrExit<T>(command: string, read: () => T): T {
     process.exit(2);
   }
 }
+
+/**
+ * A benchmark's one count flag (`pnpm <command> [--<flag> N]`), or its default; a bad value or an
+ * unknown flag prints one line with the usage and exits 2.
+ */
+export function countFlagOrExit(command: string, flag: string, fallback: number): number {
+  return argumentsOrExit(command, () => {
+    const { values } = parseCommandLine({ options: { [flag]: { type: "string" } } }, `Usage: pnpm ${command} [--${flag} N]`);
+    return positiveInteger(flag, values[flag] as string | undefined, fallback);
+  });
+}
