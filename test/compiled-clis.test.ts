@@ -78,7 +78,8 @@ describe("the compiled CLIs, spawned as pnpm runs them", () => {
 describe("bin/check-build.mjs: a stale build does not run", () => {
   const check = join(ROOT, "bin/check-build.mjs");
   const hourAgo = new Date(Date.now() - 3_600_000);
-  const inAMinute = new Date(Date.now() + 60_000);
+  /** A minute after now, read when a test runs: this file's earlier tests can take longer than a minute. */
+  const inAMinute = (): Date => new Date(Date.now() + 60_000);
 
   /** <name>/src/a.ts compiled to <name>/dist/entry.js, built now, its source an hour older; `references` as tsconfig paths. */
   function project(name: string, references: string[] = []): { dir: string; source: string; info: string } {
@@ -107,7 +108,7 @@ describe("bin/check-build.mjs: a stale build does not run", () => {
   it("runs a build newer than its sources, and names the source that changed, the one deleted, the build missing", () => {
     const p = project("fresh");
     expect(start(p.dir)).toEqual({ status: 0, stdout: "ran\n", stderr: "" });
-    utimesSync(p.source, inAMinute, inAMinute);
+    utimesSync(p.source, inAMinute(), inAMinute());
     expect(start(p.dir)).toEqual({
       status: 2,
       stdout: "",
@@ -125,7 +126,7 @@ describe("bin/check-build.mjs: a stale build does not run", () => {
     const lib = project("lib");
     const app = project("app", ["../lib/tsconfig.build.json"]);
     expect(start(app.dir).status).toBe(0);
-    utimesSync(lib.source, inAMinute, inAMinute);
+    utimesSync(lib.source, inAMinute(), inAMinute());
     expect(start(app.dir).stderr).toBe(
       "tool: the compiled CLI is out of date: ../lib/src/a.ts changed after the last build; run `pnpm build`\n",
     );
