@@ -1,10 +1,6 @@
-import { execFile } from "node:child_process";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { describeExportedRun, routeFolders } from "./ui-export.js";
-
-const ROOT = join(import.meta.dirname, "..");
 
 describe("routeFolders", () => {
   it("gives every suite page and every case page a folder, as the UI's routes spell them", () => {
@@ -31,25 +27,4 @@ describe("describeExportedRun", () => {
       "eval:export: run #5 (a partial run: watch mode re-ran 1 suite, only those are in it; the latest full run is #3: --runId 3) → out/",
     );
   });
-});
-
-describe("pnpm eval:export", () => {
-  const run = (args: string[], env: Record<string, string>) =>
-    promisify(execFile)(join(ROOT, "node_modules/.bin/tsx"), ["bin/eval-export.ts", ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-    }).then(
-      () => ({ code: 0, stderr: "" }),
-      (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
-    );
-
-  it("stops with one line when there is no storage or a bad flag", async () => {
-    const missing = await run([], { EVALITE_STORAGE: "/no/such/evalite.db" });
-    expect(missing).toEqual({
-      code: 2,
-      stderr: "eval:export: no Evalite storage at /no/such/evalite.db: run pnpm eval (or pnpm eval:watch) first\n",
-    });
-    const bad = await run(["--runId", "x"], {});
-    expect(bad).toEqual({ code: 2, stderr: 'eval:export: --runId must be a positive integer, got "x"\n' });
-  }, 60_000);
 });

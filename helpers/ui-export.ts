@@ -41,7 +41,11 @@ export function describeExportedRun(run: ExportedRunSummary, latestFull: number 
 
 /** The newest run (any kind), or the one asked for; undefined when the storage has none. */
 export async function runToExport(storage: Evalite.Storage, runId: number | undefined): Promise<Evalite.Storage.Entities.Run | undefined> {
-  const [run] = runId !== undefined ? await storage.runs.getMany({ ids: [runId], limit: 1 }) : await storage.runs.getMany({ limit: 1 });
+  // By id: runs created within the same second tie on created_at, Evalite's default order.
+  const [run] =
+    runId !== undefined
+      ? await storage.runs.getMany({ ids: [runId], limit: 1 })
+      : await storage.runs.getMany({ limit: 1, orderBy: "id", orderDirection: "desc" });
   return run;
 }
 

@@ -8,14 +8,14 @@
  * git-ignored artifacts/ui/. Without /usr/bin/chromium the test is skipped with a warning,
  * unless REQUIRE_BROWSER=1 (as in .ci/run), where a missing browser fails it.
  */
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main as exportUi } from "../../bin/eval-export.js";
 import { freePort, ROOT } from "../eval-run.js";
 import { serveStatic } from "./static-server.js";
 
@@ -189,10 +189,8 @@ describe.skipIf(!haveBrowser)("Evalite UI in headless Chromium", () => {
 
   it("does the same in the exported bundle on a plain static server, deep links included", async () => {
     const output = join(scratch, "export");
-    await promisify(execFile)(join(ROOT, "node_modules/.bin/tsx"), ["bin/eval-export.ts", "--output", output], {
-      cwd: ROOT,
-      env: { ...process.env, EVALITE_STORAGE: storage },
-    });
+    const exportIo = { stdout: () => undefined, stderr: (t: string) => process.stderr.write(t) };
+    expect(await exportUi(["--output", output], exportIo, { EVALITE_STORAGE: storage })).toBe(0);
     const port = await freePort();
     const staticServer: Server = await serveStatic(output, port);
     const exported = `http://127.0.0.1:${port}`;
