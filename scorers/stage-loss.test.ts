@@ -34,48 +34,37 @@ describe("relevantDocPaths: the stage that removed a document from the final top
     expect(p.ranks).toEqual({ bm25: 3, vector: null, fusion: 2, rerank: 4 });
   });
 
-  it("in no first-stage list: not retrieved, naming each list's depth", () => {
-    const trace = [
-      stage("bm25", fill(50, "b")),
-      stage("vector", fill(50, "v")),
-      stage("fusion", fill(50, "f")),
-      stage("rerank", fill(30, "r")),
-    ];
-    const p = pathOf(trace, fill(10, "r"));
-    expect([p.lostAt, p.why]).toEqual(["not retrieved", "not in bm25 top 50, vector top 50"]);
-  });
-
-  it("24th after fusion and 24th after rerank: lost at fusion, not rerank (it was never inside the cut-off)", () => {
-    const trace = [
-      stage("bm25", at(30, "rel", "b")),
-      stage("vector", fill(50, "v")),
-      stage("fusion", at(24, "rel", "f")),
-      stage("rerank", at(24, "rel", "r")),
-    ];
-    const p = pathOf(trace, fill(10, "r"));
-    expect([p.lostAt, p.why]).toEqual(["fusion", "fusion rank 24 > 10"]);
-  });
-
-  it("within k after fusion, out of it after rerank: lost at rerank, with both ranks", () => {
-    const trace = [
-      stage("bm25", at(2, "rel", "b")),
-      stage("vector", fill(50, "v")),
-      stage("fusion", at(8, "rel", "f")),
-      stage("rerank", at(14, "rel", "r")),
-    ];
-    const p = pathOf(trace, fill(10, "r"));
-    expect([p.lostAt, p.why]).toEqual(["rerank", "rerank moved it 8 → 14"]);
-  });
-
-  it("retrieved but beyond fusion's traced list (not a reranker candidate): lost at fusion", () => {
-    const trace = [
-      stage("bm25", at(40, "rel", "b")),
-      stage("vector", fill(50, "v")),
-      stage("fusion", fill(30, "f")),
-      stage("rerank", fill(30, "r")),
-    ];
-    const p = pathOf(trace, fill(10, "r"));
-    expect([p.lostAt, p.why]).toEqual(["fusion", "not in fusion top 30"]);
+  /** The balanced tier's lists with the document at the given ranks (null: not in that list of 30). */
+  const hybrid = (bm25: number | null, fusion: number | null, rerank: number | null): TraceStage[] => [
+    stage("bm25", bm25 === null ? fill(30, "b") : at(bm25, "rel", "b")),
+    stage("vector", fill(50, "v")),
+    stage("fusion", fusion === null ? fill(30, "f") : at(fusion, "rel", "f")),
+    stage("rerank", rerank === null ? fill(30, "r") : at(rerank, "rel", "r")),
+  ];
+  it.each([
+    {
+      when: "in no first-stage list: not retrieved, naming each list's depth",
+      ranks: [null, null, null],
+      lost: "not retrieved: not in bm25 top 30, vector top 50",
+    },
+    {
+      when: "24th after fusion and 24th after rerank: lost at fusion (never inside the cut-off)",
+      ranks: [30, 24, 24],
+      lost: "fusion: fusion rank 24 > 10",
+    },
+    {
+      when: "within k after fusion, out of it after rerank: lost at rerank, with both ranks",
+      ranks: [2, 8, 14],
+      lost: "rerank: rerank moved it 8 → 14",
+    },
+    {
+      when: "retrieved but beyond fusion's traced list (not a reranker candidate): lost at fusion",
+      ranks: [28, null, null],
+      lost: "fusion: not in fusion top 30",
+    },
+  ] as const)("$when", ({ ranks, lost }) => {
+    const p = pathOf(hybrid(ranks[0], ranks[1], ranks[2]), fill(10, "r"));
+    expect(`${p.lostAt}: ${p.why}`).toBe(lost);
   });
 
   it("a hybrid run without a reranker: fusion's cut-off", () => {
