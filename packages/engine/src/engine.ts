@@ -735,7 +735,8 @@ export class Engine {
         query: text,
         candidates: pool.length,
         passages: documents.length,
-        formula: `${w} × fused/max(fused) + ${1 - w} × rerank`,
+        // 1 − 0.7 is 0.30000000000000004 in binary floating point: written as the 0.3 it means.
+        formula: `${w} × fused/max(fused) + ${Number((1 - w).toFixed(12))} × rerank`,
       },
       output: out.slice(0, traceDepth).map((c, i) => ({
         docId: c.docId,
