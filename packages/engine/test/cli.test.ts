@@ -147,7 +147,7 @@ describe("engine CLI", () => {
       const conn = new Database(newer);
       conn.pragma("user_version = 7");
       conn.close();
-      expectOneLineError(engine("search", "x", "--db", newer), /written by index schema version 7; this engine reads up to version 1/);
+      expectOneLineError(engine("search", "x", "--db", newer), /written by index schema version 7; this engine reads up to version 2/);
       expectOneLineError(engine("index", corpus, "--db", newer), /schema version 7/);
     });
 
