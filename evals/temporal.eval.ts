@@ -58,10 +58,12 @@ evalite("Temporal validity", {
     {
       label: "Top 3 (balanced)",
       value:
-        output.results
-          .slice(0, 3)
-          .map((r) => r.docId)
-          .join("\n") || "(none)",
+        output.results.length === 0
+          ? "(none)"
+          : output.results
+              .slice(0, 3)
+              .map((r, i) => `${i + 1}. ${r.docId}`)
+              .join("\n"),
     },
     {
       label: "With includeSuperseded",
