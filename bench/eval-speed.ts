@@ -8,13 +8,9 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { argumentsOrExit, parseCommandLine, positiveInteger } from "../helpers/cli-args.js";
+import { countFlagOrExit } from "../helpers/cli-args.js";
 
-const USAGE = "Usage: pnpm bench:eval [--runs N]";
-const runs = argumentsOrExit("bench:eval", () => {
-  const { values } = parseCommandLine({ options: { runs: { type: "string" } } }, USAGE);
-  return positiveInteger("runs", values.runs, 3);
-});
+const runs = countFlagOrExit("bench:eval", "runs", 3);
 
 const root = resolve(import.meta.dirname, "..");
 
@@ -50,7 +46,9 @@ const suite: number[] = [];
 const floor: number[] = [];
 for (let i = 0; i < runs; i++) {
   floor.push(time(join(root, "node_modules/.bin/evalite"), ["run"], scratch, join(scratch, `floor-${i}.db`)));
-  suite.push(time(process.execPath, ["--import", "tsx", join(root, "bin/eval.ts")], root, join(scratch, `suite-${i}.db`)));
+  // What `pnpm eval` runs (package.json), without pnpm.
+  const evalCli = ["--conditions=compiled", "--import", join(root, "bin/check-build.mjs"), join(root, "dist/bin/entry/eval.js")];
+  suite.push(time(process.execPath, evalCli, root, join(scratch, `suite-${i}.db`)));
 }
 const s = median(suite);
 const f = median(floor);

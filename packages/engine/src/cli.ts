@@ -96,7 +96,35 @@ const ALLOWED: Record<string, Array<keyof typeof options>> = {
   ask: ["db", "preset", "limit", "tier", "collection", "language", "as-of", "include-superseded", "json", "batch", "out"],
 };
 
-export async function main(argv: string[], out: (s: string) => void = (s) => process.stdout.write(s)): Promise<number> {
+/** What the command line touches of its process: its output streams and its environment. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  env: NodeJS.ProcessEnv;
+}
+
+/** The running process's streams and environment (src/entry.ts). */
+export function processIo(): CliIo {
+  return { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s), env: process.env };
+}
+
+/**
+ * Runs one command line and returns its exit status: 0, or 2 with one line on `io.stderr` for any
+ * failure (the stack too for an internal error when ENGINE_DEBUG is set). Never exits the process.
+ */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  try {
+    return await run(argv, io);
+  } catch (error) {
+    const { message, internal } = describeFailure(error);
+    io.stderr(`engine: ${message}\n`);
+    if (internal && io.env.ENGINE_DEBUG) io.stderr(`${(error as Error)?.stack}\n`);
+    return 2;
+  }
+}
+
+async function run(argv: string[], io: CliIo): Promise<number> {
+  const out = io.stdout;
   let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof options; allowPositionals: true; strict: true }>>;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
@@ -109,7 +137,7 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
   if (values.help || command === undefined || command === "help") {
     if (command === undefined && !values.help) {
       // No command is a mistake: the usage goes to stderr, like every error.
-      process.stderr.write(`${USAGE}\n`);
+      io.stderr(`${USAGE}\n`);
       return 2;
     }
     out(`${USAGE}\n`);
@@ -132,7 +160,7 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
           : `"${command}" takes exactly one argument (quote a query with spaces)`,
     );
   }
-  const selection = selectModels();
+  const selection = selectModels(io.env);
   const models: EngineOptions = engineModelOptions(selection);
   if (command === "expand") return expand(positionals[0]!, values.db, models, values.json === true, out);
   const limit = values.limit === undefined ? undefined : parseLimit(values.limit);
@@ -167,7 +195,7 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
     try {
       const report = await engine.index(positionals[0]!, {
         ...(values.collection ? { collection: values.collection } : {}),
-        onMessage: (line) => process.stderr.write(`engine: ${line}\n`),
+        onMessage: (line) => io.stderr(`engine: ${line}\n`),
       });
       if (values.json) out(`${JSON.stringify(report, null, 2)}\n`);
       else {
@@ -225,7 +253,7 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
         const jsonl = `${lines.join("\n")}\n`;
         if (values.out) {
           writeFileSync(values.out, jsonl);
-          process.stderr.write(`engine: wrote ${lines.length} answers to ${values.out}\n`);
+          io.stderr(`engine: wrote ${lines.length} answers to ${values.out}\n`);
         } else out(jsonl);
         // Every answer is written, failed ones with their error; the status still says some failed.
         if (failed > 0) throw new EngineError("PROVIDER_ERROR", `${failed} of ${lines.length} answers failed; their lines carry the error`);
@@ -235,7 +263,7 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
       if (r.error && !values.json) throw new EngineError("PROVIDER_ERROR", r.error);
       out(values.json ? `${JSON.stringify(r, null, 2)}\n` : formatAnswer(r));
       // --json prints the result with its error; the failure is still one line on stderr.
-      if (r.error) process.stderr.write(`engine: ${r.error.split("\n")[0]}\n`);
+      if (r.error) io.stderr(`engine: ${r.error.split("\n")[0]}\n`);
       return r.error ? 2 : 0;
     }
     if (command === "stats") {
@@ -268,7 +296,7 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
       }
       if (values.out) {
         writeFileSync(values.out, run);
-        process.stderr.write(`engine: wrote ${queries.length} queries to ${values.out} (tag ${tag})\n`);
+        io.stderr(`engine: wrote ${queries.length} queries to ${values.out} (tag ${tag})\n`);
       } else out(run);
       return 0;
     }
@@ -427,19 +455,4 @@ export function describeFailure(error: unknown): { message: string; internal: bo
     message: `internal error: ${((error as Error)?.message ?? String(error)).split("\n")[0]} (set ENGINE_DEBUG=1 for the stack)`,
     internal: true,
   };
-}
-
-const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname);
-if (isMain) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      const { message, internal } = describeFailure(error);
-      process.stderr.write(`engine: ${message}\n`);
-      if (internal && process.env.ENGINE_DEBUG) process.stderr.write(`${(error as Error)?.stack}\n`);
-      process.exitCode = 2;
-    },
-  );
 }
