@@ -24,7 +24,7 @@ describe("which index an eval file measures", () => {
     expect(indexesFor(["/repo/evals/search.eval.ts", "/repo/evals/vsearch.eval.ts"])).toEqual(new Set(["dataset"]));
     expect(indexesFor(["/repo/evals/lexical.eval.ts"])).toEqual(new Set(["lexical"]));
     expect(indexesFor(["evals/cjk.eval.ts", "evals/ask.eval.ts"])).toEqual(new Set(["cjk", "dataset"]));
-    expect(indexesFor([])).toEqual(new Set(["dataset", "lexical", "cjk"]));
+    expect(indexesFor([])).toEqual(new Set(["dataset", "lexical", "cjk", "temporal"]));
   });
 });
 

@@ -12,7 +12,7 @@
 import { readdirSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 
-export const LANES = ["lexical", "cjk"] as const;
+export const LANES = ["lexical", "cjk", "temporal"] as const;
 export type LaneName = (typeof LANES)[number];
 export type IndexName = "dataset" | LaneName;
 

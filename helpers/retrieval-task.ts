@@ -12,6 +12,7 @@ import { relevantDocPaths, summarizeLosses, type RelevantDocPath } from "../scor
 import type { RetrievalCase } from "./dataset.js";
 import { once } from "./run-cache.js";
 import type { SuiteFingerprint } from "./setup-db.js";
+import { inputView, relevantDocumentsTable, stageView } from "./trace-view.js";
 
 export type RetrievalMode = "search" | "vsearch" | Tier;
 
@@ -86,10 +87,11 @@ export async function runRetrieval(index: MeasuredIndex, mode: RetrievalMode, c:
   const response = await rank(index, mode, c.query, retrievalOptions(c));
   forwardTrace(response.trace);
   const relevantPaths = relevantDocPaths(response.trace, response.results, c.judgments, RESULT_DEPTH);
-  const end = performance.timeOrigin + performance.now();
+  // Not a stage of the engine: it takes no time, so it sits at the end of the last stage.
+  const end = response.trace.at(-1)?.end ?? performance.timeOrigin + performance.now();
   reportTrace({
-    input: { stage: "relevant documents", judged: relevantPaths.length, k: RESULT_DEPTH },
-    output: relevantPaths,
+    input: inputView("relevant documents", { query: c.query, judged: relevantPaths.length, k: RESULT_DEPTH }),
+    output: relevantDocumentsTable(relevantPaths),
     start: end,
     end,
   });
@@ -102,15 +104,9 @@ export async function runRetrieval(index: MeasuredIndex, mode: RetrievalMode, c:
   };
 }
 
+/** Each engine stage to Evalite's trace, shaped for its trace view (helpers/trace-view.ts). */
 export function forwardTrace(trace: readonly TraceStage[]): void {
-  for (const stage of trace) {
-    reportTrace({
-      input: { stage: stage.stage, ...stage.input, ...(stage.note ? { note: stage.note } : {}) },
-      output: stage.output,
-      start: stage.start,
-      end: stage.end,
-    });
-  }
+  for (const stage of trace) reportTrace({ ...stageView(stage), start: stage.start, end: stage.end });
 }
 
 /** The columns every retrieval eval shows: query, top 3, time, and what was lost where. */

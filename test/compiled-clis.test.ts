@@ -73,6 +73,15 @@ describe("the compiled CLIs, spawned as pnpm runs them", () => {
     expect(compareHelp).toEqual({ status: 0, stdout: "Usage: pnpm eval:compare <a.json> <b.json> [--force] [--json]\n", stderr: "" });
     expectOneLineError(run("eval:compare", ["a.json"], ROOT), /^eval:compare: two reports are needed, got 1; Usage: /);
   });
+
+  it("pnpm eval:export: help on stdout with exit 0, a bad argument in one line with exit 2", () => {
+    expect(run("eval:export", ["--help"], ROOT)).toEqual({
+      status: 0,
+      stdout: "Usage: pnpm eval:export [--runId N] [--output folder]\n",
+      stderr: "",
+    });
+    expectOneLineError(run("eval:export", ["--runId", "0"], ROOT), /^eval:export: --runId must be a positive integer, got "0"$/m);
+  });
 });
 
 describe("bin/check-build.mjs: a stale build does not run", () => {
@@ -142,7 +151,7 @@ describe("bin/check-build.mjs: a stale build does not run", () => {
 
   it("is what every CLI script preloads, on the build pnpm build makes", () => {
     const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
-    for (const name of ["engine", "trec-eval", "eval", "eval:compare"]) {
+    for (const name of ["engine", "trec-eval", "eval", "eval:compare", "eval:export"]) {
       expect(scripts[name], name).toMatch(
         /^node (--conditions=compiled )?--import \.\/bin\/check-build\.mjs (packages\/[a-z-]+\/)?dist\/\S+\.js$/,
       );

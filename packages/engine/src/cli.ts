@@ -13,6 +13,7 @@ import { DeterministicExpander } from "./retrieval/deterministic-expander.js";
 import { formatTrecRun } from "./formats/trec-run.js";
 import { SKIP_REASONS } from "./ingest/source.js";
 import { claimNewIndexFile, discardUnfinishedIndex } from "./store/database.js";
+import { parseInstant } from "./ingest/validity.js";
 import {
   TIERS,
   type AskResult,
@@ -20,6 +21,7 @@ import {
   type SkipReason,
   type EngineOptions,
   type ExpansionResult,
+  type SearchOptions,
   type SearchResponse,
   type Tier,
 } from "./types.js";
@@ -32,6 +34,7 @@ const USAGE = `Usage:
   pnpm engine query   "<text>" --db <file> [--tier fast|balanced|thorough] [--limit <n>] [--collection <c>] [--language <l>] [--json]
   pnpm engine run <queries.jsonl> --db <file> [--mode search|vsearch|query] [--tier <tier>] [--limit <n>]
                    [--out <run.txt>] [--tag <name>] [--collection <c>] [--language <l>]
+  (search, vsearch, query, run and ask also take [--as-of <date>] [--include-superseded])
   pnpm engine stats --db <file> [--json]
   pnpm engine expand "<query>" [--db <file>] [--json]
   pnpm engine ask "<question>" --db <file> [--preset slim|balanced|quality] [--limit <n>] [--tier <tier>]
@@ -39,6 +42,9 @@ const USAGE = `Usage:
   pnpm engine ask --batch <questions.jsonl> --db <file> [--preset <p>] [--limit <n>] [--out <answers.jsonl>]
                    [--collection <c>] [--language <l>]
 
+  --as-of  Evaluate document validity (validFrom, validUntil, supersedes) at this instant instead of
+           now: YYYY-MM-DD or an ISO 8601 date-time, UTC unless it names an offset.
+  --include-superseded  Also return superseded and expired documents, marked stale.
   index    Index a folder of Markdown/text files (language from an en/, de/… folder or front matter,
            else detected) or a BEIR-style corpus.jsonl ({"_id"|"id","title","text"}). Unchanged
            documents are skipped, deleted ones removed, all in one transaction.
@@ -72,6 +78,8 @@ const options = {
   out: { type: "string" },
   tag: { type: "string" },
   json: { type: "boolean" },
+  "as-of": { type: "string" },
+  "include-superseded": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } satisfies ParseArgsConfig["options"];
 
@@ -79,13 +87,13 @@ type Values = { [K in keyof typeof options]?: (typeof options)[K]["type"] extend
 
 const ALLOWED: Record<string, Array<keyof typeof options>> = {
   index: ["db", "collection", "json"],
-  search: ["db", "limit", "collection", "language", "json"],
-  vsearch: ["db", "limit", "collection", "language", "json"],
-  query: ["db", "tier", "limit", "collection", "language", "json"],
-  run: ["db", "mode", "tier", "limit", "out", "tag", "collection", "language"],
+  search: ["db", "limit", "collection", "language", "as-of", "include-superseded", "json"],
+  vsearch: ["db", "limit", "collection", "language", "as-of", "include-superseded", "json"],
+  query: ["db", "tier", "limit", "collection", "language", "as-of", "include-superseded", "json"],
+  run: ["db", "mode", "tier", "limit", "out", "tag", "collection", "language", "as-of", "include-superseded"],
   stats: ["db", "json"],
   expand: ["db", "json"],
-  ask: ["db", "preset", "limit", "tier", "collection", "language", "json", "batch", "out"],
+  ask: ["db", "preset", "limit", "tier", "collection", "language", "as-of", "include-superseded", "json", "batch", "out"],
 };
 
 /** What the command line touches of its process: its output streams and its environment. */
@@ -160,9 +168,16 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     throw new UsageError(`--preset must be one of ${PRESETS.join(", ")}, got ${quoteInput(values.preset)}`);
   if (values.out !== undefined && command === "ask" && values.batch === undefined)
     throw new UsageError(`--out applies to "ask --batch" only`);
+  const asOf = values["as-of"];
+  if (asOf !== undefined && parseInstant(asOf) === undefined)
+    throw new UsageError(
+      `--as-of must be a date: YYYY-MM-DD or an ISO 8601 date-time such as 2024-09-01T08:30:00Z (UTC unless it names an offset), got ${quoteInput(asOf)}`,
+    );
   const filters = {
     ...(values.collection ? { collection: values.collection } : {}),
     ...(values.language ? { language: values.language } : {}),
+    ...(asOf !== undefined ? { asOf } : {}),
+    ...(values["include-superseded"] ? { includeSuperseded: true } : {}),
   };
 
   if (command === "index") {
@@ -305,7 +320,7 @@ async function ask(
   engine: Engine,
   mode: "search" | "vsearch" | "query",
   text: string,
-  opts: { limit?: number; collection?: string; language?: string },
+  opts: SearchOptions,
   tier: Tier,
 ): Promise<SearchResponse> {
   if (mode === "search") return engine.search(text, opts);
@@ -407,7 +422,8 @@ function formatResponse(response: SearchResponse): string {
     return `no results for ${quoteInput(response.query)} (${response.mode}, ${response.elapsedMs.toFixed(1)} ms)\n`;
   const lines = response.results.map(
     (h) =>
-      `${String(h.rank).padStart(2)}. ${h.docId}  ${h.score.toFixed(4)}  ${h.title}${h.heading ? ` › ${h.heading}` : ""}\n    ${h.snippet}`,
+      `${String(h.rank).padStart(2)}. ${h.docId}  ${h.score.toFixed(4)}  ${h.title}${h.heading ? ` › ${h.heading}` : ""}` +
+      `${h.validity?.stale ? `  [STALE: ${h.validity.reason}]` : ""}\n    ${h.snippet}`,
   );
   return `${lines.join("\n")}\n(${response.mode}, ${response.results.length} results, ${response.elapsedMs.toFixed(1)} ms)\n`;
 }

@@ -108,6 +108,41 @@ describe("engine CLI", () => {
     );
   });
 
+  it("--as-of and --include-superseded replay validity; bad validity is one line, exit 2", async () => {
+    const prices = join(dir, "prices");
+    writeFiles(prices, {
+      "old.md": "---\nvalidFrom: 2023-01-01\n---\n# Plus price\n\nThe Plus plan costs 4.99 euros per month.",
+      "new.md": "---\nvalidFrom: 2024-09-01\nsupersedes: old.md\n---\n# Plus price\n\nThe Plus plan costs 5.99 euros per month.",
+      // Other documents, so that the question's words are rare enough to count as evidence.
+      "sync.md": "# Sync\n\nThe client uploads changes in the background.",
+      "trash.md": "# Trash\n\nDeleted files stay in the trash for 30 days.",
+      "share.md": "# Sharing\n\nLinks can expire after a week.",
+    });
+    const pricesDb = join(dir, "prices.db");
+    expect((await engine("index", prices, "--db", pricesDb)).code).toBe(0);
+    const ids = (r: Outcome): string[] =>
+      (JSON.parse(r.stdout) as { results: Array<{ docId: string }> }).results
+        .map((h) => h.docId)
+        .filter((id) => id === "old.md" || id === "new.md");
+    expect(ids(await engine("search", "Plus plan costs", "--db", pricesDb, "--json"))).toEqual(["new.md"]);
+    expect(ids(await engine("query", "Plus plan costs", "--db", pricesDb, "--as-of", "2024-08-31T23:59:59Z", "--json"))).toEqual([
+      "old.md",
+    ]);
+    const marked = await engine("search", "Plus plan costs", "--db", pricesDb, "--include-superseded");
+    expect(marked.code).toBe(0);
+    expect(marked.stdout).toMatch(/old\.md .*\[STALE: superseded by new\.md\]/);
+    const asked = await engine("ask", "How much does the Plus plan cost per month?", "--db", pricesDb, "--as-of", "2024-01-01", "--json");
+    expect(JSON.parse(asked.stdout).citations.map((c: { docId: string }) => c.docId)).toEqual(["old.md"]);
+    expectOneLineError(
+      await engine("search", "x", "--db", pricesDb, "--as-of", "2024-02-30"),
+      /--as-of must be a date: .*UTC.*got "2024-02-30"/,
+    );
+    expectOneLineError(await engine("stats", "--db", pricesDb, "--as-of", "2024-01-01"), /--as-of does not apply to "stats"/);
+    writeFiles(prices, { "loop.md": "---\nsupersedes: loop.md\n---\n# Loop\n\ntext" });
+    expectOneLineError(await engine("index", prices, "--db", pricesDb), /prices\/loop\.md:2: supersedes names the document itself/);
+    expect(ids(await engine("search", "Plus plan costs", "--db", pricesDb, "--json"))).toEqual(["new.md"]);
+  });
+
   describe("errors: one line, exit 2, no stack, index untouched", () => {
     const untouched = (): string => readFileSync(db).toString("base64");
 
@@ -160,7 +195,7 @@ describe("engine CLI", () => {
       conn.close();
       expectOneLineError(
         await engine("search", "x", "--db", newer),
-        /written by index schema version 7; this engine reads up to version 1/,
+        /written by index schema version 7; this engine reads up to version 2/,
       );
       expectOneLineError(await engine("index", corpus, "--db", newer), /schema version 7/);
     });
