@@ -39,23 +39,40 @@ import type { Vitest } from "vitest/node";
 import { type Dataset, DatasetError, loadDataset } from "../helpers/dataset.js";
 import { engineOptionsFromEnv } from "../helpers/engine-options.js";
 import { checkFilter, EVAL_USAGE, type EvalArgs, parseEvalArgs } from "../helpers/eval-args.js";
-import { formatFixtureError, isFixtureError } from "../helpers/fixtures.js";
+import { formatFixtureError, isFixtureError, REPO_ROOT } from "../helpers/fixtures.js";
+import { processStartedAt, runWallSeconds } from "../helpers/run-clock.js";
 import { type EvaliteSetup, evaliteSetup, fixtureInfo, gitInfo } from "../helpers/run-context.js";
 import { removeOnExit } from "../helpers/setup-db.js";
+import { type CommandIo, processIo } from "../helpers/cli-args.js";
 
-const root = resolve(import.meta.dirname, "..");
-const say = (line: string): boolean => process.stdout.write(`${line}\n`);
+const root = REPO_ROOT;
 const firstLine = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
 
+/**
+ * What `pnpm eval` writes to besides Evalite (which prints to the process's own streams and reads its
+ * environment, as this command does).
+ */
+export interface EvalIo extends CommandIo {
+  /** Ends the process now: the one way out when Evalite throws with its UI server still listening. */
+  exit(status: number): never;
+}
+
+/** The running process's streams and exit (bin/entry/eval.ts). */
+export function processEvalIo(): EvalIo {
+  return { ...processIo(), exit: (status) => process.exit(status) };
+}
+
 /** One line on stderr, exit status 2. */
-function configError(error: unknown): number {
+function configError(error: unknown, io: EvalIo): number {
   const known = isFixtureError(error) || error instanceof DatasetError || error instanceof ConfigError;
   if (!known) throw error;
-  process.stderr.write(`eval: ${isFixtureError(error) ? formatFixtureError(error) : (error as Error).message}\n`);
+  io.stderr(`eval: ${isFixtureError(error) ? formatFixtureError(error) : (error as Error).message}\n`);
   return 2;
 }
 
-async function main(argv: string[]): Promise<number> {
+/** Runs one `pnpm eval` and returns its exit status (above); exits the process only through `io.exit`. */
+export async function main(argv: string[], io: EvalIo = processEvalIo()): Promise<number> {
+  const say = (line: string): void => io.stdout(`${line}\n`);
   let args: EvalArgs;
   let dataset: Dataset;
   let baseline: Baseline;
@@ -78,19 +95,20 @@ async function main(argv: string[]): Promise<number> {
     if (args.filter !== null) checkFilter(root, args.filter);
     evalite = await evaliteSetup(root);
   } catch (error) {
-    return configError(error);
+    return configError(error, io);
   }
   say(`eval: dataset ${dataset.name} (${dataset.cases.length} queries)`);
 
   const work = mkdtempSync(join(tmpdir(), "eval-run-"));
   removeOnExit(work);
   const runInfoPath = join(work, "run-info.json");
-  const startedAt = new Date();
+  // The report's duration is the run's wall time: from this process's start (helpers/run-clock.ts).
+  const startedAt = processStartedAt();
   let storage: Evalite.Storage;
   try {
     storage = await evalite.openStorage();
   } catch (error) {
-    process.stderr.write(`eval: Evalite's storage (evalite.config.ts, EVALITE_STORAGE) cannot be opened: ${firstLine(error)}\n`);
+    io.stderr(`eval: Evalite's storage (evalite.config.ts, EVALITE_STORAGE) cannot be opened: ${firstLine(error)}\n`);
     return 2;
   }
   const recording = recordCreatedRuns(storage);
@@ -111,8 +129,8 @@ async function main(argv: string[]): Promise<number> {
     }));
   } catch (error) {
     // Evalite's UI server is still listening when its run throws: exit rather than wait on it.
-    process.stderr.write(`eval: Evalite stopped before measuring: ${firstLine(error)}\n`);
-    process.exit(2);
+    io.stderr(`eval: Evalite stopped before measuring: ${firstLine(error)}\n`);
+    io.exit(2);
   }
   const verdict = evaliteVerdict(vitest);
 
@@ -131,7 +149,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   if (output === null) {
-    process.stderr.write(`eval: Evalite created runs ${recording.createdRunIds.join(", ")} in one "run-once" run; no verdict\n`);
+    io.stderr(`eval: Evalite created runs ${recording.createdRunIds.join(", ")} in one "run-once" run; no verdict\n`);
     return 2;
   }
   if (args.outputPath !== null) {
@@ -144,7 +162,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     runInfo = readRunInfo(runInfoPath);
   } catch (error) {
-    return configError(error);
+    return configError(error, io);
   }
 
   const mode = floorMode(runInfo.mode, dataset.name);
@@ -162,7 +180,7 @@ async function main(argv: string[]): Promise<number> {
     if (args.lowerFloors.length > 0)
       changes.push(...lowerFloors(baseline, mode, args.lowerFloors, analysis.aggregates, analysis.ranEvals, context));
   } catch (error) {
-    return configError(error);
+    return configError(error, io);
   }
   const gate = checkFloors(baseline, mode, analysis.aggregates, analysis.ranEvals);
   if (args.updateBaseline) {
@@ -192,10 +210,11 @@ async function main(argv: string[]): Promise<number> {
   });
   const reportsDir = resolve(process.env.EVAL_REPORTS_DIR?.trim() || join(root, "reports"));
   const paths = writeReportSet(args.keepReport ? join(reportsDir, "kept") : reportsDir, report);
-  printVerdict(report, changes, baselinePath);
+  printVerdict(report, changes, baselinePath, say);
   say(
     `report: ${relative(process.cwd(), paths.json)} (+ ${[paths.markdown, paths.junit, paths.badge].map((p) => relative(process.cwd(), p)).join(", ")})`,
   );
+  say(`eval: wall time ${runWallSeconds().toFixed(1)} s (this run, from its process's start to its verdict)`);
   say(
     `eval: ${report.status.toUpperCase()}${report.statusReasons.length > 0 ? ` (${report.statusReasons.join("; ")})` : ""}; exit ${report.exitStatus}`,
   );
@@ -217,7 +236,7 @@ function evaliteVerdict(vitest: Vitest): EvaliteVerdict {
   };
 }
 
-function printVerdict(report: Report, changes: readonly FloorChange[], baselinePath: string): void {
+function printVerdict(report: Report, changes: readonly FloorChange[], baselinePath: string, say: (line: string) => void): void {
   const g = report.gate;
   const t = report.thresholds.tolerance;
   const where = relative(process.cwd(), baselinePath) || baselinePath;
@@ -272,5 +291,3 @@ function printVerdict(report: Report, changes: readonly FloorChange[], baselineP
   if (report.variance)
     say(`variance: up to ${report.variance.maxTrials} trials; ${report.variance.flipped.length} case(s) flipped between pass and fail`);
 }
-
-process.exitCode = await main(process.argv.slice(2));

@@ -5,12 +5,12 @@
 // retrieval's or generation's.
 import { evalite } from "evalite";
 import type { AskResult, Preset } from "@hybrid-search/engine";
-import { loadDataset } from "../helpers/dataset.js";
-import { evalTarget } from "../helpers/eval-index.js";
+import { evalDataset, evalTarget } from "../helpers/eval-index.js";
 import { defineFor } from "../helpers/targets/eval-target.js";
 import { type AskCase, fixtureTranslationMap, loadAskCases } from "../helpers/fixtures.js";
 import { evalModels, trialHeaders } from "../helpers/models.js";
 import { forwardTrace } from "../helpers/retrieval-task.js";
+import { once } from "../helpers/run-cache.js";
 import {
   answerExcludes,
   answerIncludes,
@@ -36,18 +36,20 @@ const citationPolicy = { translations: fixtureTranslationMap() };
 // The answer cases ask about the fixture corpus; against another dataset (EVAL_DATASET) they would
 // only measure that the corpus differs, so these suites are skipped there, like the cross-language ones.
 const each = evalite.each(variants);
-const define = loadDataset().kind === "fixtures" && defineFor("Answers", { ask: true }) === evalite ? each : each.skip;
+const define = evalDataset().kind === "fixtures" && defineFor("Answers", { ask: true }) === evalite ? each : each.skip;
 
 /**
- * ask() for a case; keyed per suite so every suite's trial n asks the model the same call (one
- * cached answer). Not serialized like retrieval calls: no latency is scored here, and model calls
- * gain from Evalite's concurrency.
+ * ask() for a case; keyed per suite so every suite's trial n makes the same call, which runs once
+ * per run (helpers/run-cache.ts) and is shared by the suites that grade it. Not serialized like
+ * retrieval calls: no latency is scored here, and model calls gain from Evalite's concurrency.
  */
 const ask =
   (suite: string) =>
   async (c: AskCase, preset: Preset): Promise<AskResult> => {
-    const { target } = await evalTarget();
-    const result = await target.ask({ id: c.id, question: c.question, preset, headers: trialHeaders(`${suite}:${preset}:${c.id}`) });
+    const { target, fingerprint } = await evalTarget();
+    const headers = trialHeaders(`${suite}:${preset}:${c.id}`);
+    const request = { id: c.id, question: c.question, preset, headers };
+    const result = await once([target.kind, target.name, fingerprint, "ask", request], () => target.ask(request));
     forwardTrace(result.trace);
     return result;
   };

@@ -4,22 +4,17 @@
 import { laneTarget } from "../helpers/eval-index.js";
 import { defineFor } from "../helpers/targets/eval-target.js";
 import { loadLane } from "../helpers/lanes.js";
-import { RESULT_DEPTH, rankSerially, retrievalColumns, runRetrieval, type RetrievalTaskOutput } from "../helpers/retrieval-task.js";
+import { rank, retrievalColumns, retrievalOptions, runRetrieval } from "../helpers/retrieval-task.js";
 import { CJK_LANGUAGES } from "../helpers/fixtures.js";
 import { formatLaneSummary, hasResults, laneSummary } from "../scorers/lane.js";
 import { mrr, ndcgAtK, recallAtK } from "../scorers/retrieval.js";
 
 const cases = (language: string) => loadLane("cjk").cases.filter((c) => c.language === language);
-const outputs = new Map<string, Promise<RetrievalTaskOutput>>();
 
 for (const language of CJK_LANGUAGES) {
   defineFor(`CJK lane [${language}]`, { inProcessOnly: true })(`CJK lane [${language}]`, {
     data: () => cases(language).map((c) => ({ input: c, expected: { judgments: c.judgments } })),
-    task: async (input) => {
-      const run = runRetrieval(await laneTarget("cjk"), "search", input);
-      outputs.set(input.id, run);
-      return run;
-    },
+    task: async (input) => runRetrieval(await laneTarget("cjk"), "search", input),
     scorers: [recallAtK(10), ndcgAtK(10), mrr(), hasResults()],
     columns: (row) => [{ label: "Category", value: row.input.category }, ...retrievalColumns(row)],
   });
@@ -28,14 +23,12 @@ for (const language of CJK_LANGUAGES) {
 defineFor("CJK lane by language", { inProcessOnly: true })("CJK lane by language", {
   data: CJK_LANGUAGES.map((language) => ({ input: language })),
   task: async (language) => {
-    const { target } = await laneTarget("cjk");
+    const lane = await laneTarget("cjk");
     const rows = await Promise.all(
       cases(language).map(async (c) => {
-        // Reuse the case's run from its language suite when it happened in this process.
-        const ranking = outputs.has(c.id)
-          ? (await outputs.get(c.id)!).results
-          : (await rankSerially(target, "search", c, { limit: RESULT_DEPTH })).results;
-        return { ranking: ranking.map((r) => r.docId), judgments: c.judgments };
+        // The language suite's own ranking of the case (computed once per run).
+        const { results } = await rank(lane, "search", c, retrievalOptions(c));
+        return { ranking: results.map((r) => r.docId), judgments: c.judgments };
       }),
     );
     const summary = laneSummary(language, rows);

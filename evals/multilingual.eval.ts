@@ -1,26 +1,20 @@
 // Cross-language retrieval: queries whose relevant documents are (also or only) in another
 // language, at the balanced tier; plus the query-language × document-language recall matrix.
 import { evalite } from "evalite";
-import { loadDataset } from "../helpers/dataset.js";
-import { evalTarget, knownDocIds } from "../helpers/eval-index.js";
+import { evalDataset, evalTarget, knownDocIds } from "../helpers/eval-index.js";
 import { defineFor } from "../helpers/targets/eval-target.js";
 import { docLanguage } from "../helpers/fixtures.js";
-import { RESULT_DEPTH, rankSerially, retrievalColumns, runRetrieval, type RetrievalTaskOutput } from "../helpers/retrieval-task.js";
+import { rank, retrievalColumns, retrievalOptions, runRetrieval } from "../helpers/retrieval-task.js";
 import { crossLanguageRecallAtK, formatLanguageMatrix, languageRecallMatrix } from "../scorers/language-matrix.js";
 import { recallAtK } from "../scorers/retrieval.js";
 
 // Language comes from the fixture corpus layout (en/, de/…); a BEIR dataset has none.
-const define = (name: string) => (loadDataset().kind === "fixtures" ? defineFor(name, { modes: ["balanced"] }) : evalite.skip);
-const crossLanguage = () => loadDataset().cases.filter((c) => c.category === "cross-language");
-const outputs = new Map<string, Promise<RetrievalTaskOutput>>();
+const define = (name: string) => (evalDataset().kind === "fixtures" ? defineFor(name, { modes: ["balanced"] }) : evalite.skip);
+const crossLanguage = () => evalDataset().cases.filter((c) => c.category === "cross-language");
 
 define("Cross-language recall")("Cross-language recall", {
   data: () => crossLanguage().map((c) => ({ input: c, expected: { judgments: c.judgments } })),
-  task: async (input) => {
-    const run = runRetrieval(await evalTarget(), "balanced", input, knownDocIds);
-    outputs.set(input.id, run);
-    return run;
-  },
+  task: async (input) => runRetrieval(await evalTarget(), "balanced", input, knownDocIds),
   scorers: [recallAtK(5), crossLanguageRecallAtK(5, docLanguage)],
   columns: retrievalColumns,
 });
@@ -28,14 +22,12 @@ define("Cross-language recall")("Cross-language recall", {
 define("Cross-language recall matrix")("Cross-language recall matrix", {
   data: [{ input: "query language × document language, Recall@5" }],
   task: async () => {
-    const { target } = await evalTarget();
+    const measured = await evalTarget();
     const rows = await Promise.all(
       crossLanguage().map(async (c) => {
-        // Reuse the case's run when it already happened in this process; otherwise run it quietly.
-        const ranking = outputs.has(c.id)
-          ? (await outputs.get(c.id)!).results
-          : (await rankSerially(target, "balanced", c, { limit: RESULT_DEPTH })).results;
-        return { queryLanguage: c.language!, ranking: ranking.map((r) => r.docId), judgments: c.judgments };
+        // The recall eval's own ranking of the case (computed once per run).
+        const { results } = await rank(measured, "balanced", c, retrievalOptions(c));
+        return { queryLanguage: c.language!, ranking: results.map((r) => r.docId), judgments: c.judgments };
       }),
     );
     const matrix = languageRecallMatrix(rows, docLanguage, 5);

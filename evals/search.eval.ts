@@ -1,12 +1,12 @@
 // BM25 ranking (`engine.search`): does lexical retrieval put the judged documents on top?
-import { judgedCases, loadDataset } from "../helpers/dataset.js";
-import { evalTarget, knownDocIds } from "../helpers/eval-index.js";
+import { judgedCases } from "../helpers/dataset.js";
+import { evalDataset, evalTarget, knownDocIds } from "../helpers/eval-index.js";
 import { defineFor } from "../helpers/targets/eval-target.js";
 import { retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
 import { mrr, ndcgAtK, recallAtK } from "../scorers/retrieval.js";
 
 defineFor("Search (BM25)", { modes: ["search"] })("Search (BM25)", {
-  data: () => judgedCases(loadDataset().cases).map((c) => ({ input: c, expected: { judgments: c.judgments } })),
+  data: () => judgedCases(evalDataset().cases).map((c) => ({ input: c, expected: { judgments: c.judgments } })),
   task: async (input) => runRetrieval(await evalTarget(), "search", input, knownDocIds),
   scorers: [recallAtK(5), recallAtK(10), ndcgAtK(10), mrr()],
   columns: retrievalColumns,

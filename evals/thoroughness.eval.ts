@@ -1,8 +1,8 @@
 // Every query at each tier (fast, balanced, thorough), then whether the tiers are ordered
 // thorough ≥ balanced ≥ fast, per query and over the means, reported as measured.
 import { evalite } from "evalite";
-import { judgedCases, loadDataset, type RetrievalCase } from "../helpers/dataset.js";
-import { evalTarget, knownDocIds } from "../helpers/eval-index.js";
+import { judgedCases, type RetrievalCase } from "../helpers/dataset.js";
+import { evalDataset, evalTarget, knownDocIds } from "../helpers/eval-index.js";
 import { defineFor } from "../helpers/targets/eval-target.js";
 import { retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
 import { tierComparison, tierMeans, TIER_BUDGET_MS } from "../helpers/tier-comparison.js";
@@ -10,7 +10,7 @@ import { latencyBudget } from "../scorers/latency.js";
 import { ndcgAtK, recallAtK } from "../scorers/retrieval.js";
 import { tiersOrdered } from "../scorers/tier-order.js";
 
-const cases = () => judgedCases(loadDataset().cases);
+const cases = () => judgedCases(evalDataset().cases);
 
 const TIERS = [
   { name: "fast", input: "fast" as const },

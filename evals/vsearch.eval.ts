@@ -1,13 +1,13 @@
 // Vector ranking (`engine.vsearch`) with the configured embedder (offline: hashed character
 // n-grams, which capture spelling similarity, not meaning).
-import { judgedCases, loadDataset } from "../helpers/dataset.js";
-import { evalTarget, knownDocIds } from "../helpers/eval-index.js";
+import { judgedCases } from "../helpers/dataset.js";
+import { evalDataset, evalTarget, knownDocIds } from "../helpers/eval-index.js";
 import { defineFor } from "../helpers/targets/eval-target.js";
 import { retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
 import { mrr, ndcgAtK, recallAtK } from "../scorers/retrieval.js";
 
 defineFor("Vector search", { modes: ["vsearch"] })("Vector search", {
-  data: () => judgedCases(loadDataset().cases).map((c) => ({ input: c, expected: { judgments: c.judgments } })),
+  data: () => judgedCases(evalDataset().cases).map((c) => ({ input: c, expected: { judgments: c.judgments } })),
   task: async (input) => runRetrieval(await evalTarget(), "vsearch", input, knownDocIds),
   scorers: [recallAtK(5), recallAtK(10), ndcgAtK(10), mrr()],
   columns: retrievalColumns,

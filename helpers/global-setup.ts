@@ -1,11 +1,14 @@
 /**
- * Vitest global setup for the Evalite run (see evalite.config.ts): validates the dataset, builds the
- * run's temp index once, prints what is being measured, and shares the index with the eval files.
- * In watch mode every rerun re-indexes first (unchanged documents are skipped), so an edit to a
- * corpus document is measured on the next run. A malformed fixture stops the run with one line.
+ * Vitest global setup for the Evalite run (see evalite.config.ts): validates the dataset, builds
+ * the temp indexes the selected eval files measure (helpers/index-plan.ts: `pnpm eval search`
+ * builds the dataset's index only), prints what is being measured, and shares the indexes with the
+ * eval files. Every run and every watch-mode rerun gets a new run id, which scopes the shared
+ * engine responses (helpers/run-cache.ts). In watch mode a rerun re-indexes the indexes its files
+ * measure first (unchanged documents are skipped), so an edit to a corpus document is measured on
+ * the next run. A malformed fixture stops the run with one line.
  */
+import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
-import { Engine } from "@hybrid-search/engine";
 import type { TestProject } from "vitest/node";
 import { DatasetError, loadDataset } from "./dataset.js";
 import { ConfigError } from "@hybrid-search/eval-gate";
@@ -13,11 +16,16 @@ import type { RunInfo } from "@hybrid-search/eval-gate/run-info";
 import { engineOptionsFromEnv } from "./engine-options.js";
 import { evalModels, type EvalModels } from "./models.js";
 import { formatFixtureError, isFixtureError, loadAskCases, loadTranslations } from "./fixtures.js";
-import { buildLaneIndex, LANES, loadLane, type LaneName } from "./lanes.js";
-import { buildTempIndex, describeFingerprint, type TempIndex } from "./setup-db.js";
+import { type IndexName, indexesFor } from "./index-plan.js";
+import { buildLaneIndex, LANES, loadLane } from "./lanes.js";
+import { labelEvaliteDuration, restartRunClock } from "./run-clock.js";
+import { buildTempIndex, describeFingerprint, type SuiteFingerprint, type TempIndex } from "./setup-db.js";
 import { type MeasuredTarget, openTarget, targetInfo } from "./targets/eval-target.js";
+import { IN_PROCESS_CAPABILITIES } from "./targets/in-process.js";
+import type { Target } from "./targets/target.js";
 import { type TargetChoice, targetChoice, targetLocation, targetMode } from "./targets/select.js";
 import "./eval-index.js";
+import "./run-cache.js";
 
 function datasetOrExit(): ReturnType<typeof loadDataset> {
   try {
@@ -61,13 +69,13 @@ function exitOnSetupError(error: unknown): never {
  * kind and name for any other (helpers/targets/select.ts).
  */
 function runInfo(
-  measured: MeasuredTarget,
+  fingerprint: SuiteFingerprint,
+  target: Target | undefined,
   choice: TargetChoice,
   engineOptions: ReturnType<typeof engineOptionsFromEnv>,
   models: EvalModels,
 ): RunInfo {
-  const { target, fingerprint } = measured;
-  if (target.kind === "in-process")
+  if (!target)
     return { fingerprint, mode: models.selection.configuration, models: { embedder: fingerprint.embedder, ...models.ids }, engineOptions };
   return {
     fingerprint,
@@ -78,79 +86,88 @@ function runInfo(
   };
 }
 
-/**
- * Opens the run's target once here, so that one that does not answer stops the run with one line;
- * the in-process engine is the index global setup built (opened on it, closed by `close`).
- */
-async function openRunTarget(
-  choice: TargetChoice,
-  index: TempIndex | undefined,
+/** Builds one index: the dataset's, or a lane's (each with its own temp index and the run's engine parameters). */
+function buildIndex(
+  name: IndexName,
   dataset: ReturnType<typeof loadDataset>,
+  engine: ReturnType<typeof engineOptionsFromEnv>,
   models: EvalModels,
-): Promise<{ measured: MeasuredTarget; close: () => void }> {
-  let close = (): void => undefined;
-  const measured = await openTarget(choice, dataset, models.selection.configuration, async () => {
-    const engine = Engine.open(index!.dbPath, { ...engineOptionsFromEnv(), ...models.engine });
-    close = () => engine.close();
-    return { engine, fingerprint: index!.fingerprint };
+): Promise<TempIndex> {
+  if (name !== "dataset") return buildLaneIndex(loadLane(name), engine);
+  return buildTempIndex(dataset.corpus, {
+    dataset: dataset.name,
+    collection: dataset.collection,
+    engine: { ...engine, ...(models.engine.embedder ? { embedder: models.engine.embedder } : {}) },
   });
-  return { measured, close };
 }
 
 export default async function setup(project: TestProject): Promise<() => void> {
+  labelEvaliteDuration();
   const dataset = datasetOrExit();
   const engine = engineOptionsFromEnv();
   const models = evalModels();
   const choice = targetChoice();
   process.stdout.write(`${models.description}\n`);
-  let index: TempIndex | undefined;
-  // Each lane has its own temp index, built with the same engine parameters.
-  const lanes = new Map<LaneName, TempIndex>();
-  let measured: MeasuredTarget;
-  let closeTarget = (): void => undefined;
-  try {
-    // Another target has its own index: the run builds none (the lanes run in-process only).
-    if (choice.kind === "in-process") {
-      index = await buildTempIndex(dataset.corpus, {
-        dataset: dataset.name,
-        collection: dataset.collection,
-        engine: { ...engine, ...(models.engine.embedder ? { embedder: models.engine.embedder } : {}) },
-      });
-      for (const lane of LANES) lanes.set(lane, await buildLaneIndex(loadLane(lane), engine));
+  // Another target has its own index: the run builds none of the dataset's, and no lane's either
+  // (the lanes measure the in-repo engine only; their evals are skipped, saying why).
+  const inProcess = choice.kind === "in-process";
+  const indexes = new Map<IndexName, TempIndex>();
+  /** Builds the indexes `files` measure that are not built yet; re-indexes the others when asked. */
+  const prepare = async (files: readonly string[], refresh: boolean): Promise<TempIndex[]> => {
+    const wanted = inProcess ? indexesFor(files) : new Set<IndexName>();
+    const used: TempIndex[] = [];
+    for (const name of ["dataset", ...LANES] as const) {
+      if (!wanted.has(name)) continue;
+      const built = indexes.get(name);
+      if (built && refresh) await built.refresh();
+      if (!built) indexes.set(name, await buildIndex(name, dataset, engine, models));
+      used.push(indexes.get(name)!);
     }
-    ({ measured, close: closeTarget } = await openRunTarget(choice, index, dataset, models));
+    return used;
+  };
+  let used: TempIndex[];
+  let other: MeasuredTarget | undefined;
+  try {
+    // The files this run selected (Vitest collected their paths before global setup).
+    used = await prepare(project.vitest.state.getPaths(), false);
+    // A target that does not answer stops the run here, with one line.
+    if (!inProcess) other = await openTarget(choice, dataset, models.selection.configuration, notInProcess);
   } catch (error) {
     return exitOnSetupError(error);
   }
-  const publish = (): void => {
-    project.provide("evalTarget", targetInfo(measured));
-    if (measured.target.kind !== "in-process") {
-      const t = measured.target;
-      process.stdout.write(
-        `target: ${t.kind} ${t.name} (${targetLocation(choice)}), corpus ${measured.fingerprint.corpusHash.slice(0, 12)}; modes ${t.capabilities.modes.join(", ") || "none"}; ask ${t.capabilities.ask ? "yes" : "no"}; expand ${t.capabilities.expand ? "yes" : "no"}; ${t.capabilities.trace ? "with" : "no"} traces\n`,
-      );
-      if (process.env.EVAL_RUN_INFO_FILE)
-        writeFileSync(process.env.EVAL_RUN_INFO_FILE, JSON.stringify(runInfo(measured, choice, engine, models), null, 2));
-      return;
-    }
-    if (!index) return;
-    project.provide("evalIndex", { dbPath: index.dbPath, fingerprint: index.fingerprint });
+  const publish = (used: readonly TempIndex[]): void => {
+    const main = indexes.get("dataset");
+    if (main) project.provide("evalIndex", provided(main));
     project.provide(
       "laneIndexes",
-      Object.fromEntries([...lanes].map(([name, lane]) => [name, { dbPath: lane.dbPath, fingerprint: lane.fingerprint }])),
+      Object.fromEntries(LANES.filter((name) => indexes.has(name)).map((name) => [name, provided(indexes.get(name)!)])),
     );
-    process.stdout.write(`${describeFingerprint(index.fingerprint)}\n`);
-    for (const lane of lanes.values()) process.stdout.write(`${describeFingerprint(lane.fingerprint)}\n`);
-    // `pnpm eval` (bin/eval.ts) asks for what this run measures so its report can record it. Not
-    // through project.provide: vitest clears the provided context when the run closes.
-    if (process.env.EVAL_RUN_INFO_FILE)
-      writeFileSync(
-        process.env.EVAL_RUN_INFO_FILE,
-        JSON.stringify(runInfo({ ...measured, fingerprint: index.fingerprint }, choice, engine, models), null, 2),
+    project.provide("evalRun", randomUUID());
+    for (const index of used) process.stdout.write(`${describeFingerprint(index.fingerprint)}\n`);
+    if (other) {
+      project.provide("evalTarget", targetInfo(other));
+      const t = other.target;
+      process.stdout.write(
+        `target: ${t.kind} ${t.name} (${targetLocation(choice)}), corpus ${other.fingerprint.corpusHash.slice(0, 12)}; modes ${t.capabilities.modes.join(", ") || "none"}; ask ${t.capabilities.ask ? "yes" : "no"}; expand ${t.capabilities.expand ? "yes" : "no"}; ${t.capabilities.trace ? "with" : "no"} traces\n`,
       );
+    } else if (used[0])
+      project.provide("evalTarget", {
+        kind: "in-process",
+        name: models.selection.configuration,
+        capabilities: IN_PROCESS_CAPABILITIES,
+        fingerprint: used[0].fingerprint,
+      });
   };
-  publish();
-  project.onTestsRerun(async () => {
+  publish(used);
+  // `pnpm eval` (bin/eval.ts) asks for what this run measures so its report can record it: the
+  // target's own fingerprint, or in-process the dataset's index (a lane's when the selected files
+  // measure lanes only). Not through project.provide: vitest clears the provided context when the
+  // run closes.
+  const fingerprint = other?.fingerprint ?? used[0]?.fingerprint;
+  if (process.env.EVAL_RUN_INFO_FILE && fingerprint)
+    writeFileSync(process.env.EVAL_RUN_INFO_FILE, JSON.stringify(runInfo(fingerprint, other?.target, choice, engine, models), null, 2));
+  project.onTestsRerun(async (specifications) => {
+    restartRunClock();
     try {
       loadDataset();
       for (const lane of LANES) loadLane(lane);
@@ -160,13 +177,23 @@ export default async function setup(project: TestProject): Promise<() => void> {
       process.stderr.write(`eval: ${formatFixtureError(error)}\n`);
       return;
     }
-    await index?.refresh();
-    for (const lane of lanes.values()) await lane.refresh();
-    publish();
+    publish(
+      await prepare(
+        specifications.map((s) => s.moduleId),
+        true,
+      ),
+    );
   });
   return () => {
-    closeTarget();
-    index?.remove();
-    for (const lane of lanes.values()) lane.remove();
+    for (const index of indexes.values()) index.remove();
   };
+}
+
+/** Global setup opens only another target: the in-process engine is opened by each worker on the index built here. */
+function notInProcess(): never {
+  throw new Error("global setup opens the in-process target in the eval workers, not here");
+}
+
+function provided(index: TempIndex): { dbPath: string; fingerprint: TempIndex["fingerprint"] } {
+  return { dbPath: index.dbPath, fingerprint: index.fingerprint };
 }

@@ -1,16 +1,19 @@
 /**
  * The task every retrieval eval runs: one engine call for a case, its stage trace forwarded to
  * Evalite (`reportTrace`, one entry per stage, then where each relevant document went), and an
- * output the retrieval scorers read; and the queue that every ranking call of an eval file goes
- * through (`rankSerially`), so that measured times are the engine's own.
+ * output the retrieval scorers read; and `rank`, through which every ranking an eval asks for
+ * goes: computed once per run (helpers/run-cache.ts) and queued behind the process's other
+ * ranking calls (`rankSerially`), so that measured times are the engine's own.
  */
 import { reportTrace } from "evalite/traces";
 import type { SearchOptions, Tier, TraceStage } from "@hybrid-search/engine";
 import type { RetrievalRanking } from "../scorers/retrieval.js";
 import { relevantDocPaths, summarizeLosses, type RelevantDocPath } from "../scorers/stage-loss.js";
 import type { RetrievalCase } from "./dataset.js";
+import { once } from "./run-cache.js";
 import type { MeasuredTarget } from "./targets/eval-target.js";
 import type { Target, TargetRanking } from "./targets/target.js";
+import { inputView, relevantDocumentsTable, stageView } from "./trace-view.js";
 
 export type RetrievalMode = "search" | "vsearch" | Tier;
 
@@ -42,9 +45,10 @@ const TRACE_DEPTH = 50;
 let queue: Promise<unknown> = Promise.resolve();
 
 /**
- * Runs engine calls of this process one at a time. Evalite runs up to five cases at once; without
- * this, a call's measured time would include other cases' work interleaved at every `await`, and
- * the latency column would show the harness's queue instead of the engine.
+ * Runs engine calls of this process one at a time — of the whole run, since every eval file runs
+ * in one worker process (evalite.config.ts). Evalite runs up to five cases at once; without this,
+ * a call's measured time would include other cases' work interleaved at every `await`, and the
+ * latency column would show the harness's queue instead of the engine.
  */
 function serially<T>(fn: () => Promise<T>): Promise<T> {
   const run = queue.then(fn, fn);
@@ -53,12 +57,12 @@ function serially<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /**
+/**
  * One ranking call of case `c` (its id and query) on the target: `search`, `vsearch`, or a tier.
- * Every ranking an eval asks for goes through here. In-process calls queue behind this process's
- * other ranking calls (`serially`); an HTTP target bounds its own concurrency, and its time is the
- * service's own.
+ * In-process calls queue behind this process's other ranking calls (`serially`); an HTTP target
+ * bounds its own concurrency, and its time is the service's own.
  */
-export function rankSerially(
+function rankSerially(
   target: Target,
   mode: RetrievalMode,
   c: Pick<RetrievalCase, "id" | "query">,
@@ -68,11 +72,36 @@ export function rankSerially(
   return target.kind === "in-process" ? serially(call) : call();
 }
 
+/**
+ * A ranking, computed once per run for each distinct (target, what it has indexed, mode, case,
+ * options) and shared by every eval that asks for it. Every ranking an eval asks for goes through
+ * here. The case id is part of the key because a recorded run is looked up by it. `search` and the
+ * `fast` tier are kept apart: they run the same BM25 stage today (docs/evals.md), but nothing in
+ * the engine's contract says they must.
+ */
+export function rank(
+  { target, fingerprint }: MeasuredTarget,
+  mode: RetrievalMode,
+  c: Pick<RetrievalCase, "id" | "query">,
+  options: SearchOptions = {},
+): Promise<TargetRanking> {
+  return once([target.kind, target.name, fingerprint, mode, c.id, c.query, options], () => rankSerially(target, mode, c, options));
+}
+
+/**
+ * The options of a case's ranking: the depth the scorers read, a trace as deep as fusion's
+ * candidate lists, the case's collection. Every eval ranks a case with these, so that the tier
+ * evals, the tier-order evals and the summaries share one call per case and mode.
+ */
+export function retrievalOptions(c: RetrievalCase): SearchOptions {
+  return { limit: RESULT_DEPTH, traceDepth: TRACE_DEPTH, ...(c.collection ? { collection: c.collection } : {}) };
+}
+
 /** Where a trace would have been: said in the UI, so that "no trace" is never read as "nothing lost". */
 function reportNoTrace(target: Target): void {
   const now = performance.timeOrigin + performance.now();
   reportTrace({
-    input: { stage: "no trace from target", target: target.name },
+    input: inputView("no trace from target", { target: target.name }),
     output: "the target returned rankings only",
     start: now,
     end: now,
@@ -85,21 +114,22 @@ function reportNoTrace(target: Target): void {
  * engine, whose ids come from the index built from the dataset.
  */
 export async function runRetrieval(
-  { target, fingerprint }: MeasuredTarget,
+  measured: MeasuredTarget,
   mode: RetrievalMode,
   c: RetrievalCase,
   knownDocs?: () => ReadonlySet<string>,
 ): Promise<RetrievalTaskOutput> {
-  const options = { limit: RESULT_DEPTH, traceDepth: TRACE_DEPTH, ...(c.collection ? { collection: c.collection } : {}) };
-  const response = await rankSerially(target, mode, c, options);
+  const { target, fingerprint } = measured;
+  const response = await rank(measured, mode, c, retrievalOptions(c));
   let relevantPaths: RelevantDocPath[] = [];
   if (response.trace) {
     forwardTrace(response.trace);
     relevantPaths = relevantDocPaths(response.trace, response.results, c.judgments, RESULT_DEPTH);
-    const end = performance.timeOrigin + performance.now();
+    // Not a stage of the engine: it takes no time, so it sits at the end of the last stage.
+    const end = response.trace.at(-1)?.end ?? performance.timeOrigin + performance.now();
     reportTrace({
-      input: { stage: "relevant documents", judged: relevantPaths.length, k: RESULT_DEPTH },
-      output: relevantPaths,
+      input: inputView("relevant documents", { query: c.query, judged: relevantPaths.length, k: RESULT_DEPTH }),
+      output: relevantDocumentsTable(relevantPaths),
       start: end,
       end,
     });
@@ -122,15 +152,9 @@ export async function runRetrieval(
   };
 }
 
+/** Each engine stage to Evalite's trace, shaped for its trace view (helpers/trace-view.ts). */
 export function forwardTrace(trace: readonly TraceStage[]): void {
-  for (const stage of trace) {
-    reportTrace({
-      input: { stage: stage.stage, ...stage.input, ...(stage.note ? { note: stage.note } : {}) },
-      output: stage.output,
-      start: stage.start,
-      end: stage.end,
-    });
-  }
+  for (const stage of trace) reportTrace({ ...stageView(stage), start: stage.start, end: stage.end });
 }
 
 /** The columns every retrieval eval shows: query, top 3, time, and what was lost where. */

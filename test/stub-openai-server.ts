@@ -11,6 +11,9 @@
  * - `server-error`: every call gets 500;
  * - `timeout`: calls are held open past the client's timeout, then dropped.
  *
+ * A call whose model id is a behaviour's name (e.g. ENGINE_MODEL_SLIM=server-error) gets that
+ * behaviour instead, so one run can hold several (one per preset) and serve several tests.
+ *
  * It records every request (path, headers, body) so tests can check what was sent. Run it by hand:
  * `node --import tsx test/stub-openai-server.ts [behaviour] [port]`.
  */
@@ -18,6 +21,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { HashedNgramEmbedder } from "@hybrid-search/engine";
 
 export type StubBehaviour = "good" | "bad-json" | "rate-limit" | "server-error" | "timeout";
+const BEHAVIOURS: readonly string[] = ["good", "bad-json", "rate-limit", "server-error", "timeout"] satisfies StubBehaviour[];
 
 export interface RecordedRequest {
   path: string;
@@ -117,7 +121,7 @@ function completion(model: string, content: string): unknown {
   };
 }
 
-export function startStubServer(behaviour: StubBehaviour, port = 0): Promise<StubServer> {
+export function startStubServer(defaultBehaviour: StubBehaviour, port = 0): Promise<StubServer> {
   const requests: RecordedRequest[] = [];
   const seen = new Set<string>();
   const held: ServerResponse[] = [];
@@ -134,6 +138,7 @@ export function startStubServer(behaviour: StubBehaviour, port = 0): Promise<Stu
       const path = req.url ?? "";
       const kind = kindOf(path, body);
       requests.push({ path, headers: req.headers, body: body as Record<string, unknown>, kind });
+      const behaviour = BEHAVIOURS.includes(body.model ?? "") ? (body.model as StubBehaviour) : defaultBehaviour;
 
       if (behaviour === "server-error") return send(res, 500, { error: { message: "stub: internal server error", type: "server_error" } });
       if (behaviour === "timeout") {
@@ -167,7 +172,7 @@ export function startStubServer(behaviour: StubBehaviour, port = 0): Promise<Stu
       resolve({
         url: `http://127.0.0.1:${actual}/v1`,
         requests,
-        behaviour,
+        behaviour: defaultBehaviour,
         close: () =>
           new Promise<void>((done) => {
             for (const res of held) res.destroy();

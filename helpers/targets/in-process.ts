@@ -4,14 +4,17 @@
  */
 import type { Engine } from "@hybrid-search/engine";
 import { CONTRACT_MODES } from "@hybrid-search/engine/contract";
-import type { Target, TargetAsk, TargetRanking, TargetSearch } from "./target.js";
+import type { Target, TargetAsk, TargetCapabilities, TargetRanking, TargetSearch } from "./target.js";
+
+/** The in-repo engine serves every mode, answers, expands and traces every stage. */
+export const IN_PROCESS_CAPABILITIES: TargetCapabilities = { modes: CONTRACT_MODES, ask: true, expand: true, trace: true };
 
 /** The in-process target's name: floors keep the model configuration's name (`offline`, …) for it. */
 export function inProcessTarget(engine: Engine, name: string): Target {
   return {
     name,
     kind: "in-process",
-    capabilities: { modes: CONTRACT_MODES, ask: true, expand: true, trace: true },
+    capabilities: IN_PROCESS_CAPABILITIES,
     async search({ query, mode, id: _id, ...options }: TargetSearch): Promise<TargetRanking> {
       const response =
         mode === "search"

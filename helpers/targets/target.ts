@@ -4,7 +4,7 @@
  * run's temp index (the default), a service over HTTP speaking the target contract
  * (`EVAL_TARGET`), and recorded runs (`EVAL_RUN_DIR`).
  */
-import type { AskResult, ExpansionResult, Preset, TraceStage } from "@hybrid-search/engine";
+import type { AskResult, ExpansionResult, HitValidity, Preset, TraceStage } from "@hybrid-search/engine";
 import type { ContractMode } from "@hybrid-search/engine/contract";
 
 export type TargetMode = ContractMode;
@@ -34,6 +34,8 @@ export interface TargetHit {
   score: number;
   passageId?: string;
   snippet?: string;
+  /** Whether the hit was valid at the query's instant (the in-process engine's temporal lane; not in the HTTP contract). */
+  validity?: HitValidity;
 }
 
 export interface TargetRanking {
