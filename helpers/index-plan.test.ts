@@ -10,8 +10,8 @@ describe("which index an eval file measures", () => {
   it("follows the convention every eval file keeps: a lane's file is named after it, every other file measures the dataset", () => {
     for (const file of files) {
       const source = readFileSync(join(REPO_ROOT, file), "utf8");
-      const lanesUsed = [...source.matchAll(/laneIndex\("([^"]+)"\)/g)].map((m) => m[1]);
-      const usesDataset = /evalIndex\(\)|tierComparison|tierMeans/.test(source);
+      const lanesUsed = [...source.matchAll(/lane(?:Index|Target)\("([^"]+)"\)/g)].map((m) => m[1]);
+      const usesDataset = /evalIndex\(\)|evalTarget\(\)|tierComparison|tierMeans/.test(source);
       const index = indexOf(file);
       // Global setup builds only indexOf(file) for it: anything else would be built in the worker.
       if (index === "dataset") expect({ file, lanesUsed }).toEqual({ file, lanesUsed: [] });

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { anchorsKeptScore, queryAnchors, schemaValidScore, variantScore, type ExpansionOutput } from "./expansion.js";
 import { formatLanguageMatrix, languageRecallMatrix } from "./language-matrix.js";
 import { latencyBudget, latencyBudgetScore } from "./latency.js";
-import { relevantDocPaths, summarizeLosses } from "./stage-loss.js";
 import { tierOrderScore } from "./tier-order.js";
 
 const inUnit = (x: number): boolean => Number.isFinite(x) && x >= 0 && x <= 1;

@@ -5,25 +5,24 @@
  * - a misbehaving target (500s, a timeout, wrong schema, unknown ids, a mode it lacks): the run
  *   completes, each failure is labelled, nothing is scored as a success, the token stays in the header.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main as engineMain } from "@hybrid-search/engine/cli";
 import { ROOT, runEval, type EvalRun } from "./eval-run.js";
 
 const work = mkdtempSync(join(tmpdir(), "targets-e2e-"));
 const db = join(work, "fixtures.db");
 const TOKEN = "e2e-SECRET-4b7d21";
-const cli = (...args: string[]) => {
-  const r = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "packages/engine/src/cli.ts"), ...args], {
-    cwd: ROOT,
-    encoding: "utf8",
-  });
-  if (r.status !== 0) throw new Error(`engine ${args[0]} failed: ${r.stderr}`);
-  return r;
+/** `pnpm engine …` in this process, through its main(argv, io); a failure throws with its one line. */
+const cli = async (...args: string[]): Promise<void> => {
+  let stderr = "";
+  const status = await engineMain(args, { stdout: () => undefined, stderr: (s) => void (stderr += s), env: process.env });
+  if (status !== 0) throw new Error(`engine ${args[0]} failed: ${stderr}`);
 };
 
 interface Report {
@@ -52,7 +51,7 @@ function means(report: Report): Map<string, string> {
   return out;
 }
 
-const LANES = /^(Lexical matrix|CJK lane)/;
+const LANES = /^(Lexical matrix|CJK lane|Temporal validity|Temporal answers)/;
 let inProcess: Map<string, string>;
 let server: ChildProcess;
 let serverUrl: string;
@@ -64,8 +63,8 @@ const evalRun = async (args: string[], env: Record<string, string>) => {
 };
 
 beforeAll(async () => {
-  cli("index", join(ROOT, "fixtures/corpus"), "--db", db, "--collection", "corpus");
-  server = spawn(process.execPath, ["--import", "tsx", join(ROOT, "packages/engine/src/cli.ts"), "serve", "--db", db, "--port", "0"], {
+  await cli("index", join(ROOT, "fixtures/corpus"), "--db", db, "--collection", "corpus");
+  server = spawn(process.execPath, ["--import", "tsx", join(ROOT, "packages/engine/src/entry.ts"), "serve", "--db", db, "--port", "0"], {
     cwd: ROOT,
     env: { ...process.env, ENGINE_SERVE_TOKEN: TOKEN },
     stdio: ["ignore", "pipe", "inherit"],
@@ -124,15 +123,15 @@ describe("the same scores through any target", () => {
     const queryFile = join(work, "queries.jsonl");
     writeFileSync(queryFile, queries.queries.map((q) => JSON.stringify({ _id: q.id, text: q.query })).join("\n"));
     for (const mode of ["search", "vsearch"])
-      cli("run", queryFile, "--db", db, "--mode", mode, "--limit", "10", "--out", join(folder, `${mode}.run`));
+      await cli("run", queryFile, "--db", db, "--mode", mode, "--limit", "10", "--out", join(folder, `${mode}.run`));
     for (const tier of ["fast", "balanced", "thorough"])
-      cli("run", queryFile, "--db", db, "--mode", "query", "--tier", tier, "--limit", "10", "--out", join(folder, `${tier}.run`));
+      await cli("run", queryFile, "--db", db, "--mode", "query", "--tier", tier, "--limit", "10", "--out", join(folder, `${tier}.run`));
     const asks = JSON.parse(readFileSync(join(ROOT, "fixtures/ask-cases.json"), "utf8")) as {
       cases: Array<{ id: string; question: string }>;
     };
     const questions = join(work, "questions.jsonl");
     writeFileSync(questions, asks.cases.map((c) => JSON.stringify({ id: c.id, question: c.question })).join("\n"));
-    cli("ask", "--batch", questions, "--db", db, "--out", join(folder, "answers.jsonl"));
+    await cli("ask", "--batch", questions, "--db", db, "--out", join(folder, "answers.jsonl"));
 
     const r = await evalRun([], { EVAL_RUN_DIR: folder });
     expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(0);

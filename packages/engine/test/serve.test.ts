@@ -173,14 +173,20 @@ describe("engine serve: bearer token and concurrency", () => {
   });
 
   it("runs at most `concurrency` requests at once and refuses beyond the queue with 503 BUSY", async () => {
+    // The running calls are held until the refusals are in, so the outcome does not depend on how
+    // fast this machine sends requests compared with how fast it answers them.
     let running = 0;
     let peak = 0;
+    let release = (): void => undefined;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
     const slow = new Proxy(setup.engine, {
       get: (target, key) =>
         key === "vsearch"
           ? async (...args: Parameters<typeof target.vsearch>) => {
               peak = Math.max(peak, ++running);
-              await new Promise((r) => setTimeout(r, 50));
+              await held;
               running--;
               return target.vsearch(...args);
             }
@@ -188,14 +194,19 @@ describe("engine serve: bearer token and concurrency", () => {
     });
     const limited = await serveEngine(slow, { port: 0, concurrency: 2, maxQueued: 3 });
     try {
-      const statuses = await Promise.all(
+      let refused = 0;
+      const statuses = Promise.all(
         Array.from({ length: 8 }, () =>
-          call("/search", { body: { query: "sync", mode: "vsearch", limit: 3 } }, limited).then((r) => r.status),
+          call("/search", { body: { query: "sync", mode: "vsearch", limit: 3 } }, limited).then((r) => {
+            if (r.status === 503 && ++refused === 3) release();
+            return r.status;
+          }),
         ),
       );
+      const done = await statuses;
       expect(peak).toBe(2);
-      expect(statuses.filter((s) => s === 200)).toHaveLength(5);
-      expect(statuses.filter((s) => s === 503)).toHaveLength(3);
+      expect(done.filter((s) => s === 200)).toHaveLength(5);
+      expect(done.filter((s) => s === 503)).toHaveLength(3);
     } finally {
       await limited.close();
     }
@@ -204,7 +215,7 @@ describe("engine serve: bearer token and concurrency", () => {
 
 describe("pnpm engine serve", () => {
   it("prints its URL, serves, and stops on SIGTERM after answering (exit 0)", async () => {
-    const cli = resolve(import.meta.dirname, "../src/cli.ts");
+    const cli = resolve(import.meta.dirname, "../src/entry.ts");
     const tsx = resolve(import.meta.dirname, "../../../node_modules/.bin/tsx");
     const child = spawn(tsx, [cli, "serve", "--db", join(setup.dir, "index.db"), "--port", "0"], {
       env: { ...process.env, ENGINE_SERVE_TOKEN: "" },
@@ -231,7 +242,7 @@ describe("pnpm engine serve", () => {
   }, 30_000);
 
   it("refuses a bad --port with one line, exit 2", async () => {
-    const cli = resolve(import.meta.dirname, "../src/cli.ts");
+    const cli = resolve(import.meta.dirname, "../src/entry.ts");
     const tsx = resolve(import.meta.dirname, "../../../node_modules/.bin/tsx");
     const child = spawn(tsx, [cli, "serve", "--db", join(setup.dir, "index.db"), "--port", "http"]);
     let stderr = "";
