@@ -53,13 +53,14 @@ function kindOf(path: string, body: ChatBody): RecordedRequest["kind"] {
   if (!path.endsWith("/chat/completions")) return "other";
   const props = body.response_format?.json_schema?.schema?.properties ?? {};
   if ("lexicalQueries" in props) return "expansion";
-  if (body.response_format) return "judge";
   const system = (body.messages ?? [])
     .filter((m) => m.role === "system")
     .map((m) => text(m.content))
     .join("\n");
-  if (/Expansion|rewrite a search query/i.test(system) || /lexicalQueries/.test(system)) return "expansion";
+  // Answers are asked for in JSON (the answer schema) or, as a fallback, in free text.
   if (/answer questions about Tessera/i.test(system)) return "answer";
+  if (body.response_format) return "judge";
+  if (/Expansion|rewrite a search query/i.test(system) || /lexicalQueries/.test(system)) return "expansion";
   return "judge";
 }
 
@@ -84,7 +85,7 @@ function goodContent(kind: RecordedRequest["kind"], body: ChatBody): string {
       return JSON.stringify({ reasoning, claims: [{ claim: "The answer's first statement.", supported: true, refs: refs.slice(0, 1) }] });
     return JSON.stringify({ reasoning, score: 2 });
   }
-  // An answer: quote the first source's first sentence with a citation.
+  // An answer: quote the first source's first sentence with a citation; JSON when asked for it.
   const first = /<source ref="1"[^>]*>\n([\s\S]*?)\n<\/source>/.exec(user)?.[1] ?? "";
   const sentence = first
     .split("\n")
@@ -92,7 +93,10 @@ function goodContent(kind: RecordedRequest["kind"], body: ChatBody): string {
     .join(" ")
     .split(/(?<=[.!?])\s/)[0]
     ?.trim();
-  return sentence ? `${sentence} [1]` : "The documents do not contain an answer to this question.";
+  const answer = sentence
+    ? { answer: `${sentence} [1]`, refused: false, citations: [1] }
+    : { answer: "The documents do not contain an answer to this question.", refused: true, citations: [] };
+  return body.response_format ? JSON.stringify(answer) : answer.answer;
 }
 
 function badContent(kind: RecordedRequest["kind"]): string {
