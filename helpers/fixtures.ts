@@ -28,6 +28,7 @@ export { lexicalCollectionDocs, loadLexicalCases } from "./fixtures/lexical-lane
 export { type FixtureSpec, type LintContext, loadFixture } from "./fixtures/loader.js";
 export { CJK_DIR, displayPath, FIXTURES_DIR, type FixtureLocation, LEXICAL_DIR, REPO_ROOT } from "./fixtures/paths.js";
 export { lintQueries, loadQueries } from "./fixtures/queries.js";
+export { lintRefusalMarkers, loadRefusalMarkers } from "./fixtures/refusal-markers.js";
 export { fixtureTranslationMap, lintTranslations, loadTranslations, translationsByDoc } from "./fixtures/translations.js";
 export {
   ASK_CATEGORIES,
