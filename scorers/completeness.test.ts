@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { MockLanguageModelV3 } from "ai/test";
-import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from "@ai-sdk/provider";
+import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { NotApplicableError, topicCoverageScore } from "./answer.js";
-import { askCase, askResult, failed, source } from "./ask-test-data.js";
+import { askCase, askResult, failed, mockJudge, source } from "./ask-test-data.js";
 import { completenessScore } from "./completeness.js";
 
 const SOURCES = [source(1, "it/file/cestino.md", "I file eliminati restano nel cestino per 30 giorni, poi vengono cancellati.", "it")];
@@ -14,27 +13,7 @@ const c = askCase({
 // Covers the second topic in other words than the topic's: the heuristic cannot see it.
 const answer = askResult("Dopo un mese il file sparisce per sempre [1].", SOURCES, { question: c.question });
 
-function reply(text: string): LanguageModelV3GenerateResult {
-  return {
-    content: [{ type: "text", text }],
-    finishReason: { unified: "stop", raw: "stop" },
-    usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } },
-    warnings: [],
-  } as LanguageModelV3GenerateResult;
-}
-
-const judge = (...replies: Array<string | Error>): MockLanguageModelV3 => {
-  let i = 0;
-  return new MockLanguageModelV3({
-    provider: "mock",
-    modelId: "judge-1",
-    doGenerate: async () => {
-      const next = replies[Math.min(i++, replies.length - 1)]!;
-      if (next instanceof Error) throw next;
-      return reply(next);
-    },
-  });
-};
+const judge = mockJudge;
 
 const promptOf = (call: LanguageModelV3CallOptions): string =>
   call.prompt
@@ -53,9 +32,8 @@ describe("completeness (Topic coverage) with the judge", () => {
       }),
     );
     const g = await completenessScore(c, answer, { judge: j });
-    expect(g.score).toBe(0.5);
+    expect(g).toMatchObject({ score: 0.5, metadata: { grader: "topic-coverage" } });
     expect(g.metadata).toMatchObject({
-      grader: "topic-coverage",
       method: "llm-judge",
       status: "scored",
       judgeModel: "mock/judge-1",

@@ -35,14 +35,14 @@ const COMPLETENESS_SCHEMA: JSONSchema7 = {
       description: "Exactly one entry per topic, by its number.",
       items: {
         type: "object",
-        properties: { topic: { type: "integer", minimum: 1 }, covered: { type: "boolean" } },
-        required: ["topic", "covered"],
         additionalProperties: false,
+        required: ["topic", "covered"],
+        properties: { topic: { type: "integer", minimum: 1 }, covered: { type: "boolean" } },
       },
     },
   },
-  required: ["reasoning", "topics"],
   additionalProperties: false,
+  required: ["reasoning", "topics"],
 };
 
 interface CompletenessJudgment {

@@ -3,10 +3,8 @@
 // the judge deciding what the markers cannot.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { MockLanguageModelV3 } from "ai/test";
-import type { LanguageModelV3GenerateResult } from "@ai-sdk/provider";
 import { noCitationsScore, refusalScore } from "./answer.js";
-import { askCase, askResult, refused, source } from "./ask-test-data.js";
+import { askCase, askResult, mockJudge, refused, source } from "./ask-test-data.js";
 import { faithfulnessHeuristic } from "./judge.js";
 import { recognizeByMarkers, recognizeRefusal, type RefusalMarkers, refusalMarkerIn } from "./refusal.js";
 
@@ -28,27 +26,7 @@ const REFUSALS = {
   it: "I documenti non contengono un numero di telefono.",
 };
 
-function reply(text: string): LanguageModelV3GenerateResult {
-  return {
-    content: [{ type: "text", text }],
-    finishReason: { unified: "stop", raw: "stop" },
-    usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } },
-    warnings: [],
-  } as LanguageModelV3GenerateResult;
-}
-
-const judge = (...replies: Array<string | Error>): MockLanguageModelV3 => {
-  let i = 0;
-  return new MockLanguageModelV3({
-    provider: "mock",
-    modelId: "judge-1",
-    doGenerate: async () => {
-      const next = replies[Math.min(i++, replies.length - 1)]!;
-      if (next instanceof Error) throw next;
-      return reply(next);
-    },
-  });
-};
+const judge = mockJudge;
 
 describe("free-text refusals in every fixture language", () => {
   it.each(Object.entries(REFUSALS))(

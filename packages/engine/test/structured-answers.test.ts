@@ -2,35 +2,14 @@
 // any language is the model's statement; free text stays possible for servers that cannot do JSON.
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MockLanguageModelV3 } from "ai/test";
-import { APICallError, type LanguageModelV3CallOptions, type LanguageModelV3GenerateResult } from "@ai-sdk/provider";
+import type { MockLanguageModelV3 } from "ai/test";
+import { APICallError, type LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { Engine } from "../src/index.js";
 import { ModelAnswerer } from "../src/answer/model-answerer.js";
+import { scriptedModel } from "../src/testing.js";
 import { SMALL_CORPUS, tempDir, writeFiles } from "./helpers.js";
 
-function reply(text: string, finish: "stop" | "length" = "stop"): LanguageModelV3GenerateResult {
-  return {
-    content: text === "" ? [] : [{ type: "text", text }],
-    finishReason: { unified: finish, raw: finish },
-    usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } },
-    warnings: [],
-  } as LanguageModelV3GenerateResult;
-}
-
-/** A model that answers each call with the next reply, or throws it. */
-function model(...replies: Array<string | Error>): MockLanguageModelV3 {
-  let i = 0;
-  return new MockLanguageModelV3({
-    provider: "mock",
-    modelId: "m1",
-    doGenerate: async () => {
-      const next = replies[Math.min(i++, replies.length - 1)]!;
-      if (next instanceof Error) throw next;
-      return reply(next);
-    },
-  });
-}
-
+const model = (...replies: Array<string | Error>) => scriptedModel("m1", ...replies);
 const json = (answer: string, refused: boolean, citations: number[]): string => JSON.stringify({ answer, refused, citations });
 const QUESTION = "How do I cancel my subscription?";
 
