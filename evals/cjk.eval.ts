@@ -21,7 +21,7 @@ for (const language of CJK_LANGUAGES) {
       outputs.set(input.id, run);
       return run;
     },
-    scorers: [recallAtK(10), ndcgAtK(10), mrr(), hasResults()],
+    scorers: [recallAtK(10), ndcgAtK(10), mrr({ k: RESULT_DEPTH }), hasResults()],
     columns: (row) => [{ label: "Category", value: row.input.category }, ...retrievalColumns(row)],
   });
 }

@@ -3,7 +3,7 @@
 import { evalite } from "evalite";
 import { laneIndex } from "../helpers/eval-index.js";
 import { loadLane } from "../helpers/lanes.js";
-import { retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
+import { RESULT_DEPTH, retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
 import { answerFirst } from "../scorers/lane.js";
 import { mrr, recallAtK } from "../scorers/retrieval.js";
 
@@ -13,7 +13,7 @@ evalite("Lexical matrix", {
     const { engine, fingerprint } = await laneIndex("lexical");
     return runRetrieval(engine, "search", input, fingerprint.corpusHash.slice(0, 12));
   },
-  scorers: [answerFirst(), recallAtK(10), mrr()],
+  scorers: [answerFirst(), recallAtK(10), mrr({ k: RESULT_DEPTH })],
   columns: (row) => [
     { label: "Cell", value: `${row.input.category}${row.input.collection ? ` (in ${row.input.collection})` : ""}` },
     ...retrievalColumns(row),

@@ -2,7 +2,7 @@
 import { evalite } from "evalite";
 import { judgedCases, loadDataset } from "../helpers/dataset.js";
 import { evalIndex } from "../helpers/eval-index.js";
-import { retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
+import { RESULT_DEPTH, retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
 import { mrr, ndcgAtK, recallAtK } from "../scorers/retrieval.js";
 
 evalite("Search (BM25)", {
@@ -11,6 +11,6 @@ evalite("Search (BM25)", {
     const { engine, fingerprint } = await evalIndex();
     return runRetrieval(engine, "search", input, fingerprint.corpusHash.slice(0, 12));
   },
-  scorers: [recallAtK(5), recallAtK(10), ndcgAtK(10), mrr()],
+  scorers: [recallAtK(5), recallAtK(10), ndcgAtK(10), mrr({ k: RESULT_DEPTH })],
   columns: retrievalColumns,
 });

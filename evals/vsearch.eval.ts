@@ -3,7 +3,7 @@
 import { evalite } from "evalite";
 import { judgedCases, loadDataset } from "../helpers/dataset.js";
 import { evalIndex } from "../helpers/eval-index.js";
-import { retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
+import { RESULT_DEPTH, retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
 import { mrr, ndcgAtK, recallAtK } from "../scorers/retrieval.js";
 
 evalite("Vector search", {
@@ -12,6 +12,6 @@ evalite("Vector search", {
     const { engine, fingerprint } = await evalIndex();
     return runRetrieval(engine, "vsearch", input, fingerprint.corpusHash.slice(0, 12));
   },
-  scorers: [recallAtK(5), recallAtK(10), ndcgAtK(10), mrr()],
+  scorers: [recallAtK(5), recallAtK(10), ndcgAtK(10), mrr({ k: RESULT_DEPTH })],
   columns: retrievalColumns,
 });

@@ -91,7 +91,7 @@ describe("pnpm eval on a BEIR folder (EVAL_DATASET)", () => {
     expect(r.stdout).toMatch(/eval: dataset beir-mini \(2 queries\)/);
     const suite = r.output!.suites.find((s) => s.name === "Search (BM25)")!;
     expect(suite.evals).toHaveLength(2);
-    const mrr = suite.evals.flatMap((e) => e.scores.filter((s) => s.name === "MRR").map((s) => s.score));
+    const mrr = suite.evals.flatMap((e) => e.scores.filter((s) => s.name === "MRR@10").map((s) => s.score));
     expect(mrr).toEqual([1, 1]);
     // The answer cases and the cross-language queries are about the fixture corpus: not measured here.
     const measured = r.output!.suites.filter((s) => s.evals.length > 0).map((s) => s.name);
