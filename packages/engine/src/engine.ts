@@ -4,12 +4,14 @@
  *
  * Tiers do different work:
  * - fast:      BM25 only.
- * - balanced:  BM25 and vectors, fused by reciprocal rank fusion, then the top
+ * - balanced:  BM25 and vectors, fused (convex combination of normalized scores), then the top
  *              `rerankDepth` candidates reranked.
  * - thorough:  the query expanded first (deterministic expander offline, a model when configured);
  *              BM25 for every distinct lexical query, vectors for every distinct vector query
- *              (and HyDE passage), all fused, then `thoroughRerankDepth` candidates reranked
- *              against the original query.
+ *              (and HyDE passage), a first fusion; when the query's language is known and the
+ *              first pass's top documents are all in it, RM3 and Rocchio feedback replace the
+ *              original query's BM25 and vector lists; fused again, then `thoroughRerankDepth`
+ *              candidates reranked against the original query. See docs/engine.md, Hybrid tiers.
  */
 import { aiSdk } from "./ai-sdk.js";
 import { createHash } from "node:crypto";
@@ -22,7 +24,9 @@ import { Bm25Retriever, prepareLexicalQuery, type DocCandidate, type LexicalQuer
 import { DeterministicExpander } from "./retrieval/deterministic-expander.js";
 import { HeuristicReranker, type OfflineRerankOptions, type RerankDocument } from "./retrieval/heuristic-reranker.js";
 import { byScoreThenDocIdDesc } from "./retrieval/order.js";
-import { reciprocalRankFusion, type FusedCandidate, type RankedList } from "./retrieval/rrf.js";
+import { convexFusion, familyWeights, type FusedCandidate, type RankedList } from "./retrieval/fusion.js";
+import { expandedQuery, languageMismatch, relevanceModel, rocchioVector, type FeedbackDocument } from "./retrieval/feedback.js";
+import { reciprocalRankFusion } from "./retrieval/rrf.js";
 import { makeSnippet } from "./retrieval/snippet.js";
 import { VectorIndex } from "./retrieval/vector.js";
 import { Catalog } from "./store/catalog.js";
@@ -31,7 +35,7 @@ import { indexSource, passageBody } from "./store/indexer.js";
 import { readMeta } from "./store/meta.js";
 import { SCHEMA_VERSION } from "./store/schema.js";
 import { IndexVocabulary } from "./store/vocabulary.js";
-import { analyzerId, resolveAnalyzer, type AnalyzerConfig } from "./text/analyze.js";
+import { analyzerId, buildMatchExpression, MAX_QUERY_CHARS, resolveAnalyzer, usedQueryText, type AnalyzerConfig } from "./text/analyze.js";
 import type { Answerer } from "./answer/answerer.js";
 import { citedRefs, REFUSAL } from "./answer/citations.js";
 import { checkEvidence, evidenceNote } from "./answer/evidence.js";
@@ -63,6 +67,7 @@ import type {
 import { OFFLINE_PROVIDER, PRESETS, type Preset, TIERS } from "./types.js";
 
 export const DEFAULT_HYBRID: HybridConfig = {
+  fusion: "convex",
   rrfK: 60,
   bm25Weight: 1,
   vectorWeight: 1,
@@ -71,6 +76,11 @@ export const DEFAULT_HYBRID: HybridConfig = {
   rerankDepth: 30,
   thoroughRerankDepth: 50,
   fusionWeight: 0.7,
+  feedbackDocs: 10,
+  feedbackTerms: 10,
+  feedbackQueryWeight: 0.5,
+  feedbackVectorWeight: 0.75,
+  feedbackLanguageGate: true,
   columnWeights: [4, 1, 2],
 };
 
@@ -184,7 +194,7 @@ export class Engine {
     const opts = searchOptions(options, "search");
     const state = this.checkedState(opts);
     const trace: TraceStage[] = [];
-    const lexical = prepareLexicalQuery(checkText(text), state.catalog.languages, this.analyzer);
+    const lexical = this.lexicalQuery(state, usedQueryText(checkText(text)));
     const items = this.bm25Stage(state, lexical, text, opts.limit, opts, trace, "bm25");
     return this.respond(text, "search", state, items, lexical, opts.limit, trace, started);
   }
@@ -195,9 +205,10 @@ export class Engine {
     const opts = searchOptions(options, "vsearch");
     const state = this.checkedState(opts);
     const trace: TraceStage[] = [];
-    checkText(text);
-    const [vectorItems] = await this.vectorStage(state, [text], opts.limit, opts, trace);
-    const lexical = prepareLexicalQuery(text, state.catalog.languages, this.analyzer);
+    const used = usedQueryText(checkText(text));
+    const [vectorList] = await this.vectorStage(state, [used], opts.limit, opts, trace);
+    const vectorItems = vectorList?.items;
+    const lexical = this.lexicalQuery(state, used);
     return this.respond(text, "vsearch", state, vectorItems ?? [], lexical, opts.limit, trace, started);
   }
 
@@ -209,7 +220,9 @@ export class Engine {
     const opts = searchOptions(rest, "query");
     const state = this.checkedState(opts);
     const trace: TraceStage[] = [];
-    const lexical = prepareLexicalQuery(checkText(text), state.catalog.languages, this.analyzer);
+    // Analysis, expansion, embedding and reranking see at most MAX_QUERY_CHARS: bounded cost.
+    const used = usedQueryText(checkText(text));
+    const lexical = this.lexicalQuery(state, used);
     const h = this.hybrid;
 
     if (tier === "fast") {
@@ -217,44 +230,54 @@ export class Engine {
       return this.respond(text, tier, state, items, lexical, opts.limit, trace, started);
     }
 
-    const lists: RankedList[] = [];
+    // Every list as deep as the results asked for, so fusion can fill `limit`.
+    const depth = Math.max(h.candidates, opts.limit);
     let rerankDepth = h.rerankDepth;
-    const vectorQueries = [text];
+    const vectorQueries = [used];
     const lexicalQueries: Array<{ name: string; query: LexicalQuery; text: string; weight: number }> = [
-      { name: "bm25", query: lexical, text, weight: h.bm25Weight },
+      { name: "bm25", query: lexical, text: used, weight: h.bm25Weight },
     ];
     if (tier === "thorough") {
       rerankDepth = h.thoroughRerankDepth;
-      const expansion = await this.expansionStage(state, text, trace);
+      const expansion = await this.expansionStage(state, used, trace);
       const seenMatch = new Set([lexical.match]);
       expansion.lexicalQueries.forEach((q, i) => {
-        const prepared = prepareLexicalQuery(q, state.catalog.languages, this.analyzer);
+        const prepared = this.lexicalQuery(state, usedQueryText(q));
         if (seenMatch.has(prepared.match) || prepared.match === "") return;
         seenMatch.add(prepared.match);
         lexicalQueries.push({ name: `bm25:expansion ${i + 1}`, query: prepared, text: q, weight: h.bm25Weight * h.expansionWeight });
       });
       for (const q of [...expansion.vectorQueries, ...(expansion.hyde ? [expansion.hyde] : [])]) {
-        if (q.trim() !== "" && !vectorQueries.includes(q)) vectorQueries.push(q);
+        const cut = usedQueryText(q);
+        if (cut.trim() !== "" && !vectorQueries.includes(cut)) vectorQueries.push(cut);
       }
     }
-    for (const lq of lexicalQueries) {
-      lists.push({ name: lq.name, weight: lq.weight, items: this.bm25Stage(state, lq.query, lq.text, h.candidates, opts, trace, lq.name) });
-    }
-    const vectorLists = await this.vectorStage(state, vectorQueries, h.candidates, opts, trace);
-    vectorLists.forEach((items, i) => {
-      lists.push({ name: i === 0 ? "vector" : `vector:expansion ${i}`, weight: h.vectorWeight * (i === 0 ? 1 : h.expansionWeight), items });
+    const lists: RankedList[] = [];
+    const lexicalWeights = familyWeights(h.bm25Weight, lexicalQueries.length - 1, h.expansionWeight);
+    lexicalQueries.forEach((lq, i) => {
+      const weight = i === 0 ? lexicalWeights.original : lexicalWeights.variant;
+      lists.push({ name: lq.name, weight, items: this.bm25Stage(state, lq.query, lq.text, depth, opts, trace, lq.name) });
+    });
+    const vectorLists = await this.vectorStage(state, vectorQueries, depth, opts, trace);
+    const vectorWeights = familyWeights(h.vectorWeight, vectorLists.length - 1, h.expansionWeight);
+    vectorLists.forEach(({ items }, i) => {
+      lists.push({
+        name: i === 0 ? "vector" : `vector:expansion ${i}`,
+        weight: i === 0 ? vectorWeights.original : vectorWeights.variant,
+        items,
+      });
     });
 
-    const fusionStart = now();
-    const fused = reciprocalRankFusion(lists, h.rrfK);
-    trace.push({
-      stage: "fusion",
-      input: { method: "rrf", k: h.rrfK, lists: lists.map((l) => ({ name: l.name, weight: l.weight, size: l.items.length })) },
-      output: fused.slice(0, opts.traceDepth).map((c, i) => ({ docId: c.docId, score: c.score, rank: i + 1, detail: c.ranks })),
-      start: fusionStart,
-      end: now(),
-    });
-    const reranked = await this.rerankStage(state, text, fused, Math.max(rerankDepth, opts.limit), opts.traceDepth, trace);
+    if (tier === "thorough" && h.feedbackDocs > 0 && lexical.terms.length > 0) {
+      // The first pass is only the feedback's evidence; the trace shows it in the feedback stage.
+      const feedback = this.feedbackStage(state, lexical, used, this.fuse(lists), vectorLists[0]?.vector, depth, opts, trace);
+      // Each expanded query holds the original one: it takes the original list's place and weight.
+      const vectorAt = lexicalQueries.length;
+      if (feedback.bm25) lists[0] = { name: "bm25:feedback", weight: lists[0]!.weight, items: feedback.bm25 };
+      if (feedback.vector) lists[vectorAt] = { name: "vector:feedback", weight: lists[vectorAt]!.weight, items: feedback.vector };
+    }
+    const fused = this.fusionStage(lists, opts.traceDepth, trace);
+    const reranked = await this.rerankStage(state, used, fused, Math.max(rerankDepth, opts.limit), opts.traceDepth, trace);
     return this.respond(text, tier, state, reranked, lexical, opts.limit, trace, started);
   }
 
@@ -408,6 +431,128 @@ export class Engine {
 
   // ---- stages ----
 
+  /** The BM25 side of a query; a compound the index holds in no form falls back to its parts. */
+  private lexicalQuery(state: State, text: string): LexicalQuery {
+    return prepareLexicalQuery(text, state.catalog.languages, this.analyzer, (alternative) => state.vocabulary.occurs(alternative));
+  }
+
+  private fuse(lists: RankedList[]): FusedCandidate[] {
+    return this.hybrid.fusion === "rrf" ? reciprocalRankFusion(lists, this.hybrid.rrfK) : convexFusion(lists);
+  }
+
+  private fusionStage(lists: RankedList[], traceDepth: number, trace: TraceStage[]): FusedCandidate[] {
+    const start = now();
+    const h = this.hybrid;
+    const fused = this.fuse(lists);
+    trace.push({
+      stage: "fusion",
+      input: {
+        method: h.fusion === "rrf" ? "rrf" : "convex combination of min-max normalized scores",
+        ...(h.fusion === "rrf" ? { k: h.rrfK } : {}),
+        lists: lists.map((l) => ({ name: l.name, weight: l.weight, size: l.items.length })),
+      },
+      output: fused.slice(0, traceDepth).map((c, i) => ({ docId: c.docId, score: c.score, rank: i + 1, detail: c.ranks })),
+      start,
+      end: now(),
+    });
+    return fused;
+  }
+
+  /**
+   * Pseudo-relevance feedback (retrieval/feedback.ts) from the first pass's top documents: RM3 for
+   * BM25 (the original query plus the relevance model's best terms) and Rocchio for vectors (the
+   * query vector moved towards the documents' best passages). Runs only when the query's language
+   * is known and every feedback document is in it; either list is missing when it has nothing to
+   * add (no feedback terms, no vectors, `feedbackVectorWeight` 0).
+   */
+  private feedbackStage(
+    state: State,
+    lexical: LexicalQuery,
+    text: string,
+    firstPass: FusedCandidate[],
+    queryVector: Float32Array | undefined,
+    depth: number,
+    opts: SearchOptionsResolved,
+    trace: TraceStage[],
+  ): { bm25?: DocCandidate[]; vector?: DocCandidate[] } {
+    const h = this.hybrid;
+    const start = now();
+    const top = firstPass.slice(0, h.feedbackDocs);
+    const languageOf = (c: FusedCandidate): string | undefined => {
+      const language = state.catalog.documents[c.docIndex]!.language;
+      return language ? baseLanguage(language) : undefined;
+    };
+    const input = {
+      method: "RM3 (BM25) and Rocchio (vectors)",
+      firstPass: top.map((c, i) => ({ docId: c.docId, score: c.score, rank: i + 1, language: languageOf(c) ?? null })),
+      queryLanguage: lexical.queryLanguage ?? null,
+      terms: h.feedbackTerms,
+      originalWeight: h.feedbackQueryWeight,
+      vectorWeight: h.feedbackVectorWeight,
+    };
+    const mismatch = h.feedbackLanguageGate ? languageMismatch(lexical.queryLanguage, top.map(languageOf)) : undefined;
+    if (mismatch !== undefined || top.length === 0) {
+      const note = `no feedback: ${mismatch ?? "the first pass found nothing"}`;
+      trace.push({ stage: "feedback", input, output: { terms: [] }, start, end: now(), note });
+      return {};
+    }
+    const docs: FeedbackDocument[] = top.map((c) => {
+      const row = this.passageText.get(c.passages[0]!) as { heading: string; text: string };
+      return { text: passageBody(row.heading, row.text), language: languageOf(c), score: c.score };
+    });
+    const weighted = expandedQuery(lexical.terms, relevanceModel(docs, this.analyzer), {
+      docs: h.feedbackDocs,
+      terms: h.feedbackTerms,
+      originalWeight: h.feedbackQueryWeight,
+    });
+    const added = weighted.filter((t) => t.feedback);
+    const vectors = queryVector && h.feedbackVectorWeight > 0 ? this.vectorIndex(state) : undefined;
+    const docVectors = vectors ? top.flatMap((c) => vectors.passageVector(c.passages[0]!) ?? []) : [];
+    trace.push({
+      stage: "feedback",
+      input,
+      output: {
+        terms: weighted.map((t) => ({
+          alternatives: t.alternatives.map((a) => a.join(" ")),
+          weight: t.weight,
+          repeats: t.repeats,
+          feedback: t.feedback,
+        })),
+        vectorDocuments: docVectors.length,
+      },
+      start,
+      end: now(),
+      ...(added.length === 0 ? { note: "no feedback terms: the first pass's documents hold nothing beyond the query" } : {}),
+    });
+    const out: { bm25?: DocCandidate[]; vector?: DocCandidate[] } = {};
+    if (added.length > 0) {
+      const match = buildMatchExpression(
+        weighted.flatMap((t) =>
+          Array.from({ length: t.repeats }, () => ({ surface: "", alternatives: t.alternatives, kind: "word" as const, stop: false })),
+        ),
+      );
+      out.bm25 = this.bm25Stage(state, { ...lexical, match }, text, depth, opts, trace, "bm25:feedback");
+    }
+    if (vectors && queryVector && docVectors.length > 0) {
+      const vectorStart = now();
+      const items = vectors.documents(
+        rocchioVector(queryVector, docVectors, h.feedbackVectorWeight),
+        depth,
+        state.catalog,
+        state.catalog.filter(opts),
+      );
+      trace.push({
+        stage: "vector",
+        input: { name: "vector:feedback", method: "Rocchio", beta: h.feedbackVectorWeight, documents: docVectors.length, depth },
+        output: traceItems(items, state.catalog, opts.traceDepth),
+        start: vectorStart,
+        end: now(),
+      });
+      out.vector = items;
+    }
+    return out;
+  }
+
   private bm25Stage(
     state: State,
     lexical: LexicalQuery,
@@ -427,6 +572,7 @@ export class Engine {
     const notes: string[] = [];
     if (lexical.match === "") notes.push("no searchable terms in the query");
     if (lexical.truncated > 0) notes.push(`${lexical.truncated} terms beyond the first 64 were ignored`);
+    if (text.length > MAX_QUERY_CHARS) notes.push(`only the first ${MAX_QUERY_CHARS} characters of the query were used`);
     trace.push({
       stage: "bm25",
       input: {
@@ -445,14 +591,14 @@ export class Engine {
     return items;
   }
 
-  /** One vector list per query, embedded in one call. */
+  /** One vector list per query, embedded in one call, with the query's vector (none for an empty query or an index without vectors). */
   private async vectorStage(
     state: State,
     queries: string[],
     depth: number,
     opts: SearchOptionsResolved,
     trace: TraceStage[],
-  ): Promise<DocCandidate[][]> {
+  ): Promise<Array<{ items: DocCandidate[]; vector: Float32Array | undefined }>> {
     const start = now();
     const embedder = embedderId(this.embedder);
     const vectors = this.vectorIndex(state);
@@ -467,7 +613,7 @@ export class Engine {
         end: now(),
         note: vectors ? "empty query" : "the index holds no vectors",
       });
-      return queries.map(() => []);
+      return queries.map(() => ({ items: [], vector: undefined }));
     }
     const embedded = await embedTexts(
       this.embedder,
@@ -475,12 +621,13 @@ export class Engine {
       this.modelLimits,
     );
     const filter = state.catalog.filter(opts);
-    const lists: DocCandidate[][] = [];
+    const lists: Array<{ items: DocCandidate[]; vector: Float32Array | undefined }> = [];
     let k = 0;
     for (let i = 0; i < queries.length; i++) {
       const listStart = i === 0 ? start : now();
-      const items = nonEmpty[i] ? vectors.documents(embedded[k++]!, depth, state.catalog, filter) : [];
-      lists.push(items);
+      const vector = nonEmpty[i] ? embedded[k++]! : undefined;
+      const items = vector ? vectors.documents(vector, depth, state.catalog, filter) : [];
+      lists.push({ items, vector });
       trace.push({
         stage: "vector",
         input: {
@@ -507,8 +654,7 @@ export class Engine {
    */
   async expand(text: string, options: { headers?: Record<string, string> } = {}): Promise<ExpansionResult> {
     checkOptions(options, ["headers"], "expand");
-    checkText(text);
-    return this.expandWith(this.state(), text, options.headers);
+    return this.expandWith(this.state(), usedQueryText(checkText(text)), options.headers);
   }
 
   private async expandWith(state: State, text: string, headers?: Record<string, string>): Promise<ExpansionResult> {
@@ -821,7 +967,16 @@ function validateHybrid(h: HybridConfig): void {
     if (!Number.isFinite(v) || v < 0 || (integer && !Number.isInteger(v)))
       throw new RangeError(`Expected hybrid "${name}" to be a non-negative ${integer ? "integer" : "number"}, got ${v}`);
   };
+  if (h.fusion !== "convex" && h.fusion !== "rrf")
+    throw new RangeError(`Expected hybrid "fusion" to be "convex" or "rrf", got ${JSON.stringify(h.fusion)}`);
   positive("rrfK", h.rrfK, false);
+  positive("feedbackDocs", h.feedbackDocs, true);
+  positive("feedbackTerms", h.feedbackTerms, true);
+  if (!(h.feedbackQueryWeight >= 0 && h.feedbackQueryWeight <= 1))
+    throw new RangeError(`Expected hybrid "feedbackQueryWeight" to be between 0 and 1, got ${h.feedbackQueryWeight}`);
+  positive("feedbackVectorWeight", h.feedbackVectorWeight, false);
+  if (typeof h.feedbackLanguageGate !== "boolean")
+    throw new TypeError(`Expected hybrid "feedbackLanguageGate" to be true or false, got ${JSON.stringify(h.feedbackLanguageGate)}`);
   positive("bm25Weight", h.bm25Weight, false);
   positive("vectorWeight", h.vectorWeight, false);
   positive("expansionWeight", h.expansionWeight, false);

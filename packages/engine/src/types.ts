@@ -57,7 +57,12 @@ export interface EngineOptions {
 }
 
 export interface HybridConfig {
-  /** Reciprocal rank fusion constant (Cormack, Clarke & Büttcher, SIGIR 2009). @default 60 */
+  /**
+   * How the balanced and thorough tiers fuse their lists: `convex`, a weighted sum of min–max
+   * normalized scores (retrieval/fusion.ts), or `rrf`, reciprocal rank fusion. @default "convex"
+   */
+  fusion: "convex" | "rrf";
+  /** Reciprocal rank fusion constant (Cormack, Clarke & Büttcher, SIGIR 2009), when `fusion` is `rrf`. @default 60 */
   rrfK: number;
   /** Weight of the BM25 list in fusion. @default 1 */
   bm25Weight: number;
@@ -66,9 +71,13 @@ export interface HybridConfig {
    * whose provider is `offline` (the hashed n-gram embedder, wrapped or not)
    */
   vectorWeight: number;
-  /** Weight of lists from expanded queries (thorough), relative to the original query's lists. @default 0.5 */
+  /**
+   * Thorough: the lists of one retriever's expanded queries together weigh this times its original
+   * query's list; the retriever's total weight stays as in balanced (retrieval/fusion.ts,
+   * `familyWeights`). @default 0.5
+   */
   expansionWeight: number;
-  /** Depth of each list that enters fusion. @default 50 */
+  /** Depth of each list that enters fusion; a larger `limit` deepens them to `limit`. @default 50 */
   candidates: number;
   /** How many fused candidates the balanced tier reranks. @default 30 */
   rerankDepth: number;
@@ -76,6 +85,19 @@ export interface HybridConfig {
   thoroughRerankDepth: number;
   /** Final score = fusionWeight × (fused / max fused) + (1 − fusionWeight) × rerank score. @default 0.7 */
   fusionWeight: number;
+  /** Thorough: first-pass documents the RM3 relevance model is estimated from; 0 turns feedback off. @default 10 */
+  feedbackDocs: number;
+  /** Thorough: feedback terms added to the query. @default 10 */
+  feedbackTerms: number;
+  /** Thorough: λ, the original query's weight in the expanded query (retrieval/feedback.ts). @default 0.5 */
+  feedbackQueryWeight: number;
+  /** Thorough: Rocchio's β, the weight of the feedback documents' mean vector added to the query vector; 0 turns vector feedback off. @default 0.75 */
+  feedbackVectorWeight: number;
+  /**
+   * Thorough: feedback only when the query's language is known and every feedback document is in
+   * it (retrieval/feedback.ts, `languageMismatch`); `false` always feeds back. @default true
+   */
+  feedbackLanguageGate: boolean;
   /** BM25 column weights (title, body, path) passed to FTS5 `bm25()`. @default [4, 1, 2] */
   columnWeights: readonly [number, number, number];
 }
@@ -115,7 +137,7 @@ export interface Hit {
   snippet: string;
 }
 
-export type StageName = "bm25" | "vector" | "fusion" | "rerank" | "expansion" | "evidence" | "generation";
+export type StageName = "bm25" | "vector" | "fusion" | "rerank" | "expansion" | "feedback" | "evidence" | "generation";
 
 /** A compact ranked list inside a trace: enough to see where a document went. */
 export interface TraceItem {

@@ -413,7 +413,32 @@ describe("JSONL corpora", () => {
       expect(report.documents.added).toBe(3);
       const hit = engine.search("kündigen").results[0]!;
       expect(hit).toMatchObject({ docId: "2", language: "de", title: "Kündigung" });
-      expect(engine.search("résiliation").results[0]).toMatchObject({ docId: "doc-3", language: "fr", title: "doc-3" });
+      expect(engine.search("résiliation").results[0]).toMatchObject({ docId: "doc-3", language: "fr", title: "" });
+    } finally {
+      engine.close();
+    }
+  });
+
+  it("never makes a record id searchable text; a folder keeps path search", async () => {
+    const file = join(dir, "ids.jsonl");
+    writeFileSync(
+      file,
+      [
+        JSON.stringify({ _id: "1400", title: "", text: "Boundary layers on a flat plate in supersonic flow." }),
+        JSON.stringify({ _id: "report-p05", title: "Wind tunnel", text: "Measurements of drag at low speed." }),
+        JSON.stringify({ _id: "memo-p05", title: "Heat transfer", text: "Cooling of turbine blades." }),
+      ].join("\n"),
+    );
+    const engine = Engine.open(join(dir, "ids.db"), { create: true });
+    try {
+      await engine.index(file);
+      expect(engine.search("1400").results).toEqual([]);
+      expect(engine.search("p 05").results).toEqual([]);
+      expect(engine.search("p05").results).toEqual([]);
+      expect(engine.search("supersonic").results.map((h) => h.docId)).toEqual(["1400"]);
+      const { corpus } = fresh({ "en/dec-0054.md": "# Trash retention\n\nDeleted files are kept for 30 days." });
+      await engine.index(corpus);
+      expect(engine.search("dec 0054").results.map((h) => h.docId)).toEqual(["en/dec-0054.md"]);
     } finally {
       engine.close();
     }

@@ -1,5 +1,7 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { smallCorpusEngine } from "./helpers.js";
+import { Engine } from "../src/index.js";
+import { smallCorpusEngine, writeFiles } from "./helpers.js";
 
 const setup = smallCorpusEngine();
 
@@ -85,5 +87,31 @@ describe("vectors", () => {
     expect(results[0]!.docId).toBe("en/billing.md");
     expect(trace.map((s) => s.stage)).toEqual(["vector"]);
     expect(trace[0]!.input).toMatchObject({ embedder: "offline/hashed-char-ngram-v2-384", dimensions: 384 });
+  });
+});
+
+describe("a hyphenated word the index holds in no form falls back to its parts", () => {
+  const cpi = smallCorpusEngine();
+
+  it("finds `CPI Maßstab` written as `CPI-Maßstab`, at every tier", async () => {
+    const { dir } = cpi;
+    writeFiles(join(dir, "cpi"), {
+      "de/cpi.md": "# Verbraucherpreise\n\nDer CPI ist der wichtigste Maßstab für die Teuerung der Lebenshaltung.",
+      "de/andere.md": "# Andere Dinge\n\nHier geht es um etwas völlig anderes als Preise.",
+    });
+    const engine = Engine.open(join(dir, "cpi.db"), { create: true });
+    try {
+      await engine.index(join(dir, "cpi"));
+      expect(engine.search("CPI Maßstab").results[0]?.docId).toBe("de/cpi.md");
+      const match = engine.search("Was misst der CPI-Maßstab?").trace[0]!.input.match as string;
+      expect(match).toContain('"cpi"');
+      for (const tier of ["fast", "balanced", "thorough"] as const) {
+        expect((await engine.query("Was misst der CPI-Maßstab?", { tier })).results[0]?.docId, tier).toBe("de/cpi.md");
+      }
+      // Where the joined form or the phrase exists, the compound stays one term.
+      expect(setup.engine.search("real-time").trace[0]!.input.match).toMatch(/^\("realtime" OR "real time"( OR "[^"]+")*\)$/);
+    } finally {
+      engine.close();
+    }
   });
 });

@@ -20,7 +20,7 @@ describe("tiers do different work", () => {
     const r = await setup.engine.query("cancel subscription", { tier: "balanced" });
     expect(stages(r.trace)).toEqual(["bm25", "vector", "fusion", "rerank"]);
     const fusion = r.trace[2]!;
-    expect(fusion.input).toMatchObject({ method: "rrf", k: 60 });
+    expect(fusion.input).toMatchObject({ method: "convex combination of min-max normalized scores" });
     const first = (fusion.output as TraceItem[])[0]!;
     expect(first.detail).toHaveProperty("bm25");
     const rerank = r.trace[3]!;
@@ -57,6 +57,58 @@ describe("tiers do different work", () => {
     } finally {
       e.close();
     }
+  });
+
+  it("thorough feeds back from the first pass only when its top documents are in the query's language", async () => {
+    const feedbackOf = (r: { trace: Array<{ stage: string; note?: string; input: unknown }> }) =>
+      r.trace.find((s) => s.stage === "feedback")!;
+    const fusedLists = (r: { trace: Array<{ stage: string; input: unknown }> }) =>
+      (r.trace.find((s) => s.stage === "fusion")!.input as { lists: Array<{ name: string }> }).lists.map((l) => l.name);
+
+    // The small corpus mixes languages: its top documents for any query do too.
+    const mixed = await setup.engine.query("How do I cancel my subscription?", { tier: "thorough" });
+    expect(feedbackOf(mixed).note).toMatch(
+      /^no feedback: \d+ of the first pass's \d+ top documents are not in the query's language \(en\)/,
+    );
+    expect(fusedLists(mixed)).not.toContain("bm25:feedback");
+    const unknown = await setup.engine.query("subscription", { tier: "thorough" });
+    expect(feedbackOf(unknown).note).toBe("no feedback: the query's language is unknown");
+
+    const english = join(dir, "english");
+    writeFiles(english, {
+      "cancel.md": "# Cancel your subscription\n\nYou can cancel your subscription at any time; the renewal stops and your files are kept.",
+      "renewal.md": "# Renewal\n\nA subscription renews every month until you cancel it in Settings.",
+      "refund.md": "# Refunds\n\nWhen you cancel an annual subscription within 14 days, the payment is refunded.",
+      "upload.md": "# Uploads\n\nUploads continue in the background and resume after a lost connection.",
+    });
+    const e = Engine.open(join(dir, "english.db"), { create: true, hybrid: { feedbackDocs: 3 } });
+    try {
+      await e.index(english);
+      const r = await e.query("How do I cancel my subscription?", { tier: "thorough" });
+      const feedback = feedbackOf(r);
+      expect(feedback.note).toBeUndefined();
+      expect(feedback.input).toMatchObject({
+        queryLanguage: "en",
+        firstPass: expect.arrayContaining([expect.objectContaining({ language: "en" })]),
+      });
+      expect(fusedLists(r)).toEqual(expect.arrayContaining(["bm25:feedback", "vector:feedback"]));
+      expect(fusedLists(r)).not.toContain("bm25");
+      const off = Engine.open(join(dir, "english.db"), { hybrid: { feedbackDocs: 3, feedbackVectorWeight: 0 } });
+      try {
+        const lists = fusedLists(await off.query("How do I cancel my subscription?", { tier: "thorough" }));
+        expect(lists).toContain("bm25:feedback");
+        expect(lists).toContain("vector");
+      } finally {
+        off.close();
+      }
+    } finally {
+      e.close();
+    }
+  });
+
+  it("rejects feedback parameters out of range", () => {
+    expect(() => Engine.open(join(dir, "index.db"), { hybrid: { feedbackVectorWeight: -1 } })).toThrow(/feedbackVectorWeight/);
+    expect(() => Engine.open(join(dir, "index.db"), { hybrid: { feedbackLanguageGate: "yes" as never } })).toThrow(/feedbackLanguageGate/);
   });
 
   it("rejects an unknown tier", async () => {

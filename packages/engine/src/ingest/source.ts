@@ -181,7 +181,8 @@ function readJsonl(location: string, abs: string): Source {
     const language = record.language?.toLowerCase() ?? detected ?? null;
     return {
       path: record.id,
-      title: record.title || record.id,
+      // An id is a key, not text: an empty title stays empty, so `1400` never finds document 1400.
+      title: record.title,
       language,
       languageSource: record.language ? "record" : detected ? "detected" : "unknown",
       body: record.text,

@@ -31,9 +31,18 @@ export interface LexicalQuery {
   truncated: number;
 }
 
-export function prepareLexicalQuery(text: string, languages: readonly string[], analyzer: AnalyzerConfig): LexicalQuery {
+/**
+ * The BM25 side of a query. With `occurs` (the index's vocabulary), a compound that the index
+ * holds in no form falls back to its parts (see `QueryAnalysisOptions.occurs`).
+ */
+export function prepareLexicalQuery(
+  text: string,
+  languages: readonly string[],
+  analyzer: AnalyzerConfig,
+  occurs?: (alternative: readonly string[]) => boolean,
+): LexicalQuery {
   const queryLanguage = detectLanguage(text);
-  const analyzed = analyzeQuery(text, { languages, queryLanguage, config: analyzer, spacedCompounds: true });
+  const analyzed = analyzeQuery(text, { languages, queryLanguage, config: analyzer, spacedCompounds: true, ...(occurs ? { occurs } : {}) });
   const terms = matchingTerms(analyzed);
   return { terms, match: buildMatchExpression(terms), queryLanguage, truncated: analyzed.truncated };
 }

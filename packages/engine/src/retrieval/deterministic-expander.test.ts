@@ -42,6 +42,17 @@ describe("DeterministicExpander", () => {
     expect(e.lexicalQueries).toContain("kündigung frist");
   });
 
+  it("splits compounds only in languages that write them as one word", () => {
+    const vocab = vocabulary({ comment: 2, permet: 1, tre: 1, collegu: 2, kundig: 3, kundigung: 3, frist: 2, wie: 1, lang: 1, ist: 1 }, [
+      "fr",
+      "de",
+    ]);
+    const french = expander.expandSync("Comment permettre aux collègues", vocab);
+    for (const q of french.lexicalQueries) expect(q).not.toContain("permet tre");
+    const german = expander.expandSync("Wie lang ist die Kündigungsfrist", vocab);
+    expect(german.lexicalQueries).toContain("Wie lang ist die kündigung frist");
+  });
+
   it("spells identifiers joined and spaced", () => {
     const e = expander.expandSync("DEC-0054 retention", vocabulary({ dec: 1, "0054": 1, reten: 2 }));
     expect(e.lexicalQueries).toEqual(["DEC-0054 retention", "DEC0054 retention", "DEC 0054 retention"]);

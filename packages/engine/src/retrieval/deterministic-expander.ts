@@ -6,7 +6,8 @@
  *   index term within 1 edit (2 for words of 8+ letters), e.g. `subscribtion` → `subscript`;
  * - compounds: such a word that splits into two indexed words (German-style, with the linking
  *   letters -s-, -es-, -n-, -en-) is also rewritten as the two words, e.g.
- *   `Kündigungsfrist` → `Kündigung frist`;
+ *   `Kündigungsfrist` → `Kündigung frist`, when the query is German or Dutch (or of unknown
+ *   language): elsewhere a split is a coincidence (`permettre` → `permet` + `tre`);
  * - identifiers: `DEC-0054`-style compounds also appear joined (`DEC0054`) and spaced (`DEC 0054`);
  * - keywords: for vectors, the query without function words.
  *
@@ -14,13 +15,26 @@
  * The original query is always the first lexical and the first vector query. It never invents
  * words that are not in the index and never translates; that is what a model expander is for.
  */
-import { analyzeQuery, CHUNK_RE, CONNECTOR_RE, matchingTerms, DEFAULT_ANALYZER, type AnalyzerConfig } from "../text/analyze.js";
+import {
+  analyzeQuery,
+  CHUNK_RE,
+  CONNECTOR_RE,
+  matchingTerms,
+  DEFAULT_ANALYZER,
+  MAX_TOKEN_LENGTH,
+  type AnalyzerConfig,
+} from "../text/analyze.js";
 import { detectLanguage } from "../text/language.js";
 import { stopwordsFor } from "../text/stopwords.js";
 import type { ExpansionResult, QueryExpander, Vocabulary } from "../types.js";
 
 // Linked forms first: "Kündigungsfrist" is "Kündigung" + -s- + "Frist", not "Kündigungs" + "Frist".
 const LINKS = ["s", "es", "en", "n", ""];
+/**
+ * Languages that write compounds as one word. A French, Italian or English word that splits into
+ * two index terms is a coincidence (`permettre` → `permet` + `tre`), not a compound.
+ */
+const COMPOUNDING_LANGUAGES: ReadonlySet<string> = new Set(["de", "nl"]);
 const MAX_QUERIES = 8;
 
 export class DeterministicExpander implements QueryExpander {
@@ -35,10 +49,19 @@ export class DeterministicExpander implements QueryExpander {
   expandSync(query: string, vocabulary: Vocabulary): ExpansionResult["expansion"] {
     const language = detectLanguage(query);
     const stops = stopwordsFor(language);
-    const known = (word: string): boolean =>
-      matchingTerms(analyzeQuery(word, { languages: vocabulary.languages, config: this.analyzer })).some((t) =>
-        t.alternatives.some((alt) => alt.every((tok) => vocabulary.documentFrequency(tok) > 0)),
-      );
+    // Unknown language: a compound may be German or Dutch.
+    const compounding = language === undefined || COMPOUNDING_LANGUAGES.has(language);
+    const knownWords = new Map<string, boolean>();
+    const known = (word: string): boolean => {
+      let found = knownWords.get(word);
+      if (found === undefined) {
+        found = matchingTerms(analyzeQuery(word, { languages: vocabulary.languages, config: this.analyzer })).some((t) =>
+          t.alternatives.some((alt) => alt.every((tok) => vocabulary.documentFrequency(tok) > 0)),
+        );
+        knownWords.set(word, found);
+      }
+      return found;
+    };
 
     const corrected: string[] = [];
     const decompounded: string[] = [];
@@ -50,13 +73,17 @@ export class DeterministicExpander implements QueryExpander {
     const words: string[] = [];
     const quoted = quotedSpans(query);
     const inQuotes: boolean[] = [];
+    let span = 0;
     for (const m of query.matchAll(CHUNK_RE)) {
       gaps.push(query.slice(last, m.index));
       words.push(m[0]);
-      inQuotes.push(quoted.some(([a, b]) => m.index >= a && m.index < b));
+      // Spans and words both come in reading order: one walk, not a search per word.
+      while (span < quoted.length && quoted[span]![1] <= m.index) span++;
+      inQuotes.push(span < quoted.length && m.index >= quoted[span]![0]);
       last = m.index + m[0].length;
     }
     const tail = query.slice(last);
+    const rewrites = new Map<string, { split: string; fix: string }>();
     for (const [i, word] of words.entries()) {
       const lower = word.toLowerCase();
       // A quoted phrase is the user's exact wording: kept as typed in every variant.
@@ -70,9 +97,17 @@ export class DeterministicExpander implements QueryExpander {
       if (isIdentifier) {
         joined.push(word.split(CONNECTOR_RE).join(""));
         spaced.push(word.split(CONNECTOR_RE).join(" "));
-      } else if (/^\p{L}{4,}$/u.test(word) && !stops.has(lower) && !known(word)) {
-        split = this.decompound(lower, known) ?? word;
-        if (split === word) fix = this.correct(lower, vocabulary) ?? word;
+      } else if (word.length <= MAX_TOKEN_LENGTH && /^\p{L}{4,}$/u.test(word) && !stops.has(lower) && !known(word)) {
+        // A word longer than any index term is no misspelling or compound of index terms, and
+        // splitting it analyzes every split: quadratic (a 10,000-letter word took up to 69 s).
+        // A long query repeats its words: each distinct word is rewritten once.
+        let rewrite = rewrites.get(word);
+        if (rewrite === undefined) {
+          const parts = (compounding && this.decompound(lower, known)) || word;
+          rewrite = { split: parts, fix: parts === word ? (this.correct(lower, vocabulary) ?? word) : word };
+          rewrites.set(word, rewrite);
+        }
+        ({ split, fix } = rewrite);
       }
       corrected.push(fix);
       decompounded.push(split);

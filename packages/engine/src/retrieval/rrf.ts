@@ -7,25 +7,10 @@
  * Only ranks matter, so BM25 scores and cosines need no normalization. A document absent from a
  * list contributes nothing from it. Ties follow the engine's order (score, then doc id descending).
  */
-import type { DocCandidate } from "./bm25.js";
+import type { FusedCandidate, RankedList } from "./fusion.js";
 import { byScoreThenDocIdDesc } from "./order.js";
 
-export interface RankedList {
-  /** Name shown in the trace (`bm25`, `vector`, `bm25:expansion 2`…). */
-  name: string;
-  weight: number;
-  items: readonly DocCandidate[];
-}
-
-export interface FusedCandidate {
-  docIndex: number;
-  docId: string;
-  score: number;
-  /** Passage rowids that stood for this document in any list, best-ranked list first. */
-  passages: number[];
-  /** Rank of the document in each list it appeared in. */
-  ranks: Record<string, number>;
-}
+export type { FusedCandidate, RankedList };
 
 export function reciprocalRankFusion(lists: readonly RankedList[], k: number): FusedCandidate[] {
   if (!(k >= 0) || !Number.isFinite(k)) throw new RangeError(`Expected "rrfK" to be a finite number ≥ 0, got ${k}`);

@@ -68,6 +68,20 @@ export class VectorIndex {
     return new VectorIndex(embedder, dimensions, matrix, rowPassage, rowDocument, catalog.documents.length);
   }
 
+  /** The unit vector of a passage (by passage row id), or undefined when it has none. */
+  passageVector(passageRowId: number): Float32Array | undefined {
+    let lo = 0;
+    let hi = this.rowPassage.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const id = this.rowPassage[mid]!;
+      if (id === passageRowId) return this.matrix.subarray(mid * this.dimensions, (mid + 1) * this.dimensions);
+      if (id < passageRowId) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
   /** Top `depth` documents by cosine similarity to `query`. */
   documents(query: Float32Array, depth: number, catalog: Catalog, filter: ((docIndex: number) => boolean) | undefined): DocCandidate[] {
     const dims = this.dimensions;

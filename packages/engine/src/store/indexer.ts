@@ -61,10 +61,18 @@ function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
-/** Terms for the `path` column: the path without its extension, so `md` does not match everything. */
-export function pathTerms(path: string, language: string | null, analyzer: AnalyzerConfig): string {
+/**
+ * Terms for the `path` column: a folder document's path without its extension (so `md` does not
+ * match everything); nothing for a JSONL record, whose id is a key, not text (`p 05` matched every
+ * `*-p05` id, `1400` document 1400).
+ */
+export function pathTerms(path: string, language: string | null, analyzer: AnalyzerConfig, searchable = true): string {
+  if (!searchable) return "";
   return indexTerms(path.replace(/\.(md|markdown|mdx|txt|text)$/i, ""), language ? baseLanguage(language) : undefined, analyzer);
 }
+
+/** Meta key recording where a collection came from (`folder` or `jsonl`): only folder paths are searchable. */
+const sourceKindKey = (collection: string): string => `source:${collection}`;
 
 export async function indexSource(ctx: IndexerContext, location: string, options: IndexOptions = {}): Promise<IndexReport> {
   const started = performance.now();
@@ -219,6 +227,8 @@ async function writeRun(
       }
       deletePassages.run(documentId);
     };
+    const setMeta = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
+    setMeta.run(sourceKindKey(collection), source.kind);
     if (rebuildFts) db.prepare("INSERT INTO passages_fts (passages_fts) VALUES ('delete-all')").run();
 
     for (const id of removed) {
@@ -241,7 +251,7 @@ async function writeRun(
       }
       const lang = s.language ? baseLanguage(s.language) : undefined;
       const titleTerms = indexTerms(s.title, lang, ctx.analyzer);
-      const path = pathTerms(s.path, s.language, ctx.analyzer);
+      const path = pathTerms(s.path, s.language, ctx.analyzer, source.kind === "folder");
       for (const p of doc.passages) {
         const passageId = Number(insertPassage.run(documentId, p.seq, p.heading, p.text, p.contentHash).lastInsertRowid);
         if (!rebuildFts) insertFts.run(passageId, titleTerms, indexTerms(passageBody(p.heading, p.text), lang, ctx.analyzer), path);
@@ -255,7 +265,6 @@ async function writeRun(
     // Cached vectors of text that no passage holds any more are garbage; vectors of other
     // embedders for live text stay, so switching back does not pay again.
     db.prepare("DELETE FROM embeddings WHERE content_hash NOT IN (SELECT content_hash FROM passages)").run();
-    const setMeta = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
     setMeta.run("analyzer", analyzer);
     setMeta.run("embedder", embedder);
     setMeta.run("dimensions", String(dimensions));
@@ -281,15 +290,27 @@ async function writeRun(
 function rebuildFullText(db: Db, analyzer: AnalyzerConfig): void {
   const insertFts = db.prepare("INSERT INTO passages_fts (rowid, title, body, path) VALUES (?, ?, ?, ?)");
   const rows = db
-    .prepare("SELECT p.id, p.heading, p.text, d.title, d.path, d.language FROM passages p JOIN documents d ON d.id = p.document_id")
-    .all() as Array<{ id: number; heading: string; text: string; title: string; path: string; language: string | null }>;
+    .prepare(
+      "SELECT p.id, p.heading, p.text, d.title, d.path, d.language, d.collection FROM passages p JOIN documents d ON d.id = p.document_id",
+    )
+    .all() as Array<{
+    id: number;
+    heading: string;
+    text: string;
+    title: string;
+    path: string;
+    language: string | null;
+    collection: string;
+  }>;
+  const kind = db.prepare("SELECT value FROM meta WHERE key = ?").pluck();
   for (const row of rows) {
     const lang = row.language ? baseLanguage(row.language) : undefined;
     insertFts.run(
       row.id,
       indexTerms(row.title, lang, analyzer),
       indexTerms(passageBody(row.heading, row.text), lang, analyzer),
-      pathTerms(row.path, row.language, analyzer),
+      // A collection indexed before its kind was recorded keeps path search, as it had.
+      pathTerms(row.path, row.language, analyzer, kind.get(sourceKindKey(row.collection)) !== "jsonl"),
     );
   }
 }

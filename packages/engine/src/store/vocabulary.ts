@@ -10,6 +10,8 @@ export class IndexVocabulary implements Vocabulary {
   private readonly dfStatement: Statement<[string], number>;
   private byLength: Map<number, Array<[string, number]>> | undefined;
 
+  private phraseStatement: Statement<[string], number> | undefined;
+
   constructor(
     private readonly db: Db,
     readonly languages: readonly string[],
@@ -21,6 +23,17 @@ export class IndexVocabulary implements Vocabulary {
 
   documentFrequency(term: string): number {
     return this.dfStatement.get(term) ?? 0;
+  }
+
+  /** Whether some passage holds the term, or the phrase of several terms. */
+  occurs(tokens: readonly string[]): boolean {
+    if (tokens.some((t) => this.documentFrequency(t) === 0)) return false;
+    if (tokens.length === 1) return true;
+    this.phraseStatement ??= this.db.prepare("SELECT rowid FROM passages_fts WHERE passages_fts MATCH ? LIMIT 1").pluck() as Statement<
+      [string],
+      number
+    >;
+    return this.phraseStatement.get(`"${tokens.join(" ").replace(/"/g, '""')}"`) !== undefined;
   }
 
   /** BM25's IDF, ln(1 + (N − df + 0.5) / (df + 0.5)), the same shape FTS5 uses. */

@@ -67,7 +67,9 @@ export function resolveAnalyzer(options: Partial<AnalyzerConfig> = {}): Analyzer
 /** Stable id recorded in the index; a change forces a rebuild of the full-text index. */
 export function analyzerId(config: AnalyzerConfig): string {
   const stemmed = [...config.stemLanguages].sort().join(",") || "none";
-  return `analyzer-v2(fold,split,join,translit-de,stem=${stemmed},cjk=${config.cjk})`;
+  // v3: JSONL ids are no longer indexed (the path column holds folder paths only); the version
+  // change rebuilds the full-text rows of an older index on its next `index` run.
+  return `analyzer-v3(fold,split,join,translit-de,stem=${stemmed},cjk=${config.cjk})`;
 }
 
 const ESC = CONNECTORS.replace(/[\\\-\]^]/g, "\\$&");
@@ -78,7 +80,8 @@ export const CONNECTOR_RE = new RegExp(`[${ESC}]+`, "u");
 const CJK_RUN_RE = new RegExp(`(${CJK_RUN_CHAR.source.slice(0, -1)}]+)`, "u");
 const HUMP_RE = /\p{Lu}+(?=\p{Lu}[\p{Ll}\p{M}])|\p{Lu}?[\p{Ll}\p{Lo}\p{Lm}\p{Lt}\p{M}]+|\p{Lu}+\p{M}*|\p{N}+/gu;
 const MAX_JOINED_LENGTH = 64;
-const MAX_TOKEN_LENGTH = 64;
+/** Longest index term: a longer word is cut to this length, on both sides. */
+export const MAX_TOKEN_LENGTH = 64;
 
 interface Part {
   text: string;
@@ -240,6 +243,24 @@ export interface AnalyzedQuery {
 /** Queries longer than this many distinct terms keep their first terms only (a 10,000-character query stays fast). */
 export const MAX_QUERY_TERMS = 64;
 
+/**
+ * Characters of a query that are analyzed, expanded, embedded and reranked against. Beyond
+ * `MAX_QUERY_TERMS` distinct terms nothing more is matched anyway, but analyzing a 100,000-character
+ * CJK run alone took a second; with the cut every tier's cost has a bound whatever the input.
+ */
+export const MAX_QUERY_CHARS = 10_000;
+
+/** The part of a query that is used: all of it, or its first `MAX_QUERY_CHARS` characters, ending at a space if one is near. */
+export function usedQueryText(text: string): string {
+  if (text.length <= MAX_QUERY_CHARS) return text;
+  let end = MAX_QUERY_CHARS;
+  const space = text.lastIndexOf(" ", end);
+  if (space > end - 200) end = space;
+  // Never end between the two halves of a surrogate pair.
+  else if (/[\uD800-\uDBFF]/.test(text[end - 1]!)) end--;
+  return text.slice(0, end);
+}
+
 export interface QueryAnalysisOptions {
   /** Languages whose stems a word may take; the union of the index's languages when unknown. */
   languages: readonly string[];
@@ -253,6 +274,12 @@ export interface QueryAnalysisOptions {
    * @default false
    */
   spacedCompounds?: boolean;
+  /**
+   * Whether an alternative (a term, or the phrase of several) occurs in the index. When given, a
+   * compound none of whose alternatives occurs (`CPI-Maßstab` where no passage has `cpimassstab`
+   * or the phrase `cpi massstab`) becomes its parts, each a word of its own.
+   */
+  occurs?: (alternative: readonly string[]) => boolean;
 }
 
 export function analyzeQuery(text: string, options: QueryAnalysisOptions): AnalyzedQuery {
@@ -315,7 +342,10 @@ export function analyzeQuery(text: string, options: QueryAnalysisOptions): Analy
       if (parts.length === 1) run.push({ word, end: m.index + m[0].length, stop: stops.has(word) });
       continue;
     }
-    add(compound(m[0].toLowerCase(), lowered));
+    const whole = compound(m[0].toLowerCase(), lowered);
+    if (options.occurs && !whole.alternatives.some(options.occurs)) {
+      for (const word of lowered) add({ surface: word, alternatives: stemsOf(word).map((s) => [s]), kind: "word", stop: stops.has(word) });
+    } else add(whole);
   }
   sequences.push(run);
   // Two or three content words in a row may be a compound written with spaces: their joined form

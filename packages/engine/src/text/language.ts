@@ -4,7 +4,7 @@
  * the share of its words that are function words of each language, with letters that only one
  * language uses as tie-breakers. Returns undefined when the evidence is too thin to say.
  */
-import { stopwordLanguages, isStopword } from "./stopwords.js";
+import { isFunctionWord, stopwordLanguages } from "./stopwords.js";
 
 const HANGUL = /\p{Script=Hangul}/u;
 const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
@@ -40,7 +40,7 @@ export function detectLanguage(text: string): string | undefined {
   const scores = new Map<string, number>();
   for (const lang of stopwordLanguages()) {
     let hits = 0;
-    for (const w of words) if (isStopword(lang, w)) hits++;
+    for (const w of words) if (isFunctionWord(lang, w)) hits++;
     scores.set(lang, hits);
   }
   const lower = sample.toLowerCase();
