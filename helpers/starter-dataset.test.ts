@@ -1,0 +1,82 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { loadDataset } from "./dataset.js";
+import { FixtureError, loadAskCases, loadQueries, readCorpusDoc } from "./fixtures.js";
+import { checkStarterDataset, StarterFolderError, starterFiles, writeStarterDataset } from "./starter-dataset.js";
+
+const ROOT = resolve(import.meta.dirname, "..");
+const dirs: string[] = [];
+const tempDir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), "starter-"));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe("the starter dataset of pnpm eval:init", () => {
+  it("passes the suite's fixture checks, in both formats, and holds every kind of expectation", () => {
+    const folder = join(tempDir(), "my-dataset");
+    const found = writeStarterDataset(folder);
+    expect(found).toEqual({ documents: 4, queries: 5, askCases: 5, translationGroups: 1, refusalLanguages: 4, beirJudgedQueries: 5 });
+    const cases = loadAskCases({ dir: folder });
+    expect(cases.some((c) => c.expectedRefusal === true && c.mustCite === undefined)).toBe(true);
+    expect(cases.some((c) => (c.mustCite ?? []).length === 2)).toBe(true);
+    expect(cases.some((c) => c.forbiddenSubstrings && c.expectedTopics === undefined)).toBe(true);
+    expect(cases.some((c) => c.expectedTopics)).toBe(true);
+    // The BEIR view is the same judgments: EVAL_DATASET reads it into the same cases.
+    const dataset = loadDataset({ EVAL_DATASET: folder });
+    const queries = loadQueries({ dir: folder });
+    expect(dataset.cases.map((c) => [c.id, c.query, c.judgments])).toEqual(queries.map((q) => [q.id, q.query, q.judgments]));
+    // The documents of both views are the same text.
+    const corpus = readFileSync(join(folder, "corpus.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { _id: string; title: string; text: string });
+    for (const doc of corpus) expect(readCorpusDoc(doc._id, join(folder, "corpus"))).toBe(`# ${doc.title}\n\n${doc.text}\n`);
+  });
+
+  it("is caught by the same checks when a user breaks it: a fact no cited document holds", () => {
+    const folder = tempDir();
+    writeStarterDataset(folder);
+    const file = join(folder, "ask-cases.json");
+    writeFileSync(file, readFileSync(file, "utf8").replace('"30 days"', '"31 days"'));
+    expect(() => checkStarterDataset(folder)).toThrow(FixtureError);
+    expect(() => checkStarterDataset(folder)).toThrow(
+      /case a-001 \(\/cases\/0\/expectedSubstrings\/0\): "31 days" does not occur in any mustCite doc/,
+    );
+  });
+
+  it("never writes into a folder that holds anything", () => {
+    const folder = tempDir();
+    writeFileSync(join(folder, "notes.txt"), "mine");
+    expect(() => writeStarterDataset(folder)).toThrow(StarterFolderError);
+    expect(readFileSync(join(folder, "notes.txt"), "utf8")).toBe("mine");
+  });
+
+  it("lists every file it writes relative to the folder", () => {
+    expect([...starterFiles().keys()].every((p) => !p.startsWith("/") && !p.includes(".."))).toBe(true);
+  });
+
+  it("pnpm eval:init: bad arguments and a non-empty folder are one line and exit 2", () => {
+    const cli = (args: string[]) =>
+      spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "bin/eval-init.ts"), ...args], { cwd: ROOT, encoding: "utf8" });
+    const none = cli([]);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toBe("eval:init: one folder is needed, got 0; Usage: pnpm eval:init <folder>\n");
+    const folder = tempDir();
+    writeFileSync(join(folder, "x"), "");
+    const full = cli([folder]);
+    expect(full.status).toBe(2);
+    expect(full.stderr.trim().split("\n")).toHaveLength(1);
+    expect(full.stderr).toMatch(/is not empty; eval:init writes only into a new or empty folder/);
+    const fresh = join(tempDir(), "new");
+    const ok = cli([fresh]);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/^eval:init: wrote a starter dataset to .*: 4 documents, 5 judged queries, 5 answer cases/);
+  }, 120_000);
+});
