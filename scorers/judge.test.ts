@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { MockLanguageModelV3 } from "ai/test";
 import { APICallError, type LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { NotApplicableError } from "./answer.js";
 import { askCase, askResult, failed, inUnit, mockJudge, random, refused, source } from "./ask-test-data.js";
