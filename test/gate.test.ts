@@ -119,7 +119,9 @@ describe("pnpm eval gates on per-metric floors", () => {
     const junit = readFileSync(weak.path.replace(/\.json$/, ".junit.xml"), "utf8");
     const regressed = weak.report.verdicts.filter((v) => v.status === "regression");
     expect(regressed.length).toBeGreaterThan(0);
-    expect(weak.report.verdicts.filter((v) => v.status === "new-failure" || v.status === "fixed")).toEqual([]);
+    // Every case was recorded by the clean run: none is new. A weaker weighting may fix a case or two
+    // (q-011 since the convex fusion of issue 14); a fixed case is reported, never a failure.
+    expect(weak.report.verdicts.filter((v) => v.status === "new-failure")).toEqual([]);
     const failures = (junit.match(/<failure /g) ?? []).length;
     expect(failures).toBe(regressed.length + weak.report.gate.failures.length + weak.report.gate.ceilings.failures.length);
     for (const v of regressed) expect(junit).toContain(`name="${v.id}: `);
@@ -252,5 +254,6 @@ describe("pnpm eval gates on per-metric floors", () => {
     const broken = await run(["query"], { EVAL_BASELINE: join(work, "broken.json") });
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/^eval: .*broken\.json: not valid JSON \(.*\)\n$/);
-  });
+    // Eleven processes, each only a few seconds, but far more on a loaded 2-core machine.
+  }, 240_000);
 });
