@@ -265,7 +265,7 @@ describe("the baseline file", () => {
       version: 2,
       tolerance: v1.tolerance,
       passMarks: { default: 0.5, metrics: {} },
-      ceilingTolerance: { factor: 3, minMs: 1000 },
+      ceilingTolerance: { factor: 3, minMs: 2000 },
       floors: { offline: { "Search (BM25)": { "MRR@10": { all: 0.78 }, "nDCG@10": { all: 0.61 } } } },
       ceilings: {},
       cases: {},
@@ -313,14 +313,14 @@ describe("the baseline file", () => {
     const timed = { ...slice("S", "all", 9, { m: 0.5 }), latency: { n: 9, p50Ms: 2, p95Ms: 5, source: "elapsedMs" as const } };
     const changes = ratchet(b, "offline", [timed], ctx("first"));
     expect(changes.map((c) => c.key)).toEqual(["S|m|all", "S|p95 ms|all"]);
-    expect(b.ceilings.offline).toEqual({ S: { all: 1000 } });
+    expect(b.ceilings.offline).toEqual({ S: { all: 2000 } });
     logChanges(b, "offline", "raise", { cases: [{ key: "S|q1", from: null, to: "pass" }] }, ctx("first"));
     expect(b.log).toHaveLength(1);
     expect(b.log[0]).toMatchObject({ reason: "first", changes: [{ key: "S|m|all" }, { key: "S|p95 ms|all" }], cases: [{ key: "S|q1" }] });
     // Lowering matches ceilings by the metric "p95 ms": a run with a slower p95 loosens it.
     const slower = { ...timed, latency: { ...timed.latency, p95Ms: 900 } };
     expect(lowerFloors(b, "offline", ["S|p95 ms"], [slower], new Set(["S"]), ctx("slower"))).toEqual([
-      { key: "S|p95 ms|all", from: 1000, to: 2700, achieved: 900, n: 9 },
+      { key: "S|p95 ms|all", from: 2000, to: 2700, achieved: 900, n: 9 },
     ]);
   });
 

@@ -8,7 +8,7 @@
  *   "tolerance": { "absolute": 0.01, "perSqrtN": 0.1, "minSliceN": 5 },
  *   "modeTolerance": { "<mode>": { "perSqrtN": 0.5 } },
  *   "passMarks": { "default": 0.5, "metrics": { "<metric>": 0.6 } },
- *   "ceilingTolerance": { "factor": 3, "minMs": 1000 },
+ *   "ceilingTolerance": { "factor": 3, "minMs": 2000 },
  *   "floors": { "<mode>": { "<eval>": { "<metric>": { "<slice>": 0.6162 } } } },
  *   "ceilings": { "<mode>": { "<eval>": { "<slice>": 1000 } } },
  *   "cases": { "<mode>": { "<suite>": { "pass": ["q-001"], "fail": ["q-002"] } } },
