@@ -298,7 +298,7 @@ describe("the baseline file", () => {
       'c2.json: /ceilings/offline/Search (BM25)/all: must be a number of milliseconds > 0 (got "1s")',
     );
     expect(() => readBaseline(bad("c3.json", { ceilingTolerance: { factor: 0.5, minMs: 1000 } }))).toThrow(
-      "c3.json: /ceilingTolerance/factor: must be a number ≥ 1 (got 0.5)",
+      "c3.json: /ceilingTolerance/factor: must be a number ≥ 3: a ceiling is never below 3 × the measured p95 (got 0.5)",
     );
     expect(() => readBaseline(bad("p1.json", { passMarks: { default: 0.5, metrics: { "nDCG@10": 2 } } }))).toThrow(
       "p1.json: /passMarks/metrics/nDCG@10: must be a number from 0 to 1 (got 2)",

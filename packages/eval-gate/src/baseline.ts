@@ -301,8 +301,12 @@ function checkCeilingTolerance(value: unknown, fail: (where: string, what: strin
     fail("/ceilingTolerance", "must be an object with factor and minMs");
     return;
   }
-  if (typeof value.factor !== "number" || !Number.isFinite(value.factor) || value.factor < 1)
-    fail("/ceilingTolerance/factor", `must be a number ≥ 1 (got ${quoteInput(value.factor)})`);
+  if (typeof value.factor !== "number" || !Number.isFinite(value.factor) || value.factor < 3)
+    // Issue 11's rule: a ceiling is never set below 3 × the measured p95, whatever the file says.
+    fail(
+      "/ceilingTolerance/factor",
+      `must be a number ≥ 3: a ceiling is never below 3 × the measured p95 (got ${quoteInput(value.factor)})`,
+    );
   if (typeof value.minMs !== "number" || !Number.isFinite(value.minMs) || value.minMs < 0)
     fail("/ceilingTolerance/minMs", `must be a number of milliseconds ≥ 0 (got ${quoteInput(value.minMs)})`);
 }
