@@ -46,14 +46,25 @@ module.exports = {
     {
       name: "nothing-imports-entry-points",
       severity: "error",
-      comment: "bin/, bench/ and eval files are entry points: wiring that nothing else imports.",
+      comment: "Process entries (bin/entry/, packages/*/src/entry.ts), bench/ and eval files are wiring that nothing else imports.",
       from: {},
-      to: { path: "^(bin|bench|evals)/|/bench/", pathNot: "^packages/[^/]+/bench/[^/]+\\.ts$" },
+      to: {
+        path: "^(bin/entry|bench|evals)/|/bench/|^packages/[^/]+/src/entry\\.ts$",
+        pathNot: "^packages/[^/]+/bench/[^/]+\\.ts$",
+      },
+    },
+    {
+      name: "commands-for-entries-and-tests",
+      severity: "error",
+      comment: "A command in bin/ (its main) is run by its entry in bin/entry/ and by tests in test/; nothing else imports it.",
+      from: { pathNot: "^(bin|test)/" },
+      to: { path: "^bin/" },
     },
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "(^|/)node_modules/" },
+    // dist/: the compiled CLIs (pnpm build), a copy of the sources' graph.
+    exclude: { path: "(^|/)(node_modules|dist)/" },
     tsConfig: { fileName: "tsconfig.json" },
     tsPreCompilationDeps: true,
     combinedDependencies: false,

@@ -6,9 +6,14 @@
  *   EVALITE_PORT     UI port (default 3006)
  *   EVALITE_STORAGE  SQLite storage file (default .evalite/evalite.db, git-ignored)
  */
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
 import { configDefaults } from "vitest/config";
 import { defineConfig } from "evalite/config";
-import { createSqliteStorage } from "evalite/sqlite-storage";
+import { createFastSqliteStorage } from "./helpers/evalite-storage.js";
+import { fixtureWatchTrigger } from "./helpers/index-plan.js";
+
+const ROOT = dirname(fileURLToPath(import.meta.url));
 
 export default defineConfig({
   testTimeout: 120_000,
@@ -17,23 +22,31 @@ export default defineConfig({
   trialCount: 1,
   cache: true,
   server: { port: Number(process.env.EVALITE_PORT ?? 3006) },
-  storage: () => createSqliteStorage(process.env.EVALITE_STORAGE ?? ".evalite/evalite.db"),
-  // Evalite's list replaces Vitest's defaults, so they are kept explicitly. Fixtures, prompts and
-  // engine source re-run the suite in watch mode (the engine is also in the import graph, but a
-  // prompt file or a corpus document is not).
+  // Evalite's SQLite storage with indexes, fewer syncs and lazily parsed reads (helpers/evalite-storage.ts).
+  storage: () => createFastSqliteStorage(process.env.EVALITE_STORAGE ?? ".evalite/evalite.db"),
+  // Evalite's list replaces Vitest's defaults, so they are kept explicitly. Engine source and prompt
+  // files re-run every selected file in watch mode (a prompt file is not in the import graph).
+  // Scorers and helpers are in the import graph, so Vitest re-runs just the files that import
+  // them; fixtures are data, so `watchTriggerPatterns` below says which files read which fixture.
   forceRerunTriggers: [
     ...configDefaults.forceRerunTriggers,
     // Vitest matches these against absolute paths: a pattern needs a leading **/ to match.
-    "**/fixtures/**",
     "**/packages/engine/src/**",
     "**/packages/engine/prompts/**",
-    "**/scorers/**/*.ts",
-    "**/helpers/**/*.ts",
   ],
   viteConfig: {
     test: {
-      // Builds the temporary index once per run (and re-indexes on watch-mode reruns).
+      // Builds the indexes the selected files measure, once per run (and re-indexes what changed
+      // on watch-mode reruns).
       globalSetup: ["./helpers/global-setup.ts"],
+      // Every eval file in one worker process: the engine, the scorers and the open indexes are
+      // loaded once instead of once per file, each distinct engine call is computed once and
+      // shared by every eval (helpers/run-cache.ts), and ranking calls run one at a time across
+      // the whole run, so measured latencies are the engine's own.
+      isolate: false,
+      maxWorkers: 1,
+      // An edited fixture re-runs the eval files that read it, and only those (helpers/index-plan.ts).
+      watchTriggerPatterns: [fixtureWatchTrigger(ROOT)],
     },
   },
 });

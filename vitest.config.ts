@@ -7,5 +7,7 @@ export default defineConfig({
     exclude: ["**/node_modules/**", "**/*.eval.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // The end-to-end tests spawn the compiled CLIs: build them first (incremental).
+    globalSetup: ["./test/build-clis.ts"],
   },
 });

@@ -14,18 +14,14 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { Engine } from "@hybrid-search/engine";
 import { CJK_STRATEGIES, type CjkStrategy } from "@hybrid-search/engine/analysis";
-import { argumentsOrExit, parseCommandLine, positiveInteger } from "../helpers/cli-args.js";
+import { countFlagOrExit } from "../helpers/cli-args.js";
 import { judgedCases, loadDataset } from "../helpers/dataset.js";
 import { CJK_DIR, CJK_LANGUAGES, listCorpusDocs } from "../helpers/fixtures.js";
 import { loadLane } from "../helpers/lanes.js";
 import { formatLaneSummary, laneSummary, type LaneSummary } from "../scorers/lane.js";
 import { ndcgAtKScore } from "../scorers/retrieval.js";
 
-const USAGE = "Usage: pnpm bench:cjk [--copies N]";
-const copies = argumentsOrExit("bench:cjk", () => {
-  const { values } = parseCommandLine({ options: { copies: { type: "string" } } }, USAGE);
-  return positiveInteger("copies", values.copies, 100);
-});
+const copies = countFlagOrExit("bench:cjk", "copies", 100);
 
 const scratch = mkdtempSync(join(tmpdir(), "bench-cjk-"));
 process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));

@@ -10,16 +10,17 @@
 import { ConfigError } from "@hybrid-search/eval-gate";
 import { compareReports, comparisonStatus, formatComparison } from "@hybrid-search/eval-gate/compare";
 import { readReport } from "@hybrid-search/eval-gate/report-file";
-import { parseCommandLine, UsageError } from "../helpers/cli-args.js";
+import { type CommandIo, parseCommandLine, processIo, UsageError } from "../helpers/cli-args.js";
 
 const USAGE = "Usage: pnpm eval:compare <a.json> <b.json> [--force] [--json]";
 const OPTIONS = { force: { type: "boolean" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } } as const;
 
-function main(argv: string[]): number {
+/** Runs one command line and returns its exit status; never exits the process (bin/entry/eval-compare.ts does). */
+export function main(argv: string[], io: CommandIo = processIo()): number {
   try {
     const { values, positionals: files } = parseCommandLine({ args: argv, options: OPTIONS, allowPositionals: true }, USAGE);
     if (values.help) {
-      process.stdout.write(`${USAGE}\n`);
+      io.stdout(`${USAGE}\n`);
       return 0;
     }
     if (files.length !== 2) throw new UsageError(`two reports are needed, got ${files.length}; ${USAGE}`);
@@ -31,13 +32,11 @@ function main(argv: string[]): number {
         `the runs measured different things, so per-case differences would not mean anything: ${comparison.fingerprintDifferences.join("; ")} (--force compares anyway)`,
       );
     }
-    process.stdout.write(values.json ? `${JSON.stringify(comparison, null, 2)}\n` : formatComparison(comparison, a, b));
+    io.stdout(values.json ? `${JSON.stringify(comparison, null, 2)}\n` : formatComparison(comparison, a, b));
     return comparisonStatus(comparison);
   } catch (error) {
     if (!(error instanceof ConfigError) && !(error instanceof UsageError)) throw error;
-    process.stderr.write(`eval:compare: ${error.message}\n`);
+    io.stderr(`eval:compare: ${error.message}\n`);
     return 2;
   }
 }
-
-process.exitCode = main(process.argv.slice(2));

@@ -8,26 +8,27 @@
  * dataset the checks reject (one line naming the file and record).
  */
 import { resolve } from "node:path";
+import { type CommandIo, parseCommandLine, processIo, UsageError } from "../helpers/cli-args.js";
 import { formatFixtureError, isFixtureError } from "../helpers/fixtures.js";
-import { parseCommandLine, UsageError } from "../helpers/cli-args.js";
 import { StarterFolderError, writeStarterDataset } from "../helpers/starter-dataset.js";
 
 const USAGE = "Usage: pnpm eval:init <folder>";
 
-function main(argv: string[]): number {
+/** Runs one command line and returns its exit status; never exits the process (bin/entry/eval-init.ts does). */
+export function main(argv: string[], io: CommandIo = processIo()): number {
   try {
     const { values, positionals } = parseCommandLine(
       { args: argv, options: { help: { type: "boolean", short: "h" } }, allowPositionals: true },
       USAGE,
     );
     if (values.help) {
-      process.stdout.write(`${USAGE}\n`);
+      io.stdout(`${USAGE}\n`);
       return 0;
     }
     if (positionals.length !== 1) throw new UsageError(`one folder is needed, got ${positionals.length}; ${USAGE}`);
     const folder = resolve(positionals[0]!);
     const found = writeStarterDataset(folder);
-    process.stdout.write(
+    io.stdout(
       `eval:init: wrote a starter dataset to ${folder}: ${found.documents} documents, ${found.queries} judged queries, ` +
         `${found.askCases} answer cases, ${found.translationGroups} translation group, refusal markers in ${found.refusalLanguages} languages; ` +
         `every file passes the fixture checks. Next: EVAL_DATASET=${positionals[0]} pnpm eval search (see its README.md)\n`,
@@ -35,15 +36,13 @@ function main(argv: string[]): number {
     return 0;
   } catch (error) {
     if (error instanceof UsageError || error instanceof StarterFolderError) {
-      process.stderr.write(`eval:init: ${error.message}\n`);
+      io.stderr(`eval:init: ${error.message}\n`);
       return 2;
     }
     if (isFixtureError(error) || (error as { name?: string }).name === "FormatError") {
-      process.stderr.write(`eval:init: ${isFixtureError(error) ? formatFixtureError(error) : (error as Error).message}\n`);
+      io.stderr(`eval:init: ${isFixtureError(error) ? formatFixtureError(error) : (error as Error).message}\n`);
       return 2;
     }
     throw error;
   }
 }
-
-process.exitCode = main(process.argv.slice(2));

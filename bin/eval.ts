@@ -7,13 +7,15 @@
  *    the storage evalite.config.ts names, recording the id of the run it creates; global setup
  *    (helpers/global-setup.ts) writes what the run measures to EVAL_RUN_INFO_FILE.
  * 3. Reads exactly that run back from the storage (and writes it to --outputPath as Evalite's JSON
- *    export), gates it on the floors of the run's mode (docs/gate.md), applies --lower-floor and
- *    --update-baseline, writes the report set and prints the verdict.
+ *    export), gates it on the floors, latency ceilings and recorded cases of the run's mode
+ *    (docs/gate.md), applies --lower-floor, --accept-failure and --update-baseline, writes the
+ *    report set and prints the verdict.
  *
- * Exit status: 0 pass; 1 an eval failed, a floor fell or went missing, a --threshold given on the
- * command line was not met, Evalite recorded nothing, nothing could be scored, or an eval could
- * score none of its cases; 2 a configuration or fixture error (a baseline path that does not
- * exist included, unless --update-baseline creates it).
+ * Exit status: 0 pass; 1 an eval failed, a case regressed, a floor fell or went missing, a latency
+ * ceiling was exceeded or went missing, a --threshold given on the command line was not met,
+ * Evalite recorded nothing, nothing could be scored, or an eval could score none of its cases; 2 a
+ * configuration or fixture error (a baseline path that does not exist included, unless
+ * --update-baseline creates it).
  * Evalite's configured threshold (evalite.config.ts) is printed and recorded, not gating.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -51,23 +53,40 @@ import type { Vitest } from "vitest/node";
 import { type Dataset, DatasetError, loadDataset } from "../helpers/dataset.js";
 import { engineOptionsFromEnv } from "../helpers/engine-options.js";
 import { checkFilter, EVAL_USAGE, type EvalArgs, parseEvalArgs } from "../helpers/eval-args.js";
-import { formatFixtureError, isFixtureError, loadRefusalMarkers } from "../helpers/fixtures.js";
+import { formatFixtureError, isFixtureError, loadRefusalMarkers, REPO_ROOT } from "../helpers/fixtures.js";
+import { processStartedAt, runWallSeconds } from "../helpers/run-clock.js";
 import { type EvaliteSetup, evaliteSetup, fixtureInfo, gitInfo } from "../helpers/run-context.js";
 import { removeOnExit } from "../helpers/setup-db.js";
+import { type CommandIo, processIo } from "../helpers/cli-args.js";
 
-const root = resolve(import.meta.dirname, "..");
-const say = (line: string): boolean => process.stdout.write(`${line}\n`);
+const root = REPO_ROOT;
 const firstLine = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
 
+/**
+ * What `pnpm eval` writes to besides Evalite (which prints to the process's own streams and reads its
+ * environment, as this command does).
+ */
+export interface EvalIo extends CommandIo {
+  /** Ends the process now: the one way out when Evalite throws with its UI server still listening. */
+  exit(status: number): never;
+}
+
+/** The running process's streams and exit (bin/entry/eval.ts). */
+export function processEvalIo(): EvalIo {
+  return { ...processIo(), exit: (status) => process.exit(status) };
+}
+
 /** One line on stderr, exit status 2. */
-function configError(error: unknown): number {
+function configError(error: unknown, io: EvalIo): number {
   const known = isFixtureError(error) || error instanceof DatasetError || error instanceof ConfigError;
   if (!known) throw error;
-  process.stderr.write(`eval: ${isFixtureError(error) ? formatFixtureError(error) : (error as Error).message}\n`);
+  io.stderr(`eval: ${isFixtureError(error) ? formatFixtureError(error) : (error as Error).message}\n`);
   return 2;
 }
 
-async function main(argv: string[]): Promise<number> {
+/** Runs one `pnpm eval` and returns its exit status (above); exits the process only through `io.exit`. */
+export async function main(argv: string[], io: EvalIo = processEvalIo()): Promise<number> {
+  const say = (line: string): void => io.stdout(`${line}\n`);
   let args: EvalArgs;
   let dataset: Dataset;
   let baseline: Baseline;
@@ -93,19 +112,20 @@ async function main(argv: string[]): Promise<number> {
     if (args.filter !== null) checkFilter(root, args.filter);
     evalite = await evaliteSetup(root);
   } catch (error) {
-    return configError(error);
+    return configError(error, io);
   }
   say(`eval: dataset ${dataset.name} (${dataset.cases.length} queries)`);
 
   const work = mkdtempSync(join(tmpdir(), "eval-run-"));
   removeOnExit(work);
   const runInfoPath = join(work, "run-info.json");
-  const startedAt = new Date();
+  // The report's duration is the run's wall time: from this process's start (helpers/run-clock.ts).
+  const startedAt = processStartedAt();
   let storage: Evalite.Storage;
   try {
     storage = await evalite.openStorage();
   } catch (error) {
-    process.stderr.write(`eval: Evalite's storage (evalite.config.ts, EVALITE_STORAGE) cannot be opened: ${firstLine(error)}\n`);
+    io.stderr(`eval: Evalite's storage (evalite.config.ts, EVALITE_STORAGE) cannot be opened: ${firstLine(error)}\n`);
     return 2;
   }
   const recording = recordCreatedRuns(storage);
@@ -126,8 +146,8 @@ async function main(argv: string[]): Promise<number> {
     }));
   } catch (error) {
     // Evalite's UI server is still listening when its run throws: exit rather than wait on it.
-    process.stderr.write(`eval: Evalite stopped before measuring: ${firstLine(error)}\n`);
-    process.exit(2);
+    io.stderr(`eval: Evalite stopped before measuring: ${firstLine(error)}\n`);
+    io.exit(2);
   }
   const verdict = evaliteVerdict(vitest);
 
@@ -146,7 +166,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   if (output === null) {
-    process.stderr.write(`eval: Evalite created runs ${recording.createdRunIds.join(", ")} in one "run-once" run; no verdict\n`);
+    io.stderr(`eval: Evalite created runs ${recording.createdRunIds.join(", ")} in one "run-once" run; no verdict\n`);
     return 2;
   }
   if (args.outputPath !== null) {
@@ -159,7 +179,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     runInfo = readRunInfo(runInfoPath);
   } catch (error) {
-    return configError(error);
+    return configError(error, io);
   }
 
   const mode = floorMode(runInfo.mode, dataset.name);
@@ -176,7 +196,7 @@ async function main(argv: string[]): Promise<number> {
         : `${relative(process.cwd(), baselinePath) || baselinePath}: /passMarks/metrics/${metric}`,
     );
   } catch (error) {
-    return configError(error);
+    return configError(error, io);
   }
   const git = gitInfo(root);
   const context = {
@@ -196,7 +216,7 @@ async function main(argv: string[]): Promise<number> {
       caseChanges.push(...accepted);
     }
   } catch (error) {
-    return configError(error);
+    return configError(error, io);
   }
   // The gate holds this run to the baseline as it stands after an explicit lowering, before any raise.
   const checks = checkRun(baseline, mode, analysis);
@@ -238,12 +258,13 @@ async function main(argv: string[]): Promise<number> {
   });
   const reportsDir = resolve(process.env.EVAL_REPORTS_DIR?.trim() || join(root, "reports"));
   const paths = writeReportSet(args.keepReport ? join(reportsDir, "kept") : reportsDir, report);
-  printVerdict(report, changes, baselinePath);
-  printCases(report, caseChanges);
+  printVerdict(report, changes, baselinePath, say);
+  printCases(report, caseChanges, say);
   const written = [paths.markdown, paths.junit, ...(paths.badge ? [paths.badge] : [])].map((p) => relative(process.cwd(), p));
   say(
     `report: ${relative(process.cwd(), paths.json)} (+ ${written.join(", ")})${paths.badge ? "" : "; no badge: a filtered run's pass rate is not the suite's"}`,
   );
+  say(`eval: wall time ${runWallSeconds().toFixed(1)} s (this run, from its process's start to its verdict)`);
   say(
     `eval: ${report.status.toUpperCase()}${report.statusReasons.length > 0 ? ` (${report.statusReasons.join("; ")})` : ""}; exit ${report.exitStatus}`,
   );
@@ -265,7 +286,7 @@ function evaliteVerdict(vitest: Vitest): EvaliteVerdict {
   };
 }
 
-function printVerdict(report: Report, changes: readonly FloorChange[], baselinePath: string): void {
+function printVerdict(report: Report, changes: readonly FloorChange[], baselinePath: string, say: (line: string) => void): void {
   const g = report.gate;
   const t = report.thresholds.tolerance;
   const where = relative(process.cwd(), baselinePath) || baselinePath;
@@ -333,7 +354,7 @@ function printVerdict(report: Report, changes: readonly FloorChange[], baselineP
 }
 
 /** The case ratchet's lines: counts, every regression with its reasons, what this run recorded. */
-function printCases(report: Report, caseChanges: readonly CaseChange[]): void {
+function printCases(report: Report, caseChanges: readonly CaseChange[], say: (line: string) => void): void {
   const s = report.summary;
   const k = report.gate.cases;
   say(
@@ -355,5 +376,3 @@ function printCases(report: Report, caseChanges: readonly CaseChange[]): void {
     say(`baseline: cases: ${count("pass")} recorded as passing, ${count("fail")} as failing, ${count(null)} removed`);
   }
 }
-
-process.exitCode = await main(process.argv.slice(2));

@@ -8,7 +8,7 @@
 import { evalite } from "evalite";
 import type { Preset } from "@hybrid-search/engine";
 import { askCase, presetComparison, presetMeans } from "../helpers/ask-task.js";
-import { loadDataset } from "../helpers/dataset.js";
+import { evalDataset } from "../helpers/eval-index.js";
 import { type AskCase, fixtureTranslationMap, loadAskCases } from "../helpers/fixtures.js";
 import { evalModels, trialHeaders } from "../helpers/models.js";
 import { answerExcludes, answerIncludes, casesFor, cites, citesOnlySurfaced, noCitations, refusal } from "../scorers/answer.js";
@@ -31,7 +31,7 @@ const cases = loadAskCases();
 const citationPolicy = { translations: fixtureTranslationMap() };
 // The answer cases ask about the fixture corpus; against another dataset (EVAL_DATASET) they would
 // only measure that the corpus differs, so these suites are skipped there, like the cross-language ones.
-const onFixtures = loadDataset().kind === "fixtures";
+const onFixtures = evalDataset().kind === "fixtures";
 const each = evalite.each(variants);
 const define = onFixtures ? each : each.skip;
 /** The latency budget of one answer: the extractive answerer takes milliseconds, a model seconds. */

@@ -9,10 +9,7 @@ import { mrr, recallAtK } from "../scorers/retrieval.js";
 
 evalite("Lexical matrix", {
   data: () => loadLane("lexical").cases.map((c) => ({ input: c, expected: { judgments: c.judgments } })),
-  task: async (input) => {
-    const { engine, fingerprint } = await laneIndex("lexical");
-    return runRetrieval(engine, "search", input, fingerprint.corpusHash.slice(0, 12));
-  },
+  task: async (input) => runRetrieval(await laneIndex("lexical"), "search", input),
   scorers: [answerFirst(), recallAtK(10), mrr({ k: RESULT_DEPTH })],
   columns: (row) => [
     { label: "Cell", value: `${row.input.category}${row.input.collection ? ` (in ${row.input.collection})` : ""}` },

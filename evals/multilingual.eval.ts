@@ -1,26 +1,19 @@
 // Cross-language retrieval: queries whose relevant documents are (also or only) in another
 // language, at the balanced tier; plus the query-language × document-language recall matrix.
 import { evalite } from "evalite";
-import { loadDataset } from "../helpers/dataset.js";
-import { evalIndex } from "../helpers/eval-index.js";
+import { evalDataset, evalIndex } from "../helpers/eval-index.js";
 import { docLanguage } from "../helpers/fixtures.js";
-import { RESULT_DEPTH, rankSerially, retrievalColumns, runRetrieval, type RetrievalTaskOutput } from "../helpers/retrieval-task.js";
+import { rank, retrievalColumns, retrievalOptions, runRetrieval } from "../helpers/retrieval-task.js";
 import { crossLanguageRecallAtK, formatLanguageMatrix, languageRecallMatrix } from "../scorers/language-matrix.js";
 import { recallAtK } from "../scorers/retrieval.js";
 
 // Language comes from the fixture corpus layout (en/, de/…); a BEIR dataset has none.
-const define = loadDataset().kind === "fixtures" ? evalite : evalite.skip;
-const crossLanguage = () => loadDataset().cases.filter((c) => c.category === "cross-language");
-const outputs = new Map<string, Promise<RetrievalTaskOutput>>();
+const define = evalDataset().kind === "fixtures" ? evalite : evalite.skip;
+const crossLanguage = () => evalDataset().cases.filter((c) => c.category === "cross-language");
 
 define("Cross-language recall", {
   data: () => crossLanguage().map((c) => ({ input: c, expected: { judgments: c.judgments } })),
-  task: async (input) => {
-    const { engine, fingerprint } = await evalIndex();
-    const run = runRetrieval(engine, "balanced", input, fingerprint.corpusHash.slice(0, 12));
-    outputs.set(input.id, run);
-    return run;
-  },
+  task: async (input) => runRetrieval(await evalIndex(), "balanced", input),
   scorers: [recallAtK(5), crossLanguageRecallAtK(5, docLanguage)],
   columns: retrievalColumns,
 });
@@ -28,14 +21,12 @@ define("Cross-language recall", {
 define("Cross-language recall matrix", {
   data: [{ input: "query language × document language, Recall@5" }],
   task: async () => {
-    const { engine } = await evalIndex();
+    const index = await evalIndex();
     const rows = await Promise.all(
       crossLanguage().map(async (c) => {
-        // Reuse the case's run when it already happened in this process; otherwise run it quietly.
-        const ranking = outputs.has(c.id)
-          ? (await outputs.get(c.id)!).results
-          : (await rankSerially(engine, "balanced", c.query, { limit: RESULT_DEPTH })).results;
-        return { queryLanguage: c.language!, ranking: ranking.map((r) => r.docId), judgments: c.judgments };
+        // The recall eval's own ranking of the case (computed once per run).
+        const { results } = await rank(index, "balanced", c.query, retrievalOptions(c));
+        return { queryLanguage: c.language!, ranking: results.map((r) => r.docId), judgments: c.judgments };
       }),
     );
     const matrix = languageRecallMatrix(rows, docLanguage, 5);

@@ -1,16 +1,13 @@
 // BM25 ranking (`engine.search`): does lexical retrieval put the judged documents on top?
 import { evalite } from "evalite";
-import { judgedCases, loadDataset } from "../helpers/dataset.js";
-import { evalIndex } from "../helpers/eval-index.js";
+import { judgedCases } from "../helpers/dataset.js";
+import { evalDataset, evalIndex } from "../helpers/eval-index.js";
 import { RESULT_DEPTH, retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
 import { mrr, ndcgAtK, recallAtK } from "../scorers/retrieval.js";
 
 evalite("Search (BM25)", {
-  data: () => judgedCases(loadDataset().cases).map((c) => ({ input: c, expected: { judgments: c.judgments } })),
-  task: async (input) => {
-    const { engine, fingerprint } = await evalIndex();
-    return runRetrieval(engine, "search", input, fingerprint.corpusHash.slice(0, 12));
-  },
+  data: () => judgedCases(evalDataset().cases).map((c) => ({ input: c, expected: { judgments: c.judgments } })),
+  task: async (input) => runRetrieval(await evalIndex(), "search", input),
   scorers: [recallAtK(5), recallAtK(10), ndcgAtK(10), mrr({ k: RESULT_DEPTH })],
   columns: retrievalColumns,
 });

@@ -1,15 +1,15 @@
 // Every query at each tier (fast, balanced, thorough), then whether the tiers are ordered
 // thorough ≥ balanced ≥ fast, per query and over the means, reported as measured.
 import { evalite } from "evalite";
-import { judgedCases, loadDataset, type RetrievalCase } from "../helpers/dataset.js";
-import { evalIndex } from "../helpers/eval-index.js";
+import { judgedCases, type RetrievalCase } from "../helpers/dataset.js";
+import { evalDataset, evalIndex } from "../helpers/eval-index.js";
 import { retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
 import { tierComparison, tierMeans, TIER_BUDGET_MS } from "../helpers/tier-comparison.js";
 import { latencyBudget } from "../scorers/latency.js";
 import { ndcgAtK, recallAtK } from "../scorers/retrieval.js";
 import { tiersOrdered } from "../scorers/tier-order.js";
 
-const cases = () => judgedCases(loadDataset().cases);
+const cases = () => judgedCases(evalDataset().cases);
 
 evalite.each([
   { name: "fast", input: "fast" as const },
@@ -17,10 +17,7 @@ evalite.each([
   { name: "thorough", input: "thorough" as const },
 ])("Thoroughness", {
   data: () => cases().map((c) => ({ input: c, expected: { judgments: c.judgments } })),
-  task: async (input, tier) => {
-    const { engine, fingerprint } = await evalIndex();
-    return runRetrieval(engine, tier, input, fingerprint.corpusHash.slice(0, 12));
-  },
+  task: async (input, tier) => runRetrieval(await evalIndex(), tier, input),
   scorers: [recallAtK(5), ndcgAtK(10), latencyBudget((output) => TIER_BUDGET_MS[output.mode as keyof typeof TIER_BUDGET_MS])],
   columns: retrievalColumns,
 });

@@ -1,10 +1,10 @@
 /**
- * The task of the answer evals: `engine.ask()` for a case at a preset, its trace forwarded to
- * Evalite, and the suite's recognition of whether the answer refused (`refusalCheck`,
- * scorers/refusal.ts: markers per language from fixtures/refusal-markers.json, the judge for
- * ambiguous free text). And the preset comparison: one question at every preset (once per process,
- * shared by the per-question and the over-all preset-order evals), each answer's share of
- * expectations met.
+ * The task of the answer evals: `engine.ask()` for a case at a preset (computed once per run and
+ * shared, helpers/run-cache.ts), its trace forwarded to Evalite, and the suite's recognition of
+ * whether the answer refused (`refusalCheck`, scorers/refusal.ts: markers per language from
+ * fixtures/refusal-markers.json, the judge for ambiguous free text). And the preset comparison: one
+ * question at every preset (once per run, shared by the per-question and the over-all preset-order
+ * evals), each answer's share of expectations met.
  */
 import type { Preset } from "@hybrid-search/engine";
 import { PRESET_ORDER, type PresetValues } from "../scorers/tier-order.js";
@@ -14,18 +14,22 @@ import { evalIndex } from "./eval-index.js";
 import { type AskCase, loadRefusalMarkers } from "./fixtures.js";
 import { evalModels, trialHeaders } from "./models.js";
 import { forwardTrace } from "./retrieval-task.js";
+import { once } from "./run-cache.js";
 
 let markers: ReturnType<typeof loadRefusalMarkers> | undefined;
 
 /**
- * ask() for a case, with the refusal recognised; keyed per suite so every suite's trial n asks the
- * model the same call (one cached answer). Not serialized like retrieval calls: model calls gain
- * from Evalite's concurrency, so the latency measured is under that load (up to five at once).
+ * ask() for a case, with the refusal recognised; keyed per suite so every suite's trial n makes the
+ * same call, which runs once per run (helpers/run-cache.ts) and is shared by the suites that grade
+ * it, its latency (the engine's own `elapsedMs`) included. Not serialized like retrieval calls:
+ * model calls gain from Evalite's concurrency, so the latency measured is under that load (up to
+ * five at once).
  */
 export async function askCase(suite: string, c: AskCase, preset: Preset): Promise<RecognizedAnswer> {
-  const { engine } = await evalIndex();
+  const { engine, fingerprint } = await evalIndex();
   const models = evalModels();
-  const result = await engine.ask(c.question, { preset, headers: trialHeaders(`${suite}:${preset}:${c.id}`) });
+  const headers = trialHeaders(`${suite}:${preset}:${c.id}`);
+  const result = await once([fingerprint, "ask", c.question, preset, headers], () => engine.ask(c.question, { preset, headers }));
   forwardTrace(result.trace);
   markers ??= loadRefusalMarkers();
   const refusalCheck = await recognizeRefusal(result, markers, {
@@ -42,23 +46,21 @@ export interface PresetComparison {
   [metric: string]: PresetValues;
 }
 
-const memo = new Map<string, Promise<PresetComparison>>();
-
-/** One question answered at every preset: the share of its expectations each answer met. */
-export function presetComparison(c: AskCase, options: VerdictOptions): Promise<PresetComparison> {
-  let p = memo.get(c.id);
-  if (!p) {
-    p = (async () => {
-      const met = {} as PresetValues;
-      for (const preset of PRESET_ORDER) {
-        const answer = await askCase("preset-order", c, preset);
-        met[preset] = expectationsMet(await questionVerdict(c, answer, options));
-      }
-      return { "expectations met": met };
-    })();
-    memo.set(c.id, p);
-  }
-  return p;
+/**
+ * One question answered at every preset: the share of its expectations each answer met. Once per
+ * run (helpers/run-cache.ts) for the index and question: the per-question and the over-all
+ * preset-order evals share it, and a watch-mode rerun computes it afresh.
+ */
+export async function presetComparison(c: AskCase, options: VerdictOptions): Promise<PresetComparison> {
+  const { fingerprint } = await evalIndex();
+  return once([fingerprint, "preset-order", c.id], async () => {
+    const met = {} as PresetValues;
+    for (const preset of PRESET_ORDER) {
+      const answer = await askCase("preset-order", c, preset);
+      met[preset] = expectationsMet(await questionVerdict(c, answer, options));
+    }
+    return { "expectations met": met };
+  });
 }
 
 /** The means over questions per preset. */

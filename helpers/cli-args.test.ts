@@ -46,10 +46,11 @@ describe("positiveInteger", () => {
   });
 });
 
-describe("every bin/ and bench/ tool with a bad flag: one line, exit 2", () => {
+describe("every bench/ tool with a bad flag: one line, exit 2 (bin/ commands: test/gate.test.ts)", () => {
   const tools = [
-    ["bin/eval-compare.ts", "eval:compare"],
     ["bench/eval-speed.ts", "bench:eval"],
+    ["bench/watch-speed.ts", "bench:watch"],
+    ["bench/beir-synthetic.ts", "bench:beir"],
     ["bench/cjk-strategies.ts", "bench:cjk"],
     ["packages/trec-eval/bench/metrics-bench.ts", "bench:metrics"],
     ["packages/engine/bench/engine-bench.ts", "bench:engine"],

@@ -30,6 +30,17 @@ export function positiveInteger(flag: string, value: string | undefined, fallbac
   return n;
 }
 
+/** What a command's `main` writes to: the process's streams when run, collected ones in a test. */
+export interface CommandIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/** The running process's stdout and stderr (bin/entry/). */
+export function processIo(): CommandIo {
+  return { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) };
+}
+
 /** For a script's top level: runs `read` (the argument handling); a UsageError prints one line and exits 2. */
 export function argumentsOrExit<T>(command: string, read: () => T): T {
   try {
@@ -39,4 +50,15 @@ export function argumentsOrExit<T>(command: string, read: () => T): T {
     process.stderr.write(`${command}: ${error.message}\n`);
     process.exit(2);
   }
+}
+
+/**
+ * A benchmark's one count flag (`pnpm <command> [--<flag> N]`), or its default; a bad value or an
+ * unknown flag prints one line with the usage and exits 2.
+ */
+export function countFlagOrExit(command: string, flag: string, fallback: number): number {
+  return argumentsOrExit(command, () => {
+    const { values } = parseCommandLine({ options: { [flag]: { type: "string" } } }, `Usage: pnpm ${command} [--${flag} N]`);
+    return positiveInteger(flag, values[flag] as string | undefined, fallback);
+  });
 }

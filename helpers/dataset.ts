@@ -6,15 +6,15 @@
  */
 import { basename, join, resolve } from "node:path";
 import { FormatError, readBeirDataset } from "@hybrid-search/trec-eval/formats";
-import { FIXTURES_DIR, loadQueries, type CjkCategory, type LexicalCell, type QueryCategory } from "./fixtures.js";
+import { FIXTURES_DIR, loadQueries, type CjkCategory, type LexicalCell, type QueryCategory, type TemporalChange } from "./fixtures.js";
 
 export interface RetrievalCase {
   id: string;
   query: string;
   /** Query language, when the dataset says (fixtures do; BEIR does not). */
   language?: string;
-  /** The golden queries' category; in the lanes (helpers/lanes.ts), the CJK category or the lexical matrix cell. */
-  category?: QueryCategory | CjkCategory | LexicalCell;
+  /** The golden queries' category; in the lanes (helpers/lanes.ts), the CJK category, the lexical matrix cell or the kind of temporal change. */
+  category?: QueryCategory | CjkCategory | LexicalCell | TemporalChange;
   collection?: string;
   /** docId → graded relevance (0 = judged non-relevant). */
   judgments: Record<string, number>;

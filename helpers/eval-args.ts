@@ -5,12 +5,14 @@
  * about 20 s to reject an unknown flag, with status 252). `--threshold` and `--outputPath` are
  * Evalite's flags that the gate handles itself (see bin/eval.ts).
  */
-import { readdirSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ConfigError, quoteInput } from "@hybrid-search/eval-gate";
 import { parsePassMark } from "@hybrid-search/eval-gate/pass-marks";
 import type { runEvalite } from "evalite/runner";
+import { evalFiles } from "./index-plan.js";
+
+export { evalFiles };
 
 export const EVAL_USAGE = `Usage: pnpm eval [filter] [--update-baseline] [--lower-floor <eval|metric|slice> ...] [--accept-failure <suite|id> ...] [--reason "..."] [--pass-mark <metric>=<mark> ...] [--keep-report] [--threshold N] [--outputPath file] [--hideTable] [--noCache]
 
@@ -140,21 +142,6 @@ function percentage(raw: string): number {
   if (raw.trim() === "" || !Number.isFinite(n) || n < 0 || n > 100)
     throw new ConfigError(`--threshold must be a percentage from 0 to 100 (got ${quoteInput(raw, { bare: true })})`);
   return n;
-}
-
-/** Eval files Evalite would pick up (`**\/*.eval.?(m)ts`, outside node_modules), relative to `root`. */
-export function evalFiles(root: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (/\.eval\.m?ts$/.test(entry.name)) out.push(relative(root, path));
-    }
-  };
-  walk(root);
-  return out.sort();
 }
 
 /**

@@ -8,6 +8,7 @@ import { loadDataset, type Dataset } from "./dataset.js";
 import { engineOptionsFromEnv } from "./engine-options.js";
 import { evalModels } from "./models.js";
 import { buildLaneIndex, loadLane, type Lane, type LaneName } from "./lanes.js";
+import { perRun } from "./run-cache.js";
 import { buildTempIndex, type SuiteFingerprint } from "./setup-db.js";
 
 export interface ProvidedIndex {
@@ -29,6 +30,12 @@ export interface EvalIndex {
   dataset: Dataset;
 }
 
+/**
+ * The run's dataset, loaded once per run in this process: the eval files ask for it many times,
+ * and loading a BEIR folder reads its whole corpus (to check the judgments' document ids).
+ */
+export const evalDataset: () => Dataset = perRun(() => loadDataset());
+
 let opened: Promise<EvalIndex> | undefined;
 
 export function evalIndex(): Promise<EvalIndex> {
@@ -37,7 +44,7 @@ export function evalIndex(): Promise<EvalIndex> {
 }
 
 async function open(): Promise<EvalIndex> {
-  const dataset = loadDataset();
+  const dataset = evalDataset();
   const options = { ...engineOptionsFromEnv(), ...evalModels().engine };
   const provided = inject("evalIndex") as ProvidedIndex | undefined;
   if (provided) return { engine: Engine.open(provided.dbPath, options), fingerprint: provided.fingerprint, dataset };

@@ -14,7 +14,7 @@
  * where they live (paths.ts), the error and its message format (errors.ts), AJV's errors in plain
  * words (ajv-messages.ts), invalid JSON (json-syntax.ts), loading (loader.ts, corpus.ts), and the
  * lint of each fixture kind (queries.ts, ask-cases.ts, translations.ts, lexical-lane.ts,
- * cjk-lane.ts, with checks.ts and leaks.ts shared).
+ * cjk-lane.ts, temporal-lane.ts, with checks.ts and leaks.ts shared).
  */
 export { formatValidationErrors } from "./fixtures/ajv-messages.js";
 export { lintAskCases, loadAskCases } from "./fixtures/ask-cases.js";
@@ -26,9 +26,18 @@ export { findJsonSyntaxError } from "./fixtures/json-syntax.js";
 export { containsIdentifier, leakTokens, pathLeaks } from "./fixtures/leaks.js";
 export { lexicalCollectionDocs, loadLexicalCases } from "./fixtures/lexical-lane.js";
 export { type FixtureSpec, type LintContext, loadFixture } from "./fixtures/loader.js";
-export { CJK_DIR, displayPath, FIXTURES_DIR, type FixtureLocation, LEXICAL_DIR, REPO_ROOT } from "./fixtures/paths.js";
+export {
+  CJK_DIR,
+  displayPath,
+  FIXTURES_DIR,
+  type FixtureLocation,
+  LEXICAL_DIR,
+  REPO_ROOT,
+  TEMPORAL_DIR,
+} from "./fixtures/paths.js";
 export { lintQueries, loadQueries } from "./fixtures/queries.js";
 export { lintRefusalMarkers, loadRefusalMarkers } from "./fixtures/refusal-markers.js";
+export { lintTemporalCases, loadTemporalCases, readTemporalCorpus } from "./fixtures/temporal-lane.js";
 export { fixtureTranslationMap, lintTranslations, loadTranslations, translationsByDoc } from "./fixtures/translations.js";
 export {
   ASK_CATEGORIES,
@@ -55,5 +64,8 @@ export {
   type Query,
   type QueryCategory,
   type RecordsFile,
+  TEMPORAL_CHANGES,
+  type TemporalCase,
+  type TemporalChange,
   type TranslationGroup,
 } from "./fixtures/types.js";

@@ -1,9 +1,13 @@
 /**
- * Vitest global setup for the Evalite run (see evalite.config.ts): validates the dataset, builds the
- * run's temp index once, prints what is being measured, and shares the index with the eval files.
- * In watch mode every rerun re-indexes first (unchanged documents are skipped), so an edit to a
- * corpus document is measured on the next run. A malformed fixture stops the run with one line.
+ * Vitest global setup for the Evalite run (see evalite.config.ts): validates the dataset, builds
+ * the temp indexes the selected eval files measure (helpers/index-plan.ts: `pnpm eval search`
+ * builds the dataset's index only), prints what is being measured, and shares the indexes with the
+ * eval files. Every run and every watch-mode rerun gets a new run id, which scopes the shared
+ * engine responses (helpers/run-cache.ts). In watch mode a rerun re-indexes the indexes its files
+ * measure first (unchanged documents are skipped), so an edit to a corpus document is measured on
+ * the next run. A malformed fixture stops the run with one line.
  */
+import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import type { TestProject } from "vitest/node";
 import { DatasetError, loadDataset } from "./dataset.js";
@@ -12,9 +16,12 @@ import type { RunInfo } from "@hybrid-search/eval-gate/run-info";
 import { engineOptionsFromEnv } from "./engine-options.js";
 import { evalModels, type EvalModels } from "./models.js";
 import { formatFixtureError, isFixtureError, loadAskCases, loadTranslations } from "./fixtures.js";
-import { buildLaneIndex, LANES, loadLane, type LaneName } from "./lanes.js";
+import { type IndexName, indexesFor } from "./index-plan.js";
+import { buildLaneIndex, LANES, loadLane } from "./lanes.js";
+import { labelEvaliteDuration, restartRunClock } from "./run-clock.js";
 import { buildTempIndex, describeFingerprint, type TempIndex } from "./setup-db.js";
 import "./eval-index.js";
+import "./run-cache.js";
 
 function datasetOrExit(): ReturnType<typeof loadDataset> {
   try {
@@ -61,39 +68,66 @@ function runInfo(index: TempIndex, engineOptions: ReturnType<typeof engineOption
   };
 }
 
+/** Builds one index: the dataset's, or a lane's (each with its own temp index and the run's engine parameters). */
+function buildIndex(
+  name: IndexName,
+  dataset: ReturnType<typeof loadDataset>,
+  engine: ReturnType<typeof engineOptionsFromEnv>,
+  models: EvalModels,
+): Promise<TempIndex> {
+  if (name !== "dataset") return buildLaneIndex(loadLane(name), engine);
+  return buildTempIndex(dataset.corpus, {
+    dataset: dataset.name,
+    collection: dataset.collection,
+    engine: { ...engine, ...(models.engine.embedder ? { embedder: models.engine.embedder } : {}) },
+  });
+}
+
 export default async function setup(project: TestProject): Promise<() => void> {
+  labelEvaliteDuration();
   const dataset = datasetOrExit();
   const engine = engineOptionsFromEnv();
   const models = evalModels();
   process.stdout.write(`${models.description}\n`);
-  let index: TempIndex;
-  // Each lane has its own temp index, built with the same engine parameters.
-  const lanes = new Map<LaneName, TempIndex>();
+  const indexes = new Map<IndexName, TempIndex>();
+  /** Builds the indexes `files` measure that are not built yet; re-indexes the others when asked. */
+  const prepare = async (files: readonly string[], refresh: boolean): Promise<TempIndex[]> => {
+    const wanted = indexesFor(files);
+    const used: TempIndex[] = [];
+    for (const name of ["dataset", ...LANES] as const) {
+      if (!wanted.has(name)) continue;
+      const built = indexes.get(name);
+      if (built && refresh) await built.refresh();
+      if (!built) indexes.set(name, await buildIndex(name, dataset, engine, models));
+      used.push(indexes.get(name)!);
+    }
+    return used;
+  };
+  const publish = (used: readonly TempIndex[]): void => {
+    const main = indexes.get("dataset");
+    if (main) project.provide("evalIndex", provided(main));
+    project.provide(
+      "laneIndexes",
+      Object.fromEntries(LANES.filter((name) => indexes.has(name)).map((name) => [name, provided(indexes.get(name)!)])),
+    );
+    project.provide("evalRun", randomUUID());
+    for (const index of used) process.stdout.write(`${describeFingerprint(index.fingerprint)}\n`);
+  };
+  let used: TempIndex[];
   try {
-    index = await buildTempIndex(dataset.corpus, {
-      dataset: dataset.name,
-      collection: dataset.collection,
-      engine: { ...engine, ...(models.engine.embedder ? { embedder: models.engine.embedder } : {}) },
-    });
-    for (const lane of LANES) lanes.set(lane, await buildLaneIndex(loadLane(lane), engine));
+    // The files this run selected (Vitest collected their paths before global setup).
+    used = await prepare(project.vitest.state.getPaths(), false);
   } catch (error) {
     return exitOnSetupError(error);
   }
-  const publish = (): void => {
-    project.provide("evalIndex", { dbPath: index.dbPath, fingerprint: index.fingerprint });
-    project.provide(
-      "laneIndexes",
-      Object.fromEntries([...lanes].map(([name, lane]) => [name, { dbPath: lane.dbPath, fingerprint: lane.fingerprint }])),
-    );
-    process.stdout.write(`${describeFingerprint(index.fingerprint)}\n`);
-    for (const lane of lanes.values()) process.stdout.write(`${describeFingerprint(lane.fingerprint)}\n`);
-    // `pnpm eval` (bin/eval.ts) asks for what this run measures so its report can record it. Not
-    // through project.provide: vitest clears the provided context when the run closes.
-    if (process.env.EVAL_RUN_INFO_FILE)
-      writeFileSync(process.env.EVAL_RUN_INFO_FILE, JSON.stringify(runInfo(index, engine, models), null, 2));
-  };
-  publish();
-  project.onTestsRerun(async () => {
+  publish(used);
+  // `pnpm eval` (bin/eval.ts) asks for what this run measures so its report can record it: the
+  // dataset's index, or a lane's when the selected files measure lanes only. Not through
+  // project.provide: vitest clears the provided context when the run closes.
+  if (process.env.EVAL_RUN_INFO_FILE)
+    writeFileSync(process.env.EVAL_RUN_INFO_FILE, JSON.stringify(runInfo(used[0]!, engine, models), null, 2));
+  project.onTestsRerun(async (specifications) => {
+    restartRunClock();
     try {
       loadDataset();
       for (const lane of LANES) loadLane(lane);
@@ -103,12 +137,18 @@ export default async function setup(project: TestProject): Promise<() => void> {
       process.stderr.write(`eval: ${formatFixtureError(error)}\n`);
       return;
     }
-    await index.refresh();
-    for (const lane of lanes.values()) await lane.refresh();
-    publish();
+    publish(
+      await prepare(
+        specifications.map((s) => s.moduleId),
+        true,
+      ),
+    );
   });
   return () => {
-    index.remove();
-    for (const lane of lanes.values()) lane.remove();
+    for (const index of indexes.values()) index.remove();
   };
+}
+
+function provided(index: TempIndex): { dbPath: string; fingerprint: TempIndex["fingerprint"] } {
+  return { dbPath: index.dbPath, fingerprint: index.fingerprint };
 }

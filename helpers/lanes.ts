@@ -5,19 +5,29 @@
  * - `lexical`: the lexical regression matrix (fixtures/lexical), collections `handbook` and
  *   `archive` in one index, one case per matrix cell spelling;
  * - `cjk`: the CJK lane (fixtures/cjk), one collection of Chinese (Simplified and Traditional),
- *   Japanese and Korean articles.
+ *   Japanese and Korean articles;
+ * - `temporal`: the temporal lane (fixtures/temporal), documents in validity chains (validFrom,
+ *   validUntil, supersedes) in en/de/fr/it, and cases whose right answer depends on the date.
  *
- * Both run whatever `EVAL_DATASET` says: they measure the engine's text analysis on fixtures that
+ * All run whatever `EVAL_DATASET` says: they measure the engine's text analysis on fixtures that
  * were written for it. Their indexes hold offline vectors only; the lanes measure BM25.
  */
 import { join } from "node:path";
 import type { EngineOptions } from "@hybrid-search/engine";
 import type { RetrievalCase } from "./dataset.js";
-import { CJK_DIR, LEXICAL_COLLECTIONS, LEXICAL_DIR, loadCjkQueries, loadLexicalCases } from "./fixtures.js";
+import {
+  CJK_DIR,
+  LEXICAL_COLLECTIONS,
+  LEXICAL_DIR,
+  loadCjkQueries,
+  loadLexicalCases,
+  loadTemporalCases,
+  TEMPORAL_DIR,
+} from "./fixtures.js";
+import { LANES, type LaneName } from "./index-plan.js";
 import { buildTempIndex, type TempIndex } from "./setup-db.js";
 
-export const LANES = ["lexical", "cjk"] as const;
-export type LaneName = (typeof LANES)[number];
+export { LANES, type LaneName };
 
 export interface Lane {
   name: LaneName;
@@ -40,6 +50,21 @@ export function loadLane(name: LaneName): Lane {
         category: c.cell,
         ...(c.collection ? { collection: c.collection } : {}),
         judgments: { ...c.judgments },
+        note: c.note,
+      })),
+    };
+  }
+  if (name === "temporal") {
+    return {
+      name,
+      collections: [{ source: join(TEMPORAL_DIR, "corpus"), collection: "temporal" }],
+      // The documents valid at the case's instant are its relevant ones; the stale ones are judged 0.
+      cases: loadTemporalCases().map((c) => ({
+        id: c.id,
+        query: c.query,
+        language: c.language,
+        category: c.change,
+        judgments: { ...Object.fromEntries(c.stale.map((d) => [d, 0])), ...Object.fromEntries(c.valid.map((d) => [d, 3])) },
         note: c.note,
       })),
     };

@@ -1,14 +1,18 @@
 /**
  * The task every retrieval eval runs: one engine call for a case, its stage trace forwarded to
  * Evalite (`reportTrace`, one entry per stage, then where each relevant document went), and an
- * output the retrieval scorers read; and the queue that every ranking call of an eval file goes
- * through (`rankSerially`), so that measured times are the engine's own.
+ * output the retrieval scorers read; and `rank`, through which every ranking an eval asks for
+ * goes: computed once per run (helpers/run-cache.ts) and queued behind the process's other
+ * ranking calls (`rankSerially`), so that measured times are the engine's own.
  */
 import { reportTrace } from "evalite/traces";
 import type { Engine, SearchOptions, SearchResponse, Tier, TraceStage } from "@hybrid-search/engine";
 import type { RetrievalRanking } from "../scorers/retrieval.js";
 import { relevantDocPaths, summarizeLosses, type RelevantDocPath } from "../scorers/stage-loss.js";
 import type { RetrievalCase } from "./dataset.js";
+import { once } from "./run-cache.js";
+import type { SuiteFingerprint } from "./setup-db.js";
+import { inputView, relevantDocumentsTable, stageView } from "./trace-view.js";
 
 export type RetrievalMode = "search" | "vsearch" | Tier;
 
@@ -31,9 +35,10 @@ const TRACE_DEPTH = 50;
 let queue: Promise<unknown> = Promise.resolve();
 
 /**
- * Runs engine calls of this process one at a time. Evalite runs up to five cases at once; without
- * this, a call's measured time would include other cases' work interleaved at every `await`, and
- * the latency column would show the harness's queue instead of the engine.
+ * Runs engine calls of this process one at a time — of the whole run, since every eval file runs
+ * in one worker process (evalite.config.ts). Evalite runs up to five cases at once; without this,
+ * a call's measured time would include other cases' work interleaved at every `await`, and the
+ * latency column would show the harness's queue instead of the engine.
  */
 function serially<T>(fn: () => Promise<T>): Promise<T> {
   const run = queue.then(fn, fn);
@@ -43,9 +48,9 @@ function serially<T>(fn: () => Promise<T>): Promise<T> {
 
 /**
  * One ranking call, queued behind this process's other ranking calls (`serially`): `search`,
- * `vsearch`, or `query` at a tier. Every ranking an eval asks the engine for goes through here.
+ * `vsearch`, or `query` at a tier.
  */
-export function rankSerially(engine: Engine, mode: RetrievalMode, query: string, options: SearchOptions = {}): Promise<SearchResponse> {
+function rankSerially(engine: Engine, mode: RetrievalMode, query: string, options: SearchOptions = {}): Promise<SearchResponse> {
   return serially(async () => {
     if (mode === "search") return engine.search(query, options);
     if (mode === "vsearch") return engine.vsearch(query, options);
@@ -53,15 +58,40 @@ export function rankSerially(engine: Engine, mode: RetrievalMode, query: string,
   });
 }
 
-export async function runRetrieval(engine: Engine, mode: RetrievalMode, c: RetrievalCase, indexId: string): Promise<RetrievalTaskOutput> {
-  const options = { limit: RESULT_DEPTH, traceDepth: TRACE_DEPTH, ...(c.collection ? { collection: c.collection } : {}) };
-  const response = await rankSerially(engine, mode, c.query, options);
+/** An open index and what identifies it (helpers/eval-index.ts: `evalIndex()`, `laneIndex()`). */
+export interface MeasuredIndex {
+  engine: Engine;
+  fingerprint: SuiteFingerprint;
+}
+
+/**
+ * A ranking, computed once per run for each distinct (index fingerprint, mode, query, options)
+ * and shared by every eval that asks for it. Every ranking an eval asks the engine for goes
+ * through here. `search` and the `fast` tier are kept apart: they run the same BM25 stage today
+ * (docs/evals.md), but nothing in the engine's contract says they must.
+ */
+export function rank(index: MeasuredIndex, mode: RetrievalMode, query: string, options: SearchOptions = {}): Promise<SearchResponse> {
+  return once([index.fingerprint, mode, query, options], () => rankSerially(index.engine, mode, query, options));
+}
+
+/**
+ * The options of a case's ranking: the depth the scorers read, a trace as deep as fusion's
+ * candidate lists, the case's collection. Every eval ranks a case with these, so that the tier
+ * evals, the tier-order evals and the summaries share one call per case and mode.
+ */
+export function retrievalOptions(c: RetrievalCase): SearchOptions {
+  return { limit: RESULT_DEPTH, traceDepth: TRACE_DEPTH, ...(c.collection ? { collection: c.collection } : {}) };
+}
+
+export async function runRetrieval(index: MeasuredIndex, mode: RetrievalMode, c: RetrievalCase): Promise<RetrievalTaskOutput> {
+  const response = await rank(index, mode, c.query, retrievalOptions(c));
   forwardTrace(response.trace);
   const relevantPaths = relevantDocPaths(response.trace, response.results, c.judgments, RESULT_DEPTH);
-  const end = performance.timeOrigin + performance.now();
+  // Not a stage of the engine: it takes no time, so it sits at the end of the last stage.
+  const end = response.trace.at(-1)?.end ?? performance.timeOrigin + performance.now();
   reportTrace({
-    input: { stage: "relevant documents", judged: relevantPaths.length, k: RESULT_DEPTH },
-    output: relevantPaths,
+    input: inputView("relevant documents", { query: c.query, judged: relevantPaths.length, k: RESULT_DEPTH }),
+    output: relevantDocumentsTable(relevantPaths),
     start: end,
     end,
   });
@@ -70,19 +100,13 @@ export async function runRetrieval(engine: Engine, mode: RetrievalMode, c: Retri
     results: response.results.map((h) => ({ docId: h.docId, score: h.score, passageId: h.passageId })),
     elapsedMs: response.elapsedMs,
     relevantPaths,
-    index: indexId,
+    index: index.fingerprint.corpusHash.slice(0, 12),
   };
 }
 
+/** Each engine stage to Evalite's trace, shaped for its trace view (helpers/trace-view.ts). */
 export function forwardTrace(trace: readonly TraceStage[]): void {
-  for (const stage of trace) {
-    reportTrace({
-      input: { stage: stage.stage, ...stage.input, ...(stage.note ? { note: stage.note } : {}) },
-      output: stage.output,
-      start: stage.start,
-      end: stage.end,
-    });
-  }
+  for (const stage of trace) reportTrace({ ...stageView(stage), start: stage.start, end: stage.end });
 }
 
 /** The columns every retrieval eval shows: query, top 3, time, and what was lost where. */

@@ -6,12 +6,12 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { pathToFileURL } from "node:url";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import type { FixtureInfo } from "@hybrid-search/eval-gate/report";
 import type { Evalite } from "evalite";
 import { loadEvaliteConfig } from "evalite/config";
 import { createInMemoryStorage } from "evalite/in-memory-storage";
+import { createJiti } from "jiti";
 import type { Dataset } from "./dataset.js";
 import { judgedCases } from "./dataset.js";
 import { FIXTURES_DIR, loadAskCases } from "./fixtures.js";
@@ -85,7 +85,8 @@ export async function evaliteSetup(root: string): Promise<EvaliteSetup> {
   const file = CONFIG_FILES.map((name) => join(root, name)).find((path) => existsSync(path));
   if (file) {
     try {
-      await import(pathToFileURL(file).href);
+      // Through jiti with Evalite's own options: the file is TypeScript, and `pnpm eval` runs as plain node.
+      await createJiti(import.meta.url, { interopDefault: true, requireCache: false }).import(file);
     } catch (error) {
       throw new ConfigError(`${relative(root, file)} does not load: ${(error as Error).message.split("\n")[0]}`);
     }

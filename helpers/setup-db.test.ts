@@ -46,7 +46,7 @@ describe("buildTempIndex", () => {
       expect(index.fingerprint).toMatchObject({
         dataset: "fixtures",
         collection: "corpus",
-        schemaVersion: 1,
+        schemaVersion: 2,
         embedder: "offline/hashed-char-ngram-v2-384",
         dimensions: 384,
       });

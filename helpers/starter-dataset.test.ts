@@ -1,13 +1,11 @@
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadDataset } from "./dataset.js";
 import { FixtureError, loadAskCases, loadQueries, readCorpusDoc } from "./fixtures.js";
 import { checkStarterDataset, STARTER_DIR, StarterFolderError, writeStarterDataset } from "./starter-dataset.js";
 
-const ROOT = resolve(import.meta.dirname, "..");
 const dirs: string[] = [];
 const tempDir = (): string => {
   const dir = mkdtempSync(join(tmpdir(), "starter-"));
@@ -65,22 +63,4 @@ describe("the starter dataset of pnpm eval:init", () => {
       expect(readFileSync(join(folder, file), "utf8"), file).toBe(readFileSync(join(STARTER_DIR, file), "utf8"));
     }
   });
-
-  it("pnpm eval:init: bad arguments and a non-empty folder are one line and exit 2", () => {
-    const cli = (args: string[]) =>
-      spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "bin/eval-init.ts"), ...args], { cwd: ROOT, encoding: "utf8" });
-    const none = cli([]);
-    expect(none.status).toBe(2);
-    expect(none.stderr).toBe("eval:init: one folder is needed, got 0; Usage: pnpm eval:init <folder>\n");
-    const folder = tempDir();
-    writeFileSync(join(folder, "x"), "");
-    const full = cli([folder]);
-    expect(full.status).toBe(2);
-    expect(full.stderr.trim().split("\n")).toHaveLength(1);
-    expect(full.stderr).toMatch(/is not empty; eval:init writes only into a new or empty folder/);
-    const fresh = join(tempDir(), "new");
-    const ok = cli([fresh]);
-    expect(ok.status, ok.stderr).toBe(0);
-    expect(ok.stdout).toMatch(/^eval:init: wrote a starter dataset to .*: 4 documents, 5 judged queries, 5 answer cases/);
-  }, 120_000);
 });

@@ -1,15 +1,15 @@
 /**
- * Runs one query at all three tiers (once per process, shared by the per-query and the aggregate
- * tier-order evals) and scores each with nDCG@10 and Recall@5. The calls queue with the file's
- * other ranking calls (`rankSerially`). Traces are not forwarded here: the per-tier Thoroughness
- * evals show them.
+ * One query at all three tiers, scored with nDCG@10 and Recall@5, for the per-query and the
+ * aggregate tier-order evals. The rankings are the per-tier Thoroughness evals' own (same case,
+ * same options, `rank`: computed once per run), so these evals add no engine call of their own.
+ * Traces are not forwarded here: the per-tier Thoroughness evals show them.
  */
 import type { Tier } from "@hybrid-search/engine";
 import { ndcgAtKScore, recallAtKScore } from "../scorers/retrieval.js";
 import type { TierValues } from "../scorers/tier-order.js";
 import type { RetrievalCase } from "./dataset.js";
 import { evalIndex } from "./eval-index.js";
-import { RESULT_DEPTH, rankSerially } from "./retrieval-task.js";
+import { rank, retrievalOptions } from "./retrieval-task.js";
 
 /** Latency budgets per tier (ms), cheapest tier first. */
 export const TIER_BUDGET_MS = { fast: 1000, balanced: 3000, thorough: 8000 } as const satisfies TierValues;
@@ -22,23 +22,12 @@ export interface TierComparison {
   [metric: string]: TierValues;
 }
 
-const memo = new Map<string, Promise<TierComparison>>();
-
-export function tierComparison(c: RetrievalCase): Promise<TierComparison> {
-  let p = memo.get(c.id);
-  if (!p) {
-    p = compare(c);
-    memo.set(c.id, p);
-  }
-  return p;
-}
-
-async function compare(c: RetrievalCase): Promise<TierComparison> {
-  const { engine } = await evalIndex();
+export async function tierComparison(c: RetrievalCase): Promise<TierComparison> {
+  const index = await evalIndex();
   const ndcg = {} as TierValues;
   const recall = {} as TierValues;
   for (const tier of TIERS) {
-    const r = await rankSerially(engine, tier, c.query, { limit: RESULT_DEPTH, ...(c.collection ? { collection: c.collection } : {}) });
+    const r = await rank(index, tier, c.query, retrievalOptions(c));
     const expected = { judgments: c.judgments };
     ndcg[tier] = ndcgAtKScore(r, expected, 10).score;
     recall[tier] = recallAtKScore(r, expected, 5).score;

@@ -35,11 +35,11 @@ function list(stage: TraceStage["stage"], ids: string[]): TraceStage {
   return { stage, input: { name: stage }, output: ids.map((docId, i) => ({ docId, score: 1 / (i + 1), rank: i + 1 })), start: 0, end: 1 };
 }
 
-/** The retrieval trace of an ask() that reranked KUENDIGUNG to rank 3, below the two sources kept. */
+/** The retrieval trace of an ask() whose reranker moved KUENDIGUNG from 2 to 3, below the two sources kept. */
 const lostAtRerank = [
   list("bm25", [NEWS, KUENDIGUNG, PRICES]),
   list("vector", [PRICES, NEWS]),
-  list("fusion", [NEWS, PRICES, KUENDIGUNG]),
+  list("fusion", [NEWS, KUENDIGUNG, PRICES]),
   list("rerank", [NEWS, PRICES, KUENDIGUNG]),
 ];
 
@@ -61,7 +61,9 @@ describe("diagnose", () => {
     const d = diagnose(c, result, { translations });
     expect(d.verdict).toBe("retrieval");
     expect(d.unsurfaced).toEqual([KUENDIGUNG]);
-    expect(d.reasons[0]).toBe(`unsurfaced: ${KUENDIGUNG} (lost at rerank; bm25 #2, vector —, fusion #3, rerank #3)`);
+    expect(d.reasons[0]).toBe(
+      `unsurfaced: ${KUENDIGUNG} (lost at rerank (rerank moved it 2 → 3); bm25 #2, vector —, fusion #2, rerank #3)`,
+    );
     expect(d.failed.map((f) => f.grader)).toEqual(["answer-includes", "cites"]);
     expect(formatDiagnosis(d)).toMatch(/^retrieval: unsurfaced: de\/abrechnung/);
   });

@@ -101,13 +101,13 @@ function detailOf(g: Grade): string {
   }
 }
 
-/** `lost at rerank; bm25 #3, vector —, fusion #12, rerank #9` */
+/** `lost at rerank (rerank moved it 3 → 9); bm25 #3, vector —, fusion #3, rerank #9` */
 function describePath(p: RelevantDocPath): string {
   const ranks = Object.entries(p.ranks)
     .filter(([list]) => list !== "evidence")
     .map(([list, rank]) => `${list} ${rank === null ? "—" : `#${rank}`}`)
     .join(", ");
-  return `${p.lostAt === null ? "retrieved" : `lost at ${p.lostAt}`}${ranks ? `; ${ranks}` : ""}`;
+  return `${p.lostAt === null ? "retrieved" : `lost at ${p.lostAt} (${p.why})`}${ranks ? `; ${ranks}` : ""}`;
 }
 
 export function diagnose(c: AskCase, result: AskResult, options: CitesOptions = {}): Diagnosis {

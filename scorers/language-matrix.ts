@@ -8,6 +8,7 @@
  */
 import { createScorer } from "evalite";
 import type { Evalite } from "evalite";
+import { markdownTable } from "./markdown-table.js";
 
 export interface LanguageCell {
   relevant: number;
@@ -46,16 +47,20 @@ export function languageRecallMatrix(
   return matrix;
 }
 
-/** The matrix as a fixed-width text table: rows are query languages, columns document languages. */
+/**
+ * The matrix as a Markdown table (rows: query languages, columns: document languages), each cell
+ * with its counts, `0.50 (1/2)`; `–` where no query of that language has a relevant document in
+ * that one. Evalite's UI renders it as a table; in a terminal it reads as an aligned table.
+ */
 export function formatLanguageMatrix(matrix: LanguageMatrix, k: number): string {
   const queryLangs = Object.keys(matrix).sort();
   const docLangs = [...new Set(queryLangs.flatMap((q) => Object.keys(matrix[q]!)))].sort();
   const cell = (c: LanguageCell | undefined): string =>
-    c ? `${c.recall === null ? "  –  " : c.recall.toFixed(2)} (${c.found}/${c.relevant})` : "      –     ";
-  const width = 13;
-  const header = `Recall@${k}  query ↓ doc →`.padEnd(24) + docLangs.map((d) => d.padEnd(width)).join("");
-  const lines = queryLangs.map((q) => q.padEnd(24) + docLangs.map((d) => cell(matrix[q]![d]).padEnd(width)).join(""));
-  return [header, ...lines].join("\n");
+    c ? `${c.recall === null ? "–" : c.recall.toFixed(2)} (${c.found}/${c.relevant})` : "–";
+  return markdownTable(
+    [`Recall@${k}: query ↓ document →`, ...docLangs],
+    queryLangs.map((q) => [q, ...docLangs.map((d) => cell(matrix[q]![d]))]),
+  );
 }
 
 /**

@@ -1,18 +1,29 @@
 /**
  * Where did each relevant document go? Follows every judged-relevant document through the
- * engine's trace — each first-stage list (bm25, vector, and their expansion variants), fusion,
- * rerank — to the final ranking, and names the stage that lost it:
+ * engine's trace — each first-stage list (bm25, vector, and their expansion and feedback
+ * variants), fusion, rerank — to the final ranking, and names the stage whose cut-off or
+ * reordering removed it from the final top k:
  *
  * - `null`:            found (final rank ≤ k);
- * - `"not retrieved"`: in none of the first-stage lists (as deep as the trace shows them);
- * - `"fusion"`:        retrieved, but not among the candidates fusion handed to the reranker;
- * - `"rerank"`:        reranked, but not into the top k;
- * - `"cut-off"`:       a single-list mode (search, vsearch, fast) ranked it, below k.
+ * - `"not retrieved"`: in none of the first-stage lists (as deep as the trace shows them):
+ *                      "not in bm25 top 50, vector top 50";
+ * - the list's name (`"bm25"`, `"vector"`): a single-list mode (search, vsearch, fast) ranked it
+ *                      below k: "bm25 rank 14 > 10";
+ * - `"fusion"`:        fusion ranked it below k and nothing later brought it back (with a
+ *                      reranker: it was not among the candidates, or it was below k before the
+ *                      reranker and stayed there): "fusion rank 24 > 10";
+ * - `"rerank"`:        fusion had it within k and the reranker moved it out: "rerank moved it 8 → 14";
+ * - `"final"`:         every traced stage had it within k, yet the results do not (a trace
+ *                      that does not explain the results; never expected).
  *
- * Trace lists are as deep as the engine call's `traceDepth`; ask for at least the fusion depth,
- * or a document ranked beyond the trace counts as not retrieved.
+ * A document 24th after fusion and 24th after rerank is lost at fusion: it was never inside the
+ * cut-off, so the reranker removed nothing. Trace lists are as deep as the engine call's
+ * `traceDepth`; ask for at least the fusion depth, or a document ranked beyond the trace counts as
+ * not retrieved.
  */
 import type { Hit, TraceItem, TraceStage } from "@hybrid-search/engine";
+
+export type LossStage = "not retrieved" | "fusion" | "rerank" | "final" | (string & {});
 
 export interface RelevantDocPath {
   docId: string;
@@ -21,12 +32,52 @@ export interface RelevantDocPath {
   ranks: Record<string, number | null>;
   /** Final rank, or null when not in the returned results. */
   final: number | null;
-  lostAt: null | "not retrieved" | "fusion" | "rerank" | "cut-off";
+  /** The stage that removed it from the final top k; null when found. */
+  lostAt: LossStage | null;
+  /** Why, with the ranks that show it (`fusion rank 24 > 10`); null when found. */
+  why: string | null;
 }
+
+type RankedStage = TraceStage & { output: TraceItem[] };
 
 function listName(stage: TraceStage): string {
   const name = stage.input.name;
   return typeof name === "string" ? name : stage.stage;
+}
+
+/** Which stage lost a document that is not in the final top k, and why. */
+function loss(
+  ranks: Record<string, number | null>,
+  firstStage: readonly RankedStage[],
+  fusion: RankedStage | undefined,
+  rerank: RankedStage | undefined,
+  k: number,
+): { lostAt: LossStage; why: string } {
+  const rankOf = (s: RankedStage): number | null => ranks[listName(s)] ?? null;
+  if (!firstStage.some((s) => rankOf(s) !== null))
+    return {
+      lostAt: "not retrieved",
+      why: `not in ${firstStage.map((s) => `${listName(s)} top ${s.output.length}`).join(", ") || "any list"}`,
+    };
+  if (!fusion) {
+    // A single-list mode: the best list rank it reached was still below k.
+    const [list, rank] = firstStage
+      .map((s) => [listName(s), rankOf(s)] as const)
+      .filter((e): e is readonly [string, number] => e[1] !== null)
+      .sort((a, b) => a[1] - b[1])[0]!;
+    return rank > k
+      ? { lostAt: list, why: `${list} rank ${rank} > ${k}` }
+      : { lostAt: "final", why: `${list} rank ${rank} ≤ ${k}, not in the results` };
+  }
+  const fused = rankOf(fusion);
+  if (fused === null) return { lostAt: "fusion", why: `not in fusion top ${fusion.output.length}` };
+  if (fused > k) return { lostAt: "fusion", why: `fusion rank ${fused} > ${k}` };
+  if (rerank) {
+    const reranked = rankOf(rerank);
+    if (reranked === null || reranked > k)
+      return { lostAt: "rerank", why: `rerank moved it ${fused} → ${reranked ?? `below ${rerank.output.length}`}` };
+  }
+  return { lostAt: "final", why: `every stage had it within ${k}, not in the results` };
 }
 
 export function relevantDocPaths(
@@ -36,13 +87,12 @@ export function relevantDocPaths(
   k: number,
   relevanceLevel = 1,
 ): RelevantDocPath[] {
-  const lists = trace.filter((s) => Array.isArray(s.output)) as Array<TraceStage & { output: TraceItem[] }>;
+  const lists = trace.filter((s): s is RankedStage => Array.isArray(s.output));
   const firstStage = lists.filter((s) => s.stage === "bm25" || s.stage === "vector");
   const fusion = lists.find((s) => s.stage === "fusion");
   const rerank = lists.find((s) => s.stage === "rerank");
   const finalRank = new Map(results.map((r, i) => [r.docId, i + 1]));
-  const rankIn = (s: TraceStage & { output: TraceItem[] }, docId: string): number | null =>
-    s.output.find((i) => i.docId === docId)?.rank ?? null;
+  const rankIn = (s: RankedStage, docId: string): number | null => s.output.find((i) => i.docId === docId)?.rank ?? null;
 
   return Object.entries(judgments)
     .filter(([, grade]) => grade >= relevanceLevel)
@@ -51,22 +101,16 @@ export function relevantDocPaths(
       const ranks: Record<string, number | null> = {};
       for (const s of lists) ranks[listName(s)] = rankIn(s, docId);
       const final = finalRank.get(docId) ?? null;
-      let lostAt: RelevantDocPath["lostAt"] = null;
-      if (final === null || final > k) {
-        if (!firstStage.some((s) => ranks[listName(s)] !== null)) lostAt = "not retrieved";
-        else if (rerank && ranks[listName(rerank)] === null) lostAt = "fusion";
-        else if (rerank) lostAt = "rerank";
-        else if (fusion && ranks[listName(fusion)] === null) lostAt = "fusion";
-        else lostAt = "cut-off";
-      }
-      return { docId, grade, ranks, final, lostAt };
+      const found = final !== null && final <= k;
+      const { lostAt, why } = found ? { lostAt: null, why: null } : loss(ranks, firstStage, fusion, rerank, k);
+      return { docId, grade, ranks, final, lostAt, why };
     });
 }
 
-/** A short line for a table column: `de/a.md → rerank; fr/b.md → not retrieved`, or `all found`. */
+/** A short line for a table column: `de/a.md: fusion rank 24 > 10; fr/b.md: not in bm25 top 50, vector top 50`, or `all found`. */
 export function summarizeLosses(paths: readonly RelevantDocPath[]): string {
   const lost = paths.filter((p) => p.lostAt !== null);
   if (paths.length === 0) return "no relevant documents";
   if (lost.length === 0) return "all found";
-  return lost.map((p) => `${p.docId} → ${p.lostAt}`).join("; ");
+  return lost.map((p) => `${p.docId}: ${p.why}`).join("; ");
 }

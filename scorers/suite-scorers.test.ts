@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { TraceStage } from "@hybrid-search/engine";
 import { anchorsKeptScore, queryAnchors, schemaValidScore, variantScore, type ExpansionOutput } from "./expansion.js";
 import { formatLanguageMatrix, languageRecallMatrix } from "./language-matrix.js";
 import { latencyBudgetScore } from "./latency.js";
-import { relevantDocPaths, summarizeLosses } from "./stage-loss.js";
 import { presetOrderScore, tierOrderScore } from "./tier-order.js";
 
 const inUnit = (x: number): boolean => Number.isFinite(x) && x >= 0 && x <= 1;
@@ -47,41 +45,6 @@ describe("presetOrderScore", () => {
   });
 });
 
-describe("relevantDocPaths", () => {
-  const items = (...ids: string[]) => ids.map((docId, i) => ({ docId, score: 1 / (i + 1), rank: i + 1 }));
-  const stage = (stage: TraceStage["stage"], name: string, ids: string[]): TraceStage => ({
-    stage,
-    input: { name },
-    output: items(...ids),
-    start: 0,
-    end: 1,
-  });
-  const trace = [
-    stage("bm25", "bm25", ["a", "b", "c"]),
-    stage("vector", "vector", ["d", "a"]),
-    stage("fusion", "fusion", ["a", "d", "b", "c"]),
-    stage("rerank", "rerank", ["a", "d", "b"]),
-  ];
-
-  it("follows each relevant document through the stages and names where it was lost", () => {
-    const paths = relevantDocPaths(trace, [{ docId: "a" }, { docId: "d" }], { a: 3, b: 2, c: 1, e: 2, z: 0 }, 2);
-    expect(paths.map((p) => [p.docId, p.lostAt])).toEqual([
-      ["a", null],
-      ["b", "rerank"],
-      ["e", "not retrieved"],
-      ["c", "fusion"],
-    ]);
-    expect(paths[0]!.ranks).toEqual({ bm25: 1, vector: 2, fusion: 1, rerank: 1 });
-    expect(summarizeLosses(paths)).toBe("b → rerank; e → not retrieved; c → fusion");
-  });
-
-  it("calls a single-list miss below k a cut-off", () => {
-    const paths = relevantDocPaths([stage("bm25", "bm25", ["x", "y", "a"])], [{ docId: "x" }, { docId: "y" }], { a: 1 }, 2);
-    expect(paths[0]!.lostAt).toBe("cut-off");
-    expect(summarizeLosses([])).toBe("no relevant documents");
-  });
-});
-
 describe("languageRecallMatrix", () => {
   it("counts relevant and found documents per (query language, document language)", () => {
     const lang = (d: string) => d.split("/")[0]!;
@@ -98,7 +61,11 @@ describe("languageRecallMatrix", () => {
       fr: { relevant: 2, found: 1, recall: 0.5 },
       en: { relevant: 1, found: 1, recall: 1 },
     });
-    expect(formatLanguageMatrix(m, 2)).toContain("0.50 (1/2)");
+    expect(formatLanguageMatrix(m, 2).split("\n")).toEqual([
+      "| Recall@2: query ↓ document → | de         | en         | fr         |",
+      "| ---------------------------- | ---------- | ---------- | ---------- |",
+      "| en                           | 1.00 (1/1) | 1.00 (1/1) | 0.50 (1/2) |",
+    ]);
   });
 });
 

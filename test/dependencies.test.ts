@@ -45,8 +45,12 @@ describe("dependency rules", () => {
       "scorers/s.ts": 'import { h } from "../helpers/h.js";\nexport const s = h;\n',
       "helpers/a.ts": 'import { b } from "./b.js";\nexport const a = () => b;\n',
       "helpers/b.ts": 'import { a } from "./a.js";\nexport const b = () => a;\n',
+      "bin/c.ts": "export const main = () => 0;\n",
+      "bin/entry/c.ts": 'import { main } from "../c.js";\nmain();\n',
+      "evals/c.eval.ts": 'import { main } from "../bin/c.js";\nmain();\n',
+      "test/c.test.ts": 'import "../bin/entry/c.js";\n',
     });
-    const r = cruise(planted, ["packages", "scorers", "helpers"]);
+    const r = cruise(planted, ["packages", "scorers", "helpers", "evals", "bin", "test"]);
     expect(r.status).not.toBe(0);
     for (const rule of [
       "engine-self-contained",
@@ -54,6 +58,8 @@ describe("dependency rules", () => {
       "eval-gate-self-contained",
       "scorers-are-pure",
       "no-circular",
+      "nothing-imports-entry-points",
+      "commands-for-entries-and-tests",
     ]) {
       expect(r.output, rule).toContain(`error ${rule}:`);
     }

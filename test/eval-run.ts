@@ -1,12 +1,32 @@
-/** Runs `pnpm eval` (bin/eval.ts) in a sandbox: its own Evalite storage, port, output file and reports folder. */
+/** Runs `pnpm eval` (the compiled bin/eval.ts) in a sandbox: its own Evalite storage, port, output file and reports folder. */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Evalite } from "evalite";
+import { main as evalMain } from "../bin/eval.js";
 
 export const ROOT = resolve(import.meta.dirname, "..");
+
+/**
+ * The test timeout per `pnpm eval` run a test makes. A full offline run takes about 30 s on the
+ * project's 2-core machine when it is quiet and about 50 s when loaded; 300 s keeps a test green
+ * on a machine several times slower (a pass must not depend on speed) and still ends a hung run.
+ */
+export const RUN_TIMEOUT_MS = 300_000;
+
+/**
+ * What `pnpm <script>` runs, as a command and arguments to spawn from any folder without pnpm: the
+ * package.json script (a `node ...` line), its `node` this process's executable and its file
+ * arguments made absolute (pnpm runs scripts from ROOT).
+ */
+export function scriptCommand(script: string): { command: string; args: string[] } {
+  const line = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts[script];
+  const [program, ...args] = line?.split(" ") ?? [];
+  if (program !== "node") throw new Error(`package.json script "${script}" is not a plain "node ..." command: ${line}`);
+  return { command: process.execPath, args: args.map((arg) => (existsSync(join(ROOT, arg)) ? join(ROOT, arg) : arg)) };
+}
 
 export function freePort(): Promise<number> {
   return new Promise((res, rej) => {
@@ -35,7 +55,8 @@ export async function runEval(args: string[], env: Record<string, string> = {}):
   const dir = mkdtempSync(join(tmpdir(), "eval-run-"));
   const outputPath = join(dir, "results.json");
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "bin/eval.ts"), ...args, "--outputPath", outputPath], {
+  const command = scriptCommand("eval");
+  const child = spawn(command.command, [...command.args, ...args, "--outputPath", outputPath], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -54,4 +75,36 @@ export async function runEval(args: string[], env: Record<string, string> = {}):
   const run: EvalRun = { code, stdout, stderr, dir, reportsDir: env.EVAL_REPORTS_DIR ?? join(dir, "reports") };
   if (existsSync(outputPath)) run.output = JSON.parse(readFileSync(outputPath, "utf8")) as Evalite.Exported.Output;
   return run;
+}
+
+/** What a command printed and returned. */
+export interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * `pnpm eval <args>` in process, through bin/eval.ts's `main`, with `env` set in process.env for
+ * the call: for what it refuses before Evalite starts (a run needs its own process: runEval).
+ */
+export async function evalInProcess(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
+  const saved = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]));
+  Object.assign(process.env, env);
+  const r = { code: 0, stdout: "", stderr: "" };
+  try {
+    r.code = await evalMain(args, {
+      stdout: (s) => (r.stdout += s),
+      stderr: (s) => (r.stderr += s),
+      exit: (status) => {
+        throw new Error(`pnpm eval ${args.join(" ")} reached Evalite and exited ${status}; use runEval for a run`);
+      },
+    });
+  } finally {
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  }
+  return r;
 }

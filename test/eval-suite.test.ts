@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runEval, type EvalRun } from "./eval-run.js";
+import { evalInProcess, RUN_TIMEOUT_MS, runEval, type EvalRun } from "./eval-run.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -31,30 +31,34 @@ const EXPECTED_SUITES = [
 describe("pnpm eval on the fixtures, offline", () => {
   let result: EvalRun;
 
-  it("runs every eval file and records scores in [0, 1]", async () => {
-    result = await run([]);
-    expect(result.output, result.stderr).toBeDefined();
-    const names = result.output!.suites.map((s) => s.name);
-    for (const name of EXPECTED_SUITES) expect(names).toContain(name);
-    for (const suite of result.output!.suites) {
-      expect(suite.status, suite.name).toBe("success");
-      for (const e of suite.evals) {
-        expect(e.status).toBe("success");
-        expect(e.scores.length).toBeGreaterThan(0);
-        for (const s of e.scores) expect(s.score >= 0 && s.score <= 1, `${suite.name} ${s.name} = ${s.score}`).toBe(true);
+  it(
+    "runs every eval file and records scores in [0, 1]",
+    async () => {
+      result = await run([]);
+      expect(result.output, result.stderr).toBeDefined();
+      const names = result.output!.suites.map((s) => s.name);
+      for (const name of EXPECTED_SUITES) expect(names).toContain(name);
+      for (const suite of result.output!.suites) {
+        expect(suite.status, suite.name).toBe("success");
+        for (const e of suite.evals) {
+          expect(e.status).toBe("success");
+          expect(e.scores.length).toBeGreaterThan(0);
+          for (const s of e.scores) expect(s.score >= 0 && s.score <= 1, `${suite.name} ${s.name} = ${s.score}`).toBe(true);
+        }
       }
-    }
-    // The gate: no eval failed and no committed floor (evals/baseline.json) fell.
-    expect(
-      result.code,
-      result.stdout
-        .split("\n")
-        .filter((l) => /^(gate|eval| {2})/.test(l))
-        .join("\n"),
-    ).toBe(0);
-    expect(result.stdout).toMatch(/gate: offline floors from evals\/baseline\.json: [1-9]\d* checked, 0 fell, 0 missing/);
-    expect(result.stdout).toMatch(/index: dataset fixtures, \d+ documents/);
-  }, 180_000);
+      // The gate: no eval failed and no committed floor (evals/baseline.json) fell.
+      expect(
+        result.code,
+        result.stdout
+          .split("\n")
+          .filter((l) => /^(gate|eval| {2})/.test(l))
+          .join("\n"),
+      ).toBe(0);
+      expect(result.stdout).toMatch(/gate: offline floors from evals\/baseline\.json: [1-9]\d* checked, 0 fell, 0 missing/);
+      expect(result.stdout).toMatch(/index: dataset fixtures, \d+ documents/);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
   it("forwards every engine stage to the trace, and where relevant documents went", () => {
     const balanced = result.output!.suites.find((s) => s.name === "Hybrid query (balanced)")!;
@@ -66,41 +70,45 @@ describe("pnpm eval on the fixtures, offline", () => {
 });
 
 describe("pnpm eval on a BEIR folder (EVAL_DATASET)", () => {
-  it("measures the engine on the user's own data with the same evals", async () => {
-    const beir = join(dirs[0] ?? "/tmp", "beir-mini");
-    mkdirSync(join(beir, "qrels"), { recursive: true });
-    const docs = [
-      { _id: "d1", title: "Solar panels", text: "Photovoltaic solar panels convert sunlight into electricity on rooftops." },
-      { _id: "d2", title: "Wind turbines", text: "Wind turbines turn the kinetic energy of wind into electric power." },
-      { _id: "d3", title: "Bread baking", text: "Sourdough bread needs flour, water, salt and a lively starter." },
-      { _id: "d4", title: "Tides", text: "Tidal power plants use the rise and fall of the sea to make electricity." },
-    ];
-    writeFileSync(join(beir, "corpus.jsonl"), `${docs.map((d) => JSON.stringify(d)).join("\n")}\n`);
-    writeFileSync(
-      join(beir, "queries.jsonl"),
-      `${[
-        { _id: "q1", text: "solar electricity" },
-        { _id: "q2", text: "baking sourdough" },
-        { _id: "q3", text: "unjudged query" },
-      ]
-        .map((q) => JSON.stringify(q))
-        .join("\n")}\n`,
-    );
-    writeFileSync(join(beir, "qrels", "test.tsv"), "query-id\tcorpus-id\tscore\nq1\td1\t2\nq1\td4\t1\nq2\td3\t1\n");
-    const r = await run([], { EVAL_DATASET: beir });
-    expect(r.stdout).toMatch(/eval: dataset beir-mini \(2 queries\)/);
-    const suite = r.output!.suites.find((s) => s.name === "Search (BM25)")!;
-    expect(suite.evals).toHaveLength(2);
-    const mrr = suite.evals.flatMap((e) => e.scores.filter((s) => s.name === "MRR@10").map((s) => s.score));
-    expect(mrr).toEqual([1, 1]);
-    // The answer cases and the cross-language queries are about the fixture corpus: not measured here.
-    const measured = r.output!.suites.filter((s) => s.evals.length > 0).map((s) => s.name);
-    expect(measured).toContain("Thoroughness [thorough]");
-    expect(measured.filter((name) => name.startsWith("Answers:") || name.startsWith("Cross-language"))).toEqual([]);
-  }, 120_000);
+  it(
+    "measures the engine on the user's own data with the same evals",
+    async () => {
+      const beir = join(dirs[0] ?? "/tmp", "beir-mini");
+      mkdirSync(join(beir, "qrels"), { recursive: true });
+      const docs = [
+        { _id: "d1", title: "Solar panels", text: "Photovoltaic solar panels convert sunlight into electricity on rooftops." },
+        { _id: "d2", title: "Wind turbines", text: "Wind turbines turn the kinetic energy of wind into electric power." },
+        { _id: "d3", title: "Bread baking", text: "Sourdough bread needs flour, water, salt and a lively starter." },
+        { _id: "d4", title: "Tides", text: "Tidal power plants use the rise and fall of the sea to make electricity." },
+      ];
+      writeFileSync(join(beir, "corpus.jsonl"), `${docs.map((d) => JSON.stringify(d)).join("\n")}\n`);
+      writeFileSync(
+        join(beir, "queries.jsonl"),
+        `${[
+          { _id: "q1", text: "solar electricity" },
+          { _id: "q2", text: "baking sourdough" },
+          { _id: "q3", text: "unjudged query" },
+        ]
+          .map((q) => JSON.stringify(q))
+          .join("\n")}\n`,
+      );
+      writeFileSync(join(beir, "qrels", "test.tsv"), "query-id\tcorpus-id\tscore\nq1\td1\t2\nq1\td4\t1\nq2\td3\t1\n");
+      const r = await run([], { EVAL_DATASET: beir });
+      expect(r.stdout).toMatch(/eval: dataset beir-mini \(2 queries\)/);
+      const suite = r.output!.suites.find((s) => s.name === "Search (BM25)")!;
+      expect(suite.evals).toHaveLength(2);
+      const mrr = suite.evals.flatMap((e) => e.scores.filter((s) => s.name === "MRR@10").map((s) => s.score));
+      expect(mrr).toEqual([1, 1]);
+      // The answer cases and the cross-language queries are about the fixture corpus: not measured here.
+      const measured = r.output!.suites.filter((s) => s.evals.length > 0).map((s) => s.name);
+      expect(measured).toContain("Thoroughness [thorough]");
+      expect(measured.filter((name) => name.startsWith("Answers:") || name.startsWith("Cross-language"))).toEqual([]);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
   it("stops with one line when the dataset is unusable", async () => {
-    const r = await run(["search"], { EVAL_DATASET: "/no/such/beir" });
+    const r = await evalInProcess(["search"], { EVAL_DATASET: "/no/such/beir" });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^eval: EVAL_DATASET: \/no\/such\/beir: cannot read: no such folder/);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);

@@ -1,7 +1,7 @@
 // pnpm eval's gate end to end, on the hybrid query eval (evals/query.eval.ts) with a temp baseline:
 // floors set by a real run, a normal run passing them, a deliberately weakened engine falling
-// below them, pnpm eval:compare on the two real reports, and an explicit, logged lowering.
-import { spawnSync } from "node:child_process";
+// below them, pnpm eval:compare on the two real reports, and an explicit, logged lowering. What
+// the commands refuse before Evalite starts is checked in process, through their main.
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,7 +9,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { Baseline } from "@hybrid-search/eval-gate/baseline";
 import { reportProblems } from "@hybrid-search/eval-gate/report-file";
 import type { Report } from "@hybrid-search/eval-gate/report";
-import { ROOT, runEval, type EvalRun } from "./eval-run.js";
+import { main as compareMain } from "../bin/eval-compare.js";
+import { type EvalRun, evalInProcess, type Outcome, ROOT, RUN_TIMEOUT_MS, runEval } from "./eval-run.js";
 
 /** BM25 with every column weight 0 scores nothing: the hybrid ranking loses its lexical list. */
 const WEAKENED = { EVAL_ENGINE_OPTIONS: JSON.stringify({ hybrid: { columnWeights: [0, 0, 0] } }) };
@@ -35,10 +36,16 @@ function reportOf(r: EvalRun): { path: string; report: Report } {
   return { path, report: JSON.parse(readFileSync(path, "utf8")) as Report };
 }
 
-function compare(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "bin/eval-compare.ts"), ...args], { cwd: ROOT, encoding: "utf8" });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+/** `pnpm eval:compare <args>` in process, through its main. */
+function compare(...args: string[]): Outcome {
+  const r = { code: 0, stdout: "", stderr: "" };
+  r.code = compareMain(args, { stdout: (s) => (r.stdout += s), stderr: (s) => (r.stderr += s) });
+  return r;
 }
+
+/** `pnpm eval <args>` in process with this file's temp baseline: for what it refuses before Evalite starts. */
+const refused = (args: string[], env: Record<string, string> = {}): Promise<Outcome> =>
+  evalInProcess(args, { EVAL_BASELINE: baselinePath, ...env });
 
 const baseline = (): Baseline => JSON.parse(readFileSync(baselinePath, "utf8")) as Baseline;
 
@@ -46,92 +53,104 @@ describe("pnpm eval gates on per-metric floors", () => {
   let normal: { path: string; report: Report };
   let weak: { path: string; report: Report };
 
-  it("--update-baseline sets floors from a real run and logs them with date, commit and reason", async () => {
-    const r = await run(["query", "--update-baseline", "--reason", "test floors"]);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/baseline: .*baseline\.json: \d+ floor\(s\) added, 0 moved, 0 removed/);
-    expect(r.stdout).toMatch(/baseline: cases: \d+ recorded as passing, \d+ as failing, 0 removed/);
-    const b = baseline();
-    expect(b.version).toBe(2);
-    // A latency ceiling for the engine-timed eval: at least 3 × its p95, at least 1 s.
-    expect(b.ceilings.offline![HYBRID]!.all).toBeGreaterThanOrEqual(1000);
-    expect(b.cases.offline![HYBRID]!.pass.length + b.cases.offline![HYBRID]!.fail.length).toBe(58);
-    const floor = b.floors.offline![HYBRID]!["nDCG@10"]!.all!;
-    expect(floor).toBeGreaterThan(0.3);
-    expect(b.log).toHaveLength(1);
-    expect(b.log[0]).toMatchObject({ mode: "offline", action: "raise", reason: "test floors" });
-    expect(b.log[0]!.commit).toMatch(/^[0-9a-f]{40}$/);
-    expect(b.log[0]!.changes.find((c) => c.key === `${HYBRID}|nDCG@10|all`)).toMatchObject({ from: null, to: floor, n: 58 });
-    expect(b.log[0]!.cases).toHaveLength(58);
-  }, 120_000);
+  it(
+    "--update-baseline sets floors from a real run and logs them with date, commit and reason",
+    async () => {
+      const r = await run(["query", "--update-baseline", "--reason", "test floors"]);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/baseline: .*baseline\.json: \d+ floor\(s\) added, 0 moved, 0 removed/);
+      expect(r.stdout).toMatch(/baseline: cases: \d+ recorded as passing, \d+ as failing, 0 removed/);
+      const b = baseline();
+      expect(b.version).toBe(2);
+      // A latency ceiling for the engine-timed eval: at least 3 × its p95, at least 2 s (the offline minimum).
+      expect(b.ceilings.offline![HYBRID]!.all).toBeGreaterThanOrEqual(2000);
+      expect(b.cases.offline![HYBRID]!.pass.length + b.cases.offline![HYBRID]!.fail.length).toBe(58);
+      const floor = b.floors.offline![HYBRID]!["nDCG@10"]!.all!;
+      expect(floor).toBeGreaterThan(0.3);
+      expect(b.log).toHaveLength(1);
+      expect(b.log[0]).toMatchObject({ mode: "offline", action: "raise", reason: "test floors" });
+      expect(b.log[0]!.commit).toMatch(/^[0-9a-f]{40}$/);
+      expect(b.log[0]!.changes.find((c) => c.key === `${HYBRID}|nDCG@10|all`)).toMatchObject({ from: null, to: floor, n: 58 });
+      expect(b.log[0]!.cases).toHaveLength(58);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it("a normal run passes the gate and writes a schema-valid report set", async () => {
-    const r = await run(["query"]);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/gate: offline floors from .*baseline\.json: [1-9]\d* checked, 0 fell, 0 missing/);
-    expect(r.stdout).toMatch(/gate: offline latency ceilings \(p95, ms\): 1 checked, 0 exceeded, 0 missing/);
-    expect(r.stdout).toMatch(
-      /cases: 58 \(retrieval cases and questions\): \d+ pass, \d+ fail, 0 error; 0 regressed, \d+ known failure\(s\), 0 fixed, 0 new failure\(s\)/,
-    );
-    expect(r.stdout).toMatch(/evalite: mean \d+\.\d % of \d+ scores; threshold 70 % \(evalite\.config\.ts\) (met|not met) — advisory/);
-    expect(r.stdout).toMatch(/eval: PASS; exit 0/);
-    // One eval file ran: Evalite prints its table of cases.
-    expect(r.stdout).toContain("╔");
-    normal = reportOf(r);
-    expect(reportProblems(normal.report)).toEqual([]);
-    expect(normal.report).toMatchObject({
-      status: "pass",
-      exitStatus: 0,
-      mode: "offline",
-      floorMode: "offline",
-      fixtures: { dataset: "fixtures", queries: 67, judgedQueries: 58 },
-    });
-    expect(normal.report.fingerprint.corpusHash).toMatch(/^[0-9a-f]{64}$/);
-    expect(normal.report.aggregates.find((a) => a.eval === HYBRID && a.slice === "all")!.latency).toMatchObject({ source: "elapsedMs" });
-    const files = readdirSync(r.reportsDir);
-    expect(files.filter((f) => /Z\.(md|junit\.xml)$/.test(f))).toHaveLength(2);
-    // A clean run: the JUnit file holds no failure although some cases fail as recorded; classnames are repo-relative.
-    const junit = readFileSync(join(r.reportsDir, files.find((f) => f.endsWith(".junit.xml"))!), "utf8");
-    expect(junit).toMatch(/<testsuites name="pnpm eval" tests="\d+" failures="0" errors="0" skipped="[1-9]\d*"/);
-    expect(junit).toContain('classname="evals/query.eval.ts"');
-    expect(junit).not.toContain(`classname="${ROOT}`);
-    // A filtered run leaves the badge alone: its pass rate is not the suite's.
-    expect(files).not.toContain("badge.json");
-    expect(r.stdout).toMatch(/no badge: a filtered run's pass rate is not the suite's/);
-  }, 120_000);
+  it(
+    "a normal run passes the gate and writes a schema-valid report set",
+    async () => {
+      const r = await run(["query"]);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/gate: offline floors from .*baseline\.json: [1-9]\d* checked, 0 fell, 0 missing/);
+      expect(r.stdout).toMatch(/gate: offline latency ceilings \(p95, ms\): 1 checked, 0 exceeded, 0 missing/);
+      expect(r.stdout).toMatch(
+        /cases: 58 \(retrieval cases and questions\): \d+ pass, \d+ fail, 0 error; 0 regressed, \d+ known failure\(s\), 0 fixed, 0 new failure\(s\)/,
+      );
+      expect(r.stdout).toMatch(/evalite: mean \d+\.\d % of \d+ scores; threshold 70 % \(evalite\.config\.ts\) (met|not met) — advisory/);
+      expect(r.stdout).toMatch(/eval: PASS; exit 0/);
+      // One eval file ran: Evalite prints its table of cases.
+      expect(r.stdout).toContain("╔");
+      normal = reportOf(r);
+      expect(reportProblems(normal.report)).toEqual([]);
+      expect(normal.report).toMatchObject({
+        status: "pass",
+        exitStatus: 0,
+        mode: "offline",
+        floorMode: "offline",
+        fixtures: { dataset: "fixtures", queries: 67, judgedQueries: 58 },
+      });
+      expect(normal.report.fingerprint.corpusHash).toMatch(/^[0-9a-f]{64}$/);
+      expect(normal.report.aggregates.find((a) => a.eval === HYBRID && a.slice === "all")!.latency).toMatchObject({ source: "elapsedMs" });
+      const files = readdirSync(r.reportsDir);
+      expect(files.filter((f) => /Z\.(md|junit\.xml)$/.test(f))).toHaveLength(2);
+      // A clean run: the JUnit file holds no failure although some cases fail as recorded; classnames are repo-relative.
+      const junit = readFileSync(join(r.reportsDir, files.find((f) => f.endsWith(".junit.xml"))!), "utf8");
+      expect(junit).toMatch(/<testsuites name="pnpm eval" tests="\d+" failures="0" errors="0" skipped="[1-9]\d*"/);
+      expect(junit).toContain('classname="evals/query.eval.ts"');
+      expect(junit).not.toContain(`classname="${ROOT}`);
+      // A filtered run leaves the badge alone: its pass rate is not the suite's.
+      expect(files).not.toContain("badge.json");
+      expect(r.stdout).toMatch(/no badge: a filtered run's pass rate is not the suite's/);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it("a weakened engine exits 1 and names every fallen metric with its drop", async () => {
-    const r = await run(["query", "--hideTable"], WEAKENED);
-    expect(r.code, r.stdout + r.stderr).toBe(1);
-    // Evalite's flags reach its runner: no table (the `evalite run` CLI ignored --hideTable).
-    expect(r.stdout).not.toContain("╔");
-    expect(r.stdout).toMatch(/gate: REGRESSION: \d+ floor\(s\) fell or went missing:/);
-    expect(r.stdout).toMatch(/ {2}Hybrid query \(balanced\)\|nDCG@10\|all {2}0\.\d{4} < floor 0\.\d{4} {2}\(−0\.\d{4}\) {2}n=58/);
-    // The cases that passed before and fail now are named, each with why.
-    expect(r.stdout).toMatch(
-      /cases: REGRESSION: \d+ case\(s\) passed before and fail now:\n {2}Hybrid query \(balanced\)\|q-\d+ {2}\S+ 0\.\d{3} < 0\.5/,
-    );
-    expect(r.stdout).toMatch(/eval: FAIL \(\d+ case\(s\) regressed; \d+ floor\(s\) fell or went missing\); exit 1/);
-    weak = reportOf(r);
-    expect(reportProblems(weak.report)).toEqual([]);
-    expect(weak.report.status).toBe("fail");
-    // JUnit fails exactly the regressed cases and the fallen floors; the cases failing as recorded stay skipped.
-    const junit = readFileSync(weak.path.replace(/\.json$/, ".junit.xml"), "utf8");
-    const regressed = weak.report.verdicts.filter((v) => v.status === "regression");
-    expect(regressed.length).toBeGreaterThan(0);
-    // Every case was recorded by the clean run: none is new. A weaker weighting may fix a case or two
-    // (q-011 since the convex fusion of issue 14); a fixed case is reported, never a failure.
-    expect(weak.report.verdicts.filter((v) => v.status === "new-failure")).toEqual([]);
-    const failures = (junit.match(/<failure /g) ?? []).length;
-    expect(failures).toBe(regressed.length + weak.report.gate.failures.length + weak.report.gate.ceilings.failures.length);
-    for (const v of regressed) expect(junit).toContain(`name="${v.id}: `);
-    expect(weak.report.engineOptions).toEqual({ hybrid: { columnWeights: [0, 0, 0] } });
-    const fell = weak.report.gate.failures.find((c) => c.key === `${HYBRID}|nDCG@10|all`)!;
-    expect(fell.delta!).toBeLessThan(-0.03);
-  }, 120_000);
+  it(
+    "a weakened engine exits 1 and names every fallen metric with its drop",
+    async () => {
+      const r = await run(["query", "--hideTable"], WEAKENED);
+      expect(r.code, r.stdout + r.stderr).toBe(1);
+      // Evalite's flags reach its runner: no table (the `evalite run` CLI ignored --hideTable).
+      expect(r.stdout).not.toContain("╔");
+      expect(r.stdout).toMatch(/gate: REGRESSION: \d+ floor\(s\) fell or went missing:/);
+      expect(r.stdout).toMatch(/ {2}Hybrid query \(balanced\)\|nDCG@10\|all {2}0\.\d{4} < floor 0\.\d{4} {2}\(−0\.\d{4}\) {2}n=58/);
+      // The cases that passed before and fail now are named, each with why.
+      expect(r.stdout).toMatch(
+        /cases: REGRESSION: \d+ case\(s\) passed before and fail now:\n {2}Hybrid query \(balanced\)\|q-\d+ {2}\S+ 0\.\d{3} < 0\.5/,
+      );
+      expect(r.stdout).toMatch(/eval: FAIL \(\d+ case\(s\) regressed; \d+ floor\(s\) fell or went missing\); exit 1/);
+      weak = reportOf(r);
+      expect(reportProblems(weak.report)).toEqual([]);
+      expect(weak.report.status).toBe("fail");
+      // JUnit fails exactly the regressed cases and the fallen floors; the cases failing as recorded stay skipped.
+      const junit = readFileSync(weak.path.replace(/\.json$/, ".junit.xml"), "utf8");
+      const regressed = weak.report.verdicts.filter((v) => v.status === "regression");
+      expect(regressed.length).toBeGreaterThan(0);
+      // Every case was recorded by the clean run: none is new. A weaker weighting may fix a case or two
+      // (q-011 since the convex fusion of issue 14); a fixed case is reported, never a failure.
+      expect(weak.report.verdicts.filter((v) => v.status === "new-failure")).toEqual([]);
+      const failures = (junit.match(/<failure /g) ?? []).length;
+      expect(failures).toBe(regressed.length + weak.report.gate.failures.length + weak.report.gate.ceilings.failures.length);
+      for (const v of regressed) expect(junit).toContain(`name="${v.id}: `);
+      expect(weak.report.engineOptions).toEqual({ hybrid: { columnWeights: [0, 0, 0] } });
+      const fell = weak.report.gate.failures.find((c) => c.key === `${HYBRID}|nDCG@10|all`)!;
+      expect(fell.delta!).toBeLessThan(-0.03);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
   it("refuses to set floors from a tuned engine", async () => {
-    const r = await run(["query", "--update-baseline"], WEAKENED);
+    const r = await refused(["query", "--update-baseline"], WEAKENED);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
       "eval: --update-baseline sets floors for the engine's defaults; unset EVAL_ENGINE_OPTIONS (a tuning experiment) first\n",
@@ -139,10 +158,10 @@ describe("pnpm eval gates on per-metric floors", () => {
   });
 
   it("refuses a misspelled or out-of-range EVAL_ENGINE_OPTIONS before measuring, not a run of the defaults", async () => {
-    const typo = await run(["query"], { EVAL_ENGINE_OPTIONS: JSON.stringify({ hybrid: { rrfk: 10 } }) });
+    const typo = await refused(["query"], { EVAL_ENGINE_OPTIONS: JSON.stringify({ hybrid: { rrfk: 10 } }) });
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(/^eval: EVAL_ENGINE_OPTIONS: Unknown hybrid option "rrfk"; did you mean "rrfK"\? \(known: [^\n]+\)\n$/);
-    const range = await run(["query"], { EVAL_ENGINE_OPTIONS: JSON.stringify({ hybrid: { rrfK: -1 } }) });
+    const range = await refused(["query"], { EVAL_ENGINE_OPTIONS: JSON.stringify({ hybrid: { rrfK: -1 } }) });
     expect(range.code).toBe(2);
     expect(range.stderr).toBe('eval: EVAL_ENGINE_OPTIONS: Expected hybrid "rrfK" to be a non-negative number, got -1\n');
   });
@@ -185,75 +204,94 @@ describe("pnpm eval gates on per-metric floors", () => {
     expect(compare(normal.path).stderr).toBe(
       "eval:compare: two reports are needed, got 1; Usage: pnpm eval:compare <a.json> <b.json> [--force] [--json]\n",
     );
+    const flag = compare(normal.path, weak.path, "--no-such-flag");
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/^eval:compare: Unknown option '--no-such-flag'.*; Usage: pnpm eval:compare [^\n]*\n$/);
   });
 
-  it("lowering a floor and accepting failures take explicit flags and a reason, and are logged", async () => {
-    const before = baseline().floors.offline![HYBRID]!["nDCG@10"]!.all!;
-    const lowered = await run(["query", "--lower-floor", HYBRID, "--reason", "test: accept the weaker ranking"], WEAKENED);
-    // The floors are lowered, but the cases that passed before still regress: the run still fails, naming them.
-    expect(lowered.code, lowered.stdout + lowered.stderr).toBe(1);
-    expect(lowered.stdout).toMatch(/eval: FAIL \(\d+ case\(s\) regressed\); exit 1/);
-    const b = baseline();
-    expect(b.floors.offline![HYBRID]!["nDCG@10"]!.all!).toBeLessThan(before);
-    expect(b.log.at(-1)).toMatchObject({ action: "lower", reason: "test: accept the weaker ranking" });
-    expect(b.log.at(-1)!.changes.find((c) => c.key === `${HYBRID}|nDCG@10|all`)).toMatchObject({ from: before });
-    const accepted = await run(["query", "--accept-failure", HYBRID, "--reason", "test: accept the weaker ranking"], WEAKENED);
-    expect(accepted.code, accepted.stdout + accepted.stderr).toBe(0);
-    expect(accepted.stdout).toMatch(/cases: 58 \(retrieval cases and questions\): .*; 0 regressed, \d+ known failure\(s\)/);
-    expect(baseline().log.at(-1)).toMatchObject({
-      action: "lower",
-      changes: [],
-      cases: expect.arrayContaining([expect.objectContaining({ to: "fail" })]),
-    });
-  }, 240_000);
+  it(
+    "lowering a floor and accepting failures take explicit flags and a reason, and are logged",
+    async () => {
+      const before = baseline().floors.offline![HYBRID]!["nDCG@10"]!.all!;
+      const lowered = await run(["query", "--lower-floor", HYBRID, "--reason", "test: accept the weaker ranking"], WEAKENED);
+      // The floors are lowered, but the cases that passed before still regress: the run still fails, naming them.
+      expect(lowered.code, lowered.stdout + lowered.stderr).toBe(1);
+      expect(lowered.stdout).toMatch(/eval: FAIL \(\d+ case\(s\) regressed\); exit 1/);
+      const b = baseline();
+      expect(b.floors.offline![HYBRID]!["nDCG@10"]!.all!).toBeLessThan(before);
+      expect(b.log.at(-1)).toMatchObject({ action: "lower", reason: "test: accept the weaker ranking" });
+      expect(b.log.at(-1)!.changes.find((c) => c.key === `${HYBRID}|nDCG@10|all`)).toMatchObject({ from: before });
+      const accepted = await run(["query", "--accept-failure", HYBRID, "--reason", "test: accept the weaker ranking"], WEAKENED);
+      expect(accepted.code, accepted.stdout + accepted.stderr).toBe(0);
+      expect(accepted.stdout).toMatch(/cases: 58 \(retrieval cases and questions\): .*; 0 regressed, \d+ known failure\(s\)/);
+      expect(baseline().log.at(-1)).toMatchObject({
+        action: "lower",
+        changes: [],
+        cases: expect.arrayContaining([expect.objectContaining({ to: "fail" })]),
+      });
+    },
+    RUN_TIMEOUT_MS,
+  );
 
   it("bad input stops with one line and exit 2, before any eval runs", async () => {
-    const filter = await run(["no-such-eval"]);
+    const filter = await refused(["no-such-eval"]);
     expect(filter.code).toBe(2);
     expect(filter.stderr).toMatch(/^eval: no eval file matches "no-such-eval" \(eval files: .*\)\n$/);
-    const reason = await run(["query", "--lower-floor", HYBRID]);
+    const reason = await refused(["query", "--lower-floor", HYBRID]);
     expect(reason.code).toBe(2);
     expect(reason.stderr).toBe('eval: --lower-floor needs --reason "why the floor may drop"\n');
-    // A pass mark for a metric nobody measures: named, exit 2, nothing written.
-    const mark = await run(["query", "--pass-mark", "nDCG@11=0.5"]);
-    expect(mark.code).toBe(2);
-    expect(mark.stderr).toMatch(
-      /^eval: --pass-mark nDCG@11=…: no metric "nDCG@11" in this run or the baseline's floors \(metrics: .*nDCG@10.*\)\n$/,
-    );
-    expect(existsSync(mark.reportsDir)).toBe(false);
     // A malformed ceiling in the baseline: the file and the field.
     writeFileSync(join(work, "ceiling.json"), JSON.stringify({ ...baseline(), ceilings: { offline: { [HYBRID]: { all: "fast" } } } }));
-    const ceiling = await run(["query"], { EVAL_BASELINE: join(work, "ceiling.json") });
+    const ceiling = await refused(["query"], { EVAL_BASELINE: join(work, "ceiling.json") });
     expect(ceiling.code).toBe(2);
     expect(ceiling.stderr).toMatch(
       /^eval: .*ceiling\.json: \/ceilings\/offline\/Hybrid query \(balanced\)\/all: must be a number of milliseconds > 0 \(got "fast"\)\n$/,
     );
-    const flag = await run(["query", "--no-cache"]);
+    const flag = await refused(["query", "--no-cache"]);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toBe("eval: unknown flag --no-cache (did you mean --noCache?); pnpm eval --help lists the flags\n");
     expect(flag.stdout).toBe("");
     // Checked before Evalite starts: one line of ours (Evalite's CLI printed its own after ~20 s), and
     // Evalite never opened its storage.
-    const bogus = await run(["--bogus"]);
+    const storage = join(work, "bogus-evalite.db");
+    const bogus = await refused(["--bogus"], { EVALITE_STORAGE: storage });
     expect(bogus.code).toBe(2);
     expect(bogus.stdout).toBe("");
     expect(bogus.stderr).toBe("eval: unknown flag --bogus; pnpm eval --help lists the flags\n");
-    expect(existsSync(join(bogus.dir, "evalite.db"))).toBe(false);
-    // Found by global setup, which runs inside pnpm eval's process: still one line and exit 2.
-    const provider = await run(["query"], { ENGINE_PROVIDER: "nonsense" });
-    expect(provider.code).toBe(2);
-    expect(provider.stderr).toBe('eval: ENGINE_PROVIDER must be google, openai-compatible or offline, got "nonsense"\n');
+    expect(existsSync(storage)).toBe(false);
     // A mistyped baseline path does not switch the gate off.
-    const missing = await run(["search"], { EVAL_BASELINE: "no-such.json" });
+    const missing = await refused(["search"], { EVAL_BASELINE: "no-such.json" });
     expect(missing.code).toBe(2);
     expect(missing.stdout).toBe("");
     expect(missing.stderr).toBe(
       `eval: ${join(ROOT, "no-such.json")}: no such baseline file (EVAL_BASELINE names the floors file); to start one there: pnpm eval --update-baseline --reason "..."\n`,
     );
     writeFileSync(join(work, "broken.json"), '{ "version": 1, "floors": ');
-    const broken = await run(["query"], { EVAL_BASELINE: join(work, "broken.json") });
+    const broken = await refused(["query"], { EVAL_BASELINE: join(work, "broken.json") });
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/^eval: .*broken\.json: not valid JSON \(.*\)\n$/);
-    // Eleven processes, each only a few seconds, but far more on a loaded 2-core machine.
-  }, 240_000);
+  });
+
+  it(
+    "a pass mark for a metric nobody measures, known only once the run has measured, is one line and exit 2; nothing is written",
+    async () => {
+      const mark = await run(["query", "--pass-mark", "nDCG@11=0.5"]);
+      expect(mark.code).toBe(2);
+      expect(mark.stderr).toMatch(
+        /^eval: --pass-mark nDCG@11=…: no metric "nDCG@11" in this run or the baseline's floors \(metrics: .*nDCG@10.*\)\n$/,
+      );
+      expect(existsSync(mark.reportsDir)).toBe(false);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    "a bad model configuration, found by global setup inside pnpm eval's process, is one line and exit 2 too",
+    async () => {
+      const provider = await run(["query"], { ENGINE_PROVIDER: "nonsense" });
+      expect(provider.code).toBe(2);
+      expect(provider.stderr).toBe('eval: ENGINE_PROVIDER must be google, openai-compatible or offline, got "nonsense"\n');
+    },
+    RUN_TIMEOUT_MS,
+  );
 });

@@ -17,6 +17,9 @@
  * `jsonAnswers: false` makes the server reject the JSON response format for answers (HTTP 400, as
  * servers without structured output do), and `delayMs` holds a model's calls (a slow model).
  *
+ * A call whose model id is a behaviour's name (e.g. ENGINE_MODEL_SLIM=server-error) gets that
+ * behaviour instead, so one run can hold several (one per preset) and serve several tests.
+ *
  * It records every request (path, headers, body) so tests can check what was sent. Run it by hand:
  * `node --import tsx test/stub-openai-server.ts [behaviour] [port]`.
  */
@@ -24,6 +27,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { HashedNgramEmbedder } from "@hybrid-search/engine";
 
 export type StubBehaviour = "good" | "bad-json" | "rate-limit" | "server-error" | "timeout";
+const BEHAVIOURS: readonly string[] = ["good", "bad-json", "rate-limit", "server-error", "timeout"] satisfies StubBehaviour[];
 
 export interface RecordedRequest {
   path: string;
@@ -164,7 +168,7 @@ function answerCall(body: ChatBody): AnswerCall {
   };
 }
 
-export function startStubServer(behaviour: StubBehaviour, port = 0, options: StubOptions = {}): Promise<StubServer> {
+export function startStubServer(defaultBehaviour: StubBehaviour, port = 0, options: StubOptions = {}): Promise<StubServer> {
   const requests: RecordedRequest[] = [];
   const seen = new Set<string>();
   const held: ServerResponse[] = [];
@@ -181,6 +185,7 @@ export function startStubServer(behaviour: StubBehaviour, port = 0, options: Stu
       const path = req.url ?? "";
       const kind = kindOf(path, body);
       requests.push({ path, headers: req.headers, body: body as Record<string, unknown>, kind });
+      const behaviour = BEHAVIOURS.includes(body.model ?? "") ? (body.model as StubBehaviour) : defaultBehaviour;
 
       if (behaviour === "server-error") return send(res, 500, { error: { message: "stub: internal server error", type: "server_error" } });
       if (behaviour === "timeout") {
@@ -228,7 +233,7 @@ export function startStubServer(behaviour: StubBehaviour, port = 0, options: Stu
       resolve({
         url: `http://127.0.0.1:${actual}/v1`,
         requests,
-        behaviour,
+        behaviour: defaultBehaviour,
         close: () =>
           new Promise<void>((done) => {
             for (const res of held) res.destroy();

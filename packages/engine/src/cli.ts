@@ -13,6 +13,7 @@ import { DeterministicExpander } from "./retrieval/deterministic-expander.js";
 import { formatTrecRun } from "./formats/trec-run.js";
 import { SKIP_REASONS } from "./ingest/source.js";
 import { claimNewIndexFile, discardUnfinishedIndex } from "./store/database.js";
+import { parseInstant } from "./ingest/validity.js";
 import {
   TIERS,
   type AskResult,
@@ -20,6 +21,7 @@ import {
   type SkipReason,
   type EngineOptions,
   type ExpansionResult,
+  type SearchOptions,
   type SearchResponse,
   type Tier,
 } from "./types.js";
@@ -32,6 +34,7 @@ const USAGE = `Usage:
   pnpm engine query   "<text>" --db <file> [--tier fast|balanced|thorough] [--limit <n>] [--collection <c>] [--language <l>] [--json]
   pnpm engine run <queries.jsonl> --db <file> [--mode search|vsearch|query] [--tier <tier>] [--limit <n>]
                    [--out <run.txt>] [--tag <name>] [--collection <c>] [--language <l>]
+  (search, vsearch, query, run and ask also take [--as-of <date>] [--include-superseded])
   pnpm engine stats --db <file> [--json]
   pnpm engine expand "<query>" [--db <file>] [--json]
   pnpm engine ask "<question>" --db <file> [--preset slim|balanced|quality] [--limit <n>] [--tier <tier>]
@@ -39,6 +42,9 @@ const USAGE = `Usage:
   pnpm engine ask --batch <questions.jsonl> --db <file> [--preset <p>] [--limit <n>] [--out <answers.jsonl>]
                    [--collection <c>] [--language <l>]
 
+  --as-of  Evaluate document validity (validFrom, validUntil, supersedes) at this instant instead of
+           now: YYYY-MM-DD or an ISO 8601 date-time, UTC unless it names an offset.
+  --include-superseded  Also return superseded and expired documents, marked stale.
   index    Index a folder of Markdown/text files (language from an en/, de/… folder or front matter,
            else detected) or a BEIR-style corpus.jsonl ({"_id"|"id","title","text"}). Unchanged
            documents are skipped, deleted ones removed, all in one transaction.
@@ -72,6 +78,8 @@ const options = {
   out: { type: "string" },
   tag: { type: "string" },
   json: { type: "boolean" },
+  "as-of": { type: "string" },
+  "include-superseded": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } satisfies ParseArgsConfig["options"];
 
@@ -79,16 +87,44 @@ type Values = { [K in keyof typeof options]?: (typeof options)[K]["type"] extend
 
 const ALLOWED: Record<string, Array<keyof typeof options>> = {
   index: ["db", "collection", "json"],
-  search: ["db", "limit", "collection", "language", "json"],
-  vsearch: ["db", "limit", "collection", "language", "json"],
-  query: ["db", "tier", "limit", "collection", "language", "json"],
-  run: ["db", "mode", "tier", "limit", "out", "tag", "collection", "language"],
+  search: ["db", "limit", "collection", "language", "as-of", "include-superseded", "json"],
+  vsearch: ["db", "limit", "collection", "language", "as-of", "include-superseded", "json"],
+  query: ["db", "tier", "limit", "collection", "language", "as-of", "include-superseded", "json"],
+  run: ["db", "mode", "tier", "limit", "out", "tag", "collection", "language", "as-of", "include-superseded"],
   stats: ["db", "json"],
   expand: ["db", "json"],
-  ask: ["db", "preset", "limit", "tier", "collection", "language", "json", "batch", "out"],
+  ask: ["db", "preset", "limit", "tier", "collection", "language", "as-of", "include-superseded", "json", "batch", "out"],
 };
 
-export async function main(argv: string[], out: (s: string) => void = (s) => process.stdout.write(s)): Promise<number> {
+/** What the command line touches of its process: its output streams and its environment. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  env: NodeJS.ProcessEnv;
+}
+
+/** The running process's streams and environment (src/entry.ts). */
+export function processIo(): CliIo {
+  return { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s), env: process.env };
+}
+
+/**
+ * Runs one command line and returns its exit status: 0, or 2 with one line on `io.stderr` for any
+ * failure (the stack too for an internal error when ENGINE_DEBUG is set). Never exits the process.
+ */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  try {
+    return await run(argv, io);
+  } catch (error) {
+    const { message, internal } = describeFailure(error);
+    io.stderr(`engine: ${message}\n`);
+    if (internal && io.env.ENGINE_DEBUG) io.stderr(`${(error as Error)?.stack}\n`);
+    return 2;
+  }
+}
+
+async function run(argv: string[], io: CliIo): Promise<number> {
+  const out = io.stdout;
   let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof options; allowPositionals: true; strict: true }>>;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
@@ -101,7 +137,7 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
   if (values.help || command === undefined || command === "help") {
     if (command === undefined && !values.help) {
       // No command is a mistake: the usage goes to stderr, like every error.
-      process.stderr.write(`${USAGE}\n`);
+      io.stderr(`${USAGE}\n`);
       return 2;
     }
     out(`${USAGE}\n`);
@@ -124,7 +160,7 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
           : `"${command}" takes exactly one argument (quote a query with spaces)`,
     );
   }
-  const selection = selectModels();
+  const selection = selectModels(io.env);
   const models: EngineOptions = engineModelOptions(selection);
   if (command === "expand") return expand(positionals[0]!, values.db, models, values.json === true, out);
   const limit = values.limit === undefined ? undefined : parseLimit(values.limit);
@@ -132,9 +168,16 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
     throw new UsageError(`--preset must be one of ${PRESETS.join(", ")}, got ${quoteInput(values.preset)}`);
   if (values.out !== undefined && command === "ask" && values.batch === undefined)
     throw new UsageError(`--out applies to "ask --batch" only`);
+  const asOf = values["as-of"];
+  if (asOf !== undefined && parseInstant(asOf) === undefined)
+    throw new UsageError(
+      `--as-of must be a date: YYYY-MM-DD or an ISO 8601 date-time such as 2024-09-01T08:30:00Z (UTC unless it names an offset), got ${quoteInput(asOf)}`,
+    );
   const filters = {
     ...(values.collection ? { collection: values.collection } : {}),
     ...(values.language ? { language: values.language } : {}),
+    ...(asOf !== undefined ? { asOf } : {}),
+    ...(values["include-superseded"] ? { includeSuperseded: true } : {}),
   };
 
   if (command === "index") {
@@ -152,7 +195,7 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
     try {
       const report = await engine.index(positionals[0]!, {
         ...(values.collection ? { collection: values.collection } : {}),
-        onMessage: (line) => process.stderr.write(`engine: ${line}\n`),
+        onMessage: (line) => io.stderr(`engine: ${line}\n`),
       });
       if (values.json) out(`${JSON.stringify(report, null, 2)}\n`);
       else {
@@ -210,7 +253,7 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
         const jsonl = `${lines.join("\n")}\n`;
         if (values.out) {
           writeFileSync(values.out, jsonl);
-          process.stderr.write(`engine: wrote ${lines.length} answers to ${values.out}\n`);
+          io.stderr(`engine: wrote ${lines.length} answers to ${values.out}\n`);
         } else out(jsonl);
         // Every answer is written, failed ones with their error; the status still says some failed.
         if (failed > 0) throw new EngineError("PROVIDER_ERROR", `${failed} of ${lines.length} answers failed; their lines carry the error`);
@@ -220,7 +263,7 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
       if (r.error && !values.json) throw new EngineError("PROVIDER_ERROR", r.error);
       out(values.json ? `${JSON.stringify(r, null, 2)}\n` : formatAnswer(r));
       // --json prints the result with its error; the failure is still one line on stderr.
-      if (r.error) process.stderr.write(`engine: ${r.error.split("\n")[0]}\n`);
+      if (r.error) io.stderr(`engine: ${r.error.split("\n")[0]}\n`);
       return r.error ? 2 : 0;
     }
     if (command === "stats") {
@@ -253,7 +296,7 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
       }
       if (values.out) {
         writeFileSync(values.out, run);
-        process.stderr.write(`engine: wrote ${queries.length} queries to ${values.out} (tag ${tag})\n`);
+        io.stderr(`engine: wrote ${queries.length} queries to ${values.out} (tag ${tag})\n`);
       } else out(run);
       return 0;
     }
@@ -277,7 +320,7 @@ async function ask(
   engine: Engine,
   mode: "search" | "vsearch" | "query",
   text: string,
-  opts: { limit?: number; collection?: string; language?: string },
+  opts: SearchOptions,
   tier: Tier,
 ): Promise<SearchResponse> {
   if (mode === "search") return engine.search(text, opts);
@@ -379,7 +422,8 @@ function formatResponse(response: SearchResponse): string {
     return `no results for ${quoteInput(response.query)} (${response.mode}, ${response.elapsedMs.toFixed(1)} ms)\n`;
   const lines = response.results.map(
     (h) =>
-      `${String(h.rank).padStart(2)}. ${h.docId}  ${h.score.toFixed(4)}  ${h.title}${h.heading ? ` › ${h.heading}` : ""}\n    ${h.snippet}`,
+      `${String(h.rank).padStart(2)}. ${h.docId}  ${h.score.toFixed(4)}  ${h.title}${h.heading ? ` › ${h.heading}` : ""}` +
+      `${h.validity?.stale ? `  [STALE: ${h.validity.reason}]` : ""}\n    ${h.snippet}`,
   );
   return `${lines.join("\n")}\n(${response.mode}, ${response.results.length} results, ${response.elapsedMs.toFixed(1)} ms)\n`;
 }
@@ -411,19 +455,4 @@ export function describeFailure(error: unknown): { message: string; internal: bo
     message: `internal error: ${((error as Error)?.message ?? String(error)).split("\n")[0]} (set ENGINE_DEBUG=1 for the stack)`,
     internal: true,
   };
-}
-
-const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname);
-if (isMain) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      const { message, internal } = describeFailure(error);
-      process.stderr.write(`engine: ${message}\n`);
-      if (internal && process.env.ENGINE_DEBUG) process.stderr.write(`${(error as Error)?.stack}\n`);
-      process.exitCode = 2;
-    },
-  );
 }

@@ -16,7 +16,7 @@
 import { aiSdk } from "./ai-sdk.js";
 import { createHash } from "node:crypto";
 import { callWithPolicy, checkCallPolicy, DEFAULT_CALL_POLICY } from "./call-policy.js";
-import { EngineError, errorLine } from "./errors.js";
+import { EngineError, errorLine, quoteInput } from "./errors.js";
 import { defaultEmbedder, defaultVectorWeight, embedderId, embedTexts } from "./embed/embedder.js";
 import { DEFAULT_CHUNKER, validateChunker, type ChunkerConfig } from "./ingest/chunk.js";
 import { baseLanguage } from "./ingest/language-path.js";
@@ -29,6 +29,8 @@ import { expandedQuery, languageMismatch, relevanceModel, rocchioVector, type Fe
 import { reciprocalRankFusion } from "./retrieval/rrf.js";
 import { makeSnippet } from "./retrieval/snippet.js";
 import { VectorIndex } from "./retrieval/vector.js";
+import { describeStale, ValidityGraph, type StaleReason } from "./retrieval/validity.js";
+import { parseInstant } from "./ingest/validity.js";
 import { Catalog } from "./store/catalog.js";
 import { openIndex, sqliteFailure, type Db } from "./store/database.js";
 import { indexSource, passageBody } from "./store/indexer.js";
@@ -52,6 +54,7 @@ import type {
   Expansion,
   ExpansionResult,
   Hit,
+  HitValidity,
   HybridConfig,
   IndexFingerprint,
   IndexOptions,
@@ -99,6 +102,7 @@ interface State {
   catalog: Catalog;
   vocabulary: IndexVocabulary;
   vectors?: VectorIndex;
+  validity?: ValidityGraph;
 }
 
 const now = (): number => performance.timeOrigin + performance.now();
@@ -191,25 +195,27 @@ export class Engine {
   /** BM25 search. Synchronous: no model is involved. */
   search(text: string, options: SearchOptions = {}): SearchResponse {
     const started = now();
-    const opts = searchOptions(options, "search");
-    const state = this.checkedState(opts);
+    const asked = searchOptions(options, "search");
+    const state = this.checkedState(asked);
     const trace: TraceStage[] = [];
+    const opts = this.validityStage(state, asked, trace);
     const lexical = this.lexicalQuery(state, usedQueryText(checkText(text)));
     const items = this.bm25Stage(state, lexical, text, opts.limit, opts, trace, "bm25");
-    return this.respond(text, "search", state, items, lexical, opts.limit, trace, started);
+    return this.respond(text, "search", state, items, lexical, opts, trace, started);
   }
 
   /** Vector search with the engine's embedder. */
   async vsearch(text: string, options: SearchOptions = {}): Promise<SearchResponse> {
     const started = now();
-    const opts = searchOptions(options, "vsearch");
-    const state = this.checkedState(opts);
+    const asked = searchOptions(options, "vsearch");
+    const state = this.checkedState(asked);
     const trace: TraceStage[] = [];
+    const opts = this.validityStage(state, asked, trace);
     const used = usedQueryText(checkText(text));
     const [vectorList] = await this.vectorStage(state, [used], opts.limit, opts, trace);
     const vectorItems = vectorList?.items;
     const lexical = this.lexicalQuery(state, used);
-    return this.respond(text, "vsearch", state, vectorItems ?? [], lexical, opts.limit, trace, started);
+    return this.respond(text, "vsearch", state, vectorItems ?? [], lexical, opts, trace, started);
   }
 
   /** Hybrid query at a tier (default balanced). */
@@ -217,9 +223,10 @@ export class Engine {
     const started = now();
     const { tier = "balanced", ...rest } = options;
     if (!TIERS.includes(tier)) throw new RangeError(`Expected "tier" to be one of ${TIERS.join(", ")}, got ${JSON.stringify(tier)}`);
-    const opts = searchOptions(rest, "query");
-    const state = this.checkedState(opts);
+    const asked = searchOptions(rest, "query");
+    const state = this.checkedState(asked);
     const trace: TraceStage[] = [];
+    const opts = this.validityStage(state, asked, trace);
     // Analysis, expansion, embedding and reranking see at most MAX_QUERY_CHARS: bounded cost.
     const used = usedQueryText(checkText(text));
     const lexical = this.lexicalQuery(state, used);
@@ -227,7 +234,7 @@ export class Engine {
 
     if (tier === "fast") {
       const items = this.bm25Stage(state, lexical, text, opts.limit, opts, trace, "bm25");
-      return this.respond(text, tier, state, items, lexical, opts.limit, trace, started);
+      return this.respond(text, tier, state, items, lexical, opts, trace, started);
     }
 
     // Every list as deep as the results asked for, so fusion can fill `limit`.
@@ -278,7 +285,7 @@ export class Engine {
     }
     const fused = this.fusionStage(lists, opts.traceDepth, trace);
     const reranked = await this.rerankStage(state, used, fused, Math.max(rerankDepth, opts.limit), opts.traceDepth, trace);
-    return this.respond(text, tier, state, reranked, lexical, opts.limit, trace, started);
+    return this.respond(text, tier, state, reranked, lexical, opts, trace, started);
   }
 
   /**
@@ -289,7 +296,11 @@ export class Engine {
    */
   async ask(question: string, options: AskOptions = {}): Promise<AskResult> {
     const started = now();
-    checkOptions(options, ["preset", "limit", "tier", "collection", "language", "evidenceThreshold", "headers", "timeoutMs"], "ask");
+    checkOptions(
+      options,
+      ["preset", "limit", "tier", "collection", "language", "asOf", "includeSuperseded", "evidenceThreshold", "headers", "timeoutMs"],
+      "ask",
+    );
     checkText(question);
     const {
       preset = "balanced",
@@ -431,6 +442,76 @@ export class Engine {
 
   // ---- stages ----
 
+  /**
+   * Validity (retrieval/validity.ts): which documents are stale at the call's instant — `asOf`, or
+   * now — and why. They are hidden from every list unless `includeSuperseded` keeps them (marked on
+   * the hits). Runs, and appears in the trace, only when the index has documents that declare
+   * validity or the call asks about it.
+   */
+  private validityStage(state: State, opts: SearchOptionsResolved, trace: TraceStage[]): SearchOptionsResolved {
+    const asked = opts.asOf !== undefined || opts.includeSuperseded;
+    if (state.catalog.declaringValidity.length === 0 && !asked) return opts;
+    const start = now();
+    state.validity ??= new ValidityGraph(state.catalog);
+    const asOf = opts.asOf ?? Date.now();
+    const stale = state.validity.staleAt(asOf);
+    const scope = state.catalog.filter(opts);
+    const listed = [...stale].filter(([d]) => scope === undefined || scope(d));
+    const kinds = new Map<string, number>();
+    for (const [, reason] of listed) kinds.set(reason.kind, (kinds.get(reason.kind) ?? 0) + 1);
+    const counted = [...kinds].map(([kind, n]) => `${n} ${kind}`).join(", ");
+    const note =
+      state.validity.temporal.length === 0
+        ? "no document declares validity"
+        : listed.length === 0
+          ? "no document is stale at this instant"
+          : opts.includeSuperseded
+            ? `includeSuperseded: ${listed.length} stale document(s) kept and marked (${counted})`
+            : `${listed.length} stale document(s) hidden (${counted})`;
+    trace.push({
+      stage: "validity",
+      input: {
+        asOf: new Date(asOf).toISOString(),
+        instant: opts.asOf === undefined ? "now" : "asOf",
+        includeSuperseded: opts.includeSuperseded,
+        rule: "stale = outside [validFrom, validUntil) or superseded, directly or through a chain, by a document in force",
+        documents: state.validity.temporal.length,
+      },
+      output: {
+        [opts.includeSuperseded ? "marked" : "hidden"]: listed
+          .slice(0, opts.traceDepth)
+          .map(([d, reason]) => ({ docId: state.catalog.documents[d]!.docId, kind: reason.kind, reason: describeStale(reason) })),
+        count: listed.length,
+      },
+      start,
+      end: now(),
+      note,
+    });
+    return { ...opts, stale };
+  }
+
+  /** The `validity` a hit carries: only for documents that declare validity or are superseded. */
+  private hitValidity(state: State, opts: SearchOptionsResolved): (docIndex: number) => { validity?: HitValidity } {
+    const graph = state.validity;
+    if (graph === undefined || opts.stale === undefined) return () => ({});
+    return (d) => {
+      const declared = state.catalog.documents[d]!.validity;
+      const supersededBy = graph.supersededBy(d);
+      if (declared === undefined && supersededBy.length === 0) return {};
+      const reason = opts.stale!.get(d);
+      return {
+        validity: {
+          ...(declared?.validFrom !== undefined ? { validFrom: declared.validFrom } : {}),
+          ...(declared?.validUntil !== undefined ? { validUntil: declared.validUntil } : {}),
+          supersedes: declared?.supersedes ?? [],
+          supersededBy,
+          stale: reason !== undefined,
+          ...(reason ? { reason: describeStale(reason) } : {}),
+        },
+      };
+    };
+  }
+
   /** The BM25 side of a query; a compound the index holds in no form falls back to its parts. */
   private lexicalQuery(state: State, text: string): LexicalQuery {
     return prepareLexicalQuery(text, state.catalog.languages, this.analyzer, (alternative) => state.vocabulary.occurs(alternative));
@@ -539,7 +620,7 @@ export class Engine {
         rocchioVector(queryVector, docVectors, h.feedbackVectorWeight),
         depth,
         state.catalog,
-        state.catalog.filter(opts),
+        documentFilter(state, opts),
       );
       trace.push({
         stage: "vector",
@@ -565,7 +646,7 @@ export class Engine {
     const start = now();
     let items: DocCandidate[];
     try {
-      items = this.bm25.documents(lexical.match, depth, state.catalog, state.catalog.filter(opts));
+      items = this.bm25.documents(lexical.match, depth, state.catalog, documentFilter(state, opts));
     } catch (error) {
       throw sqliteFailure(this.file, error);
     }
@@ -620,7 +701,7 @@ export class Engine {
       texts.filter((_, i) => nonEmpty[i]),
       this.modelLimits,
     );
-    const filter = state.catalog.filter(opts);
+    const filter = documentFilter(state, opts);
     const lists: Array<{ items: DocCandidate[]; vector: Float32Array | undefined }> = [];
     let k = 0;
     for (let i = 0; i < queries.length; i++) {
@@ -739,7 +820,8 @@ export class Engine {
         query: text,
         candidates: pool.length,
         passages: documents.length,
-        formula: `${w} × fused/max(fused) + ${1 - w} × rerank`,
+        // 1 − 0.7 is 0.30000000000000004 in binary floating point: written as the 0.3 it means.
+        formula: `${w} × fused/max(fused) + ${Number((1 - w).toFixed(12))} × rerank`,
       },
       output: out.slice(0, traceDepth).map((c, i) => ({
         docId: c.docId,
@@ -826,6 +908,13 @@ export class Engine {
           `${this.file}: built with ${meta.analyzer}; this engine analyzes text as ${expected}. Run \`pnpm engine index\` again to rebuild it`,
         );
       }
+      if (meta.reindexRequired !== undefined) {
+        // A migrated index (store/schema.ts) would show superseded documents as valid until it is read again.
+        throw new EngineError(
+          "INDEX_STALE",
+          `${this.file}: upgraded to index schema version ${SCHEMA_VERSION}, but ${meta.reindexRequired}; run \`pnpm engine index\` again on every collection to read them`,
+        );
+      }
       const catalog = new Catalog(this.db);
       this.current = { key, catalog, vocabulary: new IndexVocabulary(this.db, catalog.languages, catalog.passageDocument.size) };
       return this.current;
@@ -860,11 +949,13 @@ export class Engine {
     state: State,
     items: DocCandidate[],
     lexical: LexicalQuery,
-    limit: number,
+    opts: SearchOptionsResolved,
     trace: TraceStage[],
     started: number,
   ): SearchResponse {
+    const { limit } = opts;
     const queryTokens = new Set(lexical.terms.flatMap((t) => t.alternatives.flat()));
+    const validity = this.hitValidity(state, opts);
     const results: Hit[] = items.slice(0, limit).map((item, i) => {
       const doc = state.catalog.documents[item.docIndex]!;
       const row = this.passageText.get(item.passageRowId) as { heading: string; text: string };
@@ -877,6 +968,7 @@ export class Engine {
         title: doc.title,
         language: doc.language,
         heading: row.heading,
+        ...validity(item.docIndex),
       } as Hit;
       // Snippets analyze the passage text; most callers (TREC runs, evals, ask) never read them,
       // so one is made on first read. The getter is enumerable, so JSON output still has it.
@@ -915,10 +1007,15 @@ interface SearchOptionsResolved {
   traceDepth: number;
   collection?: string | undefined;
   language?: string | undefined;
+  /** The instant validity is evaluated at (ms, UTC); undefined: now. */
+  asOf: number | undefined;
+  includeSuperseded: boolean;
+  /** Stale documents at that instant, once the validity stage ran (undefined: the index declares no validity). */
+  stale?: Map<number, StaleReason>;
 }
 
 function searchOptions(options: SearchOptions, where: string): SearchOptionsResolved {
-  checkOptions(options, ["limit", "collection", "language", "traceDepth"], where);
+  checkOptions(options, ["limit", "collection", "language", "traceDepth", "asOf", "includeSuperseded"], where);
   const limit = options.limit ?? 10;
   if (!Number.isInteger(limit) || limit < 1 || limit > 10_000)
     throw new RangeError(`Expected "limit" to be an integer from 1 to 10000, got ${limit}`);
@@ -930,7 +1027,40 @@ function searchOptions(options: SearchOptions, where: string): SearchOptionsReso
       throw new TypeError(`Expected "${key}" to be a non-empty string`);
     }
   }
-  return { limit, traceDepth, collection: options.collection, language: options.language };
+  if (options.includeSuperseded !== undefined && typeof options.includeSuperseded !== "boolean")
+    throw new TypeError(`Expected "includeSuperseded" to be true or false, got ${JSON.stringify(options.includeSuperseded)}`);
+  return {
+    limit,
+    traceDepth,
+    collection: options.collection,
+    language: options.language,
+    asOf: options.asOf === undefined ? undefined : asOfInstant(options.asOf),
+    includeSuperseded: options.includeSuperseded ?? false,
+  };
+}
+
+/** `asOf` as milliseconds (UTC): a valid Date, or a date / date-time string (UTC unless it names an offset). */
+function asOfInstant(value: unknown): number {
+  const ms = value instanceof Date ? value.getTime() : typeof value === "string" ? parseInstant(value) : undefined;
+  if (ms === undefined || Number.isNaN(ms)) {
+    const shown = typeof value === "string" ? quoteInput(value) : value instanceof Date ? "an invalid Date" : typeof value;
+    throw new RangeError(
+      `Expected "asOf" to be a date: YYYY-MM-DD or an ISO 8601 date-time such as 2024-09-01T08:30:00Z (UTC unless it names an offset), got ${shown}`,
+    );
+  }
+  return ms;
+}
+
+/**
+ * The filter every list applies: the collection and language filters, and the documents stale at
+ * the call's instant unless `includeSuperseded` keeps them. Undefined when nothing is filtered, so
+ * an index without validity ranks exactly as before.
+ */
+function documentFilter(state: State, opts: SearchOptionsResolved): ((docIndex: number) => boolean) | undefined {
+  const scope = state.catalog.filter(opts);
+  const { stale } = opts;
+  if (stale === undefined || stale.size === 0 || opts.includeSuperseded) return scope;
+  return (i) => !stale.has(i) && (scope === undefined || scope(i));
 }
 
 function checkText(text: unknown): string {

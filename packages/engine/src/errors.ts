@@ -15,6 +15,8 @@ export type EngineErrorCode =
   | "MALFORMED_RECORD"
   /** A Markdown file's front matter is not closed, not valid YAML, or not a mapping; the message names file and line. */
   | "MALFORMED_FRONT_MATTER"
+  /** A document's validFrom, validUntil or supersedes is wrong: not a date, an empty window, itself, an unknown id, a cycle. */
+  | "INVALID_VALIDITY"
   /** The database was written by a newer schema version than this engine understands. */
   | "SCHEMA_NEWER"
   /** The file is not an index this engine wrote (or not SQLite at all). */

@@ -111,6 +111,13 @@ export interface SearchOptions {
   language?: string;
   /** How many items of each ranked list the trace keeps. @default 20 */
   traceDepth?: number;
+  /**
+   * Evaluate validity at this instant instead of now: a `Date`, or `YYYY-MM-DD` / an ISO 8601
+   * date-time (UTC unless it names an offset). See docs/engine.md, Validity.
+   */
+  asOf?: string | Date;
+  /** Keep documents that are superseded or outside their validity window, marked `validity.stale`. @default false */
+  includeSuperseded?: boolean;
 }
 
 export interface QueryOptions extends SearchOptions {
@@ -135,9 +142,25 @@ export interface Hit {
   heading: string;
   /** Up to ~240 characters of the passage around the query terms. */
   snippet: string;
+  /** Present only for a document that declares validity or is superseded by one that does. */
+  validity?: HitValidity;
 }
 
-export type StageName = "bm25" | "vector" | "fusion" | "rerank" | "expansion" | "feedback" | "evidence" | "generation";
+/** A result's validity at the call's instant (`asOf`, default now). */
+export interface HitValidity {
+  validFrom?: string;
+  validUntil?: string;
+  /** Ids this document supersedes. */
+  supersedes: string[];
+  /** Ids of the documents that directly supersede this one (in force or not). */
+  supersededBy: string[];
+  /** Superseded or outside its window at the instant: only returned with `includeSuperseded`. */
+  stale: boolean;
+  /** Why it is stale, in words (`superseded by en/b.md`, `no longer valid (validUntil …)`). */
+  reason?: string;
+}
+
+export type StageName = "validity" | "bm25" | "vector" | "fusion" | "rerank" | "expansion" | "feedback" | "evidence" | "generation";
 
 /** A compact ranked list inside a trace: enough to see where a document went. */
 export interface TraceItem {
@@ -273,6 +296,10 @@ export interface AskOptions {
   tier?: Tier;
   collection?: string;
   language?: string;
+  /** Answer as of this instant (see `SearchOptions.asOf`): only documents valid then are sources. */
+  asOf?: string | Date;
+  /** Let superseded and expired documents be sources too, marked `validity.stale`. @default false */
+  includeSuperseded?: boolean;
   /**
    * Minimum evidence (the best source's IDF-weighted share of the question's content terms) to
    * answer at all. @default 0.4 offline (extractive), 0.3 with a model (which may still refuse)
@@ -295,6 +322,8 @@ export interface AskSource {
   language: string | null;
   /** Retrieval score of the document. */
   score: number;
+  /** As on the hit: present only for a document with validity. */
+  validity?: HitValidity;
 }
 
 export interface Citation {

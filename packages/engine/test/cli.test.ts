@@ -1,25 +1,36 @@
+/**
+ * `pnpm engine`, in process through its `main(argv, io)` (the compiled CLI itself is spawned in
+ * test/compiled-clis.test.ts). Paths are absolute: the command runs in the test's own folder.
+ */
 import Database from "better-sqlite3";
-import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync, existsSync, symlinkSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { main } from "../src/cli.js";
 import { Engine } from "../src/index.js";
 import { SMALL_CORPUS, tempDir, writeFiles } from "./helpers.js";
 
-const root = resolve(import.meta.dirname, "../../..");
-const tsx = join(root, "node_modules/.bin/tsx");
-const cli = join(root, "packages/engine/src/cli.ts");
 const dir = tempDir("engine-cli-");
 const corpus = join(dir, "corpus");
 const db = join(dir, "index.db");
+/** A path in the test's folder, as a user would pass it. */
+const at = (name: string): string => join(dir, name);
 
-function engine(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(tsx, [cli, ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, ENGINE_DEBUG: "" } });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** One command line through main, offline (no model variables), output collected. */
+async function engine(...args: string[]): Promise<Outcome> {
+  const r = { code: 0, stdout: "", stderr: "" };
+  r.code = await main(args, { stdout: (s) => (r.stdout += s), stderr: (s) => (r.stderr += s), env: {} });
+  return r;
 }
 
 /** The CLI's promise for a user's mistake: one line on stderr, exit 2, no stack trace. */
-function expectOneLineError(r: ReturnType<typeof engine>, pattern: RegExp): void {
+function expectOneLineError(r: Outcome, pattern: RegExp): void {
   expect(r.code).toBe(2);
   expect(r.stderr).toMatch(/^engine: .+\n$/);
   expect(r.stderr).toMatch(pattern);
@@ -27,30 +38,30 @@ function expectOneLineError(r: ReturnType<typeof engine>, pattern: RegExp): void
   expect(r.stdout).toBe("");
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   writeFiles(corpus, SMALL_CORPUS);
-  const r = engine("index", corpus, "--db", db);
+  const r = await engine("index", corpus, "--db", db);
   expect(r.stderr).toBe("");
   expect(r.code).toBe(0);
 });
 
 describe("engine CLI", () => {
-  it("indexes a folder and answers every tier, as text and as JSON", () => {
+  it("indexes a folder and answers every tier, as text and as JSON", async () => {
     for (const tier of ["fast", "balanced", "thorough"]) {
-      const r = engine("query", "cancel subscription", "--db", db, "--tier", tier, "--limit", "3");
+      const r = await engine("query", "cancel subscription", "--db", db, "--tier", tier, "--limit", "3");
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/^ 1\. en\/billing\.md /);
       // BM25 alone returns only documents that share a term; the vector tiers fill the limit.
       expect(r.stdout).toMatch(tier === "fast" ? /\(fast, [1-3] results/ : new RegExp(`\\(${tier}, 3 results`));
     }
-    const json = JSON.parse(engine("search", "DEC-0054", "--db", db, "--json").stdout);
+    const json = JSON.parse((await engine("search", "DEC-0054", "--db", db, "--json")).stdout);
     expect(json.results[0].docId).toBe("en/decisions/dec-0054.md");
     expect(json.results[0].snippet).toContain("keeps deleted files for 30 days");
     expect(json.trace[0].stage).toBe("bm25");
-    expect(JSON.parse(engine("vsearch", "subscripton", "--db", db, "--json").stdout).mode).toBe("vsearch");
+    expect(JSON.parse((await engine("vsearch", "subscripton", "--db", db, "--json")).stdout).mode).toBe("vsearch");
   });
 
-  it("writes a TREC run file for a JSONL query batch at any tier", () => {
+  it("writes a TREC run file for a JSONL query batch at any tier", async () => {
     const queries = join(dir, "queries.jsonl");
     writeFileSync(
       queries,
@@ -58,7 +69,7 @@ describe("engine CLI", () => {
     );
     for (const tier of ["fast", "balanced", "thorough"]) {
       const out = join(dir, `run-${tier}.txt`);
-      const r = engine("run", queries, "--db", db, "--tier", tier, "--limit", "5", "--out", out);
+      const r = await engine("run", queries, "--db", db, "--tier", tier, "--limit", "5", "--out", out);
       expect(r.code).toBe(0);
       const lines = readFileSync(out, "utf8").trim().split("\n");
       const q1 = lines.filter((l) => l.startsWith("q1 "));
@@ -72,23 +83,23 @@ describe("engine CLI", () => {
         expect([...scores].sort((a, b) => b - a)).toEqual(scores);
       }
     }
-    const bm25 = engine("run", queries, "--db", db, "--mode", "search", "--tag", "mine");
+    const bm25 = await engine("run", queries, "--db", db, "--mode", "search", "--tag", "mine");
     expect(bm25.stdout.split("\n")[0]).toMatch(/ mine$/);
   });
 
-  it("prints stats with the fingerprint", () => {
-    const r = engine("stats", "--db", db);
+  it("prints stats with the fingerprint", async () => {
+    const r = await engine("stats", "--db", db);
     expect(r.stdout).toMatch(/collections: corpus/);
     expect(r.stdout).toMatch(/embedder: {4}offline\/hashed-char-ngram-v2-384 \(384 dimensions\)/);
     expect(r.stdout).toMatch(/corpus hash: [0-9a-f]{64}/);
   });
 
-  it("lists what it skipped, one line per reason", () => {
+  it("lists what it skipped, one line per reason", async () => {
     const mixed = join(dir, "mixed");
     writeFiles(mixed, { "a.md": "# A", "b.png": "png", "c.pdf": "pdf" });
     symlinkSync(join(mixed, "gone.md"), join(mixed, "dangling.md"));
     writeFileSync(Buffer.from(`${mixed}/caf\xe9.md`, "latin1"), "# latin-1 name");
-    const r = engine("index", mixed, "--db", join(dir, "mixed.db"));
+    const r = await engine("index", mixed, "--db", join(dir, "mixed.db"));
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(
       "  skipped 2 (not Markdown or text): b.png, c.pdf\n" +
@@ -97,66 +108,104 @@ describe("engine CLI", () => {
     );
   });
 
+  it("--as-of and --include-superseded replay validity; bad validity is one line, exit 2", async () => {
+    const prices = join(dir, "prices");
+    writeFiles(prices, {
+      "old.md": "---\nvalidFrom: 2023-01-01\n---\n# Plus price\n\nThe Plus plan costs 4.99 euros per month.",
+      "new.md": "---\nvalidFrom: 2024-09-01\nsupersedes: old.md\n---\n# Plus price\n\nThe Plus plan costs 5.99 euros per month.",
+      // Other documents, so that the question's words are rare enough to count as evidence.
+      "sync.md": "# Sync\n\nThe client uploads changes in the background.",
+      "trash.md": "# Trash\n\nDeleted files stay in the trash for 30 days.",
+      "share.md": "# Sharing\n\nLinks can expire after a week.",
+    });
+    const pricesDb = join(dir, "prices.db");
+    expect((await engine("index", prices, "--db", pricesDb)).code).toBe(0);
+    const ids = (r: Outcome): string[] =>
+      (JSON.parse(r.stdout) as { results: Array<{ docId: string }> }).results
+        .map((h) => h.docId)
+        .filter((id) => id === "old.md" || id === "new.md");
+    expect(ids(await engine("search", "Plus plan costs", "--db", pricesDb, "--json"))).toEqual(["new.md"]);
+    expect(ids(await engine("query", "Plus plan costs", "--db", pricesDb, "--as-of", "2024-08-31T23:59:59Z", "--json"))).toEqual([
+      "old.md",
+    ]);
+    const marked = await engine("search", "Plus plan costs", "--db", pricesDb, "--include-superseded");
+    expect(marked.code).toBe(0);
+    expect(marked.stdout).toMatch(/old\.md .*\[STALE: superseded by new\.md\]/);
+    const asked = await engine("ask", "How much does the Plus plan cost per month?", "--db", pricesDb, "--as-of", "2024-01-01", "--json");
+    expect(JSON.parse(asked.stdout).citations.map((c: { docId: string }) => c.docId)).toEqual(["old.md"]);
+    expectOneLineError(
+      await engine("search", "x", "--db", pricesDb, "--as-of", "2024-02-30"),
+      /--as-of must be a date: .*UTC.*got "2024-02-30"/,
+    );
+    expectOneLineError(await engine("stats", "--db", pricesDb, "--as-of", "2024-01-01"), /--as-of does not apply to "stats"/);
+    writeFiles(prices, { "loop.md": "---\nsupersedes: loop.md\n---\n# Loop\n\ntext" });
+    expectOneLineError(await engine("index", prices, "--db", pricesDb), /prices\/loop\.md:2: supersedes names the document itself/);
+    expect(ids(await engine("search", "Plus plan costs", "--db", pricesDb, "--json"))).toEqual(["new.md"]);
+  });
+
   describe("errors: one line, exit 2, no stack, index untouched", () => {
     const untouched = (): string => readFileSync(db).toString("base64");
 
     it.each([
-      ["missing folder", ["index", "no-such-folder", "--db", "x.db"], /no-such-folder: no such folder or file/],
-      ["missing index", ["search", "x", "--db", "missing.db"], /missing\.db: no index here/],
+      ["missing folder", ["index", at("no-such-folder"), "--db", at("x.db")], /no-such-folder: no such folder or file/],
+      ["missing index", ["search", "x", "--db", at("missing.db")], /missing\.db: no index here/],
       ["no --db", ["search", "x"], /"search" needs --db <file>/],
-      ["unknown flag", ["search", "x", "--db", "index.db", "--limt", "3"], /Unknown option '--limt'/],
-      ["flag for another command", ["search", "x", "--db", "index.db", "--tier", "fast"], /--tier does not apply to "search"/],
-      ["bad limit", ["search", "x", "--db", "index.db", "--limit", "ten"], /--limit must be an integer from 1 to 10000, got "ten"/],
-      ["bad tier", ["query", "x", "--db", "index.db", "--tier", "slow"], /--tier must be one of fast, balanced, thorough, got "slow"/],
-      ["unknown command", ["serach", "x", "--db", "index.db"], /unknown command "serach"/],
+      ["unknown flag", ["search", "x", "--db", at("index.db"), "--limt", "3"], /Unknown option '--limt'/],
+      ["flag for another command", ["search", "x", "--db", at("index.db"), "--tier", "fast"], /--tier does not apply to "search"/],
+      ["bad limit", ["search", "x", "--db", at("index.db"), "--limit", "ten"], /--limit must be an integer from 1 to 10000, got "ten"/],
+      ["bad tier", ["query", "x", "--db", at("index.db"), "--tier", "slow"], /--tier must be one of fast, balanced, thorough, got "slow"/],
+      ["unknown command", ["serach", "x", "--db", at("index.db")], /unknown command "serach"/],
       [
         "unknown collection",
-        ["search", "x", "--db", "index.db", "--collection", "corpsu"],
+        ["search", "x", "--db", at("index.db"), "--collection", "corpsu"],
         /Unknown collection "corpsu"; this index has "corpus"/,
       ],
-      ["two positionals", ["search", "a", "b", "--db", "index.db"], /takes exactly one argument \(quote a query with spaces\)/],
-      ["index as folder", ["search", "x", "--db", "corpus"], /corpus: is a folder/],
-      ["not a corpus", ["index", "index.db", "--db", "other.db"], /expected a folder of Markdown\/text files or a \.jsonl corpus/],
-    ])("%s", (_name, args, pattern) => {
+      ["two positionals", ["search", "a", "b", "--db", at("index.db")], /takes exactly one argument \(quote a query with spaces\)/],
+      ["index as folder", ["search", "x", "--db", at("corpus")], /corpus: is a folder/],
+      ["not a corpus", ["index", at("index.db"), "--db", at("other.db")], /expected a folder of Markdown\/text files or a \.jsonl corpus/],
+    ])("%s", async (_name, args, pattern) => {
       const before = untouched();
-      expectOneLineError(engine(...args), pattern);
+      expectOneLineError(await engine(...args), pattern);
       expect(untouched()).toBe(before);
     });
 
-    it("binary and invalid UTF-8 files", () => {
+    it("binary and invalid UTF-8 files", async () => {
       const before = untouched();
       const bad = join(dir, "bad");
       writeFiles(bad, { "ok.md": "# ok\n\nfine", "pic.md": Buffer.from([0x47, 0x49, 0x46, 0x00, 0x01]) });
-      expectOneLineError(engine("index", bad, "--db", db), /bad\/pic\.md: binary file/);
+      expectOneLineError(await engine("index", bad, "--db", db), /bad\/pic\.md: binary file/);
       writeFiles(bad, { "pic.md": "# ok", "latin1.txt": Buffer.from("caf\xe9", "latin1") });
-      expectOneLineError(engine("index", bad, "--db", db), /bad\/latin1\.txt: invalid UTF-8 at byte 3/);
+      expectOneLineError(await engine("index", bad, "--db", db), /bad\/latin1\.txt: invalid UTF-8 at byte 3/);
       expect(untouched()).toBe(before);
     });
 
-    it("broken front matter", () => {
+    it("broken front matter", async () => {
       const before = untouched();
       const broken = join(dir, "broken-front-matter");
       writeFiles(broken, { "ok.md": "# ok\n\nfine", "guide.md": "---\ntitle: [unclosed\n---\n# Guide\n" });
-      expectOneLineError(engine("index", broken, "--db", db), /broken-front-matter\/guide\.md:2: front matter is not valid YAML: /);
+      expectOneLineError(await engine("index", broken, "--db", db), /broken-front-matter\/guide\.md:2: front matter is not valid YAML: /);
       expect(untouched()).toBe(before);
     });
 
-    it("a database from a newer schema", () => {
+    it("a database from a newer schema", async () => {
       const newer = join(dir, "newer.db");
       writeFileSync(newer, readFileSync(db));
       const conn = new Database(newer);
       conn.pragma("user_version = 7");
       conn.close();
-      expectOneLineError(engine("search", "x", "--db", newer), /written by index schema version 7; this engine reads up to version 1/);
-      expectOneLineError(engine("index", corpus, "--db", newer), /schema version 7/);
+      expectOneLineError(
+        await engine("search", "x", "--db", newer),
+        /written by index schema version 7; this engine reads up to version 2/,
+      );
+      expectOneLineError(await engine("index", corpus, "--db", newer), /schema version 7/);
     });
 
-    it("a locked database", () => {
+    it("a locked database", async () => {
       const holder = new Database(db);
       holder.exec("BEGIN IMMEDIATE");
       try {
         writeFileSync(join(corpus, "en/extra.md"), "# extra\n\nmore");
-        expectOneLineError(engine("index", corpus, "--db", db), /index\.db: locked by another process \(SQLITE_BUSY\)/);
+        expectOneLineError(await engine("index", corpus, "--db", db), /index\.db: locked by another process \(SQLITE_BUSY\)/);
       } finally {
         holder.exec("ROLLBACK");
         holder.close();
@@ -164,49 +213,61 @@ describe("engine CLI", () => {
       expect(existsSync(db)).toBe(true);
     });
 
-    it("quotes at most 200 characters of the input", () => {
+    it("quotes at most 200 characters of the input", async () => {
       const long = "x".repeat(100_000);
-      const limit = engine("search", "x", "--db", db, "--limit", long);
+      const limit = await engine("search", "x", "--db", db, "--limit", long);
       expect(limit.code).toBe(2);
       expect(limit.stderr).toBe(`engine: --limit must be an integer from 1 to 10000, got "${"x".repeat(200)}"… (100000 characters)\n`);
-      expectOneLineError(engine(long, "--db", db), /^engine: unknown command "x{200}"… \(100000 characters\); expected one of/);
-      const flag = engine("search", "x", "--db", db, `--${long}`);
+      expectOneLineError(await engine(long, "--db", db), /^engine: unknown command "x{200}"… \(100000 characters\); expected one of/);
+      const flag = await engine("search", "x", "--db", db, `--${long}`);
       expect(flag.code).toBe(2);
       expect(flag.stderr.length).toBeLessThan(400);
-      const none = engine("search", `${long} zzz`, "--db", db);
+      const none = await engine("search", `${long} zzz`, "--db", db);
       expect(none.code).toBe(0);
       expect(none.stdout).toMatch(/^no results for "x{200}"… \(100004 characters\) \(search, /);
     });
 
-    it("a malformed query batch names file and line", () => {
+    it("a malformed query batch names file and line", async () => {
       const queries = join(dir, "bad-queries.jsonl");
       writeFileSync(queries, `${JSON.stringify({ _id: "q1", text: "x" })}\n${JSON.stringify({ _id: "q2" })}\n`);
-      expectOneLineError(engine("run", queries, "--db", db), /bad-queries\.jsonl:2: missing "text"/);
+      expectOneLineError(await engine("run", queries, "--db", db), /bad-queries\.jsonl:2: missing "text"/);
     });
 
-    it("a missing query or question file, and --out naming a folder, are input errors, not internal ones", () => {
-      expectOneLineError(engine("run", "no-such.jsonl", "--db", db), /^engine: no-such\.jsonl: no such file\n$/);
-      expectOneLineError(engine("ask", "--batch", "no-such.jsonl", "--db", db), /^engine: no-such\.jsonl: no such file\n$/);
-      expectOneLineError(engine("run", "corpus", "--db", db), /^engine: corpus: cannot read \(a folder, expected a JSONL file\)\n$/);
+    it("a missing query or question file, and --out naming a folder, are input errors, not internal ones", async () => {
+      const missing = at("no-such.jsonl");
+      expect(await engine("run", missing, "--db", db)).toEqual({ code: 2, stdout: "", stderr: `engine: ${missing}: no such file\n` });
+      expect(await engine("ask", "--batch", missing, "--db", db)).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `engine: ${missing}: no such file\n`,
+      });
+      expect(await engine("run", corpus, "--db", db)).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `engine: ${corpus}: cannot read (a folder, expected a JSONL file)\n`,
+      });
       const queries = join(dir, "ok-queries.jsonl");
       writeFileSync(queries, `${JSON.stringify({ _id: "q1", text: "x" })}\n`);
-      expectOneLineError(engine("run", queries, "--db", db, "--out", "corpus"), /--out corpus: is a folder; give the path of a file/);
+      expectOneLineError(
+        await engine("run", queries, "--db", db, "--out", corpus),
+        /--out \S+\/corpus: is a folder; give the path of a file/,
+      );
     });
 
-    it("a failed first index run leaves no empty index file behind", () => {
-      expectOneLineError(engine("index", "no-such-folder", "--db", "fresh.db"), /no-such-folder: no such folder or file/);
+    it("a failed first index run leaves no empty index file behind", async () => {
+      expectOneLineError(await engine("index", at("no-such-folder"), "--db", at("fresh.db")), /no-such-folder: no such folder or file/);
       const bad = join(dir, "bad-first");
       writeFiles(bad, { "latin1.txt": Buffer.from("caf\xe9", "latin1") });
-      expectOneLineError(engine("index", bad, "--db", "fresh.db"), /invalid UTF-8/);
+      expectOneLineError(await engine("index", bad, "--db", at("fresh.db")), /invalid UTF-8/);
       for (const f of ["fresh.db", "fresh.db-wal", "fresh.db-shm"]) expect(existsSync(join(dir, f)), f).toBe(false);
     });
 
-    it("a failed run never removes an index file it did not create, even one no run has finished on", () => {
+    it("a failed run never removes an index file it did not create, even one no run has finished on", async () => {
       Engine.open(join(dir, "theirs.db"), { create: true }).close();
-      expectOneLineError(engine("index", "no-such-folder", "--db", "theirs.db"), /no-such-folder: no such folder or file/);
+      expectOneLineError(await engine("index", at("no-such-folder"), "--db", at("theirs.db")), /no-such-folder: no such folder or file/);
       expect(existsSync(join(dir, "theirs.db"))).toBe(true);
       expectOneLineError(
-        engine("search", "x", "--db", "theirs.db"),
+        await engine("search", "x", "--db", at("theirs.db")),
         /theirs\.db: the index is incomplete: no index run has finished on it/,
       );
     });

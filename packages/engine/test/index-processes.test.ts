@@ -1,5 +1,5 @@
-// Index runs as real processes (`tsx packages/engine/src/cli.ts index …`): two at once on one index,
-// and one killed with SIGKILL before its first run finished.
+// Index runs as real processes (the compiled `pnpm engine`, built by the test run's global setup):
+// two at once on one index, and one killed with SIGKILL before its first run finished.
 import Database from "better-sqlite3";
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { tempDir } from "./helpers.js";
 
 const root = resolve(import.meta.dirname, "../../..");
-const cli = join(root, "packages/engine/src/cli.ts");
+const entry = join(root, "packages/engine/dist/entry.js");
 const dir = tempDir("engine-processes-");
 
 interface Finished {
@@ -21,8 +21,8 @@ interface Finished {
 /** Starts the CLI; `onStderr` sees stderr as it comes (to act while the run is in progress). */
 function start(args: string[], onStderr: (text: string, kill: () => void) => void = () => {}): Promise<Finished> {
   return new Promise((done) => {
-    // One process (node with tsx's loader, not the tsx CLI, which runs node as its child): SIGKILL must reach the indexer.
-    const child = spawn(process.execPath, ["--import", "tsx", cli, ...args], { cwd: root, env: { ...process.env, ENGINE_DEBUG: "" } });
+    // One process (node itself, no wrapper such as pnpm or the tsx CLI): SIGKILL must reach the indexer.
+    const child = spawn(process.execPath, [entry, ...args], { cwd: root, env: { ...process.env, ENGINE_DEBUG: "" } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));

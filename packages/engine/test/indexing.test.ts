@@ -467,7 +467,7 @@ describe("opening indexes", () => {
     const conn = new Database(newer);
     conn.pragma("user_version = 99");
     conn.close();
-    expect(() => Engine.open(newer)).toThrow(/written by index schema version 99; this engine reads up to version 1/);
+    expect(() => Engine.open(newer)).toThrow(/written by index schema version 99; this engine reads up to version 2/);
 
     const foreign = join(dir, "foreign.db");
     const f = new Database(foreign);

@@ -1,16 +1,15 @@
 /**
- * Bounded cost for every query a user can type (issue 16, item 4): each tier answers 10,000- and
- * 100,000-character inputs of every shape within its latency budget, and the 100,000-character
- * input costs no more than ~linearly more than the 10,000-character one. A quadratic step (the
- * thorough tier's decompounding once analyzed every split of a 10,000-character word: 28–69 s)
- * fails both checks; the bounds are generous enough for a busy 2-core machine.
+ * Bounded cost for every query a user can type (issue 16, item 4): for each tier and input shape,
+ * the 100,000-character input costs no more than ~linearly more than the 10,000-character one,
+ * both measured in the same test. A quadratic step (the thorough tier's decompounding once
+ * analyzed every split of a 10,000-character word: 28–69 s) fails it. No absolute time limit: a
+ * test's pass must not depend on how busy the machine is (issue 13; a loaded 2-core machine took
+ * 1.8 s for a 10,000-character fast query); the tiers' latency budgets are the thoroughness
+ * eval's to report.
  */
 import { describe, expect, it } from "vitest";
 import type { Tier } from "../src/index.js";
 import { smallCorpusEngine } from "./helpers.js";
-
-/** Budgets of the tiers (ms), as the thoroughness eval checks them. */
-const BUDGET_MS: Record<Tier, number> = { fast: 1000, balanced: 3000, thorough: 8000 };
 
 /** Inputs of `n` characters, each shape aimed at one step that could grow faster than linearly. */
 const SHAPES: Record<string, (n: number) => string> = {
@@ -41,8 +40,6 @@ describe("query cost grows at most linearly with query length", () => {
       await timed(tier, "warm up"); // loads the catalog, vectors and term list once
       const short = await timed(tier, make(10_000));
       const long = await timed(tier, make(100_000));
-      expect(short, "10,000 characters").toBeLessThan(BUDGET_MS[tier]);
-      expect(long, "100,000 characters").toBeLessThan(BUDGET_MS[tier]);
       // Ten times the input may cost ten times as much, and noise; quadratic would be a hundred.
       expect(long, `100,000 characters took ${long.toFixed(0)} ms, 10,000 took ${short.toFixed(0)} ms`).toBeLessThan(
         Math.max(30 * short, 300),

@@ -3,7 +3,7 @@
  *
  * Generates (deterministically, seeded) a qrels file and a run of N topics × N docs (default
  * 10,000 × 1,000 = 10 million lines) in a temp folder, then times
- *   tsx packages/trec-eval/src/cli.ts -m map -m ndcg_cut.10 -m P.10 -m recall.1000 -m recip_rank <qrels> <run>
+ *   node packages/trec-eval/dist/entry.js -m map -m ndcg_cut.10 -m P.10 -m recall.1000 -m recip_rank <qrels> <run>
  * as a child process (the same code path as `pnpm trec-eval`, startup included) and reports run
  * lines per second and peak RSS (from /usr/bin/time -v, else by polling /proc). If `trec_eval` is
  * on the PATH it is timed on the same files and the outputs are compared. The folder is removed.
@@ -144,8 +144,11 @@ async function main(): Promise<void> {
         `${files.qrelsLines.toLocaleString("en")} qrels lines in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
     );
 
-    const ours = await timed(join(repoRoot, "node_modules/.bin/tsx"), [
-      join(repoRoot, "packages/trec-eval/src/cli.ts"),
+    // What `pnpm trec-eval` runs (package.json), without pnpm: the compiled CLI.
+    const ours = await timed(process.execPath, [
+      "--import",
+      join(repoRoot, "bin/check-build.mjs"),
+      join(repoRoot, "packages/trec-eval/dist/entry.js"),
       ...MEASURES,
       files.qrels,
       files.run,

@@ -7,7 +7,6 @@
  * input; exit status 2 for usage and input errors, 1 for a bug. A message quotes at most 200
  * characters of what it complains about (an option, a line, an id).
  */
-import { pathToFileURL } from "node:url";
 import { FormatError, quote } from "./formats/format-error.js";
 import { MeasureSpecError, parseMeasureArg, type MeasureRequest } from "./measure-spec.js";
 import { describeAllowed, MEASURES, PRESETS } from "./registry.js";
@@ -194,33 +193,41 @@ export function helpText(): string {
   return `${lines.join("\n")}\n`;
 }
 
-export function main(argv: readonly string[]): number {
+/** What the command line touches of its process: its output streams (stdout gets trec_eval's bytes). */
+export interface CliIo {
+  stdout(chunk: string | Uint8Array): void;
+  stderr(text: string): void;
+}
+
+/** The running process's streams (src/entry.ts). */
+export function processIo(): CliIo {
+  return { stdout: (chunk) => process.stdout.write(chunk), stderr: (text) => process.stderr.write(text) };
+}
+
+/** Runs one command line and returns its exit status (0, 1 for a bug, 2 for usage or input). Never exits the process. */
+export function main(argv: readonly string[], io: CliIo = processIo()): number {
   try {
     const args = parseArgs(argv);
     if (args.help) {
-      process.stdout.write(helpText());
+      io.stdout(helpText());
       return 0;
     }
     if (args.version) {
-      process.stdout.write("trec-eval (hybrid-search-evals): trec_eval 10.0 measures\n");
+      io.stdout("trec-eval (hybrid-search-evals): trec_eval 10.0 measures\n");
       return 0;
     }
-    process.stdout.write(Buffer.from(trecEval(args), "latin1"));
+    io.stdout(Buffer.from(trecEval(args), "latin1"));
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`trec-eval: ${error.message} (${USAGE.replace("usage: ", "usage: ")}; -h for help)\n`);
+      io.stderr(`trec-eval: ${error.message} (${USAGE.replace("usage: ", "usage: ")}; -h for help)\n`);
       return 2;
     }
     if (error instanceof FormatError || error instanceof MeasureSpecError) {
-      process.stderr.write(`trec-eval: ${error.message}\n`);
+      io.stderr(`trec-eval: ${error.message}\n`);
       return 2;
     }
-    process.stderr.write(`trec-eval: internal error (a bug, please report): ${quote(String((error as Error)?.message ?? error))}\n`);
+    io.stderr(`trec-eval: internal error (a bug, please report): ${quote(String((error as Error)?.message ?? error))}\n`);
     return 1;
   }
-}
-
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  process.exitCode = main(process.argv.slice(2));
 }

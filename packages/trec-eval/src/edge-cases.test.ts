@@ -1,18 +1,16 @@
 /**
- * Edge cases of the trec_eval conventions, end to end: in-process through `trecEval` for the
- * numbers, and through the real CLI for exit codes and one-line errors. Expected values are
- * worked out by hand in the comments.
+ * Edge cases of the trec_eval conventions: through `trecEval` for the numbers, and through the
+ * command line's `main` (in process; the compiled CLI is spawned in test/compiled-clis.test.ts) for
+ * exit codes and one-line errors. Expected values are worked out by hand in the comments.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { runCommandLine } from "../test/command-line.js";
 import { trecEval, type TrecEvalOptions } from "./trec-eval.js";
 import { parseMeasureArg } from "./measure-spec.js";
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const dir = mkdtempSync(join(tmpdir(), "trec-eval-edge-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
@@ -36,12 +34,7 @@ function evaluate(qrels: string, run: string, measures: string[], extra: Partial
   );
 }
 
-function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(resolve(repoRoot, "node_modules/.bin/tsx"), [resolve(repoRoot, "packages/trec-eval/src/cli.ts"), ...args], {
-    encoding: "utf8",
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = runCommandLine;
 
 const QRELS = "1 0 a 1\n1 0 b 0\n1 0 c 2\n2 0 x 0\n2 0 y 0\n";
 

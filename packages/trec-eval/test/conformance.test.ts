@@ -1,8 +1,10 @@
 /**
  * Golden tests against NIST trec_eval 10.0: replays the commands of trec_eval's own `quicktest`
- * (its Makefile) through the real CLI (`tsx packages/trec-eval/src/cli.ts`, what `pnpm trec-eval`
- * runs) from the conformance folder, and compares our stdout line for line with the expected
- * output, restricted to the lines of measures we support (today every line of the replayed files).
+ * (its Makefile) through the command line's `main` (in process: the code `pnpm trec-eval` runs,
+ * with each `test/...` file taken from the conformance folder; test/compiled-clis.test.ts replays
+ * the first command through the compiled CLI itself), and compares our stdout line for line with
+ * the expected output, restricted to the lines of measures we support (today every line of the
+ * replayed files).
  *
  * The data lives outside the repository (never copied in). Where it is:
  *   TREC_EVAL_CONFORMANCE_DIR  a folder holding trec_eval's `test/` folder (a checkout of
@@ -10,20 +12,18 @@
  *                              default ../shared/conformance/trec_eval beside the repository.
  *   REQUIRE_CONFORMANCE=1      missing data fails the run (CI sets it); otherwise it is skipped, loudly.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { CONFORMANCE_COVERAGE } from "../src/measure-docs.js";
 import { MEASURES } from "../src/registry.js";
+import { type Outcome, runCommandLine } from "./command-line.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const configured = resolve(repoRoot, process.env.TREC_EVAL_CONFORMANCE_DIR?.trim() || "../shared/conformance/trec_eval");
 /** The folder the commands run from: the one that holds `test/` (given the `test/` folder itself, its parent). */
 const dataDir = basename(configured) === "test" && existsSync(resolve(configured, "out.test")) ? dirname(configured) : configured;
-const tsx = resolve(repoRoot, "node_modules/.bin/tsx");
-const cli = resolve(repoRoot, "packages/trec-eval/src/cli.ts");
 
 /** README commands we cannot replay, and why (they need formats or options we do not implement). */
 const NOT_REPLAYED: Record<string, string> = {
@@ -64,9 +64,9 @@ function quicktestCommands(): Command[] {
   return QUICKTEST.map(([expected, command]) => ({ expected, args: command.split(/\s+/) }));
 }
 
-function runCli(args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(tsx, [cli, ...args], { cwd: dataDir, encoding: "latin1", maxBuffer: 64 << 20 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+/** A quicktest command as run from the conformance folder: its `test/...` files are found there. */
+function runCli(args: readonly string[]): Outcome {
+  return runCommandLine(args.map((arg) => (arg.startsWith("test/") ? resolve(dataDir, arg) : arg)));
 }
 
 /** The measure an output line belongs to (longest id matching `id` or `id_<param>`), if we implement it. */

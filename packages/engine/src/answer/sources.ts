@@ -47,6 +47,7 @@ export function chooseSources(
         text: p.text,
         language: hit.language,
         score: hit.score,
+        ...(hit.validity ? { validity: hit.validity } : {}),
       });
     }
   }

@@ -5,6 +5,7 @@
  */
 import { EngineError } from "../errors.js";
 import { decodeUtf8File, readTextFileBytes } from "./text-file.js";
+import { readValidity, type DeclaredValidity } from "../ingest/validity.js";
 
 export interface JsonlLine {
   /** 1-based line number in the file. */
@@ -19,6 +20,8 @@ export interface CorpusRecord {
   text: string;
   /** Optional language tag (`language` or `lang` field). */
   language?: string;
+  /** Optional `validFrom`, `validUntil`, `supersedes` (ingest/validity.ts). */
+  validity?: DeclaredValidity;
 }
 
 export interface QueryRecord {
@@ -94,7 +97,14 @@ export function readCorpusJsonl(file: string): CorpusRecord[] {
     const text = stringField(file, rec, "text", true)!;
     const title = stringField(file, rec, "title", false) ?? "";
     const language = stringField(file, rec, "language", false) ?? stringField(file, rec, "lang", false);
-    return language === undefined ? { id, title, text } : { id, title, text, language };
+    const at = `${file}:${rec.line}: record ${JSON.stringify(id)}`;
+    const field = (name: string) => (rec.value[name] === undefined ? undefined : { value: rec.value[name], at });
+    const validity = readValidity(
+      id,
+      { validFrom: field("validFrom"), validUntil: field("validUntil"), supersedes: field("supersedes") },
+      at,
+    );
+    return { id, title, text, ...(language === undefined ? {} : { language }), ...(validity ? { validity } : {}) };
   });
 }
 

@@ -1,20 +1,24 @@
 /**
- * Reads a Markdown or plain-text document: optional YAML front matter (`title`, `lang`/`language`),
- * the title (front matter, else the first heading, else the file name) and the body to chunk.
+ * Reads a Markdown or plain-text document: optional YAML front matter (`title`, `lang`/`language`,
+ * and the validity fields `validFrom`, `validUntil`, `supersedes`: ingest/validity.ts), the title (front matter, else the first heading, else the file name) and the body to chunk.
  *
  * Front matter is a Markdown file's first lines from a `---` line to the next `---` or `...` line,
  * parsed as YAML 1.2 by the `yaml` package: quoted strings, lists and multi-line scalars work; keys
  * are matched case-insensitively; other keys are ignored. Front matter that is not closed, is not
  * valid YAML, is not a mapping, or gives `title`/`lang` a list or mapping is an input error
- * (`MALFORMED_FRONT_MATTER`, one line naming the file) — the document is not indexed with a guess.
+ * (`MALFORMED_FRONT_MATTER`, one line naming the file) — the document is not indexed with a guess;
+ * so is a validity field that is not a date or an id (`INVALID_VALIDITY`, naming file, line and field).
  */
 import { isMap, isNode, isScalar, LineCounter, parseDocument as parseYaml } from "yaml";
 import { EngineError } from "../errors.js";
+import { readValidity, VALIDITY_FIELDS, type DeclaredValidity, type RawField, type ValidityField } from "./validity.js";
 
 export interface ParsedDocument {
   title: string;
   /** From front matter, if it names one. */
   language?: string;
+  /** `validFrom`, `validUntil`, `supersedes` from front matter, checked (ingest/validity.ts). */
+  validity?: DeclaredValidity;
   body: string;
   markdown: boolean;
 }
@@ -47,7 +51,8 @@ export function parseDocument(relPath: string, raw: string, shownPath = relPath)
   const field = (key: string): string | undefined => frontMatterText(meta, key, shownPath);
   const title = field("title") || (markdown ? firstHeading(body) : undefined) || fileTitle(relPath);
   const language = (field("lang") || field("language"))?.toLowerCase();
-  return language ? { title, language, body, markdown } : { title, body, markdown };
+  const validity = validityFields(meta, relPath, shownPath);
+  return { title, ...(language ? { language } : {}), ...(validity ? { validity } : {}), body, markdown };
 }
 
 /** The front matter's fields by lower-cased key, each with the file line of its key (line 1 is the opening `---`). */
@@ -76,6 +81,20 @@ function frontMatterText(meta: Map<string, { value: unknown; line: number }>, ke
   if (typeof value === "string") return value.trim();
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   throw frontMatterError(shownPath, line, `front matter "${key}" must be text, got ${Array.isArray(value) ? "a list" : "a mapping"}`);
+}
+
+/** The validity fields of the front matter (keys case-insensitive), read and checked. */
+function validityFields(
+  meta: Map<string, { value: unknown; line: number }>,
+  docId: string,
+  shownPath: string,
+): DeclaredValidity | undefined {
+  const fields: Partial<Record<ValidityField, RawField>> = {};
+  for (const name of VALIDITY_FIELDS) {
+    const field = meta.get(name.toLowerCase());
+    if (field !== undefined) fields[name] = { value: field.value, at: `${shownPath}:${field.line}` };
+  }
+  return readValidity(docId, fields, shownPath);
 }
 
 function frontMatterError(shownPath: string, line: number, problem: string): EngineError {

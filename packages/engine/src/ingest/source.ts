@@ -13,6 +13,7 @@ import { decodeUtf8File, firstInvalidUtf8Offset, readTextFileBytes } from "../fo
 import { detectLanguage } from "../text/language.js";
 import { parseDocument } from "./markdown.js";
 import { languageFromPath } from "./language-path.js";
+import { checkSupersessions, type DeclaredValidity } from "./validity.js";
 
 export type LanguageSource = "front-matter" | "folder" | "record" | "detected" | "unknown";
 
@@ -26,6 +27,8 @@ export interface SourceDocument {
   markdown: boolean;
   /** sha256 of the source bytes (files) or of the record's fields (JSONL). */
   contentHash: string;
+  /** `validFrom`, `validUntil`, `supersedes`, when the document declares any (ingest/validity.ts). */
+  validity?: DeclaredValidity;
 }
 
 /** Each reason a folder entry is skipped, in words (the CLI prints them). */
@@ -58,9 +61,13 @@ export function readSource(location: string): Source {
   } catch {
     throw new EngineError("INPUT_NOT_FOUND", `${location}: no such folder or file`);
   }
-  if (stat.isDirectory()) return readFolder(location, abs);
-  if (/\.jsonl$/i.test(abs)) return readJsonl(location, abs);
-  throw new EngineError("BAD_ARGUMENT", `${location}: expected a folder of Markdown/text files or a .jsonl corpus`);
+  const source = stat.isDirectory() ? readFolder(location, abs) : /\.jsonl$/i.test(abs) ? readJsonl(location, abs) : undefined;
+  if (source === undefined) {
+    throw new EngineError("BAD_ARGUMENT", `${location}: expected a folder of Markdown/text files or a .jsonl corpus`);
+  }
+  // Relations between documents (unknown ids, cycles) are input errors too: nothing is written.
+  checkSupersessions(source.documents);
+  return source;
 }
 
 function sha256(data: string | Uint8Array): string {
@@ -102,6 +109,7 @@ function readFolder(location: string, abs: string): Source {
       body: parsed.body,
       markdown: parsed.markdown,
       contentHash: sha256(bytes),
+      ...(parsed.validity ? { validity: parsed.validity } : {}),
     });
   }
   return { kind: "folder", location, defaultCollection: basename(abs), documents, skippedFiles };
@@ -187,7 +195,11 @@ function readJsonl(location: string, abs: string): Source {
       languageSource: record.language ? "record" : detected ? "detected" : "unknown",
       body: record.text,
       markdown: false,
-      contentHash: sha256(JSON.stringify([record.title, record.text, record.language ?? null])),
+      // Validity joins the hash only when declared: records without it keep the hash they had.
+      contentHash: sha256(
+        JSON.stringify([record.title, record.text, record.language ?? null, ...(record.validity ? [record.validity] : [])]),
+      ),
+      ...(record.validity ? { validity: record.validity } : {}),
     };
   });
   return { kind: "jsonl", location, defaultCollection: basename(abs).replace(/\.jsonl$/i, ""), documents, skippedFiles: [] };

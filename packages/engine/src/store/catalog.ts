@@ -4,6 +4,7 @@
  * (a join there makes SQLite re-run the MATCH per row). Reloaded when the index changes.
  */
 import { baseLanguage } from "../ingest/language-path.js";
+import type { DocumentValidity } from "../ingest/validity.js";
 import type { Db } from "./database.js";
 
 export interface CatalogDocument {
@@ -14,6 +15,8 @@ export interface CatalogDocument {
   docId: string;
   title: string;
   language: string | null;
+  /** Present when the document declares validFrom, validUntil or supersedes. */
+  validity?: DocumentValidity;
 }
 
 export class Catalog {
@@ -25,18 +28,34 @@ export class Catalog {
   /** Base languages of the indexed documents, sorted. */
   readonly languages: string[];
   readonly collections: string[];
+  /** Indexes of the documents that declare validity; empty for most indexes, which then filter nothing. */
+  readonly declaringValidity: number[] = [];
 
   constructor(db: Db) {
     const byRowId = new Map<number, number>();
-    for (const d of db.prepare("SELECT id, collection, path, title, language FROM documents ORDER BY id").all() as Array<{
+    for (const d of db
+      .prepare("SELECT id, collection, path, title, language, valid_from, valid_until, supersedes FROM documents ORDER BY id")
+      .all() as Array<{
       id: number;
       collection: string;
       path: string;
       title: string;
       language: string | null;
+      valid_from: string | null;
+      valid_until: string | null;
+      supersedes: string | null;
     }>) {
       byRowId.set(d.id, this.documents.length);
-      this.documents.push({ rowId: d.id, collection: d.collection, docId: d.path, title: d.title, language: d.language });
+      const doc: CatalogDocument = { rowId: d.id, collection: d.collection, docId: d.path, title: d.title, language: d.language };
+      if (d.valid_from !== null || d.valid_until !== null || d.supersedes !== null) {
+        doc.validity = {
+          ...(d.valid_from !== null ? { validFrom: d.valid_from } : {}),
+          ...(d.valid_until !== null ? { validUntil: d.valid_until } : {}),
+          supersedes: d.supersedes === null ? [] : (JSON.parse(d.supersedes) as string[]),
+        };
+        this.declaringValidity.push(this.documents.length);
+      }
+      this.documents.push(doc);
     }
     for (const p of db.prepare("SELECT id, document_id AS doc, seq FROM passages").raw().iterate() as IterableIterator<
       [number, number, number]

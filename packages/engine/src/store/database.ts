@@ -15,7 +15,7 @@ import Database from "better-sqlite3";
 import { closeSync, existsSync, openSync, rmSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { EngineError } from "../errors.js";
-import { CREATE_SCHEMA, SCHEMA_TABLES, SCHEMA_VERSION } from "./schema.js";
+import { CREATE_SCHEMA, MIGRATE_1_TO_2, SCHEMA_TABLES, SCHEMA_VERSION } from "./schema.js";
 
 export type Db = Database.Database;
 
@@ -54,6 +54,7 @@ export function openIndex(file: string, options: OpenOptions): Db {
       );
     }
     if (version === 0) initialize(db, file, options.create);
+    if (version === 1) migrate(db);
     if (!options.create && !hasFinishedRun(db)) {
       throw new EngineError(
         "INDEX_INCOMPLETE",
@@ -99,6 +100,18 @@ function initialize(db: Db, file: string, create: boolean): void {
     if ((db.pragma("user_version", { simple: true }) as number) !== 0) return;
     if (tables().length > 0) throw foreign(tables());
     db.exec(CREATE_SCHEMA);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+}
+
+/**
+ * Brings a version-1 index to the current schema in one write transaction (another process may
+ * be migrating it at the same moment: the second finds it done). See schema.ts.
+ */
+function migrate(db: Db): void {
+  db.transaction(() => {
+    if ((db.pragma("user_version", { simple: true }) as number) !== 1) return;
+    db.exec(MIGRATE_1_TO_2);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
 }

@@ -26,6 +26,7 @@ import { embedderId, embedTexts } from "../embed/embedder.js";
 import type { CallPolicy, EmbeddingModel, IndexOptions, IndexReport } from "../types.js";
 import { beginIndexRun, sqliteFailure, type Db } from "./database.js";
 import { readMeta } from "./meta.js";
+import { REINDEX_REQUIRED } from "./schema.js";
 
 export interface IndexerContext {
   db: Db;
@@ -211,10 +212,10 @@ async function writeRun(
     const deletePassages = db.prepare("DELETE FROM passages WHERE document_id = ?");
     const deleteDocument = db.prepare("DELETE FROM documents WHERE id = ?");
     const insertDocument = db.prepare(
-      "INSERT INTO documents (collection, path, title, language, language_source, content_hash, chunker) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO documents (collection, path, title, language, language_source, content_hash, chunker, valid_from, valid_until, supersedes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
     const updateDocument = db.prepare(
-      "UPDATE documents SET title = ?, language = ?, language_source = ?, content_hash = ?, chunker = ? WHERE id = ?",
+      "UPDATE documents SET title = ?, language = ?, language_source = ?, content_hash = ?, chunker = ?, valid_from = ?, valid_until = ?, supersedes = ? WHERE id = ?",
     );
     const insertPassage = db.prepare("INSERT INTO passages (document_id, seq, heading, text, content_hash) VALUES (?, ?, ?, ?, ?)");
     const insertFts = db.prepare("INSERT INTO passages_fts (rowid, title, body, path) VALUES (?, ?, ?, ?)");
@@ -238,14 +239,16 @@ async function writeRun(
     for (const doc of planned) {
       const s = doc.source;
       let documentId: number;
+      const validity = validityColumns(s);
       if (doc.existingId !== undefined) {
         dropPassages(doc.existingId);
-        updateDocument.run(s.title, s.language, s.languageSource, s.contentHash, chunker, doc.existingId);
+        updateDocument.run(s.title, s.language, s.languageSource, s.contentHash, chunker, ...validity, doc.existingId);
         documentId = doc.existingId;
         counts.updated++;
       } else {
         documentId = Number(
-          insertDocument.run(collection, s.path, s.title, s.language, s.languageSource, s.contentHash, chunker).lastInsertRowid,
+          insertDocument.run(collection, s.path, s.title, s.language, s.languageSource, s.contentHash, chunker, ...validity)
+            .lastInsertRowid,
         );
         counts.added++;
       }
@@ -269,6 +272,10 @@ async function writeRun(
     setMeta.run("embedder", embedder);
     setMeta.run("dimensions", String(dimensions));
     setMeta.run("updated_at", new Date().toISOString());
+    // A migrated index has read every document again once no cleared hash is left.
+    if (db.prepare("SELECT 1 FROM documents WHERE content_hash = '' LIMIT 1").get() === undefined) {
+      db.prepare("DELETE FROM meta WHERE key = ?").run(REINDEX_REQUIRED);
+    }
   }
 
   const totals = db
@@ -284,6 +291,12 @@ async function writeRun(
     embeddings: { computed: vectors.size, reused, embedder, dimensions },
     skippedFiles: source.skippedFiles,
   };
+}
+
+/** The `valid_from`, `valid_until`, `supersedes` columns of a document (null when it declares none). */
+function validityColumns(doc: SourceDocument): [string | null, string | null, string | null] {
+  const v = doc.validity;
+  return [v?.validFrom ?? null, v?.validUntil ?? null, v && v.supersedes.length > 0 ? JSON.stringify(v.supersedes) : null];
 }
 
 /** Re-creates every FTS row from the stored passages (after an analyzer change). */

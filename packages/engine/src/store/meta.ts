@@ -5,6 +5,8 @@ export interface IndexMeta {
   embedder?: string;
   dimensions?: number;
   updatedAt?: string;
+  /** Set on an index migrated from an older schema until every document has been read again (schema.ts). */
+  reindexRequired?: string;
 }
 
 export function readMeta(db: Db): IndexMeta {
@@ -15,5 +17,6 @@ export function readMeta(db: Db): IndexMeta {
   if (map.has("embedder")) meta.embedder = map.get("embedder")!;
   if (map.has("dimensions")) meta.dimensions = Number(map.get("dimensions"));
   if (map.has("updated_at")) meta.updatedAt = map.get("updated_at")!;
+  if (map.has("reindex_required")) meta.reindexRequired = map.get("reindex_required")!;
   return meta;
 }

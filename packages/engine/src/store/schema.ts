@@ -15,8 +15,25 @@
  *   table, not WITHOUT ROWID: there every 1.5 KB vector spilled to its own overflow page (469 MB
  *   for 154 MB of vectors, five times slower to insert).
  * - `meta`: analyzer id, active embedder and its dimension.
+ *
+ * Version 2 added each document's validity (`valid_from`, `valid_until`: ISO instants, UTC;
+ * `supersedes`: a JSON array of document ids of the same collection). A version-1 index is
+ * migrated when opened (`MIGRATE_1_TO_2`): the columns are added and every document's content hash
+ * is cleared, so the next index run reads every document again (version 1 never read the fields);
+ * until then searching it is refused with a message saying to run `pnpm engine index` again.
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
+
+/** The meta key a migrated index carries until an index run has read every document again. */
+export const REINDEX_REQUIRED = "reindex_required";
+
+export const MIGRATE_1_TO_2 = `
+ALTER TABLE documents ADD COLUMN valid_from TEXT;
+ALTER TABLE documents ADD COLUMN valid_until TEXT;
+ALTER TABLE documents ADD COLUMN supersedes TEXT;
+UPDATE documents SET content_hash = '';
+INSERT OR REPLACE INTO meta (key, value) VALUES ('${REINDEX_REQUIRED}', 'schema version 1 did not record validFrom, validUntil and supersedes');
+`;
 
 export const CREATE_SCHEMA = `
 CREATE TABLE meta (
@@ -33,6 +50,9 @@ CREATE TABLE documents (
   language_source TEXT NOT NULL,
   content_hash TEXT NOT NULL,
   chunker TEXT NOT NULL,
+  valid_from TEXT,
+  valid_until TEXT,
+  supersedes TEXT,
   UNIQUE (collection, path)
 ) STRICT;
 

@@ -1,0 +1,35 @@
+/**
+ * `pnpm bench:beir <folder>`: writes a synthetic BEIR-format dataset of a given size
+ * (helpers/synthetic-beir.ts: four languages, graded judgments, seeded), the input of the
+ * dataset-scale benchmark, `pnpm bench:eval --dataset <folder>`.
+ *
+ * Usage: pnpm bench:beir <folder> [--documents 20000] [--queries 500] [--seed 42]
+ */
+import { resolve } from "node:path";
+import { argumentsOrExit, parseCommandLine, positiveInteger, UsageError } from "../helpers/cli-args.js";
+import { generateBeir, writeBeir } from "../helpers/synthetic-beir.js";
+
+const USAGE = "Usage: pnpm bench:beir <folder> [--documents 20000] [--queries 500] [--seed 42]";
+
+const options = argumentsOrExit("bench:beir", () => {
+  const { values, positionals } = parseCommandLine(
+    {
+      options: { documents: { type: "string" }, queries: { type: "string" }, seed: { type: "string" } },
+      allowPositionals: true,
+    },
+    USAGE,
+  );
+  if (positionals.length !== 1) throw new UsageError(`name one output folder; ${USAGE}`);
+  return {
+    folder: resolve(positionals[0]!),
+    documents: positiveInteger("documents", values.documents, 20_000),
+    queries: positiveInteger("queries", values.queries, 500),
+    seed: positiveInteger("seed", values.seed, 42),
+  };
+});
+const beir = argumentsOrExit("bench:beir", () => generateBeir(options.documents, options.queries, options.seed));
+writeBeir(options.folder, beir);
+const grades = [0, 1, 2].map((g) => beir.qrels.filter((r) => r.grade === g).length);
+console.log(
+  `bench:beir: wrote ${options.folder}: ${beir.corpus.length} documents, ${beir.queries.length} queries, ${beir.qrels.length} judgments (grade 2: ${grades[2]}, 1: ${grades[1]}, 0: ${grades[0]}), seed ${options.seed}`,
+);

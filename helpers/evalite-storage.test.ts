@@ -1,0 +1,100 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import type { Evalite } from "evalite";
+import { createSqliteStorage } from "evalite/sqlite-storage";
+import { afterAll, describe, expect, it } from "vitest";
+import { createFastSqliteStorage } from "./evalite-storage.js";
+
+const dir = mkdtempSync(join(tmpdir(), "evalite-storage-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const STARTED = { input: "", expected: "", output: null, duration: 0, status: "running", renderedColumns: [] } as const;
+
+/** Two suites of a run, written through the storage as Evalite's reporter does. */
+async function record(storage: Evalite.Storage): Promise<number[]> {
+  const run = await storage.runs.create({ runType: "full" });
+  const suiteIds: number[] = [];
+  for (const name of ["Search (BM25)", "Vector search"]) {
+    const suite = await storage.suites.create({ runId: run.id, name, filepath: `evals/${name}.eval.ts` });
+    suiteIds.push(suite.id);
+    for (let order = 0; order < 4; order++) {
+      // As the reporter does: a placeholder when the case starts, its results when it ends.
+      const created = await storage.evals.create({ suiteId: suite.id, order, ...STARTED });
+      await storage.evals.update({
+        id: created.id,
+        input: { id: `q-${order}`, query: "cancel subscription", judgments: { "en/a.md": 2 } },
+        expected: order === 3 ? undefined : { judgments: { "en/a.md": 2 } },
+        output: { results: [{ docId: "en/a.md", score: 1.5 }], elapsedMs: 1.25 },
+        duration: 3,
+        status: order === 2 ? "fail" : "success",
+        renderedColumns: [{ label: "Query", value: `q-${order}` }],
+      });
+      await storage.scores.create({ evalId: created.id, name: "MRR", score: 1, description: "1/rank", metadata: { rank: 1 } });
+      await storage.traces.create({
+        evalId: created.id,
+        input: { stage: "bm25" },
+        output: [{ docId: "en/a.md" }],
+        start: 1,
+        end: 2,
+        order: 1,
+      });
+    }
+  }
+  return suiteIds;
+}
+
+describe("the fast SQLite storage", () => {
+  it("answers every query exactly as Evalite's own storage does, on the same file: its run's suites from what it wrote, others from the file", async () => {
+    const path = join(dir, "same.db");
+    const fast = await createFastSqliteStorage(path);
+    const suiteIds = await record(fast);
+    const plain = await createSqliteStorage(path);
+    const queries: Evalite.Storage.Evals.GetManyOpts[] = [
+      {},
+      { suiteIds: [suiteIds[0]!] },
+      { suiteIds },
+      { suiteIds: [suiteIds[1]!], order: 2 },
+      { suiteIds: [suiteIds[1]!], statuses: ["success"] },
+      { statuses: ["fail"] },
+      { ids: [1, 3, 8] },
+    ];
+    for (const opts of queries) {
+      const [mine, theirs] = [await fast.evals.getMany(opts), await plain.evals.getMany(opts)];
+      expect(JSON.parse(JSON.stringify(mine)), JSON.stringify(opts)).toEqual(JSON.parse(JSON.stringify(theirs)));
+      expect(
+        mine.map((e) => ({ ...e })),
+        JSON.stringify(opts),
+      ).toEqual(theirs);
+    }
+    expect(await fast.scores.getMany({ evalIds: [1, 2] })).toEqual(await plain.scores.getMany({ evalIds: [1, 2] }));
+    expect(await fast.traces.getMany({ evalIds: [1] })).toEqual(await plain.traces.getMany({ evalIds: [1] }));
+    // Another storage on the file (another process) did not record these suites: it reads them.
+    const other = await createFastSqliteStorage(path);
+    expect((await other.evals.getMany({ suiteIds: [suiteIds[0]!] })).map((e) => ({ ...e }))).toEqual(
+      await plain.evals.getMany({ suiteIds: [suiteIds[0]!] }),
+    );
+    await other.close();
+    await plain.close();
+    await fast.close();
+  });
+
+  it("indexes the parent ids and syncs less often; Evalite's own storage still opens the file", async () => {
+    const path = join(dir, "indexes.db");
+    const fast = await createFastSqliteStorage(path);
+    await record(fast);
+    expect((fast as unknown as { db: Database.Database }).db.pragma("synchronous", { simple: true })).toBe(1);
+    await fast.close();
+    const db = new Database(path, { readonly: true });
+    const indexes = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      .pluck()
+      .all();
+    expect(indexes).toEqual(["evals_by_suite", "scores_by_eval", "suites_by_run", "traces_by_eval"]);
+    db.close();
+    const plain = await createSqliteStorage(path);
+    expect(await plain.evals.getMany({ suiteIds: [1] })).toHaveLength(4);
+    await plain.close();
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * Evalite's SQLite storage (evalite/sqlite-storage), made to keep up with a dataset-scale run.
+ * Evalite's reporter stores each case as it arrives, in the main process, and the worker waits for
+ * it; as shipped (1.0.0-beta.16), each stored case costs more the more cases came before it:
+ *
+ * - after each case it reads back every case of its suite (`evals.getMany({ suiteIds })`, only to
+ *   see which are still running) and JSON-parses each one's input, output, expected value and
+ *   columns: quadratic in the suite's size (500 queries: 125,000 rows read and parsed per suite);
+ * - no table has an index on its parent's id, so those reads scan the whole history of the file;
+ * - every write is its own transaction, synced to disk (WAL with `synchronous = FULL`);
+ * - every call prepares its SQL statement anew.
+ *
+ * `createFastSqliteStorage` opens Evalite's own storage and changes none of its rows or results:
+ * it adds the parent-id indexes, sets `synchronous = NORMAL` (safe with WAL: a power cut may lose
+ * the last writes, never corrupt the file), reuses prepared statements, and answers
+ * `evals.getMany` without reading what it already has: for a suite this storage created (the
+ * run being recorded), from the rows its own writes returned — only this process writes that
+ * suite's cases — and otherwise with rows whose JSON fields are read and parsed on first access
+ * (the UI, exports and the gate read them all, as before).
+ * It reaches into the storage's database handle, which Evalite does not publish; the version is
+ * pinned (package.json), and with another storage shape the storage is returned unchanged.
+ */
+import type Database from "better-sqlite3";
+import type { Evalite } from "evalite";
+import { createSqliteStorage } from "evalite/sqlite-storage";
+
+/** The eval columns Evalite stores as JSON text. */
+const JSON_FIELDS = ["input", "output", "expected", "rendered_columns"] as const;
+/** Prepared statements kept for reuse (Evalite's SQL varies with its id lists, so the cache is bounded). */
+const STATEMENT_CACHE_SIZE = 256;
+/** The `evals.getMany` options Evalite 1.0.0-beta.16 knows; any other option goes to Evalite's own code. */
+const EVAL_FILTERS = new Set(["ids", "suiteIds", "order", "statuses"]);
+
+export async function createFastSqliteStorage(path: string): Promise<Evalite.Storage> {
+  const storage = await createSqliteStorage(path);
+  const db = (storage as unknown as { db?: Database.Database }).db;
+  if (!db || typeof db.prepare !== "function" || typeof db.pragma !== "function") return storage;
+  db.pragma("synchronous = NORMAL");
+  db.exec(`
+    CREATE INDEX IF NOT EXISTS suites_by_run ON suites (run_id);
+    CREATE INDEX IF NOT EXISTS evals_by_suite ON evals (suite_id, col_order);
+    CREATE INDEX IF NOT EXISTS scores_by_eval ON scores (eval_id);
+    CREATE INDEX IF NOT EXISTS traces_by_eval ON traces (eval_id);
+  `);
+  reuseStatements(db);
+  const { suites, evals } = storage;
+  /** The cases of each suite this storage created, as its writes returned them, in insertion order. */
+  const recorded = new Map<number, Evalite.Storage.Entities.Eval[]>();
+  storage.suites = {
+    ...suites,
+    create: async (opts) => {
+      const suite = await suites.create(opts);
+      recorded.set(suite.id, []);
+      return suite;
+    },
+  };
+  storage.evals = {
+    ...evals,
+    create: async (opts) => {
+      const row = await evals.create(opts);
+      recorded.get(row.suite_id)?.push(row);
+      return row;
+    },
+    update: async (opts) => {
+      const row = await evals.update(opts);
+      const rows = recorded.get(row.suite_id);
+      const at = rows?.findIndex((r) => r.id === row.id) ?? -1;
+      if (rows && at >= 0) rows[at] = row;
+      return row;
+    },
+    getMany: async (opts) => {
+      if (!Object.keys(opts ?? {}).every((key) => EVAL_FILTERS.has(key))) return evals.getMany(opts);
+      const rows = opts?.suiteIds?.length === 1 ? recorded.get(opts.suiteIds[0]!) : undefined;
+      return rows ? selectRecorded(rows, opts!) : evalsWithLazyJson(db, opts);
+    },
+  };
+  return storage;
+}
+
+/** Evalite's filters and order (`ORDER BY col_order`, ties in insertion order) over a suite's recorded rows. */
+function selectRecorded(
+  rows: readonly Evalite.Storage.Entities.Eval[],
+  opts: Evalite.Storage.Evals.GetManyOpts,
+): Evalite.Storage.Entities.Eval[] {
+  return rows
+    .filter(
+      (row) =>
+        (!opts.ids?.length || opts.ids.includes(row.id)) &&
+        (opts.order === undefined || row.col_order === opts.order) &&
+        (!opts.statuses?.length || opts.statuses.includes(row.status)),
+    )
+    .sort((a, b) => a.col_order - b.col_order);
+}
+
+/** `db.prepare` returns the statement it prepared before for the same SQL (statements are reusable). */
+function reuseStatements(db: Database.Database): void {
+  const prepare = db.prepare.bind(db);
+  const cache = new Map<string, Database.Statement>();
+  db.prepare = ((sql: string) => {
+    let statement = cache.get(sql);
+    if (statement) {
+      // Most recently used last: the first entry is the one to evict.
+      cache.delete(sql);
+    } else {
+      statement = prepare(sql);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    }
+    cache.set(sql, statement);
+    return statement;
+  }) as typeof db.prepare;
+}
+
+/**
+ * Evalite's `evals.getMany`, same filters and order, with the JSON fields read and parsed when
+ * first accessed (enumerable getters, so spreading, `JSON.stringify` and `structuredClone` see
+ * the same values as before).
+ */
+function evalsWithLazyJson(db: Database.Database, opts: Evalite.Storage.Evals.GetManyOpts | undefined): Evalite.Storage.Entities.Eval[] {
+  const light = (db.prepare("SELECT name FROM pragma_table_info('evals')").pluck().all() as string[]).filter(
+    (column) => !(JSON_FIELDS as readonly string[]).includes(column),
+  );
+  let query = `SELECT ${light.join(", ")} FROM evals WHERE 1=1`;
+  const params: Record<string, unknown> = {};
+  if (opts?.ids && opts.ids.length > 0) query += ` AND id IN (${opts.ids.map(Number).join(",")})`;
+  if (opts?.suiteIds && opts.suiteIds.length > 0) query += ` AND suite_id IN (${opts.suiteIds.map(Number).join(",")})`;
+  if (opts?.order !== undefined) {
+    query += " AND col_order = @order";
+    params.order = opts.order;
+  }
+  if (opts?.statuses && opts.statuses.length > 0) query += ` AND status IN (${opts.statuses.map((s) => `'${s}'`).join(",")})`;
+  query += " ORDER BY col_order ASC";
+  const heavy = db.prepare(`SELECT ${JSON_FIELDS.join(", ")} FROM evals WHERE id = ?`);
+  return (db.prepare(query).all(params) as Array<Record<string, unknown>>).map((row) => {
+    let parsed: Record<string, unknown> | undefined;
+    const field = (name: string): unknown => {
+      parsed ??= Object.fromEntries(
+        Object.entries(heavy.get(row.id) as Record<string, string>).map(([key, text]) => [key, JSON.parse(text)]),
+      );
+      return parsed[name];
+    };
+    for (const name of JSON_FIELDS) Object.defineProperty(row, name, { enumerable: true, configurable: true, get: () => field(name) });
+    return row as unknown as Evalite.Storage.Entities.Eval;
+  });
+}
