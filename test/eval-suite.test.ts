@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { evalInProcess, RUN_TIMEOUT_MS, runEval, type EvalRun } from "./eval-run.js";
@@ -56,6 +56,13 @@ describe("pnpm eval on the fixtures, offline", () => {
       ).toBe(0);
       expect(result.stdout).toMatch(/gate: offline floors from evals\/baseline\.json: [1-9]\d* checked, 0 fell, 0 missing/);
       expect(result.stdout).toMatch(/index: dataset fixtures, \d+ documents/);
+      // A full run writes the badge (a filtered one does not: test/gate.test.ts).
+      expect(JSON.parse(readFileSync(join(result.reportsDir, "badge.json"), "utf8"))).toMatchObject({
+        schemaVersion: 1,
+        label: "evals",
+        color: expect.any(String),
+        message: expect.stringMatching(/^\d+% pass · p95 /),
+      });
     },
     RUN_TIMEOUT_MS,
   );
