@@ -46,12 +46,15 @@ evalite("Query expansion", {
   columns,
 });
 
-evalite("Expansion keeps identifiers", {
+const anchored = () => evalDataset().cases.filter((c) => queryAnchors(c.query).length > 0);
+// A dataset (EVAL_DATASET) without a query holding an identifier or a quoted phrase has no case for
+// this suite: skipped, like the answer suites there (a suite without cases is an error to vitest,
+// which would fail the run with nothing measured wrong).
+const defineAnchors = anchored().length > 0 ? evalite : evalite.skip;
+
+defineAnchors("Expansion keeps identifiers", {
   trialCount,
-  data: () =>
-    evalDataset()
-      .cases.filter((c) => queryAnchors(c.query).length > 0)
-      .map((c) => ({ input: c })),
+  data: () => anchored().map((c) => ({ input: c })),
   task: expandFor("anchors"),
   scorers: [keepsAnchors()],
   columns,

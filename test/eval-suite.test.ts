@@ -110,6 +110,17 @@ describe("pnpm eval on a BEIR folder (EVAL_DATASET)", () => {
       const measured = r.output!.suites.filter((s) => s.evals.length > 0).map((s) => s.name);
       expect(measured).toContain("Thoroughness [thorough]");
       expect(measured.filter((name) => name.startsWith("Answers:") || name.startsWith("Cross-language"))).toEqual([]);
+      // No query holds an identifier: "Expansion keeps identifiers" has no case and is skipped, not an error.
+      expect(measured).not.toContain("Expansion keeps identifiers");
+      // A new dataset has no floors: the run is not gated, and passes when every eval scored something.
+      expect(r.stdout).toMatch(/gate: NOT GATED: no offline@beir-mini floors/);
+      expect(
+        r.code,
+        r.stdout
+          .split("\n")
+          .filter((l) => /^(gate|eval)/.test(l))
+          .join("\n"),
+      ).toBe(0);
     },
     RUN_TIMEOUT_MS,
   );
