@@ -7,13 +7,15 @@
  *    the storage evalite.config.ts names, recording the id of the run it creates; global setup
  *    (helpers/global-setup.ts) writes what the run measures to EVAL_RUN_INFO_FILE.
  * 3. Reads exactly that run back from the storage (and writes it to --outputPath as Evalite's JSON
- *    export), gates it on the floors of the run's mode (docs/gate.md), applies --lower-floor and
- *    --update-baseline, writes the report set and prints the verdict.
+ *    export), gates it on the floors, latency ceilings and recorded cases of the run's mode
+ *    (docs/gate.md), applies --lower-floor, --accept-failure and --update-baseline, writes the
+ *    report set and prints the verdict.
  *
- * Exit status: 0 pass; 1 an eval failed, a floor fell or went missing, a --threshold given on the
- * command line was not met, Evalite recorded nothing, nothing could be scored, or an eval could
- * score none of its cases; 2 a configuration or fixture error (a baseline path that does not
- * exist included, unless --update-baseline creates it).
+ * Exit status: 0 pass; 1 an eval failed, a case regressed, a floor fell or went missing, a latency
+ * ceiling was exceeded or went missing, a --threshold given on the command line was not met,
+ * Evalite recorded nothing, nothing could be scored, or an eval could score none of its cases; 2 a
+ * configuration or fixture error (a baseline path that does not exist included, unless
+ * --update-baseline creates it).
  * Evalite's configured threshold (evalite.config.ts) is printed and recorded, not gating.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -22,16 +24,28 @@ import { dirname, join, relative, resolve } from "node:path";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import {
   type Baseline,
-  checkFloors,
+  type CaseChange,
   type FloorChange,
   floorMode,
+  loadBaseline,
+  logChanges,
   lowerFloors,
   ratchet,
-  readBaseline,
   writeBaseline,
 } from "@hybrid-search/eval-gate/baseline";
+import { acceptFailures, recordCases } from "@hybrid-search/eval-gate/case-ratchet";
 import { exportRun, recordCreatedRuns } from "@hybrid-search/eval-gate/evalite-storage";
-import { analyzeRun, buildReport, type EvaliteVerdict, evaliteStatus, pct, type Report } from "@hybrid-search/eval-gate/report";
+import { checkPassMarkNames, withFlags } from "@hybrid-search/eval-gate/pass-marks";
+import {
+  analyzeRun,
+  buildReport,
+  checkRun,
+  type EvaliteVerdict,
+  evaliteStatus,
+  measuredMetrics,
+  pct,
+  type Report,
+} from "@hybrid-search/eval-gate/report";
 import { readRunInfo, type RunInfo } from "@hybrid-search/eval-gate/run-info";
 import { writeReportSet } from "@hybrid-search/eval-gate/writers";
 import type { Evalite } from "evalite";
@@ -39,7 +53,7 @@ import type { Vitest } from "vitest/node";
 import { type Dataset, DatasetError, loadDataset } from "../helpers/dataset.js";
 import { engineOptionsFromEnv } from "../helpers/engine-options.js";
 import { checkFilter, EVAL_USAGE, type EvalArgs, parseEvalArgs } from "../helpers/eval-args.js";
-import { formatFixtureError, isFixtureError, REPO_ROOT } from "../helpers/fixtures.js";
+import { formatFixtureError, isFixtureError, loadRefusalMarkers, REPO_ROOT } from "../helpers/fixtures.js";
 import { processStartedAt, runWallSeconds } from "../helpers/run-clock.js";
 import { type EvaliteSetup, evaliteSetup, fixtureInfo, gitInfo } from "../helpers/run-context.js";
 import { removeOnExit } from "../helpers/setup-db.js";
@@ -76,6 +90,7 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
   let args: EvalArgs;
   let dataset: Dataset;
   let baseline: Baseline;
+  let upgradedFrom: number | null;
   let evalite: EvaliteSetup;
   const baselinePath = resolve(process.env.EVAL_BASELINE?.trim() || join(root, "evals/baseline.json"));
   try {
@@ -91,7 +106,9 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
       );
     }
     dataset = loadDataset();
-    baseline = readBaseline(baselinePath, { create: args.updateBaseline });
+    // The answer evals read it in their worker, where a bad file would only fail the eval: check it here (exit 2).
+    if (dataset.kind === "fixtures") loadRefusalMarkers();
+    ({ baseline, upgradedFrom } = loadBaseline(baselinePath, { create: args.updateBaseline }));
     if (args.filter !== null) checkFilter(root, args.filter);
     evalite = await evaliteSetup(root);
   } catch (error) {
@@ -167,7 +184,20 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
 
   const mode = floorMode(runInfo.mode, dataset.name);
   const floorsOf = baseline.floors[mode] ?? {};
-  const analysis = analyzeRun(output, (evalKey) => Object.keys(floorsOf[evalKey] ?? {}));
+  const passMarks = withFlags(baseline.passMarks, args.passMarks);
+  const analysis = analyzeRun(output, (evalKey) => Object.keys(floorsOf[evalKey] ?? {}), passMarks);
+  try {
+    // A mark for a metric nobody measures is a typo: named where it was set, exit 2.
+    const floored = Object.values(baseline.floors).flatMap((evals) => Object.values(evals).flatMap((metrics) => Object.keys(metrics)));
+    const flagged = new Set(args.passMarks.map((p) => p.metric));
+    checkPassMarkNames(passMarks, new Set([...measuredMetrics(analysis), ...floored]), (metric) =>
+      flagged.has(metric)
+        ? `--pass-mark ${metric}=…`
+        : `${relative(process.cwd(), baselinePath) || baselinePath}: /passMarks/metrics/${metric}`,
+    );
+  } catch (error) {
+    return configError(error, io);
+  }
   const git = gitInfo(root);
   const context = {
     date: startedAt.toISOString(),
@@ -176,18 +206,33 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
     reason: args.reason ?? "pnpm eval --update-baseline",
   };
   const changes: FloorChange[] = [];
+  const caseChanges: CaseChange[] = [];
   try {
     if (args.lowerFloors.length > 0)
       changes.push(...lowerFloors(baseline, mode, args.lowerFloors, analysis.aggregates, analysis.ranEvals, context));
+    if (args.acceptFailures.length > 0) {
+      const accepted = acceptFailures(baseline, mode, args.acceptFailures, analysis.units);
+      logChanges(baseline, mode, "lower", { cases: accepted }, context);
+      caseChanges.push(...accepted);
+    }
   } catch (error) {
     return configError(error, io);
   }
-  const gate = checkFloors(baseline, mode, analysis.aggregates, analysis.ranEvals);
+  // The gate holds this run to the baseline as it stands after an explicit lowering, before any raise.
+  const checks = checkRun(baseline, mode, analysis);
   if (args.updateBaseline) {
-    if (evaliteStatus(verdict) === 0) changes.push(...ratchet(baseline, mode, analysis.aggregates, context));
-    else say(`baseline: not raised: an eval failed in this run`);
+    if (evaliteStatus(verdict) === 0) {
+      changes.push(...ratchet(baseline, mode, analysis.aggregates, context));
+      const recorded = recordCases(baseline, mode, analysis.units, new Set(analysis.suites.map((s) => s.name)));
+      logChanges(baseline, mode, "raise", { cases: recorded }, context);
+      caseChanges.push(...recorded);
+    } else say(`baseline: not raised: an eval failed in this run`);
   }
-  if (changes.length > 0) writeBaseline(baselinePath, baseline);
+  if (changes.length > 0 || caseChanges.length > 0 || (args.updateBaseline && upgradedFrom !== null)) writeBaseline(baselinePath, baseline);
+  if (upgradedFrom !== null)
+    say(
+      `baseline: ${relative(process.cwd(), baselinePath) || baselinePath} is version ${upgradedFrom}, read as version 2 (MRR is now MRR@10; no ceilings or recorded cases yet)${args.updateBaseline ? "; written as version 2" : "; pnpm eval --update-baseline writes it as version 2"}`,
+    );
 
   const report = buildReport({
     startedAt,
@@ -205,14 +250,19 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
     output,
     analysis,
     baselinePath: relative(root, baselinePath) || baselinePath,
-    gate,
+    ...checks,
     changes,
+    caseChanges,
+    filter: args.filter,
+    root,
   });
   const reportsDir = resolve(process.env.EVAL_REPORTS_DIR?.trim() || join(root, "reports"));
   const paths = writeReportSet(args.keepReport ? join(reportsDir, "kept") : reportsDir, report);
   printVerdict(report, changes, baselinePath, say);
+  printCases(report, caseChanges, say);
+  const written = [paths.markdown, paths.junit, ...(paths.badge ? [paths.badge] : [])].map((p) => relative(process.cwd(), p));
   say(
-    `report: ${relative(process.cwd(), paths.json)} (+ ${[paths.markdown, paths.junit, paths.badge].map((p) => relative(process.cwd(), p)).join(", ")})`,
+    `report: ${relative(process.cwd(), paths.json)} (+ ${written.join(", ")})${paths.badge ? "" : "; no badge: a filtered run's pass rate is not the suite's"}`,
   );
   say(`eval: wall time ${runWallSeconds().toFixed(1)} s (this run, from its process's start to its verdict)`);
   say(
@@ -261,6 +311,21 @@ function printVerdict(report: Report, changes: readonly FloorChange[], baselineP
     say(`gate: if a drop is intended: pnpm eval --lower-floor "<eval|metric|slice>" --reason "why"`);
   }
   if (g.unfloored.length > 0) say(`gate: ${g.unfloored.length} measurement(s) have no floor yet; pnpm eval --update-baseline adds them`);
+  const c = g.ceilings;
+  if (c.checked + c.notRun > 0)
+    say(
+      `gate: ${report.floorMode} latency ceilings (p95, ms): ${c.checked} checked, ${c.exceeded} exceeded, ${c.missing} missing${c.notRun > 0 ? `, ${c.notRun} not run` : ""} (ceiling = max(${report.thresholds.ceilingTolerance.factor} × p95, ${report.thresholds.ceilingTolerance.minMs} ms) when set)`,
+    );
+  if (c.failures.length > 0) {
+    say(`gate: TOO SLOW: ${c.failures.length} latency ceiling(s) exceeded or went missing:`);
+    for (const x of c.failures)
+      say(
+        x.p95Ms === null
+          ? `  ${x.key}  no latency measured (ceiling ${x.ceilingMs} ms)`
+          : `  ${x.key}  p95 ${x.p95Ms.toFixed(1)} ms > ceiling ${x.ceilingMs} ms  n=${x.n}`,
+      );
+    say(`gate: if it is intended: pnpm eval --lower-floor "<eval|p95 ms|slice>" --reason "why"`);
+  }
   if (changes.length > 0) {
     const added = changes.filter((c) => c.from === null).length;
     const removed = changes.filter((c) => c.to === null).length;
@@ -284,10 +349,30 @@ function printVerdict(report: Report, changes: readonly FloorChange[], baselineP
     say(
       `judge: ${j.mode} (${j.llmJudge} llm-judge, ${j.heuristic} heuristic${j.fallbacks > 0 ? `, of which ${j.fallbacks} fell back from a failed judge` : ""})`,
     );
-  const s = report.summary;
-  say(
-    `cases: ${s.cases}: ${s.passed} pass, ${s.failed} fail, ${s.errored} error; ${s.notScored} of ${s.scores} scores not scored${s.p95LatencyMs === null ? "" : `; p50 ${s.p50LatencyMs!.toFixed(1)} ms, p95 ${s.p95LatencyMs.toFixed(1)} ms`}`,
-  );
   if (report.variance)
     say(`variance: up to ${report.variance.maxTrials} trials; ${report.variance.flipped.length} case(s) flipped between pass and fail`);
+}
+
+/** The case ratchet's lines: counts, every regression with its reasons, what this run recorded. */
+function printCases(report: Report, caseChanges: readonly CaseChange[], say: (line: string) => void): void {
+  const s = report.summary;
+  const k = report.gate.cases;
+  say(
+    `cases: ${s.cases} (retrieval cases and questions): ${s.passed} pass, ${s.failed} fail, ${s.errored} error; ${k.regressions} regressed, ${k.knownFailures} known failure(s), ${k.fixed} fixed, ${k.newFailures} new failure(s)${k.recorded ? "" : " (no cases recorded for this mode yet: pnpm eval --update-baseline records them)"}; ${s.notScored} of ${s.scores} scores not scored${s.p95LatencyMs === null ? "" : `; p50 ${s.p50LatencyMs!.toFixed(1)} ms, p95 ${s.p95LatencyMs.toFixed(1)} ms`}`,
+  );
+  const regressed = report.verdicts.filter((v) => v.status === "regression");
+  if (regressed.length > 0) {
+    say(`cases: REGRESSION: ${regressed.length} case(s) passed before and fail now:`);
+    for (const v of regressed) say(`  ${v.key}  ${v.reasons.join("; ")}`);
+    say(`cases: if a failure is intended: pnpm eval --accept-failure "<suite|id>" --reason "why"`);
+  }
+  const fixed = report.verdicts.filter((v) => v.status === "fixed");
+  if (fixed.length > 0) say(`cases: fixed (failed before, pass now): ${fixed.map((v) => v.key).join(", ")}`);
+  if (k.gone.length > 0)
+    say(`cases: ${k.gone.length} recorded case(s) were not measured (removed?); pnpm eval --update-baseline drops them`);
+  if (report.warnings.length > 0) say(`warnings: ${report.warnings.length} golden-set warning(s) (in the report's warnings)`);
+  if (caseChanges.length > 0) {
+    const count = (to: string | null) => caseChanges.filter((c) => c.to === to).length;
+    say(`baseline: cases: ${count("pass")} recorded as passing, ${count("fail")} as failing, ${count(null)} removed`);
+  }
 }

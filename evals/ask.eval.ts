@@ -2,27 +2,24 @@
 // configured (offline: the extractive answerer only, labeled as such), graded deterministically
 // and with the RAG triad (LLM judge when configured, token-overlap heuristic otherwise). Each
 // grader runs only on the cases it applies to; the column "Diagnosis" says whether a failure is
-// retrieval's or generation's.
+// retrieval's or generation's. "Answers: questions" gives one verdict per question (every
+// expectation it declares) and its latency; with models, the preset order (quality ≥ balanced ≥
+// slim) is measured per question and on the mean.
 import { evalite } from "evalite";
-import type { AskResult, Preset } from "@hybrid-search/engine";
-import { evalDataset, evalTarget } from "../helpers/eval-index.js";
+import type { Preset } from "@hybrid-search/engine";
+import { askCase, presetComparison, presetMeans } from "../helpers/ask-task.js";
+import { evalDataset } from "../helpers/eval-index.js";
 import { defineFor } from "../helpers/targets/eval-target.js";
 import { type AskCase, fixtureTranslationMap, loadAskCases } from "../helpers/fixtures.js";
 import { evalModels, trialHeaders } from "../helpers/models.js";
-import { forwardTrace } from "../helpers/retrieval-task.js";
-import { once } from "../helpers/run-cache.js";
-import {
-  answerExcludes,
-  answerIncludes,
-  casesFor,
-  cites,
-  citesOnlySurfaced,
-  noCitations,
-  refusal,
-  topicCoverage,
-} from "../scorers/answer.js";
+import { answerExcludes, answerIncludes, casesFor, cites, citesOnlySurfaced, noCitations, refusal } from "../scorers/answer.js";
+import { completeness } from "../scorers/completeness.js";
 import { diagnose, formatDiagnosis, goldenSetWarning } from "../scorers/diagnosis.js";
 import { answerRelevance, contextRelevance, faithfulness, triadCases } from "../scorers/judge.js";
+import { latencyBudget } from "../scorers/latency.js";
+import type { RecognizedAnswer } from "../scorers/refusal.js";
+import { presetsOrdered } from "../scorers/tier-order.js";
+import { questionVerdictScorer } from "../scorers/verdict.js";
 
 const models = evalModels();
 const offline = models.selection.mode === "offline";
@@ -35,26 +32,15 @@ const cases = loadAskCases();
 const citationPolicy = { translations: fixtureTranslationMap() };
 // The answer cases ask about the fixture corpus; against another dataset (EVAL_DATASET) they would
 // only measure that the corpus differs, so these suites are skipped there, like the cross-language ones.
+const onFixtures = evalDataset().kind === "fixtures";
 const each = evalite.each(variants);
-const define = evalDataset().kind === "fixtures" && defineFor("Answers", { ask: true }) === evalite ? each : each.skip;
+const define = onFixtures && defineFor("Answers", { ask: true }) === evalite ? each : each.skip;
+/** The latency budget of one answer: the extractive answerer takes milliseconds, a model seconds. */
+const ASK_BUDGET_MS = offline ? 2_000 : 20_000;
 
-/**
- * ask() for a case; keyed per suite so every suite's trial n makes the same call, which runs once
- * per run (helpers/run-cache.ts) and is shared by the suites that grade it. Not serialized like
- * retrieval calls: no latency is scored here, and model calls gain from Evalite's concurrency.
- */
-const ask =
-  (suite: string) =>
-  async (c: AskCase, preset: Preset): Promise<AskResult> => {
-    const { target, fingerprint } = await evalTarget();
-    const headers = trialHeaders(`${suite}:${preset}:${c.id}`);
-    const request = { id: c.id, question: c.question, preset, headers };
-    const result = await once([target.kind, target.name, fingerprint, "ask", request], () => target.ask(request));
-    forwardTrace(result.trace);
-    return result;
-  };
+const ask = (suite: string) => (c: AskCase, preset: Preset) => askCase(suite, c, preset);
 
-const columns = ({ input, output }: { input: AskCase; output: AskResult }) => [
+const columns = ({ input, output }: { input: AskCase; output: RecognizedAnswer }) => [
   { label: "Question", value: `${input.id} (${input.category}): ${input.question}` },
   { label: "Answerer", value: `${output.answerer}${output.preset ? ` [${output.preset}]` : ""}` },
   { label: "Answer", value: output.error ? `ERROR: ${output.error}` : output.answer },
@@ -105,7 +91,7 @@ define("Answers: forbidden content", {
 define("Answers: topics", {
   data: rows(casesFor("topic-coverage", cases)),
   task: ask("topics"),
-  scorers: [topicCoverage()],
+  scorers: [completeness(judged("completeness"))],
   columns,
 });
 
@@ -113,8 +99,47 @@ define("Answers: RAG triad", {
   data: rows(triadCases(cases)),
   task: ask("triad"),
   scorers: [contextRelevance(judged("context")), faithfulness(judged("faithfulness")), answerRelevance(judged("relevance"))],
-  columns: (o: { input: AskCase; output: AskResult }) => [
+  columns: (o: { input: AskCase; output: RecognizedAnswer }) => [
     ...columns(o),
     { label: "Judge", value: models.judge ? `llm-judge ${models.ids.judge}` : "heuristic (no judge configured)" },
   ],
+});
+
+define("Answers: questions", {
+  data: rows(cases),
+  task: ask("questions"),
+  scorers: [questionVerdictScorer({ ...citationPolicy, ...judged("verdict-topics") }), latencyBudget(ASK_BUDGET_MS)],
+  columns,
+});
+
+// Does a dearer preset answer at least as well? Measured only with models (offline every preset is the extractive answerer).
+const verdictOptions = { ...citationPolicy, ...judged("preset-order-topics") };
+const defineOrder = onFixtures && !offline && defineFor("Preset order", { ask: true }) === evalite ? evalite : evalite.skip;
+
+defineOrder("Preset order per question", {
+  data: rows(cases),
+  task: (c: AskCase) => presetComparison(c, verdictOptions),
+  scorers: [presetsOrdered("expectations met")],
+  columns: ({ input, output }) => [
+    { label: "Question", value: `${input.id} (${input.category}): ${input.question}` },
+    {
+      label: "Expectations met",
+      value: Object.entries(output["expectations met"])
+        .map(([p, v]) => `${p} ${v.toFixed(2)}`)
+        .join(", "),
+    },
+  ],
+});
+
+defineOrder("Preset order over all questions", {
+  data: [{ input: "all questions" }],
+  task: async () => {
+    const means = await presetMeans(cases, verdictOptions);
+    const line = Object.entries(means["expectations met"])
+      .map(([p, v]) => `${p} ${v.toFixed(3)}`)
+      .join(", ");
+    console.log(`preset order: expectations met per question, mean over ${means.questions} questions: ${line}`);
+    return means;
+  },
+  scorers: [presetsOrdered("expectations met")],
 });

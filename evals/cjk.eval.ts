@@ -4,7 +4,7 @@
 import { laneTarget } from "../helpers/eval-index.js";
 import { defineFor } from "../helpers/targets/eval-target.js";
 import { loadLane } from "../helpers/lanes.js";
-import { rank, retrievalColumns, retrievalOptions, runRetrieval } from "../helpers/retrieval-task.js";
+import { RESULT_DEPTH, rank, retrievalColumns, retrievalOptions, runRetrieval } from "../helpers/retrieval-task.js";
 import { CJK_LANGUAGES } from "../helpers/fixtures.js";
 import { formatLaneSummary, hasResults, laneSummary } from "../scorers/lane.js";
 import { mrr, ndcgAtK, recallAtK } from "../scorers/retrieval.js";
@@ -15,7 +15,7 @@ for (const language of CJK_LANGUAGES) {
   defineFor(`CJK lane [${language}]`, { inProcessOnly: true })(`CJK lane [${language}]`, {
     data: () => cases(language).map((c) => ({ input: c, expected: { judgments: c.judgments } })),
     task: async (input) => runRetrieval(await laneTarget("cjk"), "search", input),
-    scorers: [recallAtK(10), ndcgAtK(10), mrr(), hasResults()],
+    scorers: [recallAtK(10), ndcgAtK(10), mrr({ k: RESULT_DEPTH }), hasResults()],
     columns: (row) => [{ label: "Category", value: row.input.category }, ...retrievalColumns(row)],
   });
 }

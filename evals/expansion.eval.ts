@@ -1,5 +1,6 @@
 // The engine's real query expander on every query: schema validity, variants, and whether
 // identifiers and quoted phrases survive expansion.
+import { evalite } from "evalite";
 import type { RetrievalCase } from "../helpers/dataset.js";
 import { evalDataset, evalTarget } from "../helpers/eval-index.js";
 import { defineFor } from "../helpers/targets/eval-target.js";
@@ -46,12 +47,15 @@ defineFor("Query expansion", { expand: true })("Query expansion", {
   columns,
 });
 
-defineFor("Expansion keeps identifiers", { expand: true })("Expansion keeps identifiers", {
+const anchored = () => evalDataset().cases.filter((c) => queryAnchors(c.query).length > 0);
+// A dataset (EVAL_DATASET) without a query holding an identifier or a quoted phrase has no case for
+// this suite: skipped, like the answer suites there (a suite without cases is an error to vitest,
+// which would fail the run with nothing measured wrong).
+const defineAnchors = anchored().length > 0 ? defineFor("Expansion keeps identifiers", { expand: true }) : evalite.skip;
+
+defineAnchors("Expansion keeps identifiers", {
   trialCount,
-  data: () =>
-    evalDataset()
-      .cases.filter((c) => queryAnchors(c.query).length > 0)
-      .map((c) => ({ input: c })),
+  data: () => anchored().map((c) => ({ input: c })),
   task: expandFor("anchors"),
   scorers: [keepsAnchors()],
   columns,

@@ -3,14 +3,14 @@
 import { laneTarget } from "../helpers/eval-index.js";
 import { defineFor } from "../helpers/targets/eval-target.js";
 import { loadLane } from "../helpers/lanes.js";
-import { retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
+import { RESULT_DEPTH, retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
 import { answerFirst } from "../scorers/lane.js";
 import { mrr, recallAtK } from "../scorers/retrieval.js";
 
 defineFor("Lexical matrix", { inProcessOnly: true })("Lexical matrix", {
   data: () => loadLane("lexical").cases.map((c) => ({ input: c, expected: { judgments: c.judgments } })),
   task: async (input) => runRetrieval(await laneTarget("lexical"), "search", input),
-  scorers: [answerFirst(), recallAtK(10), mrr()],
+  scorers: [answerFirst(), recallAtK(10), mrr({ k: RESULT_DEPTH })],
   columns: (row) => [
     { label: "Cell", value: `${row.input.category}${row.input.collection ? ` (in ${row.input.collection})` : ""}` },
     ...retrievalColumns(row),

@@ -8,6 +8,8 @@ describe("pnpm eval's command line", () => {
       help: false,
       updateBaseline: true,
       lowerFloors: [],
+      acceptFailures: [],
+      passMarks: [],
       reason: "initial floors",
       keepReport: false,
       threshold: null,
@@ -36,13 +38,26 @@ describe("pnpm eval's command line", () => {
       filter: null,
       evalite: { cacheEnabled: false },
     });
+    expect(
+      parseEvalArgs(["--pass-mark", "nDCG@10=0.6", "--pass-mark=*=0.4", "--accept-failure", "Search (BM25)|q-012", "--reason", "x"]),
+    ).toMatchObject({
+      passMarks: [
+        { metric: "nDCG@10", mark: 0.6 },
+        { metric: "*", mark: 0.4 },
+      ],
+      acceptFailures: ["Search (BM25)|q-012"],
+    });
     expect(parseEvalArgs(["-h"]).help).toBe(true);
     expect(parseEvalArgs(["--threshold", "0"]).threshold).toBe(0);
   });
 
   it("refuses a lowering without a reason, a stray reason, bad values and two filters", () => {
     expect(() => parseEvalArgs(["--lower-floor", "Search (BM25)"])).toThrow('--lower-floor needs --reason "why the floor may drop"');
-    expect(() => parseEvalArgs(["--reason", "x"])).toThrow("--reason goes with --update-baseline or --lower-floor");
+    expect(() => parseEvalArgs(["--reason", "x"])).toThrow("--reason goes with --update-baseline, --lower-floor or --accept-failure");
+    expect(() => parseEvalArgs(["--accept-failure", "S|q1"])).toThrow('--accept-failure needs --reason "why the case may fail"');
+    expect(() => parseEvalArgs(["--pass-mark", "nDCG@10=2"])).toThrow(
+      '--pass-mark "nDCG@10=2": must be <metric>=<number from 0 to 1>, e.g. nDCG@10=0.5',
+    );
     expect(() => parseEvalArgs(["--update-baseline", "--reason", "  "])).toThrow("--reason must not be empty");
     expect(() => parseEvalArgs(["--update-baseline", "--reason"])).toThrow("--reason needs a value");
     expect(() => parseEvalArgs(["--lower-floor", "--reason", "x"])).toThrow("--lower-floor needs a value");

@@ -8,17 +8,24 @@
 import { join } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ConfigError, quoteInput } from "@hybrid-search/eval-gate";
+import { parsePassMark } from "@hybrid-search/eval-gate/pass-marks";
 import type { runEvalite } from "evalite/runner";
 import { evalFiles } from "./index-plan.js";
 
 export { evalFiles };
 
-export const EVAL_USAGE = `Usage: pnpm eval [filter] [--update-baseline] [--lower-floor <eval|metric|slice> ...] [--reason "..."] [--keep-report] [--threshold N] [--outputPath file] [--hideTable] [--noCache]
+export const EVAL_USAGE = `Usage: pnpm eval [filter] [--update-baseline] [--lower-floor <eval|metric|slice> ...] [--accept-failure <suite|id> ...] [--reason "..."] [--pass-mark <metric>=<mark> ...] [--keep-report] [--threshold N] [--outputPath file] [--hideTable] [--noCache]
 
   filter                  run only eval files whose path contains it
-  --update-baseline       raise the floors of this run's mode to what it achieved (less the tolerance); never lowers
-  --lower-floor <pattern> lower the matched floors to this run's results (repeatable; * matches any part); needs --reason
+  --update-baseline       raise the floors of this run's mode to what it achieved (less the tolerance), tighten its
+                          latency ceilings (never below 3x the p95), record which cases pass; never lowers
+  --lower-floor <pattern> lower the matched floors (loosen the matched ceilings, eval|p95 ms|slice) to this run's
+                          results (repeatable; * matches any part); needs --reason
+  --accept-failure <suite|id>  record the matched failing cases as known failures (a regression accepted;
+                          repeatable; * matches any); needs --reason
   --reason "..."          why, logged in the baseline with date and commit
+  --pass-mark <metric>=<mark>  the value at which a case's metric passes, for this run (repeatable; '*' sets the
+                          default; the baseline's passMarks otherwise, 0.5 by default)
   --keep-report           write the report set to <reports>/kept/, which git does not ignore
   --threshold N           make Evalite's mean threshold (percent) binding for this run
   --outputPath file       also write this run's results there, as Evalite's JSON export
@@ -48,6 +55,8 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
   "update-baseline": { type: "boolean" },
   "lower-floor": { type: "string", multiple: true },
+  "accept-failure": { type: "string", multiple: true },
+  "pass-mark": { type: "string", multiple: true },
   reason: { type: "string" },
   "keep-report": { type: "boolean" },
   threshold: { type: "string" },
@@ -60,6 +69,10 @@ export interface EvalArgs {
   help: boolean;
   updateBaseline: boolean;
   lowerFloors: string[];
+  /** `--accept-failure` patterns (`<suite>|<id>`). */
+  acceptFailures: string[];
+  /** `--pass-mark` values, parsed. */
+  passMarks: Array<{ metric: string; mark: number }>;
   reason: string | null;
   keepReport: boolean;
   /** `--threshold`, in percent: binding when given. */
@@ -82,6 +95,8 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
     help: values.help ?? false,
     updateBaseline: values["update-baseline"] ?? false,
     lowerFloors: values["lower-floor"] ?? [],
+    acceptFailures: values["accept-failure"] ?? [],
+    passMarks: (values["pass-mark"] ?? []).map(parsePassMark),
     reason: values.reason?.trim() ?? null,
     keepReport: values["keep-report"] ?? false,
     threshold: values.threshold === undefined ? null : percentage(values.threshold),
@@ -91,8 +106,10 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
   };
   if (args.reason !== null && args.reason === "") throw new ConfigError(`--reason must not be empty`);
   if (args.lowerFloors.length > 0 && args.reason === null) throw new ConfigError(`--lower-floor needs --reason "why the floor may drop"`);
-  if (args.reason !== null && !args.updateBaseline && args.lowerFloors.length === 0)
-    throw new ConfigError(`--reason goes with --update-baseline or --lower-floor`);
+  if (args.acceptFailures.length > 0 && args.reason === null)
+    throw new ConfigError(`--accept-failure needs --reason "why the case may fail"`);
+  if (args.reason !== null && !args.updateBaseline && args.lowerFloors.length === 0 && args.acceptFailures.length === 0)
+    throw new ConfigError(`--reason goes with --update-baseline, --lower-floor or --accept-failure`);
   return args;
 }
 

@@ -36,6 +36,7 @@ export {
   TEMPORAL_DIR,
 } from "./fixtures/paths.js";
 export { lintQueries, loadQueries } from "./fixtures/queries.js";
+export { lintRefusalMarkers, loadRefusalMarkers } from "./fixtures/refusal-markers.js";
 export { lintTemporalCases, loadTemporalCases, readTemporalCorpus } from "./fixtures/temporal-lane.js";
 export { fixtureTranslationMap, lintTranslations, loadTranslations, translationsByDoc } from "./fixtures/translations.js";
 export {

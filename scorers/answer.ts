@@ -43,6 +43,9 @@
  * - **Refused answers** are graded as the text they are (the refusal sentence): it contains no
  *   expected fact (includes 0, topics ≈ 0), no forbidden one (excludes 1), no citation (cites 0).
  *   Whether refusing was right is the refusal grader's question. Metadata carries `refused`.
+ *   Whether an answer refused is `isRefused(result)` (refusal-check.ts): the eval's recognition
+ *   (`refusalCheck`, refusal.ts: markers per language, or the judge, for a free-text answer) when
+ *   it made one, else the engine's `refused`; refusal and no-citations record who decided it.
  * - **Vacuous cases**, declared: an answer with no citation markers has none that points
  *   elsewhere, so cites-only-surfaced scores 1 with `vacuous: true` (missing citations are the
  *   no-citations grader's failure, not this one's).
@@ -55,6 +58,7 @@ import type { Evalite } from "evalite";
 import type { AskResult } from "@hybrid-search/engine";
 import { analyzeDocumentText, analyzeQuery, detectLanguage, matchingTerms, type QueryTerm } from "@hybrid-search/engine/analysis";
 import { type AskCase, normalizeForMatch } from "./ask-case.js";
+import { isRefused, type RecognizedAnswer } from "./refusal-check.js";
 
 // ---------------------------------------------------------------------------------------------
 // Types and the grader table
@@ -191,8 +195,11 @@ export function failedGrade(grader: string, c: AskCase, result: AskResult, defin
  * A grader from its rule: the policies of the header (not applicable → throw, failed answer → 0)
  * come first, then `rule` gives the score and the facts it checked.
  */
-function gradeWith<O = unknown>(id: GraderId, rule: (c: AskCase, result: AskResult, options: O) => [number, Record<string, unknown>]) {
-  return (c: AskCase, result: AskResult, options?: O): Grade => {
+function gradeWith<O = unknown>(
+  id: GraderId,
+  rule: (c: AskCase, result: RecognizedAnswer, options: O) => [number, Record<string, unknown>],
+) {
+  return (c: AskCase, result: RecognizedAnswer, options?: O): Grade => {
     requireApplicable(id, c);
     if (result.error !== undefined) return failedGrade(id, c, result, GRADERS[id].definition);
     const [score, details] = rule(c, result, options as O);
@@ -276,12 +283,12 @@ function inAnswer(result: AskResult, substrings: readonly string[]): { found: st
 
 export const answerIncludesScore = gradeWith("answer-includes", (c, result) => {
   const { found, missing } = inAnswer(result, c.expectedSubstrings!);
-  return [found.length / c.expectedSubstrings!.length, { found, missing, refused: result.refused, matching: MATCHING }];
+  return [found.length / c.expectedSubstrings!.length, { found, missing, refused: isRefused(result), matching: MATCHING }];
 });
 
 export const answerExcludesScore = gradeWith("answer-excludes", (c, result) => {
   const { found } = inAnswer(result, c.forbiddenSubstrings!);
-  return [found.length === 0 ? 1 : 0, { found, checked: c.forbiddenSubstrings, refused: result.refused, matching: MATCHING }];
+  return [found.length === 0 ? 1 : 0, { found, checked: c.forbiddenSubstrings, refused: isRefused(result), matching: MATCHING }];
 });
 
 export interface CitesOptions {
@@ -318,7 +325,7 @@ export const citesScore = gradeWith<CitesOptions | undefined>("cites", (c, resul
       direct,
       viaTranslation,
       missing,
-      refused: result.refused,
+      refused: isRefused(result),
       translationPolicy:
         options.acceptTranslations === false || translations.size === 0
           ? "only the listed docs count"
@@ -351,14 +358,15 @@ export const citesOnlySurfacedScore = gradeWith("cites-only-surfaced", (_c, resu
 
 export const noCitationsScore = gradeWith("no-citations", (_c, result) => {
   const markers = result.citations.length + result.invalidCitations.length;
-  const ok = result.refused ? markers === 0 : result.citations.length >= 1;
+  const ok = isRefused(result) ? markers === 0 : result.citations.length >= 1;
   return [
     ok ? 1 : 0,
     {
-      refused: result.refused,
+      refused: isRefused(result),
       citations: result.citations.length,
       invalidCitations: result.invalidCitations.length,
-      rule: result.refused ? "a refusal must carry no citation" : "an answer must carry at least one valid citation",
+      rule: isRefused(result) ? "a refusal must carry no citation" : "an answer must carry at least one valid citation",
+      ...refusalBasis(result),
     },
   ];
 });
@@ -366,10 +374,25 @@ export const noCitationsScore = gradeWith("no-citations", (_c, result) => {
 export const refusalScore = gradeWith("refusal", (c, result) => {
   const expected = c.expectedRefusal === true;
   return [
-    result.refused === expected ? 1 : 0,
-    { expected: expected ? "refuse" : "answer", refused: result.refused, refusal: result.refusal ?? null, category: c.category },
+    isRefused(result) === expected ? 1 : 0,
+    {
+      expected: expected ? "refuse" : "answer",
+      refused: isRefused(result),
+      refusal: result.refusal ?? null,
+      category: c.category,
+      ...refusalBasis(result),
+    },
   ];
 });
+
+/**
+ * Who decided whether the answer refused, for the metadata of the graders that depend on it: the
+ * judge (deciding an ambiguous free-text answer) makes the score a judged one (`method: "llm-judge"`).
+ */
+function refusalBasis(result: RecognizedAnswer): Record<string, unknown> {
+  const recognition = result.refusalCheck;
+  return recognition ? { recognition, method: recognition.method === "llm-judge" ? "llm-judge" : "heuristic" } : {};
+}
 
 /** Share of a topic's content terms that must occur in the answer for the topic to count as covered. */
 export const TOPIC_SHARE = 0.5;
@@ -387,7 +410,7 @@ export const topicCoverageScore = gradeWith("topic-coverage", (c, result) => {
       covered,
       topics,
       threshold: TOPIC_SHARE,
-      refused: result.refused,
+      refused: isRefused(result),
       terms: "engine analyzer (stemmed, folded), stop words dropped, unweighted",
     },
   ];

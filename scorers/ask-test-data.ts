@@ -2,8 +2,10 @@
  * Hand-made cases and engine results for the scorer tests (answer, judge, diagnosis). Not a test
  * file itself, so importing it registers no tests twice.
  */
+import type { MockLanguageModelV3 } from "ai/test";
 import type { AskResult, AskSource } from "@hybrid-search/engine";
 import { EXTRACTIVE_ANSWERER } from "@hybrid-search/engine/models";
+import { scriptedModel } from "@hybrid-search/engine/testing";
 import type { AskCase } from "./ask-case.js";
 import {
   answerExcludesScore,
@@ -79,3 +81,6 @@ export function allGraders(
     ["topic-coverage", topicCoverageScore],
   ];
 }
+
+/** A judge (`mock/judge-1`) that answers each call with the next reply (a string) or throws it (an Error); the last repeats. */
+export const mockJudge = (...replies: Array<string | Error>): MockLanguageModelV3 => scriptedModel("judge-1", ...replies);

@@ -1,9 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { MockLanguageModelV3 } from "ai/test";
-import { APICallError, type LanguageModelV3CallOptions, type LanguageModelV3GenerateResult } from "@ai-sdk/provider";
+import { APICallError, type LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { NotApplicableError } from "./answer.js";
-import { askCase, askResult, failed, inUnit, random, refused, source } from "./ask-test-data.js";
+import { askCase, askResult, failed, inUnit, mockJudge, random, refused, source } from "./ask-test-data.js";
 import {
   answerClaims,
   answerRelevance,
@@ -26,28 +25,7 @@ const PRICES = source(2, "en/billing/plans-and-pricing.md", "The Personal plan c
 const c = askCase({ expectedSubstrings: ["10"], mustCite: [CODES.docId] });
 const good = askResult("Tessera creates 10 recovery codes [1]. Each code works once [1].", [CODES, PRICES]);
 
-function reply(text: string): LanguageModelV3GenerateResult {
-  return {
-    content: [{ type: "text", text }],
-    finishReason: { unified: "stop", raw: "stop" },
-    usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } },
-    warnings: [],
-  } as LanguageModelV3GenerateResult;
-}
-
-/** A judge that answers each call with the next reply (a string) or throws it (an Error). */
-function judge(...replies: Array<string | Error>): MockLanguageModelV3 {
-  let i = 0;
-  return new MockLanguageModelV3({
-    provider: "mock",
-    modelId: "judge-1",
-    doGenerate: async () => {
-      const next = replies[Math.min(i++, replies.length - 1)]!;
-      if (next instanceof Error) throw next;
-      return reply(next);
-    },
-  });
-}
+const judge = mockJudge;
 
 const json = (value: unknown): string => JSON.stringify(value);
 const CONTEXT_OK = json({

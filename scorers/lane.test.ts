@@ -29,7 +29,7 @@ describe("hasResults", () => {
 });
 
 describe("laneSummary", () => {
-  it("averages Recall@10, nDCG@10, MRR and counts zero-result queries", () => {
+  it("averages Recall@10, nDCG@10, MRR@10 and counts zero-result queries", () => {
     const s = laneSummary("ko", [
       { ranking: ["a", "x"], judgments: { a: 3 } },
       { ranking: ["x", "b"], judgments: { b: 3 } },
@@ -40,6 +40,6 @@ describe("laneSummary", () => {
     expect(s.mrr).toBeCloseTo((1 + 0.5 + 0) / 3, 12);
     expect(s.ndcgAt10).toBeCloseTo((1 + 1 / Math.log2(3) + 0) / 3, 12);
     expect(s.zeroResultRate).toBeCloseTo(1 / 3, 12);
-    expect(formatLaneSummary(s)).toBe("ko: Recall@10 0.667, nDCG@10 0.544, MRR 0.500, zero-result rate 0.333 (3 queries)");
+    expect(formatLaneSummary(s)).toBe("ko: Recall@10 0.667, nDCG@10 0.544, MRR@10 0.500, zero-result rate 0.333 (3 queries)");
   });
 });

@@ -48,12 +48,13 @@ export interface LaneSummary {
   queries: number;
   recallAt10: number;
   ndcgAt10: number;
+  /** MRR@10: 1/rank of the first relevant document within the top 10 (the lane's rankings are 10 deep). */
   mrr: number;
   /** Share of queries with no result at all: lower is better. */
   zeroResultRate: number;
 }
 
-/** Means of Recall@10, nDCG@10, MRR and the zero-result rate over `rows` (rankings best first). */
+/** Means of Recall@10, nDCG@10, MRR@10 and the zero-result rate over `rows` (rankings best first). */
 export function laneSummary(
   label: string,
   rows: ReadonlyArray<{ ranking: readonly string[]; judgments: Readonly<Record<string, number>> }>,
@@ -64,7 +65,7 @@ export function laneSummary(
     const expected = { judgments: row.judgments };
     sum.recallAt10 += recallAtKScore(output, expected, 10).score;
     sum.ndcgAt10 += ndcgAtKScore(output, expected, 10).score;
-    sum.mrr += reciprocalRankScore(output, expected).score;
+    sum.mrr += reciprocalRankScore(output, expected, { k: 10 }).score;
     if (row.ranking.length === 0) sum.zero++;
   }
   const n = rows.length;
@@ -81,5 +82,5 @@ export function laneSummary(
 
 export function formatLaneSummary(s: LaneSummary): string {
   const f = (x: number): string => x.toFixed(3);
-  return `${s.label}: Recall@10 ${f(s.recallAt10)}, nDCG@10 ${f(s.ndcgAt10)}, MRR ${f(s.mrr)}, zero-result rate ${f(s.zeroResultRate)} (${s.queries} queries)`;
+  return `${s.label}: Recall@10 ${f(s.recallAt10)}, nDCG@10 ${f(s.ndcgAt10)}, MRR@10 ${f(s.mrr)}, zero-result rate ${f(s.zeroResultRate)} (${s.queries} queries)`;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { anchorsKeptScore, queryAnchors, schemaValidScore, variantScore, type ExpansionOutput } from "./expansion.js";
 import { formatLanguageMatrix, languageRecallMatrix } from "./language-matrix.js";
 import { latencyBudget, latencyBudgetScore } from "./latency.js";
-import { tierOrderScore } from "./tier-order.js";
+import { presetOrderScore, tierOrderScore } from "./tier-order.js";
 
 const inUnit = (x: number): boolean => Number.isFinite(x) && x >= 0 && x <= 1;
 
@@ -36,6 +36,18 @@ describe("tierOrderScore", () => {
     expect(bad.score).toBe(0);
     expect(bad.metadata.violations).toEqual(["balanced < fast by 0.1000", "thorough < balanced by 0.1000"]);
     expect(() => tierOrderScore("x", { fast: Number.NaN, balanced: 0, thorough: 0 })).toThrow(RangeError);
+  });
+});
+
+describe("presetOrderScore", () => {
+  it("is 1 only when quality ≥ balanced ≥ slim (ties count as ordered) and names each violation", () => {
+    expect(presetOrderScore("expectations met", { slim: 0.4, balanced: 0.4, quality: 0.8 })).toMatchObject({
+      score: 1,
+      metadata: { convention: "1 when quality ≥ balanced ≥ slim, else 0" },
+    });
+    const bad = presetOrderScore("expectations met", { slim: 0.8, balanced: 0.6, quality: 0.7 });
+    expect(bad.score).toBe(0);
+    expect(bad.metadata.violations).toEqual(["balanced < slim by 0.2000"]);
   });
 });
 

@@ -1,50 +1,85 @@
 /**
- * Do the tiers earn their cost? For one query (or for the means over all queries), checks that
- * a metric is ordered thorough ≥ balanced ≥ fast. Score 1 when it holds, 0 when it does not, with
- * the three values and each violation in metadata — reported as it is, whatever it shows.
+ * Do the tiers (or the answer presets) earn their cost? For one query (or for the means over all
+ * queries), checks that a metric is ordered from the cheapest variant to the dearest — thorough ≥
+ * balanced ≥ fast, quality ≥ balanced ≥ slim. Score 1 when it holds, 0 when it does not, with the
+ * values and each violation in metadata — reported as it is, whatever it shows.
  *
- * **When to use:** next to per-tier quality, to see whether the extra work of a tier pays.
+ * **When to use:** next to per-tier (per-preset) quality, to see whether the extra work pays.
  * **When NOT to use:** as a quality measure on its own: three equally bad tiers are "ordered".
  */
-import type { Tier } from "@hybrid-search/engine";
+import type { Preset, Tier } from "@hybrid-search/engine";
 import { createScorer } from "evalite";
 import type { Evalite } from "evalite";
 
 /** One number per tier of the engine. */
 export type TierValues = Record<Tier, number>;
+/** One number per answer preset. */
+export type PresetValues = Record<Preset, number>;
 
-export interface TierOrderScore {
+export interface OrderScore<V> {
   score: 0 | 1;
-  metadata: { metric: string; values: TierValues; violations: string[]; convention: string };
+  metadata: { metric: string; values: V; violations: string[]; convention: string };
 }
+export type TierOrderScore = OrderScore<TierValues>;
 
 /** Differences smaller than this are ties (floating-point noise, not a regression). */
 const EPSILON = 1e-9;
 
-export function tierOrderScore(metric: string, values: TierValues): TierOrderScore {
-  for (const [tier, v] of Object.entries(values)) {
-    if (!Number.isFinite(v)) throw new RangeError(`${metric} for tier ${tier} is not a number (${v})`);
+export const TIER_ORDER: readonly Tier[] = ["fast", "balanced", "thorough"];
+export const PRESET_ORDER: readonly Preset[] = ["slim", "balanced", "quality"];
+
+/** 1 when `values` never drop from one variant of `order` (cheapest first) to the next. */
+export function orderScore<K extends string>(
+  metric: string,
+  values: Record<K, number>,
+  order: readonly K[],
+): OrderScore<Record<K, number>> {
+  for (const [variant, v] of Object.entries<number>(values)) {
+    if (!Number.isFinite(v)) throw new RangeError(`${metric} for ${variant} is not a number (${v})`);
   }
   const violations: string[] = [];
-  if (values.balanced + EPSILON < values.fast) violations.push(`balanced < fast by ${(values.fast - values.balanced).toFixed(4)}`);
-  if (values.thorough + EPSILON < values.balanced)
-    violations.push(`thorough < balanced by ${(values.balanced - values.thorough).toFixed(4)}`);
+  for (let i = 1; i < order.length; i++) {
+    const [lower, higher] = [order[i - 1]!, order[i]!];
+    if (values[higher] + EPSILON < values[lower]) violations.push(`${higher} < ${lower} by ${(values[lower] - values[higher]).toFixed(4)}`);
+  }
   return {
     score: violations.length === 0 ? 1 : 0,
-    metadata: { metric, values, violations, convention: "1 when thorough ≥ balanced ≥ fast, else 0" },
+    metadata: { metric, values, violations, convention: `1 when ${[...order].reverse().join(" ≥ ")}, else 0` },
   };
+}
+
+export function tierOrderScore(metric: string, values: TierValues): TierOrderScore {
+  return orderScore(metric, values, TIER_ORDER);
+}
+
+export function presetOrderScore(metric: string, values: PresetValues): OrderScore<PresetValues> {
+  return orderScore(metric, values, PRESET_ORDER);
+}
+
+function orderedScorer<K extends string, TInput, TOutput extends Record<string, Record<K, number>>, TExpected>(
+  kind: string,
+  metric: string,
+  order: readonly K[],
+): Evalite.Scorer<TInput, TOutput, TExpected> {
+  return createScorer<TInput, TOutput, TExpected>({
+    name: `${kind} ordered (${metric})`,
+    description: `1 when ${metric} is ${[...order].reverse().join(" ≥ ")}`,
+    scorer: ({ output }) => {
+      const values = output[metric];
+      if (!values) throw new Error(`output has no ${kind.toLowerCase()} values for ${metric}`);
+      return orderScore(metric, values, order);
+    },
+  });
 }
 
 export function tiersOrdered<TInput, TOutput extends Record<string, TierValues>, TExpected>(
   metric: string,
 ): Evalite.Scorer<TInput, TOutput, TExpected> {
-  return createScorer<TInput, TOutput, TExpected>({
-    name: `Tiers ordered (${metric})`,
-    description: `1 when ${metric} is thorough ≥ balanced ≥ fast`,
-    scorer: ({ output }) => {
-      const values = output[metric];
-      if (!values) throw new Error(`output has no tier values for ${metric}`);
-      return tierOrderScore(metric, values);
-    },
-  });
+  return orderedScorer<Tier, TInput, TOutput, TExpected>("Tiers", metric, TIER_ORDER);
+}
+
+export function presetsOrdered<TInput, TOutput extends Record<string, PresetValues>, TExpected>(
+  metric: string,
+): Evalite.Scorer<TInput, TOutput, TExpected> {
+  return orderedScorer<Preset, TInput, TOutput, TExpected>("Presets", metric, PRESET_ORDER);
 }

@@ -82,6 +82,17 @@ describe("the compiled CLIs, spawned as pnpm runs them", () => {
     });
     expectOneLineError(run("eval:export", ["--runId", "0"], ROOT), /^eval:export: --runId must be a positive integer, got "0"$/m);
   });
+
+  it("pnpm eval:init: writes a starter dataset into a folder relative to its working folder; a bad argument is one line", () => {
+    const dir = join(scratch, "init");
+    mkdirSync(dir);
+    const written = run("eval:init", ["starter"], dir);
+    expect(written.stderr).toBe("");
+    expect(written.status).toBe(0);
+    expect(written.stdout).toMatch(/^eval:init: wrote a starter dataset to \S+starter: 4 documents, /);
+    expect(readFileSync(join(dir, "starter/queries.json"), "utf8")).toContain('"judgments"');
+    expectOneLineError(run("eval:init", ["a", "b"], dir), /^eval:init: one folder is needed, got 2; Usage: pnpm eval:init <folder>$/m);
+  });
 });
 
 describe("bin/check-build.mjs: a stale build does not run", () => {
@@ -151,7 +162,7 @@ describe("bin/check-build.mjs: a stale build does not run", () => {
 
   it("is what every CLI script preloads, on the build pnpm build makes", () => {
     const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
-    for (const name of ["engine", "trec-eval", "eval", "eval:compare", "eval:export"]) {
+    for (const name of ["engine", "trec-eval", "eval", "eval:compare", "eval:export", "eval:init"]) {
       expect(scripts[name], name).toMatch(
         /^node (--conditions=compiled )?--import \.\/bin\/check-build\.mjs (packages\/[a-z-]+\/)?dist\/\S+\.js$/,
       );

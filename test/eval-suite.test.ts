@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { evalInProcess, RUN_TIMEOUT_MS, runEval, type EvalRun } from "./eval-run.js";
@@ -56,6 +56,13 @@ describe("pnpm eval on the fixtures, offline", () => {
       ).toBe(0);
       expect(result.stdout).toMatch(/gate: offline floors from evals\/baseline\.json: [1-9]\d* checked, 0 fell, 0 missing/);
       expect(result.stdout).toMatch(/index: dataset fixtures, \d+ documents/);
+      // A full run writes the badge (a filtered one does not: test/gate.test.ts).
+      expect(JSON.parse(readFileSync(join(result.reportsDir, "badge.json"), "utf8"))).toMatchObject({
+        schemaVersion: 1,
+        label: "evals",
+        color: expect.any(String),
+        message: expect.stringMatching(/^\d+% pass · p95 /),
+      });
     },
     RUN_TIMEOUT_MS,
   );
@@ -97,12 +104,23 @@ describe("pnpm eval on a BEIR folder (EVAL_DATASET)", () => {
       expect(r.stdout).toMatch(/eval: dataset beir-mini \(2 queries\)/);
       const suite = r.output!.suites.find((s) => s.name === "Search (BM25)")!;
       expect(suite.evals).toHaveLength(2);
-      const mrr = suite.evals.flatMap((e) => e.scores.filter((s) => s.name === "MRR").map((s) => s.score));
+      const mrr = suite.evals.flatMap((e) => e.scores.filter((s) => s.name === "MRR@10").map((s) => s.score));
       expect(mrr).toEqual([1, 1]);
       // The answer cases and the cross-language queries are about the fixture corpus: not measured here.
       const measured = r.output!.suites.filter((s) => s.evals.length > 0).map((s) => s.name);
       expect(measured).toContain("Thoroughness [thorough]");
       expect(measured.filter((name) => name.startsWith("Answers:") || name.startsWith("Cross-language"))).toEqual([]);
+      // No query holds an identifier: "Expansion keeps identifiers" has no case and is skipped, not an error.
+      expect(measured).not.toContain("Expansion keeps identifiers");
+      // A new dataset has no floors: the run is not gated, and passes when every eval scored something.
+      expect(r.stdout).toMatch(/gate: NOT GATED: no offline@beir-mini floors/);
+      expect(
+        r.code,
+        r.stdout
+          .split("\n")
+          .filter((l) => /^(gate|eval)/.test(l))
+          .join("\n"),
+      ).toBe(0);
     },
     RUN_TIMEOUT_MS,
   );

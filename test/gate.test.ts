@@ -59,13 +59,19 @@ describe("pnpm eval gates on per-metric floors", () => {
       const r = await run(["query", "--update-baseline", "--reason", "test floors"]);
       expect(r.code, r.stdout + r.stderr).toBe(0);
       expect(r.stdout).toMatch(/baseline: .*baseline\.json: \d+ floor\(s\) added, 0 moved, 0 removed/);
+      expect(r.stdout).toMatch(/baseline: cases: \d+ recorded as passing, \d+ as failing, 0 removed/);
       const b = baseline();
+      expect(b.version).toBe(2);
+      // A latency ceiling for the engine-timed eval: at least 3 × its p95, at least 2 s (the offline minimum).
+      expect(b.ceilings.offline![HYBRID]!.all).toBeGreaterThanOrEqual(2000);
+      expect(b.cases.offline![HYBRID]!.pass.length + b.cases.offline![HYBRID]!.fail.length).toBe(58);
       const floor = b.floors.offline![HYBRID]!["nDCG@10"]!.all!;
       expect(floor).toBeGreaterThan(0.3);
       expect(b.log).toHaveLength(1);
       expect(b.log[0]).toMatchObject({ mode: "offline", action: "raise", reason: "test floors" });
       expect(b.log[0]!.commit).toMatch(/^[0-9a-f]{40}$/);
       expect(b.log[0]!.changes.find((c) => c.key === `${HYBRID}|nDCG@10|all`)).toMatchObject({ from: null, to: floor, n: 58 });
+      expect(b.log[0]!.cases).toHaveLength(58);
     },
     RUN_TIMEOUT_MS,
   );
@@ -76,6 +82,10 @@ describe("pnpm eval gates on per-metric floors", () => {
       const r = await run(["query"]);
       expect(r.code, r.stdout + r.stderr).toBe(0);
       expect(r.stdout).toMatch(/gate: offline floors from .*baseline\.json: [1-9]\d* checked, 0 fell, 0 missing/);
+      expect(r.stdout).toMatch(/gate: offline latency ceilings \(p95, ms\): 1 checked, 0 exceeded, 0 missing/);
+      expect(r.stdout).toMatch(
+        /cases: 58 \(retrieval cases and questions\): \d+ pass, \d+ fail, 0 error; 0 regressed, \d+ known failure\(s\), 0 fixed, 0 new failure\(s\)/,
+      );
       expect(r.stdout).toMatch(/evalite: mean \d+\.\d % of \d+ scores; threshold 70 % \(evalite\.config\.ts\) (met|not met) — advisory/);
       expect(r.stdout).toMatch(/eval: PASS; exit 0/);
       // One eval file ran: Evalite prints its table of cases.
@@ -93,12 +103,14 @@ describe("pnpm eval gates on per-metric floors", () => {
       expect(normal.report.aggregates.find((a) => a.eval === HYBRID && a.slice === "all")!.latency).toMatchObject({ source: "elapsedMs" });
       const files = readdirSync(r.reportsDir);
       expect(files.filter((f) => /Z\.(md|junit\.xml)$/.test(f))).toHaveLength(2);
-      expect(JSON.parse(readFileSync(join(r.reportsDir, "badge.json"), "utf8"))).toMatchObject({
-        schemaVersion: 1,
-        label: "evals",
-        color: expect.any(String),
-        message: expect.stringMatching(/^\d+% pass · p95 /),
-      });
+      // A clean run: the JUnit file holds no failure although some cases fail as recorded; classnames are repo-relative.
+      const junit = readFileSync(join(r.reportsDir, files.find((f) => f.endsWith(".junit.xml"))!), "utf8");
+      expect(junit).toMatch(/<testsuites name="pnpm eval" tests="\d+" failures="0" errors="0" skipped="[1-9]\d*"/);
+      expect(junit).toContain('classname="evals/query.eval.ts"');
+      expect(junit).not.toContain(`classname="${ROOT}`);
+      // A filtered run leaves the badge alone: its pass rate is not the suite's.
+      expect(files).not.toContain("badge.json");
+      expect(r.stdout).toMatch(/no badge: a filtered run's pass rate is not the suite's/);
     },
     RUN_TIMEOUT_MS,
   );
@@ -112,10 +124,24 @@ describe("pnpm eval gates on per-metric floors", () => {
       expect(r.stdout).not.toContain("╔");
       expect(r.stdout).toMatch(/gate: REGRESSION: \d+ floor\(s\) fell or went missing:/);
       expect(r.stdout).toMatch(/ {2}Hybrid query \(balanced\)\|nDCG@10\|all {2}0\.\d{4} < floor 0\.\d{4} {2}\(−0\.\d{4}\) {2}n=58/);
-      expect(r.stdout).toMatch(/eval: FAIL \(\d+ floor\(s\) fell or went missing\); exit 1/);
+      // The cases that passed before and fail now are named, each with why.
+      expect(r.stdout).toMatch(
+        /cases: REGRESSION: \d+ case\(s\) passed before and fail now:\n {2}Hybrid query \(balanced\)\|q-\d+ {2}\S+ 0\.\d{3} < 0\.5/,
+      );
+      expect(r.stdout).toMatch(/eval: FAIL \(\d+ case\(s\) regressed; \d+ floor\(s\) fell or went missing\); exit 1/);
       weak = reportOf(r);
       expect(reportProblems(weak.report)).toEqual([]);
       expect(weak.report.status).toBe("fail");
+      // JUnit fails exactly the regressed cases and the fallen floors; the cases failing as recorded stay skipped.
+      const junit = readFileSync(weak.path.replace(/\.json$/, ".junit.xml"), "utf8");
+      const regressed = weak.report.verdicts.filter((v) => v.status === "regression");
+      expect(regressed.length).toBeGreaterThan(0);
+      // Every case was recorded by the clean run: none is new. A weaker weighting may fix a case or two
+      // (q-011 since the convex fusion of issue 14); a fixed case is reported, never a failure.
+      expect(weak.report.verdicts.filter((v) => v.status === "new-failure")).toEqual([]);
+      const failures = (junit.match(/<failure /g) ?? []).length;
+      expect(failures).toBe(regressed.length + weak.report.gate.failures.length + weak.report.gate.ceilings.failures.length);
+      for (const v of regressed) expect(junit).toContain(`name="${v.id}: `);
       expect(weak.report.engineOptions).toEqual({ hybrid: { columnWeights: [0, 0, 0] } });
       const fell = weak.report.gate.failures.find((c) => c.key === `${HYBRID}|nDCG@10|all`)!;
       expect(fell.delta!).toBeLessThan(-0.03);
@@ -184,15 +210,25 @@ describe("pnpm eval gates on per-metric floors", () => {
   });
 
   it(
-    "lowering a floor takes an explicit flag and a reason, and is logged",
+    "lowering a floor and accepting failures take explicit flags and a reason, and are logged",
     async () => {
       const before = baseline().floors.offline![HYBRID]!["nDCG@10"]!.all!;
-      const r = await run(["query", "--lower-floor", HYBRID, "--reason", "test: accept the weaker ranking"], WEAKENED);
-      expect(r.code, r.stdout + r.stderr).toBe(0);
+      const lowered = await run(["query", "--lower-floor", HYBRID, "--reason", "test: accept the weaker ranking"], WEAKENED);
+      // The floors are lowered, but the cases that passed before still regress: the run still fails, naming them.
+      expect(lowered.code, lowered.stdout + lowered.stderr).toBe(1);
+      expect(lowered.stdout).toMatch(/eval: FAIL \(\d+ case\(s\) regressed\); exit 1/);
       const b = baseline();
       expect(b.floors.offline![HYBRID]!["nDCG@10"]!.all!).toBeLessThan(before);
       expect(b.log.at(-1)).toMatchObject({ action: "lower", reason: "test: accept the weaker ranking" });
       expect(b.log.at(-1)!.changes.find((c) => c.key === `${HYBRID}|nDCG@10|all`)).toMatchObject({ from: before });
+      const accepted = await run(["query", "--accept-failure", HYBRID, "--reason", "test: accept the weaker ranking"], WEAKENED);
+      expect(accepted.code, accepted.stdout + accepted.stderr).toBe(0);
+      expect(accepted.stdout).toMatch(/cases: 58 \(retrieval cases and questions\): .*; 0 regressed, \d+ known failure\(s\)/);
+      expect(baseline().log.at(-1)).toMatchObject({
+        action: "lower",
+        changes: [],
+        cases: expect.arrayContaining([expect.objectContaining({ to: "fail" })]),
+      });
     },
     RUN_TIMEOUT_MS,
   );
@@ -204,6 +240,13 @@ describe("pnpm eval gates on per-metric floors", () => {
     const reason = await refused(["query", "--lower-floor", HYBRID]);
     expect(reason.code).toBe(2);
     expect(reason.stderr).toBe('eval: --lower-floor needs --reason "why the floor may drop"\n');
+    // A malformed ceiling in the baseline: the file and the field.
+    writeFileSync(join(work, "ceiling.json"), JSON.stringify({ ...baseline(), ceilings: { offline: { [HYBRID]: { all: "fast" } } } }));
+    const ceiling = await refused(["query"], { EVAL_BASELINE: join(work, "ceiling.json") });
+    expect(ceiling.code).toBe(2);
+    expect(ceiling.stderr).toMatch(
+      /^eval: .*ceiling\.json: \/ceilings\/offline\/Hybrid query \(balanced\)\/all: must be a number of milliseconds > 0 \(got "fast"\)\n$/,
+    );
     const flag = await refused(["query", "--no-cache"]);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toBe("eval: unknown flag --no-cache (did you mean --noCache?); pnpm eval --help lists the flags\n");
@@ -228,6 +271,19 @@ describe("pnpm eval gates on per-metric floors", () => {
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/^eval: .*broken\.json: not valid JSON \(.*\)\n$/);
   });
+
+  it(
+    "a pass mark for a metric nobody measures, known only once the run has measured, is one line and exit 2; nothing is written",
+    async () => {
+      const mark = await run(["query", "--pass-mark", "nDCG@11=0.5"]);
+      expect(mark.code).toBe(2);
+      expect(mark.stderr).toMatch(
+        /^eval: --pass-mark nDCG@11=…: no metric "nDCG@11" in this run or the baseline's floors \(metrics: .*nDCG@10.*\)\n$/,
+      );
+      expect(existsSync(mark.reportsDir)).toBe(false);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
   it(
     "a bad model configuration, found by global setup inside pnpm eval's process, is one line and exit 2 too",

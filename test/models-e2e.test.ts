@@ -255,7 +255,9 @@ describe("query expansion over HTTP, through the stub server", () => {
           metric,
         ).toBe(true);
       }
-      expect(run.stdout).toMatch(/cases: \d+: 0 pass, \d+ fail, 0 error; (\d+) of \1 scores not scored/);
+      expect(run.stdout).toMatch(
+        /cases: \d+ \(retrieval cases and questions\): 0 pass, \d+ fail, 0 error; [^;]*; (\d+) of \1 scores not scored/,
+      );
       // Nothing could be scored: no silent pass, although this mode has no floors.
       expect(run.code).toBe(1);
       expect(run.stdout).toMatch(/\neval: FAIL \(nothing could be scored: 86 case\(s\), not scored: failed \d+\); exit 1\n/);

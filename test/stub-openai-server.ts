@@ -11,6 +11,12 @@
  * - `server-error`: every call gets 500;
  * - `timeout`: calls are held open past the client's timeout, then dropped.
  *
+ * Answers are asked for in JSON (the answer schema, `{ answer, refused, citations }`) and given so;
+ * `options` shape them further for a test: `answer` writes a model's answer to a question (e.g. a
+ * refusal in the question's language, or a better answer from the quality preset's model),
+ * `jsonAnswers: false` makes the server reject the JSON response format for answers (HTTP 400, as
+ * servers without structured output do), and `delayMs` holds a model's calls (a slow model).
+ *
  * A call whose model id is a behaviour's name (e.g. ENGINE_MODEL_SLIM=server-error) gets that
  * behaviour instead, so one run can hold several (one per preset) and serve several tests.
  *
@@ -28,6 +34,22 @@ export interface RecordedRequest {
   headers: IncomingMessage["headers"];
   body: Record<string, unknown>;
   kind: "answer" | "expansion" | "judge" | "embedding" | "other";
+}
+
+/** What an answer call asked: the model, the question and the numbered sources (their doc ids). */
+export interface AnswerCall {
+  model: string;
+  question: string;
+  sources: Array<{ ref: number; doc: string }>;
+}
+
+export interface StubOptions {
+  /** A model's answer to a question; undefined keeps the behaviour's. */
+  answer?: (call: AnswerCall) => { answer: string; refused: boolean; citations: number[] } | undefined;
+  /** false: answer calls that ask for JSON get HTTP 400 (`response_format` unsupported). @default true */
+  jsonAnswers?: boolean;
+  /** How long to hold a call of this model before answering (ms). */
+  delayMs?: (model: string, kind: RecordedRequest["kind"]) => number;
 }
 
 export interface StubServer {
@@ -57,13 +79,14 @@ function kindOf(path: string, body: ChatBody): RecordedRequest["kind"] {
   if (!path.endsWith("/chat/completions")) return "other";
   const props = body.response_format?.json_schema?.schema?.properties ?? {};
   if ("lexicalQueries" in props) return "expansion";
-  if (body.response_format) return "judge";
   const system = (body.messages ?? [])
     .filter((m) => m.role === "system")
     .map((m) => text(m.content))
     .join("\n");
-  if (/Expansion|rewrite a search query/i.test(system) || /lexicalQueries/.test(system)) return "expansion";
+  // Answers are asked for in JSON (the answer schema) or, as a fallback, in free text.
   if (/answer questions about Tessera/i.test(system)) return "answer";
+  if (body.response_format) return "judge";
+  if (/Expansion|rewrite a search query/i.test(system) || /lexicalQueries/.test(system)) return "expansion";
   return "judge";
 }
 
@@ -84,11 +107,19 @@ function goodContent(kind: RecordedRequest["kind"], body: ChatBody): string {
     const refs = [...user.matchAll(/<source ref="(\d+)"/g)].map((m) => Number(m[1]));
     const reasoning = "The stub judge read the sources and the answer.";
     if ("ratings" in props) return JSON.stringify({ reasoning, ratings: refs.map((ref, i) => ({ ref, score: i === 0 ? 3 : 1 })) });
+    if ("topics" in props) {
+      const topics = [...user.matchAll(/<topic n="(\d+)">/g)].map((m) => Number(m[1]));
+      return JSON.stringify({ reasoning, topics: topics.map((topic) => ({ topic, covered: topic === 1 })) });
+    }
+    if ("refused" in props) {
+      const answer = /<answer>\n([\s\S]*?)\n<\/answer>/.exec(user)?.[1] ?? "";
+      return JSON.stringify({ reasoning, refused: /do not contain|enthalten keine|ne contiennent pas|non contengono/i.test(answer) });
+    }
     if ("claims" in props)
       return JSON.stringify({ reasoning, claims: [{ claim: "The answer's first statement.", supported: true, refs: refs.slice(0, 1) }] });
     return JSON.stringify({ reasoning, score: 2 });
   }
-  // An answer: quote the first source's first sentence with a citation.
+  // An answer: quote the first source's first sentence with a citation; JSON when asked for it.
   const first = /<source ref="1"[^>]*>\n([\s\S]*?)\n<\/source>/.exec(user)?.[1] ?? "";
   const sentence = first
     .split("\n")
@@ -96,7 +127,10 @@ function goodContent(kind: RecordedRequest["kind"], body: ChatBody): string {
     .join(" ")
     .split(/(?<=[.!?])\s/)[0]
     ?.trim();
-  return sentence ? `${sentence} [1]` : "The documents do not contain an answer to this question.";
+  const answer = sentence
+    ? { answer: `${sentence} [1]`, refused: false, citations: [1] }
+    : { answer: "The documents do not contain an answer to this question.", refused: true, citations: [] };
+  return body.response_format ? JSON.stringify(answer) : answer.answer;
 }
 
 function badContent(kind: RecordedRequest["kind"]): string {
@@ -121,7 +155,20 @@ function completion(model: string, content: string): unknown {
   };
 }
 
-export function startStubServer(defaultBehaviour: StubBehaviour, port = 0): Promise<StubServer> {
+/** The question and the numbered sources of an answer call's user message. */
+function answerCall(body: ChatBody): AnswerCall {
+  const user = (body.messages ?? [])
+    .filter((m) => m.role === "user")
+    .map((m) => text(m.content))
+    .join("\n");
+  return {
+    model: body.model ?? "stub",
+    question: /^Question: (.*)$/m.exec(user)?.[1] ?? "",
+    sources: [...user.matchAll(/<source ref="(\d+)" doc="([^"]*)"/g)].map((m) => ({ ref: Number(m[1]), doc: m[2]! })),
+  };
+}
+
+export function startStubServer(defaultBehaviour: StubBehaviour, port = 0, options: StubOptions = {}): Promise<StubServer> {
   const requests: RecordedRequest[] = [];
   const seen = new Set<string>();
   const held: ServerResponse[] = [];
@@ -162,8 +209,22 @@ export function startStubServer(defaultBehaviour: StubBehaviour, port = 0): Prom
         });
       }
       if (kind === "other") return send(res, 404, { error: { message: `stub: no route ${path}` } });
-      const content = behaviour === "bad-json" ? badContent(kind) : goodContent(kind, body);
-      return send(res, 200, completion(body.model ?? "stub", content));
+      if (kind === "answer" && body.response_format && options.jsonAnswers === false)
+        return send(res, 400, {
+          error: { message: "stub: response_format json_schema is not supported by this server", type: "invalid_request_error" },
+        });
+      const custom = kind === "answer" && behaviour !== "bad-json" ? options.answer?.(answerCall(body)) : undefined;
+      const content = custom
+        ? body.response_format
+          ? JSON.stringify(custom)
+          : custom.answer
+        : behaviour === "bad-json"
+          ? badContent(kind)
+          : goodContent(kind, body);
+      const reply = () => send(res, 200, completion(body.model ?? "stub", content));
+      const delay = options.delayMs?.(body.model ?? "stub", kind) ?? 0;
+      if (delay > 0) setTimeout(reply, delay);
+      else reply();
     });
   });
   return new Promise((resolve) => {

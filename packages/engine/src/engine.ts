@@ -336,8 +336,9 @@ export class Engine {
       note: evidenceNote(check),
     });
     const answeredBy = answerer === this.extractive ? null : preset;
-    const finish = (answer: string, extra: Partial<AskResult> = {}): AskResult => {
-      const refs = citedRefs(answer);
+    const finish = (answer: string, extra: Partial<AskResult> = {}, declared: readonly number[] = []): AskResult => {
+      // The [n] in the text first, then any source a structured answer declares beyond them.
+      const refs = [...new Set([...citedRefs(answer), ...declared])];
       const citations = refs
         .filter((r) => r >= 1 && r <= sources.length)
         .map((r) => ({ ref: r, docId: sources[r - 1]!.docId, passageId: sources[r - 1]!.passageId }));
@@ -369,8 +370,11 @@ export class Engine {
       end: now(),
       ...(answer.trace.note ? { note: answer.trace.note } : {}),
     });
-    if (answer.error !== undefined) return finish("", { error: answer.error });
-    return answer.refusal ? finish(answer.text, { refused: true, refusal: answer.refusal, citations: [] }) : finish(answer.text);
+    const format = answer.format ? { answerFormat: answer.format } : {};
+    if (answer.error !== undefined) return finish("", { error: answer.error, ...format });
+    return answer.refusal
+      ? finish(answer.text, { refused: true, refusal: answer.refusal, citations: [], ...format })
+      : finish(answer.text, format, answer.citations);
   }
 
   /** What identifies this index's behaviour; equal fingerprints mean comparable runs. */

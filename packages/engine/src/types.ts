@@ -350,6 +350,13 @@ export interface AskResult {
   evidence: { coverage: number; threshold: number; sufficient: boolean; bestRef: number | null };
   /** Source sentences that read as instructions to an assistant (never used as answer text). */
   flagged: Array<{ ref: number; sentence: string }>;
+  /**
+   * How the answer model answered: `structured` (it said itself whether it refuses, in any
+   * language) or `text` (free text, from a server that cannot answer in JSON: `refused` then only
+   * recognises the prompt's English refusal sentence). Absent when no model wrote the answer
+   * (extractive, or refused on evidence).
+   */
+  answerFormat?: "structured" | "text";
   /** Set when the answer model failed; the answer is then empty, never a made-up refusal. */
   error?: string;
   trace: TraceStage[];

@@ -1,31 +1,15 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MockLanguageModelV3, MockRerankingModelV3 } from "ai/test";
-import type { LanguageModelV3GenerateResult } from "@ai-sdk/provider";
 import { Engine } from "../src/index.js";
 import { describeModels, engineModelOptions, ModelExpander, selectModels } from "../src/models/index.js";
 import { rerankingFrom } from "../src/models/select.js";
+import { scriptedModel } from "../src/testing.js";
 import { SMALL_CORPUS, tempDir, writeFiles } from "./helpers.js";
 
 const KEY = "sk-test-NEVER-SHOW-ME-4242";
 
-function reply(text: string): LanguageModelV3GenerateResult {
-  return {
-    content: [{ type: "text", text }],
-    finishReason: { unified: "stop", raw: "stop" },
-    usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } },
-    warnings: [],
-  } as LanguageModelV3GenerateResult;
-}
-
-function mock(...texts: string[]): MockLanguageModelV3 {
-  let i = 0;
-  return new MockLanguageModelV3({
-    provider: "mock",
-    modelId: "m1",
-    doGenerate: async () => reply(texts[Math.min(i++, texts.length - 1)]!),
-  });
-}
+const mock = (...replies: Array<string | Error>) => scriptedModel("m1", ...replies);
 
 describe("selectModels", () => {
   it("is offline without configuration", () => {

@@ -1,12 +1,14 @@
 /**
  * From case records to case outcomes and slice aggregates.
  *
- * **Case outcome.** A trial passes when its task did not throw and every score is scored and at
- * least `CASE_PASS_MARK` (0.5). A case's metric value is the mean of its trials' counted values
- * (not-scored counts 0); the metric passes when every trial scored it and that mean is ≥ 0.5. The
- * case is `error` when any trial threw, `pass` when every metric passed, else `fail`, with one
- * reason per metric that did not pass. With more than one trial the case also records each
- * trial's outcome and `flipped` when they differ.
+ * **Case outcome.** A case's metric value is the mean of its trials' counted values (not-scored
+ * counts 0); the metric passes when every trial scored it and that mean reaches the metric's
+ * **pass mark** (pass-marks.ts: 0.5 unless the baseline or `--pass-mark` says otherwise). A case
+ * with a **verdict score** (score-status.ts: a "Question verdict") is judged by that verdict
+ * instead: it passes when every trial's verdict passed, and its reasons are the failed
+ * expectations the verdict names. Otherwise the case is `pass` when every metric passed, else
+ * `fail`, with one reason per metric that did not pass; `error` when any trial threw. With more
+ * than one trial the case also records each trial's outcome and `flipped` when they differ.
  *
  * **Slices.** Aggregates are keyed by eval (the variant group, or the suite) and slice: `all`, or
  * for a variant suite its variant (`tier=fast`, `preset=slim`); then that base joined with the
@@ -20,11 +22,9 @@
  * case's trials).
  */
 import type { CaseRecord, SuiteRecord, Trial } from "./evalite-output.js";
-import { erroredScore, isScored, type CountedScore } from "./score-status.js";
+import { defaultPassMarks, passMarkOf, type PassMarks } from "./pass-marks.js";
+import { erroredScore, isScored, type CountedScore, type ScoreVerdict } from "./score-status.js";
 import { mean, percentile, sd } from "./stats.js";
-
-/** A metric of a case passes at this value or above. */
-export const CASE_PASS_MARK = 0.5;
 
 export type Outcome = "pass" | "fail" | "error";
 
@@ -49,8 +49,15 @@ export interface CaseOutcome extends Omit<CaseRecord, "trials"> {
   slices: string[];
   trials: number;
   outcome: Outcome;
-  /** Why the case did not pass: one line per metric below the mark or not scored, and task errors. */
+  /** Why the case did not pass: one line per metric below its mark or not scored, or each expectation its verdict failed; and task errors. */
   reasons: string[];
+  /** `verdict` when a verdict score judged the case, `pass-marks` otherwise. */
+  judgedBy: "verdict" | "pass-marks";
+  /** A verdict's diagnosis and golden-set warnings (from the first trial that failed, else the first). */
+  diagnosis?: { verdict: string; reasons: string[] };
+  warnings?: string[];
+  /** The key (`suite|id`) of the verdict unit this case belongs to: its own, or its question's (verdicts.ts). */
+  verdict?: string;
   metrics: CaseMetric[];
   /** Median latency over the trials (ms), when measured. */
   latencyMs: number | null;
@@ -110,6 +117,7 @@ export const isBaseSlice = (slice: string): boolean => !slice.includes("language
 export function caseOutcomes(
   cases: readonly CaseRecord[],
   expectedMetrics: (evalKey: string) => readonly string[] = () => [],
+  marks: PassMarks = defaultPassMarks(),
 ): CaseOutcome[] {
   const metricsBySuite = new Map<string, string[]>();
   for (const c of cases) {
@@ -117,10 +125,10 @@ export function caseOutcomes(
     for (const t of c.trials) for (const s of t.scores) if (!names.includes(s.metric)) names.push(s.metric);
     metricsBySuite.set(c.suite, names);
   }
-  return cases.map((c) => caseOutcome(c, metricsBySuite.get(c.suite)!));
+  return cases.map((c) => caseOutcome(c, metricsBySuite.get(c.suite)!, marks));
 }
 
-function caseOutcome(c: CaseRecord, metricNames: readonly string[]): CaseOutcome {
+function caseOutcome(c: CaseRecord, metricNames: readonly string[], marks: PassMarks): CaseOutcome {
   const perTrial = c.trials.map((t) => trialScores(t, metricNames));
   const metrics: CaseMetric[] = metricNames
     .filter((name) => perTrial.some((scores) => scores.has(name)))
@@ -128,17 +136,34 @@ function caseOutcome(c: CaseRecord, metricNames: readonly string[]): CaseOutcome
       caseMetric(
         name,
         perTrial.map((scores) => scores.get(name) ?? { metric: name, value: 0, status: "missing" }),
+        passMarkOf(marks, name),
       ),
     );
   const reasons: string[] = [];
+  const trialLabel = (i: number): string => (c.trials.length > 1 ? `trial ${i + 1}: ` : "");
   c.trials.forEach((t, i) => {
-    if (t.status === "error") reasons.push(`${c.trials.length > 1 ? `trial ${i + 1}: ` : ""}the task threw: ${t.error}`);
+    if (t.status === "error") reasons.push(`${trialLabel(i)}the task threw: ${t.error}`);
   });
-  for (const m of metrics) {
-    if (m.passed) continue;
-    reasons.push(m.status === "scored" ? `${m.metric} ${m.value.toFixed(3)} < ${CASE_PASS_MARK}` : `${m.metric} not scored (${m.status})`);
+  const verdicts = perTrial.map(verdictOf);
+  const judgedBy = verdicts.some((v) => v !== undefined) ? "verdict" : "pass-marks";
+  if (judgedBy === "verdict") {
+    verdicts.forEach((v, i) => {
+      if (c.trials[i]!.status === "error") return;
+      if (!v) reasons.push(`${trialLabel(i)}no verdict (the verdict score is missing or not readable)`);
+      else for (const failed of v.failed) if (!v.pass) reasons.push(`${trialLabel(i)}${failed}`);
+    });
+  } else {
+    for (const m of metrics) {
+      if (m.passed) continue;
+      reasons.push(
+        m.status === "scored"
+          ? `${m.metric} ${m.value.toFixed(3)} < ${passMarkOf(marks, m.metric)}`
+          : `${m.metric} not scored (${m.status})`,
+      );
+    }
   }
-  const outcome: Outcome = c.trials.some((t) => t.status === "error") ? "error" : metrics.every((m) => m.passed) ? "pass" : "fail";
+  const passed = judgedBy === "verdict" ? verdicts.every((v) => v?.pass === true) : metrics.every((m) => m.passed);
+  const outcome: Outcome = c.trials.some((t) => t.status === "error") ? "error" : passed ? "pass" : "fail";
   const latencies = c.trials.map((t) => t.latencyMs).filter((x): x is number => x !== null);
   const { trials, ...identity } = c;
   const result: CaseOutcome = {
@@ -147,11 +172,15 @@ function caseOutcome(c: CaseRecord, metricNames: readonly string[]): CaseOutcome
     trials: trials.length,
     outcome,
     reasons,
+    judgedBy,
     metrics,
     latencyMs: latencies.length > 0 ? median(latencies) : null,
   };
+  const told = verdicts.find((v) => v && !v.pass) ?? verdicts.find((v) => v !== undefined);
+  if (told?.diagnosis) result.diagnosis = told.diagnosis;
+  if (told?.warnings) result.warnings = told.warnings;
   if (c.trials.length > 1) {
-    result.trialOutcomes = perTrial.map((scores, i) => trialOutcome(c.trials[i]!, scores));
+    result.trialOutcomes = perTrial.map((scores, i) => trialOutcome(c.trials[i]!, scores, marks, judgedBy));
     result.flipped = new Set(result.trialOutcomes).size > 1;
   }
   return result;
@@ -162,12 +191,19 @@ function trialScores(t: Trial, metricNames: readonly string[]): Map<string, Coun
   return new Map(t.scores.map((s) => [s.metric, s]));
 }
 
-function trialOutcome(t: Trial, scores: Map<string, CountedScore>): Outcome {
-  if (t.status === "error") return "error";
-  return [...scores.values()].every((s) => isScored(s) && s.value >= CASE_PASS_MARK) ? "pass" : "fail";
+/** The verdict among a trial's scores, if a verdict score is there. */
+function verdictOf(scores: Map<string, CountedScore>): ScoreVerdict | undefined {
+  for (const s of scores.values()) if (s.verdict) return s.verdict;
+  return undefined;
 }
 
-function caseMetric(metric: string, trials: readonly CountedScore[]): CaseMetric {
+function trialOutcome(t: Trial, scores: Map<string, CountedScore>, marks: PassMarks, judgedBy: CaseOutcome["judgedBy"]): Outcome {
+  if (t.status === "error") return "error";
+  if (judgedBy === "verdict") return verdictOf(scores)?.pass === true ? "pass" : "fail";
+  return [...scores.values()].every((s) => isScored(s) && s.value >= passMarkOf(marks, s.metric)) ? "pass" : "fail";
+}
+
+function caseMetric(metric: string, trials: readonly CountedScore[], mark: number): CaseMetric {
   const values = trials.map((s) => s.value);
   const failed = trials.filter((s) => !isScored(s));
   const value = mean(values);
@@ -175,7 +211,7 @@ function caseMetric(metric: string, trials: readonly CountedScore[]): CaseMetric
     metric,
     value,
     status: failed[0]?.status ?? "scored",
-    passed: failed.length === 0 && value >= CASE_PASS_MARK,
+    passed: failed.length === 0 && value >= mark,
   };
   if (failed.length > 0) m.notScored = countBy(failed.map((s) => s.status));
   if (trials.length > 1) {

@@ -10,6 +10,8 @@ import {
   floorFrom,
   floorMode,
   gateFailures,
+  loadBaseline,
+  logChanges,
   lowerFloors,
   ratchet,
   readBaseline,
@@ -175,7 +177,7 @@ describe("lowering a floor: explicit, with a reason, logged", () => {
     ]);
     expect(b.floors.offline!.Search).toEqual({ MRR: { all: 0.7768 } });
     expect(() => lowerFloors(b, "offline", ["Nope|x"], renamed, new Set(["Search"]), ctx("r"))).toThrow(
-      '--lower-floor "Nope|x": no offline floor matches (keys are eval|metric|slice)',
+      '--lower-floor "Nope|x": no offline floor or ceiling matches (keys are eval|metric|slice; a ceiling\'s metric is "p95 ms")',
     );
     expect(() => lowerFloors(b, "offline", ["Search"], [], new Set(), ctx("r"))).toThrow(
       "this run did not measure Search; run its eval file to lower its floors",
@@ -215,7 +217,9 @@ describe("the baseline file", () => {
     expect(() => readBaseline(bad("b.json", floors(1.2)))).toThrow(
       "b.json: /floors/offline/Search/nDCG/all: must be a number in [0, 1] (got 1.2)",
     );
-    expect(() => readBaseline(bad("c.json", { ...emptyBaseline(), version: 2 }))).toThrow("c.json: /version: must be 1 (got 2)");
+    expect(() => readBaseline(bad("c.json", { ...emptyBaseline(), version: 3 }))).toThrow(
+      "c.json: /version: must be 2 (or 1, which is upgraded) (got 3)",
+    );
     expect(() => readBaseline(bad("d.json", { ...emptyBaseline(), tolerance: { absolute: -1, perSqrtN: 0, minSliceN: 5 } }))).toThrow(
       "d.json: /tolerance/absolute: must be a number ≥ 0",
     );
@@ -230,11 +234,94 @@ describe("the baseline file", () => {
     // A value or a key of any size is quoted with at most 200 characters.
     const huge = "z".repeat(50_000);
     expect(() => readBaseline(bad("f.json", { ...emptyBaseline(), version: huge }))).toThrow(
-      `f.json: /version: must be 1 (got "${"z".repeat(200)}"… (50000 characters))`,
+      `f.json: /version: must be 2 (or 1, which is upgraded) (got "${"z".repeat(200)}"… (50000 characters))`,
     );
     expect(() => readBaseline(bad("g.json", { ...emptyBaseline(), floors: { offline: { [huge]: { m: { all: 2 } } } } }))).toThrow(
       `g.json: /floors/offline/${"z".repeat(184)}… (50022 characters): must be a number in [0, 1] (got 2)`,
     );
+  });
+
+  it("reads a version 1 file as version 2: MRR renamed MRR@10, no ceilings or cases yet, default marks; the log as it was", () => {
+    const v1 = {
+      version: 1,
+      tolerance: { absolute: 0.01, perSqrtN: 0.1, minSliceN: 5 },
+      floors: { offline: { "Search (BM25)": { MRR: { all: 0.78 }, "nDCG@10": { all: 0.61 } } } },
+      log: [
+        {
+          date: "d",
+          commit: null,
+          mode: "offline",
+          action: "raise",
+          reason: "initial",
+          changes: [{ key: "Search (BM25)|MRR|all", from: null, to: 0.78, achieved: 0.8, n: 58 }],
+        },
+      ],
+    };
+    const path = join(dir, "v1.json");
+    writeFileSync(path, JSON.stringify(v1));
+    const { baseline, upgradedFrom } = loadBaseline(path);
+    expect(upgradedFrom).toBe(1);
+    expect(baseline).toEqual({
+      version: 2,
+      tolerance: v1.tolerance,
+      passMarks: { default: 0.5, metrics: {} },
+      ceilingTolerance: { factor: 3, minMs: 2000 },
+      floors: { offline: { "Search (BM25)": { "MRR@10": { all: 0.78 }, "nDCG@10": { all: 0.61 } } } },
+      ceilings: {},
+      cases: {},
+      log: v1.log,
+    });
+    writeBaseline(path, baseline);
+    expect(loadBaseline(path)).toEqual({ baseline, upgradedFrom: null });
+    expect(Object.keys(JSON.parse(readFileSync(path, "utf8")))).toEqual([
+      "version",
+      "tolerance",
+      "passMarks",
+      "ceilingTolerance",
+      "floors",
+      "ceilings",
+      "cases",
+      "log",
+    ]);
+  });
+
+  it("refuses a malformed ceiling, pass mark or case record with one line naming the file and field", () => {
+    const bad = (name: string, over: Record<string, unknown>): string => {
+      const path = join(dir, name);
+      writeFileSync(path, JSON.stringify({ ...emptyBaseline(), ...over }));
+      return path;
+    };
+    expect(() => readBaseline(bad("c1.json", { ceilings: { offline: { "Search (BM25)": { all: -5 } } } }))).toThrow(
+      "c1.json: /ceilings/offline/Search (BM25)/all: must be a number of milliseconds > 0 (got -5)",
+    );
+    expect(() => readBaseline(bad("c2.json", { ceilings: { offline: { "Search (BM25)": { all: "1s" } } } }))).toThrow(
+      'c2.json: /ceilings/offline/Search (BM25)/all: must be a number of milliseconds > 0 (got "1s")',
+    );
+    expect(() => readBaseline(bad("c3.json", { ceilingTolerance: { factor: 0.5, minMs: 1000 } }))).toThrow(
+      "c3.json: /ceilingTolerance/factor: must be a number ≥ 3: a ceiling is never below 3 × the measured p95 (got 0.5)",
+    );
+    expect(() => readBaseline(bad("p1.json", { passMarks: { default: 0.5, metrics: { "nDCG@10": 2 } } }))).toThrow(
+      "p1.json: /passMarks/metrics/nDCG@10: must be a number from 0 to 1 (got 2)",
+    );
+    expect(() => readBaseline(bad("k1.json", { cases: { offline: { S: { pass: "q1", fail: [] } } } }))).toThrow(
+      'k1.json: /cases/offline/S/pass: must be an array of case ids (got "q1")',
+    );
+  });
+
+  it("one run's changes are one log entry: floors, ceilings and cases together", () => {
+    const b = emptyBaseline();
+    const timed = { ...slice("S", "all", 9, { m: 0.5 }), latency: { n: 9, p50Ms: 2, p95Ms: 5, source: "elapsedMs" as const } };
+    const changes = ratchet(b, "offline", [timed], ctx("first"));
+    expect(changes.map((c) => c.key)).toEqual(["S|m|all", "S|p95 ms|all"]);
+    expect(b.ceilings.offline).toEqual({ S: { all: 2000 } });
+    logChanges(b, "offline", "raise", { cases: [{ key: "S|q1", from: null, to: "pass" }] }, ctx("first"));
+    expect(b.log).toHaveLength(1);
+    expect(b.log[0]).toMatchObject({ reason: "first", changes: [{ key: "S|m|all" }, { key: "S|p95 ms|all" }], cases: [{ key: "S|q1" }] });
+    // Lowering matches ceilings by the metric "p95 ms": a run with a slower p95 loosens it.
+    const slower = { ...timed, latency: { ...timed.latency, p95Ms: 900 } };
+    expect(lowerFloors(b, "offline", ["S|p95 ms"], [slower], new Set(["S"]), ctx("slower"))).toEqual([
+      { key: "S|p95 ms|all", from: 2000, to: 2700, achieved: 900, n: 9 },
+    ]);
   });
 
   it("a mode may declare its own tolerance", () => {

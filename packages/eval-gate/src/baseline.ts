@@ -1,18 +1,29 @@
 /**
- * Floors per metric that only rise: `evals/baseline.json` (or `EVAL_BASELINE`).
+ * The committed baseline of the gate: `evals/baseline.json` (or `EVAL_BASELINE`) — per-metric
+ * floors that only rise, latency ceilings that only tighten (ceilings.ts), which cases passed
+ * (case-ratchet.ts), and the pass marks of case outcomes (pass-marks.ts).
  *
  * ```json
- * { "version": 1,
+ * { "version": 2,
  *   "tolerance": { "absolute": 0.01, "perSqrtN": 0.1, "minSliceN": 5 },
  *   "modeTolerance": { "<mode>": { "perSqrtN": 0.5 } },
+ *   "passMarks": { "default": 0.5, "metrics": { "<metric>": 0.6 } },
+ *   "ceilingTolerance": { "factor": 3, "minMs": 2000 },
  *   "floors": { "<mode>": { "<eval>": { "<metric>": { "<slice>": 0.6162 } } } },
+ *   "ceilings": { "<mode>": { "<eval>": { "<slice>": 1000 } } },
+ *   "cases": { "<mode>": { "<suite>": { "pass": ["q-001"], "fail": ["q-002"] } } },
  *   "log": [ { "date", "commit", "dirty"?, "mode", "action": "raise" | "lower", "reason",
- *              "changes": [ { "key", "from", "to", "achieved", "n" } ] } ] }
+ *              "changes": [ { "key", "from", "to", "achieved", "n" } ],
+ *              "cases"?: [ { "key", "from", "to" } ] } ] }
  * ```
  *
- * - **Mode** keys the floors: `offline`, or the model configuration's name, with `@<dataset>`
- *   appended when the run measured another dataset than the fixtures — a run is only ever judged
- *   against floors set in the same mode on the same dataset.
+ * - **Versions.** A version 1 file (floors only, `MRR` for what is MRR@10) is upgraded when read
+ *   (`upgradeBaseline`: metrics renamed by `METRIC_RENAMES`, the new sections empty, marks and
+ *   ceiling tolerance at their defaults); `--update-baseline` writes it back as version 2. The log
+ *   keeps the keys as they were when logged.
+ * - **Mode** keys floors, ceilings and cases: `offline`, or the model configuration's name, with
+ *   `@<dataset>` appended when the run measured another dataset than the fixtures — a run is only
+ *   ever judged against what was set in the same mode on the same dataset.
  * - **Tolerance**: a floor is what a run achieved less `absolute + perSqrtN / √n` (n = cases in the
  *   slice), rounded down to 4 decimals and never below 0; `modeTolerance` overrides it per mode
  *   (model runs are noisier than the deterministic offline run).
@@ -22,18 +33,30 @@
  *   run did not measure is *missing* (also a failure: a renamed metric must not slip out of the
  *   gate silently); floors of evals that did not run (a file filter) are *not run*.
  * - **Ratchet** (`--update-baseline`): adds floors for new measurements and raises floors to this
- *   run's achievement less the tolerance; never lowers. **Lowering** (`--lower-floor <pattern>`
- *   with `--reason`) sets the matched floors to this run's achievement less the tolerance when
- *   that is lower, and removes matched floors the run did not measure. Every change is logged
- *   with date, commit and reason.
+ *   run's achievement less the tolerance; never lowers. Adds and tightens ceilings (never below
+ *   3 × the measured p95). **Lowering** (`--lower-floor <pattern>` with `--reason`) sets the
+ *   matched floors to this run's achievement less the tolerance when that is lower, loosens the
+ *   matched ceilings to what this run earns, and removes matched entries the run did not measure.
+ *   Every change is logged with date, commit and reason, one entry per run and action.
  *
- * Keys print as `eval|metric|slice`; a pattern names the same with `*` for any eval, metric or
- * slice, and missing parts mean `*` (`Search (BM25)|nDCG@10` is every slice of that metric).
+ * Keys print as `eval|metric|slice` (a ceiling's metric is `p95 ms`); a pattern names the same with
+ * `*` for any eval, metric or slice, and missing parts mean `*` (`Search (BM25)|nDCG@10` is every
+ * slice of that metric).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { ConfigError, quoteInput } from "./errors.js";
 import { isBaseSlice, type SliceAggregate } from "./aggregate.js";
+import {
+  CEILING_METRIC,
+  type CeilingTolerance,
+  type Ceilings,
+  DEFAULT_CEILING_TOLERANCE,
+  eachCeiling,
+  loosenCeilings,
+  tightenCeilings,
+} from "./ceilings.js";
 import { isObject } from "./evalite-output.js";
+import { DEFAULT_PASS_MARK, type PassMarks } from "./pass-marks.js";
 
 export interface Tolerance {
   absolute: number;
@@ -52,6 +75,17 @@ export interface FloorChange {
   n: number | null;
 }
 
+/** A change of a case's recorded outcome (case-ratchet.ts). */
+export interface CaseChange {
+  /** `<suite>|<id>` */
+  key: string;
+  from: "pass" | "fail" | null;
+  to: "pass" | "fail" | null;
+}
+
+/** Recorded outcomes per mode → suite → pass/fail ids. */
+export type CaseRecords = Record<string, Record<string, { pass: string[]; fail: string[] }>>;
+
 export interface LogEntry {
   date: string;
   commit: string | null;
@@ -60,23 +94,49 @@ export interface LogEntry {
   mode: string;
   action: "raise" | "lower";
   reason: string;
+  /** Floors and ceilings (keys `eval|metric|slice`, `eval|p95 ms|slice`). */
   changes: FloorChange[];
+  /** Recorded case outcomes. */
+  cases?: CaseChange[];
 }
 
+export const BASELINE_VERSION = 2;
+
 export interface Baseline {
-  version: 1;
+  version: typeof BASELINE_VERSION;
   tolerance: Tolerance;
   modeTolerance?: Record<string, Partial<Tolerance>>;
+  passMarks: PassMarks;
+  ceilingTolerance: CeilingTolerance;
   /** mode → eval → metric → slice → floor. */
   floors: Record<string, Floors>;
+  /** mode → eval → base slice → ceiling (ms). */
+  ceilings: Record<string, Ceilings>;
+  cases: CaseRecords;
   log: LogEntry[];
 }
 
 export const DEFAULT_TOLERANCE: Tolerance = { absolute: 0.01, perSqrtN: 0.1, minSliceN: 5 };
 
 export function emptyBaseline(): Baseline {
-  return { version: 1, tolerance: { ...DEFAULT_TOLERANCE }, floors: {}, log: [] };
+  return {
+    version: BASELINE_VERSION,
+    tolerance: { ...DEFAULT_TOLERANCE },
+    passMarks: { default: DEFAULT_PASS_MARK, metrics: {} },
+    ceilingTolerance: { ...DEFAULT_CEILING_TOLERANCE },
+    floors: {},
+    ceilings: {},
+    cases: {},
+    log: [],
+  };
 }
+
+/**
+ * Metric names a version 1 baseline used that were renamed since: the ranking evals' MRR was
+ * computed over the top 10 only (trec_eval's `recip_rank` on a ranking cut at 10), and is now
+ * labeled what it is. The numbers did not change, so the floors carry over.
+ */
+export const METRIC_RENAMES: Readonly<Record<string, string>> = { MRR: "MRR@10" };
 
 export const floorKey = (evalKey: string, metric: string, slice: string): string => `${evalKey}|${metric}|${slice}`;
 
@@ -108,8 +168,13 @@ export function floored(slice: Pick<SliceAggregate, "base" | "n">, tolerance: To
  * turn the gate off — unless `create` (`--update-baseline`, which writes it): then it starts empty.
  */
 export function readBaseline(path: string, options: { create?: boolean } = {}): Baseline {
+  return loadBaseline(path, options).baseline;
+}
+
+/** The baseline at `path` and the version it was upgraded from (null when it was current or new). */
+export function loadBaseline(path: string, options: { create?: boolean } = {}): { baseline: Baseline; upgradedFrom: number | null } {
   if (!existsSync(path)) {
-    if (options.create) return emptyBaseline();
+    if (options.create) return { baseline: emptyBaseline(), upgradedFrom: null };
     throw new ConfigError(
       `${path}: no such baseline file (EVAL_BASELINE names the floors file); to start one there: pnpm eval --update-baseline --reason "..."`,
     );
@@ -120,32 +185,75 @@ export function readBaseline(path: string, options: { create?: boolean } = {}): 
   } catch (error) {
     throw new ConfigError(`${path}: not valid JSON (${(error as Error).message.split("\n")[0]})`);
   }
-  return checkBaseline(parsed, path);
+  const upgradedFrom = isObject(parsed) && parsed.version === 1 ? 1 : null;
+  return { baseline: checkBaseline(parsed, path), upgradedFrom };
 }
 
-export function checkBaseline(value: unknown, source: string): Baseline {
+/** A version 1 baseline as version 2: floors' metrics renamed (`METRIC_RENAMES`), the new sections at their defaults. */
+export function upgradeBaseline(v1: Record<string, unknown>): Record<string, unknown> {
+  const floors = isObject(v1.floors)
+    ? Object.fromEntries(
+        Object.entries(v1.floors).map(([mode, evals]) => [
+          mode,
+          isObject(evals)
+            ? Object.fromEntries(
+                Object.entries(evals).map(([evalKey, metrics]) => [
+                  evalKey,
+                  isObject(metrics) ? Object.fromEntries(Object.entries(metrics).map(([m, sl]) => [METRIC_RENAMES[m] ?? m, sl])) : metrics,
+                ]),
+              )
+            : evals,
+        ]),
+      )
+    : v1.floors;
+  const { tolerance, modeTolerance, log, ...rest } = v1;
+  const defaults = emptyBaseline();
+  return {
+    ...rest,
+    version: BASELINE_VERSION,
+    tolerance,
+    ...(modeTolerance !== undefined ? { modeTolerance } : {}),
+    passMarks: defaults.passMarks,
+    ceilingTolerance: defaults.ceilingTolerance,
+    floors,
+    ceilings: {},
+    cases: {},
+    log,
+  };
+}
+
+export function checkBaseline(input: unknown, source: string): Baseline {
   // A pointer is made of the file's keys: quoted like any input, so a huge key cannot flood the line.
   const fail = (where: string, what: string): never => {
     throw new ConfigError(`${source}: ${quoteInput(where, { bare: true })}: ${what}`);
   };
-  if (!isObject(value)) return fail("top level", "must be an object");
-  if (value.version !== 1) fail("/version", `must be 1 (got ${quoteInput(value.version)})`);
+  if (!isObject(input)) return fail("top level", "must be an object");
+  if (input.version !== 1 && input.version !== BASELINE_VERSION)
+    fail("/version", `must be ${BASELINE_VERSION} (or 1, which is upgraded) (got ${quoteInput(input.version)})`);
+  const value = input.version === 1 ? upgradeBaseline(input) : input;
   checkTolerance(value.tolerance, "/tolerance", true, fail);
   if (value.modeTolerance !== undefined) {
     if (!isObject(value.modeTolerance)) fail("/modeTolerance", "must be an object");
     for (const [mode, t] of Object.entries(value.modeTolerance as object)) checkTolerance(t, `/modeTolerance/${mode}`, false, fail);
   }
-  if (!isObject(value.floors)) return fail("/floors", "must be an object");
-  for (const [mode, evals] of Object.entries(value.floors)) {
-    if (!isObject(evals)) fail(`/floors/${mode}`, "must be an object of evals");
-    for (const [evalKey, metrics] of Object.entries(evals as object)) {
-      if (!isObject(metrics)) fail(`/floors/${mode}/${evalKey}`, "must be an object of metrics");
-      for (const [metric, slices] of Object.entries(metrics as object)) {
-        if (!isObject(slices)) fail(`/floors/${mode}/${evalKey}/${metric}`, "must be an object of slices");
-        for (const [slice, floor] of Object.entries(slices as object)) {
-          if (typeof floor !== "number" || !(floor >= 0 && floor <= 1))
-            fail(`/floors/${mode}/${evalKey}/${metric}/${slice}`, `must be a number in [0, 1] (got ${quoteInput(floor)})`);
-        }
+  checkNested(value.floors, "/floors", ["modes", "evals", "metrics", "slices"], fail, (floor, at) => {
+    if (typeof floor !== "number" || !(floor >= 0 && floor <= 1)) fail(at, `must be a number in [0, 1] (got ${quoteInput(floor)})`);
+  });
+  checkPassMarks(value.passMarks, fail);
+  checkCeilingTolerance(value.ceilingTolerance, fail);
+  checkNested(value.ceilings, "/ceilings", ["modes", "evals", "slices"], fail, (ms, at) => {
+    if (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0) fail(at, `must be a number of milliseconds > 0 (got ${quoteInput(ms)})`);
+  });
+  if (!isObject(value.cases)) return fail("/cases", "must be an object");
+  for (const [mode, suites] of Object.entries(value.cases)) {
+    if (!isObject(suites)) fail(`/cases/${mode}`, "must be an object of suites");
+    for (const [suite, r] of Object.entries(suites as object)) {
+      const record = r as Record<string, unknown>;
+      if (!isObject(record)) fail(`/cases/${mode}/${suite}`, 'must be { "pass": [ids], "fail": [ids] }');
+      for (const field of ["pass", "fail"] as const) {
+        const ids = record[field];
+        if (!Array.isArray(ids) || !ids.every((id) => typeof id === "string"))
+          fail(`/cases/${mode}/${suite}/${field}`, `must be an array of case ids (got ${quoteInput(ids)})`);
       }
     }
   }
@@ -156,6 +264,51 @@ export function checkBaseline(value: unknown, source: string): Baseline {
     }
   });
   return value as unknown as Baseline;
+}
+
+/** Checks a nested object whose levels are named by `levels` (`/floors` → modes → evals → metrics → slices), and each leaf. */
+function checkNested(
+  value: unknown,
+  at: string,
+  levels: readonly string[],
+  fail: (where: string, what: string) => never,
+  leaf: (value: unknown, at: string) => void,
+): void {
+  if (!isObject(value)) {
+    fail(at, `must be an object of ${levels[0]}`);
+    return;
+  }
+  for (const [key, inner] of Object.entries(value)) {
+    if (levels.length === 1) leaf(inner, `${at}/${key}`);
+    else checkNested(inner, `${at}/${key}`, levels.slice(1), fail, leaf);
+  }
+}
+
+function checkPassMarks(value: unknown, fail: (where: string, what: string) => never): void {
+  if (!isObject(value)) {
+    fail("/passMarks", 'must be an object: { "default": 0.5, "metrics": { "<metric>": <mark> } }');
+    return;
+  }
+  const mark = (v: unknown): boolean => typeof v === "number" && v >= 0 && v <= 1;
+  if (!mark(value.default)) fail("/passMarks/default", `must be a number from 0 to 1 (got ${quoteInput(value.default)})`);
+  if (!isObject(value.metrics)) fail("/passMarks/metrics", "must be an object of metric → mark");
+  for (const [metric, v] of Object.entries(value.metrics as object))
+    if (!mark(v)) fail(`/passMarks/metrics/${metric}`, `must be a number from 0 to 1 (got ${quoteInput(v)})`);
+}
+
+function checkCeilingTolerance(value: unknown, fail: (where: string, what: string) => never): void {
+  if (!isObject(value)) {
+    fail("/ceilingTolerance", "must be an object with factor and minMs");
+    return;
+  }
+  if (typeof value.factor !== "number" || !Number.isFinite(value.factor) || value.factor < 3)
+    // Issue 11's rule: a ceiling is never set below 3 × the measured p95, whatever the file says.
+    fail(
+      "/ceilingTolerance/factor",
+      `must be a number ≥ 3: a ceiling is never below 3 × the measured p95 (got ${quoteInput(value.factor)})`,
+    );
+  if (typeof value.minMs !== "number" || !Number.isFinite(value.minMs) || value.minMs < 0)
+    fail("/ceilingTolerance/minMs", `must be a number of milliseconds ≥ 0 (got ${quoteInput(value.minMs)})`);
 }
 
 function checkTolerance(value: unknown, where: string, required: boolean, fail: (where: string, what: string) => never): void {
@@ -186,7 +339,32 @@ export function writeBaseline(path: string, baseline: Baseline): void {
       ),
     ]),
   );
-  writeFileSync(path, `${JSON.stringify({ ...baseline, floors }, null, 2)}\n`);
+  const ceilings = Object.fromEntries(
+    Object.entries(sorted(baseline.ceilings)).map(([mode, evals]) => [
+      mode,
+      Object.fromEntries(Object.entries(sorted(evals)).map(([evalKey, s]) => [evalKey, sorted(s, slices)])),
+    ]),
+  );
+  const ids = (list: string[]): string[] => [...list].sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
+  const cases = Object.fromEntries(
+    Object.entries(sorted(baseline.cases)).map(([mode, suites]) => [
+      mode,
+      Object.fromEntries(Object.entries(sorted(suites)).map(([suite, r]) => [suite, { pass: ids(r.pass), fail: ids(r.fail) }])),
+    ]),
+  );
+  const { version, tolerance, modeTolerance, passMarks, ceilingTolerance, log } = baseline;
+  const file = {
+    version,
+    tolerance,
+    ...(modeTolerance ? { modeTolerance } : {}),
+    passMarks,
+    ceilingTolerance,
+    floors,
+    ceilings,
+    cases,
+    log,
+  };
+  writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -306,7 +484,10 @@ export interface ChangeContext {
   reason: string;
 }
 
-/** Adds and raises floors to what the run achieved (less the tolerance); never lowers one. Returns the changes logged. */
+/**
+ * Adds and raises floors to what the run achieved (less the tolerance), never lowering one; adds
+ * and tightens latency ceilings (never below what the run earns). Returns the changes logged.
+ */
 export function ratchet(baseline: Baseline, mode: string, aggregates: readonly SliceAggregate[], context: ChangeContext): FloorChange[] {
   const tolerance = toleranceFor(baseline, mode);
   const changes: FloorChange[] = [];
@@ -319,7 +500,10 @@ export function ratchet(baseline: Baseline, mode: string, aggregates: readonly S
     setFloor(baseline, mode, key, earned);
     changes.push({ key, from: current ?? null, to: earned, achieved: m.mean, n: m.n });
   }
-  log(baseline, mode, "raise", changes, context);
+  const ceilings = (baseline.ceilings[mode] ??= {});
+  changes.push(...tightenCeilings(ceilings, aggregates, baseline.ceilingTolerance));
+  if (Object.keys(ceilings).length === 0) delete baseline.ceilings[mode];
+  logChanges(baseline, mode, "raise", { changes }, context);
   return changes;
 }
 
@@ -342,13 +526,19 @@ export function lowerFloors(
   for (const pattern of patterns) {
     const matcher = patternMatcher(pattern);
     const matched = [...eachFloor(baseline.floors[mode] ?? {})].filter(([e, m, s]) => matcher(e, m, s));
-    if (matched.length === 0)
-      throw new ConfigError(`--lower-floor ${quoteInput(pattern)}: no ${mode} floor matches (keys are eval|metric|slice)`);
-    const ran = matched.filter(([e]) => ranEvals.has(e));
-    if (ran.length === 0)
+    const ceilings = [...eachCeiling(baseline.ceilings[mode] ?? {})].filter(([e, s]) => matcher(e, CEILING_METRIC, s));
+    if (matched.length === 0 && ceilings.length === 0)
       throw new ConfigError(
-        `--lower-floor ${quoteInput(pattern)}: this run did not measure ${matched[0]![0]}; run its eval file to lower its floors`,
+        `--lower-floor ${quoteInput(pattern)}: no ${mode} floor or ceiling matches (keys are eval|metric|slice; a ceiling's metric is "${CEILING_METRIC}")`,
       );
+    const ran = matched.filter(([e]) => ranEvals.has(e));
+    const ranCeilings = ceilings.filter(([e]) => ranEvals.has(e));
+    if (ran.length === 0 && ranCeilings.length === 0)
+      throw new ConfigError(
+        `--lower-floor ${quoteInput(pattern)}: this run did not measure ${(matched[0] ?? ceilings[0])![0]}; run its eval file to lower its floors`,
+      );
+    if (ranCeilings.length > 0)
+      changes.push(...loosenCeilings(baseline.ceilings[mode]!, ranCeilings, aggregates, baseline.ceilingTolerance));
     for (const [evalKey, metric, slice, current] of ran) {
       const key = floorKey(evalKey, metric, slice);
       const m = measured.get(key);
@@ -358,7 +548,8 @@ export function lowerFloors(
       changes.push({ key, from: current, to: earned, achieved: m?.mean ?? null, n: m?.n ?? null });
     }
   }
-  log(baseline, mode, "lower", changes, context);
+  if (Object.keys(baseline.ceilings[mode] ?? {}).length === 0) delete baseline.ceilings[mode];
+  logChanges(baseline, mode, "lower", { changes }, context);
   return changes;
 }
 
@@ -371,8 +562,29 @@ function patternMatcher(pattern: string): (evalKey: string, metric: string, slic
   return (evalKey, metric, slice) => is(e, evalKey) && is(m, metric) && is(s, slice);
 }
 
-function log(baseline: Baseline, mode: string, action: LogEntry["action"], changes: FloorChange[], context: ChangeContext): void {
-  if (changes.length === 0) return;
+/**
+ * Logs a run's changes: one entry per run and action, so floors, ceilings and cases changed by one
+ * `--update-baseline` read as one entry (an entry of this run — same date, mode, action and reason
+ * — takes the new changes).
+ */
+export function logChanges(
+  baseline: Baseline,
+  mode: string,
+  action: LogEntry["action"],
+  add: { changes?: FloorChange[]; cases?: CaseChange[] },
+  context: ChangeContext,
+): void {
+  const changes = add.changes ?? [];
+  const cases = add.cases ?? [];
+  if (changes.length === 0 && cases.length === 0) return;
+  const last = baseline.log.at(-1);
+  const entry =
+    last && last.date === context.date && last.mode === mode && last.action === action && last.reason === context.reason ? last : undefined;
+  if (entry) {
+    entry.changes.push(...changes);
+    if (cases.length > 0) entry.cases = [...(entry.cases ?? []), ...cases];
+    return;
+  }
   baseline.log.push({
     date: context.date,
     commit: context.commit,
@@ -381,5 +593,6 @@ function log(baseline: Baseline, mode: string, action: LogEntry["action"], chang
     action,
     reason: context.reason,
     changes,
+    ...(cases.length > 0 ? { cases } : {}),
   });
 }

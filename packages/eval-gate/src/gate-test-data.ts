@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Evalite } from "evalite";
 import type { SliceAggregate } from "./aggregate.js";
-import { checkFloors, emptyBaseline, type Baseline } from "./baseline.js";
-import { analyzeRun, buildReport, type EvaliteVerdict, type Report } from "./report.js";
+import { emptyBaseline, type Baseline } from "./baseline.js";
+import type { PassMarks } from "./pass-marks.js";
+import { analyzeRun, buildReport, checkRun, type EvaliteVerdict, type Report } from "./report.js";
 import type { RunInfo } from "./run-info.js";
 
 export interface RowSpec {
@@ -97,10 +98,18 @@ export const RUN_INFO: RunInfo = {
 /** A report of `out` gated on `baseline`, as bin/eval.ts builds it. */
 export function reportOf(
   out: Evalite.Exported.Output,
-  options: { baseline?: Baseline; runInfo?: RunInfo; evalite?: EvaliteVerdict; fixturesHash?: string; threshold?: number } = {},
+  options: {
+    baseline?: Baseline;
+    runInfo?: RunInfo;
+    evalite?: EvaliteVerdict;
+    fixturesHash?: string;
+    threshold?: number;
+    filter?: string;
+    passMarks?: PassMarks;
+  } = {},
 ): Report {
   const baseline = options.baseline ?? emptyBaseline();
-  const analysis = analyzeRun(out, (e) => Object.keys(baseline.floors.offline?.[e] ?? {}));
+  const analysis = analyzeRun(out, (e) => Object.keys(baseline.floors.offline?.[e] ?? {}), options.passMarks ?? baseline.passMarks);
   return buildReport({
     startedAt: new Date("2026-11-29T12:00:00.000Z"),
     finishedAt: new Date("2026-11-29T12:00:09.500Z"),
@@ -125,8 +134,11 @@ export function reportOf(
     output: out,
     analysis,
     baselinePath: "evals/baseline.json",
-    gate: checkFloors(baseline, "offline", analysis.aggregates, analysis.ranEvals),
+    ...checkRun(baseline, "offline", analysis),
     changes: [],
+    caseChanges: [],
+    filter: options.filter ?? null,
+    root: "/repo",
   });
 }
 

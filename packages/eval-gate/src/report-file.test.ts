@@ -21,6 +21,19 @@ describe("reading a report back", () => {
     );
   });
 
+  it("reads a version 1 report with its metrics under their current names (MRR is MRR@10), so a comparison pairs them", () => {
+    const report = reportOf(output([suite("Search (BM25)", [row({ id: "q1", scores: { MRR: 0.5, "nDCG@10": 0.8 }, elapsedMs: 3 })])]));
+    const { verdicts: _v, warnings: _w, filter: _f, ...rest } = report;
+    const { passMarks: _p, ceilingTolerance: _c, ...thresholds } = report.thresholds;
+    const { ceilings: _g, cases: _k, ...gate } = report.gate;
+    const v1 = { ...rest, schemaVersion: 1, thresholds: { ...thresholds, casePassMark: 0.5 }, gate };
+    const read = readReport(file("v1.json", JSON.stringify(v1)));
+    expect(read.cases[0]!.metrics.map((m) => m.metric)).toEqual(["MRR@10", "nDCG@10"]);
+    expect(read.aggregates[0]!.metrics.map((m) => m.metric)).toEqual(["MRR@10", "nDCG@10"]);
+    // A version 2 report is read as written.
+    expect(readReport(file("v2.json", JSON.stringify(report))).cases[0]!.metrics[0]!.metric).toBe("MRR");
+  });
+
   it("names exactly the fields that are missing, not the first field of the schema", () => {
     const report = reportOf(output([suite("Search (BM25)", [row({ id: "q1", scores: { "nDCG@10": 0.8 }, elapsedMs: 3 })])]));
     const { summary: _s, cases: _c, ...rest } = report;

@@ -1,8 +1,12 @@
 /**
  * Reading a run report back (`pnpm eval:compare`, tests): JSON, validated against the published
- * schema `report.schema.json` of this package (draft-07) with AJV. Anything else is a one-line ConfigError.
+ * schema `report.schema.json` of this package (draft-07) with AJV. Anything else is a one-line
+ * ConfigError. A version 1 report (before verdicts, ceilings and the case ratchet) is read with its
+ * metrics under their current names (`METRIC_RENAMES`: MRR is MRR@10), so a comparison pairs the
+ * same measurement across the rename; the fields version 2 added are absent from it.
  */
 import { readFileSync } from "node:fs";
+import { METRIC_RENAMES } from "./baseline.js";
 import { ConfigError } from "./errors.js";
 import type { Report } from "./report.js";
 import { reportSchemaCheck } from "./report-schema.js";
@@ -31,5 +35,15 @@ export function readReport(path: string): Report {
       `${path}: not a pnpm eval report (packages/eval-gate/report.schema.json): ${shown.join("; ")}${problems.length > shown.length ? ` (and ${problems.length - shown.length} more problems)` : ""}`,
     );
   }
-  return value;
+  return (value.schemaVersion as number) === 1 ? renamedMetrics(value) : value;
+}
+
+/** A version 1 report with its metrics (cases, aggregates, floor checks) under their current names. */
+function renamedMetrics(report: Report): Report {
+  const rename = <T extends { metric: string }>(m: T): T => ({ ...m, metric: METRIC_RENAMES[m.metric] ?? m.metric });
+  return {
+    ...report,
+    cases: report.cases.map((c) => ({ ...c, metrics: c.metrics.map(rename) })),
+    aggregates: report.aggregates.map((a) => ({ ...a, metrics: a.metrics.map(rename) })),
+  };
 }

@@ -1,17 +1,34 @@
 /**
  * The run report (`reports/<timestamp>.json`, schema `packages/eval-gate/report.schema.json`): what ran, in
  * which context (commit, mode and model ids, index fingerprint, fixtures), against which
- * thresholds and floors, every aggregate, every case's outcome with its reasons, and the status the
- * run exits with. `buildReport` is pure: bin/eval.ts gathers the inputs.
+ * thresholds, floors, ceilings and recorded cases, every aggregate, every case's measurements, one
+ * verdict per verdict unit (a retrieval case, or a question at a preset) with its ratchet status,
+ * its failed expectations and diagnosis, the golden-set warnings, and the status the run exits
+ * with. `buildReport` is pure: bin/eval.ts gathers the inputs.
  */
-import { aggregate, caseOutcomes, CASE_PASS_MARK, isBaseSlice, type CaseOutcome, type Outcome, type SliceAggregate } from "./aggregate.js";
-import { floorKey, gateFailures, type FloorChange, type FloorCheck, type GateResult, type Tolerance } from "./baseline.js";
+import { relative } from "node:path";
+import { aggregate, caseOutcomes, isBaseSlice, type CaseOutcome, type Outcome, type SliceAggregate } from "./aggregate.js";
+import {
+  type Baseline,
+  checkFloors,
+  floorKey,
+  gateFailures,
+  type CaseChange,
+  type FloorChange,
+  type FloorCheck,
+  type GateResult,
+  type Tolerance,
+} from "./baseline.js";
+import { type CaseCheck, type CaseStatus, checkCases } from "./case-ratchet.js";
+import { ceilingFailures, type CeilingCheck, type CeilingTolerance, checkCeilings } from "./ceilings.js";
 import type { Evalite } from "evalite";
 import { caseRecords, evaliteMean, suiteRecord, type SuiteRecord } from "./evalite-output.js";
+import { defaultPassMarks, type PassMarks } from "./pass-marks.js";
 import type { RunInfo } from "./run-info.js";
 import { percentile } from "./stats.js";
+import { verdictUnits, type VerdictUnit } from "./verdicts.js";
 
-export const REPORT_SCHEMA_VERSION = 1;
+export const REPORT_SCHEMA_VERSION = 2;
 
 export interface FixtureInfo {
   dataset: string;
@@ -49,8 +66,18 @@ export interface ReportInput {
   analysis: RunAnalysis;
   baselinePath: string;
   gate: GateResult;
-  /** What this run changed in the baseline (--update-baseline, --lower-floor). */
+  /** The latency ceilings of the run's mode against this run (ceilings.ts). */
+  ceilings: CeilingCheck[];
+  ceilingTolerance: CeilingTolerance;
+  /** This run's verdict units against the recorded cases (case-ratchet.ts). */
+  cases: CaseCheck;
+  /** What this run changed in the baseline (--update-baseline, --lower-floor, --accept-failure). */
   changes: FloorChange[];
+  caseChanges: CaseChange[];
+  /** The file filter the run was given; null for a full run. */
+  filter: string | null;
+  /** The repository root: eval files are reported relative to it. */
+  root: string;
 }
 
 /**
@@ -66,13 +93,22 @@ export interface EvaliteVerdict {
 /** Evalite's exit status without a threshold: 1 when an eval failed or an eval file did not load (what its reporter counts). */
 export const evaliteStatus = (verdict: EvaliteVerdict): 0 | 1 => (verdict.failedTests > 0 || verdict.unloadedFiles.length > 0 ? 1 : 0);
 
-/** The run's cases and aggregates, computed once from Evalite's output. */
+/** The run's cases, verdict units and aggregates, computed once from Evalite's output. */
 export interface RunAnalysis {
   suites: SuiteRecord[];
   cases: CaseOutcome[];
+  /** One per retrieval case and per question at a preset (verdicts.ts). */
+  units: VerdictUnit[];
   aggregates: SliceAggregate[];
   /** Evals (floor keys) this run measured. */
   ranEvals: Set<string>;
+  /** The pass marks the case outcomes were decided with. */
+  passMarks: PassMarks;
+}
+
+/** A verdict unit with its standing against the recorded cases. */
+export interface ReportVerdict extends VerdictUnit {
+  status: CaseStatus;
 }
 
 export interface ReportAggregate extends SliceAggregate {
@@ -96,7 +132,9 @@ export interface Report {
   fingerprint: RunInfo["fingerprint"];
   engineOptions: Record<string, unknown>;
   fixtures: FixtureInfo & { documents: number | null; passages: number | null };
-  thresholds: { casePassMark: number; evalite: EvaliteThreshold; tolerance: Tolerance };
+  /** The file filter; null for a full run (only a full run writes the badge). */
+  filter: string | null;
+  thresholds: { passMarks: PassMarks; evalite: EvaliteThreshold; tolerance: Tolerance; ceilingTolerance: CeilingTolerance };
   evalite: { exitStatus: 0 | 1; mean: number | null; scores: number; thresholdMet: boolean | null; failedSuites: string[] };
   /** How the LLM-judged metrics were scored in this run: by the judge, by the heuristic, or both (fallbacks counted). */
   judge: JudgeModeSummary;
@@ -111,14 +149,29 @@ export interface Report {
     checks: FloorCheck[];
     unfloored: string[];
     changes: FloorChange[];
+    ceilings: { checked: number; exceeded: number; missing: number; notRun: number; failures: CeilingCheck[]; checks: CeilingCheck[] };
+    cases: {
+      /** Whether the mode had recorded cases (else every case is new). */
+      recorded: boolean;
+      regressions: number;
+      knownFailures: number;
+      fixed: number;
+      newFailures: number;
+      newPasses: number;
+      /** Recorded cases of suites that ran, which this run did not measure. */
+      gone: string[];
+      changes: CaseChange[];
+    };
   };
   summary: {
     evals: number;
     suites: number;
+    /** Verdict units: retrieval cases, and questions at a preset. */
     cases: number;
     passed: number;
     failed: number;
     errored: number;
+    /** Share of verdict units that passed. */
     passRate: number;
     scores: number;
     notScored: number;
@@ -127,24 +180,56 @@ export interface Report {
   };
   evals: Array<{ eval: string; suites: Array<Omit<SuiteRecord, "eval"> & { cases: number }> }>;
   aggregates: ReportAggregate[];
+  /** Every case of every suite: its measurements, and (`verdict`) the unit whose verdict it shares. */
   cases: CaseOutcome[];
+  /** One verdict per unit, with its status against the recorded cases. */
+  verdicts: ReportVerdict[];
+  /** Warnings about the golden data (not failures): questions whose expected answer shares almost no vocabulary with what was retrieved. */
+  warnings: Array<{ kind: "golden-set"; suite: string; id: string; message: string }>;
   variance: { maxTrials: number; flipped: Array<Pick<CaseOutcome, "suite" | "id" | "label"> & { trialOutcomes: Outcome[] }> } | null;
 }
 
 /** `expectedMetrics`: an eval's floored metrics, so a case whose task threw counts on them even when no case of its suite scored. */
-export function analyzeRun(output: Evalite.Exported.Output, expectedMetrics: (evalKey: string) => readonly string[]): RunAnalysis {
+export function analyzeRun(
+  output: Evalite.Exported.Output,
+  expectedMetrics: (evalKey: string) => readonly string[],
+  passMarks: PassMarks = defaultPassMarks(),
+): RunAnalysis {
   const suites = output.suites.map((s) => ({ suite: s, record: suiteRecord(s) }));
   const cases = caseOutcomes(
     suites.flatMap(({ suite, record }) => caseRecords(suite, record)),
     expectedMetrics,
+    passMarks,
   );
-  const sourceOf = new Map(suites.map(({ record }) => [record.name, record.latencySource]));
+  const records = suites.map(({ record }) => record);
+  const sourceOf = new Map(records.map((record) => [record.name, record.latencySource]));
   return {
-    suites: suites.map(({ record }) => record),
+    suites: records,
     cases,
+    units: verdictUnits(cases, records),
     aggregates: aggregate(cases, (suite) => sourceOf.get(suite) ?? "duration"),
-    ranEvals: new Set(suites.map(({ record }) => record.eval)),
+    ranEvals: new Set(records.map((record) => record.eval)),
+    passMarks,
   };
+}
+
+/** The gate's checks of a run against the baseline of its mode: floors, latency ceilings, recorded cases. */
+export function checkRun(
+  baseline: Baseline,
+  mode: string,
+  analysis: Pick<RunAnalysis, "aggregates" | "ranEvals" | "units" | "suites">,
+): Pick<ReportInput, "gate" | "ceilings" | "ceilingTolerance" | "cases"> {
+  return {
+    gate: checkFloors(baseline, mode, analysis.aggregates, analysis.ranEvals),
+    ceilings: checkCeilings(baseline.ceilings[mode] ?? {}, analysis.aggregates, analysis.ranEvals),
+    ceilingTolerance: baseline.ceilingTolerance,
+    cases: checkCases(baseline, mode, analysis.units, new Set(analysis.suites.map((s) => s.name))),
+  };
+}
+
+/** Every metric name the run measured: what a pass mark may name (with the baseline's floored metrics). */
+export function measuredMetrics(analysis: Pick<RunAnalysis, "aggregates">): Set<string> {
+  return new Set(analysis.aggregates.flatMap((a) => a.metrics.map((m) => m.metric)));
 }
 
 export interface JudgeModeSummary {
@@ -185,12 +270,22 @@ export function judgeMode(output: Evalite.Exported.Output): JudgeModeSummary {
   return summary;
 }
 
-const TRIAD_GRADERS = new Set(["context-relevance", "faithfulness", "answer-relevance"]);
+/** The graders a judge grades when one is configured: the RAG triad, and completeness (topic coverage). */
+const TRIAD_GRADERS = new Set(["context-relevance", "faithfulness", "answer-relevance", "topic-coverage"]);
 
 export function buildReport(input: ReportInput): Report {
-  const { suites, cases, aggregates, ranEvals } = input.analysis;
+  const { suites, cases, units, aggregates, ranEvals } = input.analysis;
   const { gate, changes } = input;
   const failures = gateFailures(gate);
+  const ceilingsFailed = ceilingFailures(input.ceilings);
+  const statuses = input.cases.statuses;
+  const verdicts: ReportVerdict[] = units.map((u) => ({
+    ...u,
+    file: relativeTo(input.root, u.file),
+    status: statuses[u.key] ?? "new-pass",
+  }));
+  const count = (status: CaseStatus): number => verdicts.filter((v) => v.status === status).length;
+  const regressed = count("regression");
   const floorOf = new Map(gate.checks.map((c) => [c.key, c.floor]));
 
   const { mean, scores } = evaliteMean(input.output);
@@ -208,14 +303,17 @@ export function buildReport(input: ReportInput): Report {
       statusReasons.push(`${failedTests} test(s) failed with no failed eval in Evalite's results`);
   }
   statusReasons.push(...nothingScored(cases));
+  if (regressed > 0) statusReasons.push(`${regressed} case(s) regressed`);
   if (failures.length > 0) statusReasons.push(`${failures.length} floor(s) fell or went missing`);
+  if (ceilingsFailed.length > 0) statusReasons.push(`${ceilingsFailed.length} latency ceiling(s) exceeded or went missing`);
   if (input.evaliteThreshold.binding && thresholdMet === false)
     statusReasons.push(`Evalite's mean ${pct(mean)} is below --threshold ${threshold} %`);
   const exitStatus = statusReasons.length > 0 ? 1 : 0;
 
   const latencies = cases.map((c) => c.latencyMs).filter((x): x is number => x !== null);
-  const passed = cases.filter((c) => c.outcome === "pass").length;
-  const flipped = cases.filter((c) => c.flipped);
+  const passed = verdicts.filter((v) => v.outcome === "pass").length;
+  // A case folded into its question flips with the question; only units are listed.
+  const flipped = cases.filter((c) => c.flipped && c.verdict === `${c.suite}|${c.id}`);
   const maxTrials = Math.max(0, ...cases.map((c) => c.trials));
   const documents = input.runInfo.fingerprint.documents;
   const passages = input.runInfo.fingerprint.passages;
@@ -240,11 +338,17 @@ export function buildReport(input: ReportInput): Report {
       documents: typeof documents === "number" ? documents : null,
       passages: typeof passages === "number" ? passages : null,
     },
-    thresholds: { casePassMark: CASE_PASS_MARK, evalite: input.evaliteThreshold, tolerance: gate.tolerance },
+    filter: input.filter,
+    thresholds: {
+      passMarks: input.analysis.passMarks,
+      evalite: input.evaliteThreshold,
+      tolerance: gate.tolerance,
+      ceilingTolerance: input.ceilingTolerance,
+    },
     evalite: { exitStatus: exitStatusOfEvalite, mean, scores, thresholdMet, failedSuites },
     gate: {
       baseline: input.baselinePath,
-      status: failures.length > 0 ? "fail" : "pass",
+      status: failures.length > 0 || ceilingsFailed.length > 0 || regressed > 0 ? "fail" : "pass",
       checked: gate.checks.filter((c) => c.status !== "not-run").length,
       fell: gate.checks.filter((c) => c.status === "fell").length,
       missing: gate.checks.filter((c) => c.status === "missing").length,
@@ -256,15 +360,33 @@ export function buildReport(input: ReportInput): Report {
       checks: gate.checks,
       unfloored: gate.unfloored,
       changes,
+      ceilings: {
+        checked: input.ceilings.filter((c) => c.status !== "not-run").length,
+        exceeded: input.ceilings.filter((c) => c.status === "exceeded").length,
+        missing: input.ceilings.filter((c) => c.status === "missing").length,
+        notRun: input.ceilings.filter((c) => c.status === "not-run").length,
+        failures: [...ceilingsFailed].sort((a, b) => (b.p95Ms ?? 0) / b.ceilingMs - (a.p95Ms ?? 0) / a.ceilingMs),
+        checks: input.ceilings,
+      },
+      cases: {
+        recorded: input.cases.recorded,
+        regressions: regressed,
+        knownFailures: count("known-failure"),
+        fixed: count("fixed"),
+        newFailures: count("new-failure"),
+        newPasses: count("new-pass"),
+        gone: input.cases.gone,
+        changes: input.caseChanges,
+      },
     },
     summary: {
       evals: ranEvals.size,
       suites: suites.length,
-      cases: cases.length,
+      cases: verdicts.length,
       passed,
-      failed: cases.filter((c) => c.outcome === "fail").length,
-      errored: cases.filter((c) => c.outcome === "error").length,
-      passRate: cases.length > 0 ? passed / cases.length : 0,
+      failed: verdicts.filter((v) => v.outcome === "fail").length,
+      errored: verdicts.filter((v) => v.outcome === "error").length,
+      passRate: verdicts.length > 0 ? passed / verdicts.length : 0,
       scores: cases.reduce((n, c) => n + c.metrics.length * c.trials, 0),
       notScored: cases.reduce(
         (n, c) => n + c.metrics.reduce((k, m) => k + Object.values(m.notScored ?? {}).reduce((a, b) => a + b, 0), 0),
@@ -277,13 +399,21 @@ export function buildReport(input: ReportInput): Report {
       eval: evalKey,
       suites: suites
         .filter((s) => s.eval === evalKey)
-        .map(({ eval: _, ...s }) => ({ ...s, cases: cases.filter((c) => c.suite === s.name).length })),
+        .map(({ eval: _, ...s }) => ({
+          ...s,
+          file: relativeTo(input.root, s.file),
+          cases: cases.filter((c) => c.suite === s.name).length,
+        })),
     })),
     aggregates: aggregates.map((a) => ({
       ...a,
       metrics: a.metrics.map((m) => ({ ...m, floor: floorOf.get(floorKey(a.eval, m.metric, a.slice)) ?? null })),
     })),
     cases,
+    verdicts,
+    warnings: verdicts.flatMap((v) =>
+      (v.warnings ?? []).map((message) => ({ kind: "golden-set" as const, suite: v.suite, id: v.id, message })),
+    ),
     variance:
       maxTrials > 1
         ? { maxTrials, flipped: flipped.map((c) => ({ suite: c.suite, id: c.id, label: c.label, trialOutcomes: c.trialOutcomes! })) }
@@ -334,3 +464,9 @@ export function nothingScored(cases: readonly CaseOutcome[]): string[] {
 }
 
 export const pct = (x: number | null): string => (x === null ? "–" : `${(x * 100).toFixed(1)} %`);
+
+/** A path inside the repository relative to its root (JUnit's classname must not differ by checkout); others as given. */
+function relativeTo(root: string, path: string): string {
+  const rel = relative(root, path);
+  return rel === "" || rel.startsWith("..") || rel.startsWith("/") ? path : rel.split("\\").join("/");
+}

@@ -3,6 +3,8 @@
  * `report.schema.json`. The missing fields of one object are one problem that names them all
  * (up to `MAX_NAMED`), so a report missing `summary` and `cases` says exactly that. A line quotes
  * at most `MAX_QUOTED` characters of what it was given (a path can hold any key of the input).
+ * An `if` error (the schema's version-dependent fields) says nothing the errors of its branch
+ * do not, and is left out.
  */
 import type { ErrorObject } from "ajv";
 
@@ -13,6 +15,8 @@ export function schemaProblems(errors: readonly ErrorObject[]): string[] {
   const missing = new Map<string, string[]>();
   const problems: Array<string | { missingAt: string }> = [];
   for (const e of errors) {
+    // "must match then schema" only repeats the problems the `then` branch already named.
+    if (e.keyword === "if") continue;
     const where = e.instancePath === "" ? "top level" : clip(e.instancePath);
     if (e.keyword === "required") {
       const field = (e.params as { missingProperty: string }).missingProperty;

@@ -8,6 +8,12 @@
  *
  * A judged metric that fell back to the heuristic (`method: "heuristic"`, `fallbackFrom`) is
  * scored: its value is a real measurement, labeled; the methods are tallied per metric.
+ *
+ * A **verdict score** carries the verdict on its case in `metadata.verdict`: `{ pass: boolean,
+ * failed: string[], diagnosis?: { verdict, reasons }, warnings?: string[] }` (the suite's
+ * "Question verdict"). Its case is judged by that verdict instead of per-metric pass marks. A
+ * verdict of the wrong shape, or whose pass disagrees with a scored value (pass ⇔ 1), makes the
+ * score `invalid`: a verdict the gate cannot read is not a pass.
  */
 import type { Evalite } from "evalite";
 
@@ -22,6 +28,19 @@ export interface CountedScore {
   status: string;
   /** `metadata.method` when the scorer names one (`heuristic`, `llm-judge`). */
   method?: string;
+  /** The verdict on the case, when this is a verdict score. */
+  verdict?: ScoreVerdict;
+}
+
+/** What a verdict score says about its case. */
+export interface ScoreVerdict {
+  pass: boolean;
+  /** What failed, one fact a line (empty when it passed). */
+  failed: string[];
+  /** Where it went wrong (`retrieval`, `generation`, `error`, `pass`) and why. */
+  diagnosis?: { verdict: string; reasons: string[] };
+  /** Warnings about the case's own golden data (not failures). */
+  warnings?: string[];
 }
 
 const SCORED = new Set(["scored", "ok"]);
@@ -30,6 +49,14 @@ export function countScore(score: EvaliteScore): CountedScore {
   const metadata = typeof score.metadata === "object" && score.metadata !== null ? (score.metadata as Record<string, unknown>) : {};
   const counted: CountedScore = { metric: score.name, value: 0, status: "scored" };
   if (typeof metadata.method === "string") counted.method = metadata.method;
+  if (metadata.verdict !== undefined) {
+    const verdict = readVerdict(metadata.verdict);
+    if (verdict === null) {
+      counted.status = "invalid";
+      return counted;
+    }
+    counted.verdict = verdict;
+  }
   const declared = metadata.status;
   if (declared !== undefined && !(typeof declared === "string" && SCORED.has(declared))) {
     counted.status = typeof declared === "string" && declared !== "" ? declared : "invalid";
@@ -40,8 +67,34 @@ export function countScore(score: EvaliteScore): CountedScore {
     counted.status = "invalid";
     return counted;
   }
+  if (counted.verdict && counted.verdict.pass !== (value === 1)) {
+    // Which of the two is wrong cannot be known: neither is a verdict.
+    delete counted.verdict;
+    counted.status = "invalid";
+    return counted;
+  }
   counted.value = value;
   return counted;
+}
+
+const isStrings = (x: unknown): x is string[] => Array.isArray(x) && x.every((s) => typeof s === "string");
+
+/** The verdict of a score's metadata, or null when it does not have the verdict's shape. */
+function readVerdict(value: unknown): ScoreVerdict | null {
+  if (typeof value !== "object" || value === null) return null;
+  const v = value as Record<string, unknown>;
+  if (typeof v.pass !== "boolean" || !isStrings(v.failed)) return null;
+  const verdict: ScoreVerdict = { pass: v.pass, failed: v.failed };
+  const d = v.diagnosis as Record<string, unknown> | undefined;
+  if (d !== undefined) {
+    if (typeof d !== "object" || d === null || typeof d.verdict !== "string" || !isStrings(d.reasons)) return null;
+    verdict.diagnosis = { verdict: d.verdict, reasons: d.reasons };
+  }
+  if (v.warnings !== undefined) {
+    if (!isStrings(v.warnings)) return null;
+    if (v.warnings.length > 0) verdict.warnings = v.warnings;
+  }
+  return verdict;
 }
 
 /** The placeholder for a metric of a case whose task threw. */

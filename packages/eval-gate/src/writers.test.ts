@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -42,10 +42,10 @@ const out = output([
 ]);
 
 /** Parses XML with Python's standard library (a real parser, not ours); returns its summary or throws. */
-function parseXml(xml: string): { tests: string; failures: string; errors: string; suites: string[]; cases: number } {
+function parseXml(xml: string): { tests: string; failures: string; errors: string; skipped: string; suites: string[]; cases: number } {
   const script = `import sys, json, xml.etree.ElementTree as ET
 root = ET.fromstring(sys.stdin.read())
-print(json.dumps({"tests": root.get("tests"), "failures": root.get("failures"), "errors": root.get("errors"), "suites": [s.get("name") for s in root.findall("testsuite")], "cases": len(root.findall("testsuite/testcase"))}))`;
+print(json.dumps({"tests": root.get("tests"), "failures": root.get("failures"), "errors": root.get("errors"), "skipped": root.get("skipped"), "suites": [s.get("name") for s in root.findall("testsuite")], "cases": len(root.findall("testsuite/testcase"))}))`;
   const r = spawnSync("python3", ["-c", script], { input: xml, encoding: "utf8" });
   if (r.status !== 0) throw new Error(`not well-formed XML: ${r.stderr}`);
   return JSON.parse(r.stdout);
@@ -55,7 +55,13 @@ describe("the report", () => {
   it("is valid against packages/eval-gate/report.schema.json, and a broken one is not", () => {
     const report = reportOf(out);
     expect(reportProblems(report)).toEqual([]);
-    expect(reportProblems({ ...report, schemaVersion: 2 })[0]).toMatch(/schemaVersion/);
+    expect(reportProblems({ ...report, schemaVersion: 3 })[0]).toMatch(/schemaVersion/);
+    // Version 2 needs what version 1 did not have; a version 1 report still validates (eval:compare reads both).
+    const { verdicts: _v, warnings: _w, filter: _f, ...v1 } = report;
+    expect(reportProblems(v1)).toEqual(['top level: missing required fields "filter", "verdicts", "warnings"']);
+    const { passMarks: _p, ceilingTolerance: _c, ...thresholds } = report.thresholds;
+    const { ceilings: _g, cases: _k, ...gate } = report.gate;
+    expect(reportProblems({ ...v1, schemaVersion: 1, thresholds: { ...thresholds, casePassMark: 0.5 }, gate })).toEqual([]);
     expect(reportProblems({ ...report, cases: [{ ...report.cases[0], outcome: "maybe" }] }).length).toBeGreaterThan(0);
   });
 
@@ -161,51 +167,98 @@ describe("no silent pass", () => {
   });
 });
 
+/** `out`'s cases recorded as they were in a run where q1, the nasty one and a1 passed and q3 failed. */
+function recordedBaseline() {
+  const b = emptyBaseline();
+  b.cases.offline = { "Search (BM25)": { pass: ["q1", NASTY], fail: ["q3"] }, "Answers [slim]": { pass: [], fail: ["a1"] } };
+  return b;
+}
+
 describe("report writers", () => {
-  it("JUnit XML is well-formed, escapes everything, and counts failures and errors", () => {
-    const xml = junitXml(reportOf(out, { evalite: failedTests(1) }));
-    const parsed = parseXml(xml);
-    expect(parsed).toEqual({
+  it("JUnit XML: a failure only for a regression, a known or new failure skipped with its reasons, an error for a task that threw", () => {
+    const fresh = parseXml(junitXml(reportOf(out, { evalite: failedTests(1) })));
+    expect(fresh).toEqual({
       tests: "4",
-      failures: "2",
+      failures: "0",
       errors: "1",
-      suites: ["Gate floors (offline)", "Search (BM25)", "Answers [slim]"],
+      skipped: "2",
+      suites: ["Gate floors (offline)", "Gate latency ceilings (offline)", "Search (BM25)", "Answers [slim]"],
       cases: 4,
     });
+    const xml = junitXml(reportOf(out, { evalite: failedTests(1), baseline: recordedBaseline() }));
+    expect(parseXml(xml)).toMatchObject({ tests: "4", failures: "1", errors: "1", skipped: "1" });
     expect(xml).toContain("q-&lt;&amp;&gt;&quot;&apos;  end");
+    expect(xml).toContain('<failure message="regression: passed before; nDCG@10 0.200 &lt; 0.5" type="regression">');
+    expect(xml).toContain('<skipped message="known failure: Faithfulness not scored (no-judge)"/>');
     expect(xml).toContain(
       '<error message="the task threw: Error: engine &lt;down&gt; &amp; out; nDCG@10 not scored (errored); MRR not scored (errored)" type="task-error">',
     );
+    // classname: the eval file relative to the repository root, the same on every runner.
+    expect(xml).toContain('classname="evals/search-bm25-.eval.ts"');
+    expect(xml).not.toContain('classname="/repo');
+  });
+
+  it("a clean run's JUnit file holds no failure although cases fail as recorded", () => {
+    const known = output([
+      suite("Search (BM25)", [row({ id: "q1", scores: { "nDCG@10": 0.1 } }), row({ id: "q2", scores: { "nDCG@10": 1 } })]),
+    ]);
+    const b = emptyBaseline();
+    b.cases.offline = { "Search (BM25)": { pass: ["q2"], fail: ["q1"] } };
+    const report = reportOf(known, { baseline: b });
+    expect(report).toMatchObject({ status: "pass", gate: { cases: { knownFailures: 1, regressions: 0 } } });
+    expect(parseXml(junitXml(report))).toMatchObject({ failures: "0", errors: "0", skipped: "1" });
   });
 
   it("xmlEscape drops what XML 1.0 cannot carry", () => {
     expect(xmlEscape("a\u0000b\u0008c\td\ne\uFFFEf😀")).toBe("abc\td\nef😀");
   });
 
-  it("badge.json is a shields.io endpoint: pass rate and p95 latency, red when the run failed", () => {
+  it("badge.json: pass rate and p95 latency; the colour is the gate's verdict", () => {
     expect(badge(reportOf(out, { evalite: failedTests(1) }))).toEqual({
       schemaVersion: 1,
       label: "evals",
       message: "25% pass · p95 40 ms · failing",
       color: "red",
     });
-    const good = output([suite("S", [row({ id: "1", scores: { m: 1 }, elapsedMs: 3 })])]);
-    expect(badge(reportOf(good))).toEqual({ schemaVersion: 1, label: "evals", message: "100% pass · p95 3.0 ms", color: "brightgreen" });
+    const good = output([suite("S", [row({ id: "1", scores: { m: 1 }, elapsedMs: 3 }), row({ id: "2", scores: { m: 0 }, elapsedMs: 3 })])]);
+    expect(badge(reportOf(good))).toEqual({
+      schemaVersion: 1,
+      label: "evals",
+      message: "50% pass · p95 3.0 ms · not gated",
+      color: "lightgrey",
+    });
+    const b = emptyBaseline();
+    b.cases.offline = { S: { pass: ["1"], fail: ["2"] } };
+    // Half the cases fail as recorded: the gate passes, and so does the badge's colour.
+    expect(badge(reportOf(good, { baseline: b }))).toEqual({
+      schemaVersion: 1,
+      label: "evals",
+      message: "50% pass · p95 3.0 ms",
+      color: "brightgreen",
+    });
   });
 
-  it("the Markdown summary says the verdict, context, gate, aggregates and failing cases", () => {
-    const md = markdownSummary(reportOf(out, { evalite: failedTests(1) }));
+  it("the Markdown summary: the verdict first, then regressions, floors, context, aggregates, known failures collapsed", () => {
+    const md = markdownSummary(reportOf(out, { evalite: failedTests(1), baseline: recordedBaseline() }));
     expect(md).toMatch(/^# Eval run 2026-11-29T12:00:00.000Z: FAIL \(exit 1\)/);
-    expect(md).toContain("| commit | 0123456789abcdef0123456789abcdef01234567 |");
-    expect(md).toContain("| Search (BM25) | all | nDCG@10 | 0.367 | – | 33.3 % | 3 | errored 1 | 4.0 ms / 9.0 ms |");
+    expect(md).toContain("- 1 case(s) regressed");
+    const regressions = md.indexOf("## Regressions (1)");
+    expect(regressions).toBeGreaterThan(0);
+    expect(md).toContain(`- Search (BM25)\\|${NASTY}: nDCG@10 0.200 < 0.5`);
+    expect(md.indexOf("| commit | 0123456789abcdef0123456789abcdef01234567 |")).toBeGreaterThan(regressions);
+    expect(md).toContain("| Search (BM25) | all | nDCG@10 | 0.367 | – | 33.3 % | 3 | errored 1 | 4.0 ms / 9.0 ms | – |");
     expect(md).toContain("| Answers | preset=slim | Faithfulness | 0.000 | – | 0.0 % | 1 | no-judge 1 |");
     expect(md).toContain("| Evalite threshold | mean 72.0 % vs 70 % (evalite.config.ts): met, advisory |");
-    expect(md).toContain("- Search (BM25) q3 (error): the task threw: Error: engine <down> & out");
-    // No floors for the mode: said loudly, not as a passed gate.
-    expect(md).toContain("| gate | **NOT GATED**: no offline floors in evals/baseline.json; no mean was held to a floor |");
+    expect(md).toContain("<details><summary>Known failures (2)</summary>");
+    expect(md).toContain("- Search (BM25)\\|q3 (error): the task threw: Error: engine <down> & out");
+    expect(md.indexOf("<details><summary>Known failures")).toBeGreaterThan(md.indexOf("## Evals"));
+    // Nothing recorded for the mode: said loudly, not as a passed gate.
+    expect(markdownSummary(reportOf(out))).toContain(
+      "| gate | **NOT GATED**: no offline floors, ceilings or cases in evals/baseline.json; no mean was held to a floor |",
+    );
   });
 
-  it("writes the set: <timestamp>.json, .md, .junit.xml and badge.json, never overwriting a report", () => {
+  it("writes the set: <timestamp>.json, .md, .junit.xml, and badge.json only for a full run, never overwriting a report", () => {
     const report = reportOf(out);
     const first = writeReportSet(dir, report);
     const second = writeReportSet(dir, report);
@@ -215,5 +268,9 @@ describe("report writers", () => {
     expect(first.badge).toBe(join(dir, "badge.json"));
     expect(reportProblems(JSON.parse(readFileSync(first.json, "utf8")))).toEqual([]);
     expect(readFileSync(first.markdown, "utf8")).toContain("# Eval run");
+    const filteredDir = join(dir, "filtered");
+    const filtered = writeReportSet(filteredDir, reportOf(out, { filter: "search" }));
+    expect(filtered.badge).toBeNull();
+    expect(existsSync(join(filteredDir, "badge.json"))).toBe(false);
   });
 });

@@ -1,22 +1,33 @@
 /**
- * The report set of a run, beside the JSON report: a Markdown summary, a shields.io endpoint badge
- * (`{ schemaVersion: 1, label, message, color }`: case pass rate and p95 latency) and a JUnit XML
- * file (one testsuite for the gate's floors, then one per Evalite suite with one testcase per case;
- * a case that did not pass is a `<failure>` with its reasons, a task that threw an `<error>`).
+ * The report set of a run, beside the JSON report, each saying what the gate says:
+ *
+ * - **Markdown**: the verdict and its reasons first, then the regressed cases, the floors that
+ *   fell and the ceilings exceeded, the context, the means, and the known failures collapsed.
+ * - **JUnit XML**: a failure only for what fails the run — a regressed case, a fallen (or missing)
+ *   floor, an exceeded (or missing) ceiling; a case whose task threw is an error. A known failure
+ *   (or a new one, not yet recorded) is `skipped` with its reasons, a pass is a pass. One
+ *   testsuite for the floors, one for the ceilings, then one per suite that holds verdict units
+ *   (a question's measurement suites give no testcases of their own); `classname` is the eval
+ *   file relative to the repository root.
+ * - **Badge** (shields.io endpoint): the verdict units' pass rate and the p95 latency; the colour is
+ *   the gate's verdict — brightgreen for a pass, red for a failure, lightgrey when not gated.
+ *   Written only for a full run: a filtered run's pass rate is not the suite's.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FloorCheck } from "./baseline.js";
-import { pct, type Report } from "./report.js";
+import type { CeilingCheck } from "./ceilings.js";
+import { pct, type Report, type ReportVerdict } from "./report.js";
 
 export interface ReportPaths {
   json: string;
   markdown: string;
   junit: string;
-  badge: string;
+  /** null when the run was filtered: the badge is the full suite's. */
+  badge: string | null;
 }
 
-/** Writes `<dir>/<timestamp>.{json,md,junit.xml}` and `<dir>/badge.json` (the latest run's). */
+/** Writes `<dir>/<timestamp>.{json,md,junit.xml}`, and `<dir>/badge.json` (the latest full run's) when the run was not filtered. */
 export function writeReportSet(dir: string, report: Report): ReportPaths {
   mkdirSync(dir, { recursive: true });
   const stamp = report.startedAt.replace(/:/g, "-").replace(/\.\d+Z$/, "Z");
@@ -26,12 +37,12 @@ export function writeReportSet(dir: string, report: Report): ReportPaths {
     json: join(dir, `${name}.json`),
     markdown: join(dir, `${name}.md`),
     junit: join(dir, `${name}.junit.xml`),
-    badge: join(dir, "badge.json"),
+    badge: report.filter === null ? join(dir, "badge.json") : null,
   };
   writeFileSync(paths.json, `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(paths.markdown, markdownSummary(report));
   writeFileSync(paths.junit, junitXml(report));
-  writeFileSync(paths.badge, `${JSON.stringify(badge(report), null, 2)}\n`);
+  if (paths.badge) writeFileSync(paths.badge, `${JSON.stringify(badge(report), null, 2)}\n`);
   return paths;
 }
 
@@ -46,15 +57,19 @@ export interface Badge {
   color: string;
 }
 
-/** Red when the run failed; otherwise by case pass rate: ≥ 90 % brightgreen, ≥ 75 % green, ≥ 50 % yellow, else orange. */
+/** Whether any floor or ceiling of the run's mode held a measurement of this run. */
+export const gated = (report: Report): boolean =>
+  report.gate.checked + report.gate.notRun + report.gate.ceilings.checked + report.gate.ceilings.notRun > 0 || report.gate.cases.recorded;
+
+/** The colour is the gate's verdict: brightgreen pass, red fail, lightgrey when nothing was gated. */
 export function badge(report: Report): Badge {
   const rate = report.summary.passRate;
   const p95 = report.summary.p95LatencyMs;
-  const color = report.status !== "pass" ? "red" : rate >= 0.9 ? "brightgreen" : rate >= 0.75 ? "green" : rate >= 0.5 ? "yellow" : "orange";
+  const color = report.status !== "pass" ? "red" : gated(report) ? "brightgreen" : "lightgrey";
   return {
     schemaVersion: 1,
     label: report.mode === "offline" ? "evals" : `evals (${report.mode.split("(")[0]})`,
-    message: `${Math.round(rate * 100)}% pass${p95 === null ? "" : ` · p95 ${formatMs(p95)}`}${report.status === "pass" ? "" : " · failing"}`,
+    message: `${Math.round(rate * 100)}% pass${p95 === null ? "" : ` · p95 ${formatMs(p95)}`}${report.status === "pass" ? (gated(report) ? "" : " · not gated") : " · failing"}`,
     color,
   };
 }
@@ -66,11 +81,112 @@ export function badge(report: Report): Badge {
 export function markdownSummary(report: Report): string {
   const lines: string[] = [];
   const out = (line = ""): number => lines.push(line);
+  const g = report.gate;
+  const regressions = report.verdicts.filter((v) => v.status === "regression");
   out(`# Eval run ${report.startedAt}: ${report.status.toUpperCase()} (exit ${report.exitStatus})`);
   out();
   for (const reason of report.statusReasons) out(`- ${reason}`);
   if (report.statusReasons.length > 0) out();
+  out(
+    `Cases: ${report.summary.cases}, ${report.summary.passed} pass (${pct(report.summary.passRate)}); ${g.cases.regressions} regressed, ${g.cases.knownFailures} known failure(s), ${g.cases.fixed} fixed, ${g.cases.newFailures} new failure(s).${report.filter === null ? "" : ` Filtered run (${cell(report.filter)}).`}`,
+  );
+  out();
+  if (regressions.length > 0) {
+    out(`## Regressions (${regressions.length}): cases that passed before`);
+    out();
+    for (const v of regressions)
+      out(`- ${cell(v.key)}: ${cell(v.reasons.join("; "))}${v.diagnosis ? ` (diagnosis: ${v.diagnosis.verdict})` : ""}`);
+    out();
+  }
+  if (g.failures.length > 0) {
+    out(`## Floors that fell (${g.failures.length})`);
+    out();
+    out(`| eval | metric | slice | value | floor | Δ | n |`);
+    out(`| --- | --- | --- | --- | --- | --- | --- |`);
+    for (const c of g.failures)
+      out(`| ${cell(c.eval)} | ${cell(c.metric)} | ${c.slice} | ${num(c.value)} | ${num(c.floor)} | ${signed(c.delta)} | ${c.n ?? "–"} |`);
+    out();
+  }
+  if (g.ceilings.failures.length > 0) {
+    out(`## Latency ceilings exceeded (${g.ceilings.failures.length})`);
+    out();
+    out(`| eval | slice | p95 | ceiling | n |`);
+    out(`| --- | --- | --- | --- | --- |`);
+    for (const c of g.ceilings.failures)
+      out(
+        `| ${cell(c.eval)} | ${c.slice} | ${c.p95Ms === null ? "not measured" : formatMs(c.p95Ms)} | ${formatMs(c.ceilingMs)} | ${c.n ?? "–"} |`,
+      );
+    out();
+  }
+  contextTable(report, out);
+  out(`## Evals`);
+  out();
+  out(`| eval | slice | metric | mean | floor | pass rate | n | not scored | p50 / p95 | ceiling |`);
+  out(`| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |`);
+  const ceilingOf = new Map(g.ceilings.checks.map((c) => [`${c.eval}|${c.slice}`, c.ceilingMs]));
+  for (const a of report.aggregates.filter((a) => a.base)) {
+    for (const m of a.metrics) {
+      const notScored =
+        Object.entries(m.notScored)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(", ") || "0";
+      const latency = a.latency ? `${formatMs(a.latency.p50Ms)} / ${formatMs(a.latency.p95Ms)}` : "–";
+      const ceiling = ceilingOf.get(`${a.eval}|${a.slice}`);
+      out(
+        `| ${cell(a.eval)} | ${a.slice} | ${cell(m.metric)} | ${num(m.mean)} | ${num(m.floor)} | ${pct(m.passRate)} | ${m.n} | ${notScored} | ${latency} | ${ceiling === undefined ? "–" : formatMs(ceiling)} |`,
+      );
+    }
+  }
+  out();
+  if (report.variance) {
+    out(`## Variance (up to ${report.variance.maxTrials} trials)`);
+    out();
+    for (const a of report.aggregates.filter((a) => a.base)) {
+      for (const m of a.metrics) if (m.trialSd !== undefined) out(`- ${a.eval} › ${m.metric}: pooled trial SD ${m.trialSd.toFixed(3)}`);
+    }
+    out(`- cases whose outcome flipped between trials: ${report.variance.flipped.length}`);
+    for (const c of report.variance.flipped) out(`  - ${c.suite} ${c.id}: ${c.trialOutcomes.join(" / ")}`);
+    out();
+  }
+  if (report.warnings.length > 0) {
+    out(`## Golden-set warnings (${report.warnings.length})`);
+    out();
+    for (const w of report.warnings) out(`- ${cell(w.suite)} ${w.id}: ${cell(w.message)}`);
+    out();
+  }
+  collapsed(
+    out,
+    "Fixed: failed before, pass now",
+    report.verdicts.filter((v) => v.status === "fixed"),
+  );
+  collapsed(
+    out,
+    "New failures (not yet recorded)",
+    report.verdicts.filter((v) => v.status === "new-failure"),
+  );
+  collapsed(
+    out,
+    "Known failures",
+    report.verdicts.filter((v) => v.status === "known-failure"),
+  );
+  return lines.join("\n");
+}
+
+/** A list in a `<details>` block, so a long list of known failures does not bury the verdict. */
+function collapsed(out: (line?: string) => number, title: string, verdicts: readonly ReportVerdict[]): void {
+  if (verdicts.length === 0) return;
+  out(`<details><summary>${title} (${verdicts.length})</summary>`);
+  out();
+  for (const v of verdicts.slice(0, 500)) out(`- ${cell(v.key)} (${v.outcome}): ${cell(v.reasons.join("; ") || "passes")}`);
+  if (verdicts.length > 500) out(`- … ${verdicts.length - 500} more in the JSON report`);
+  out();
+  out(`</details>`);
+  out();
+}
+
+function contextTable(report: Report, out: (line?: string) => number): void {
   const f = report.fingerprint;
+  const g = report.gate;
   out(`| | |`);
   out(`| --- | --- |`);
   out(`| commit | ${report.git.commit ?? "unknown"}${report.git.dirty ? " (uncommitted changes)" : ""} |`);
@@ -89,8 +205,10 @@ export function markdownSummary(report: Report): string {
     `| fixtures | ${report.fixtures.dataset} v${report.fixtures.version ?? "–"} (${report.fixtures.hash.slice(0, 12)}): ${report.fixtures.queries} queries (${report.fixtures.judgedQueries} judged)${report.fixtures.askCases === null ? "" : `, ${report.fixtures.askCases} ask cases`}, ${report.fixtures.documents ?? "?"} documents |`,
   );
   if (Object.keys(report.engineOptions).length > 0) out(`| engine options | \`${cell(JSON.stringify(report.engineOptions))}\` |`);
+  const marks = report.thresholds.passMarks;
+  const own = Object.entries(marks.metrics).map(([m, v]) => `${m} ${v}`);
   out(
-    `| cases | ${report.summary.cases}: ${report.summary.passed} pass, ${report.summary.failed} fail, ${report.summary.errored} error (pass mark ${report.thresholds.casePassMark} per metric) |`,
+    `| cases | ${report.summary.cases}: ${report.summary.passed} pass, ${report.summary.failed} fail, ${report.summary.errored} error (questions: every expectation; other cases: pass mark ${marks.default} per metric${own.length > 0 ? `, ${cell(own.join(", "))}` : ""}) |`,
   );
   out(`| scores | ${report.summary.scores}, ${report.summary.notScored} not scored |`);
   const j = report.judge;
@@ -103,56 +221,12 @@ export function markdownSummary(report: Report): string {
     `| Evalite threshold | mean ${pct(report.evalite.mean)} vs ${t.threshold ?? "–"} % (${t.source}): ${report.evalite.thresholdMet === null ? "–" : report.evalite.thresholdMet ? "met" : "not met"}${t.binding ? "" : ", advisory"} |`,
   );
   const tol = report.thresholds.tolerance;
-  const g = report.gate;
   out(
-    g.checked + g.notRun === 0
-      ? `| gate | **NOT GATED**: no ${cell(report.floorMode)} floors in ${cell(g.baseline)}; no mean was held to a floor |`
-      : `| gate | ${g.status}: ${g.checked} floors checked, ${g.fell} fell, ${g.missing} missing, ${g.notRun} not run; tolerance ${tol.absolute} + ${tol.perSqrtN}/√n, slices n ≥ ${tol.minSliceN} |`,
+    gated(report)
+      ? `| gate | ${g.status}: ${g.checked} floors checked, ${g.fell} fell, ${g.missing} missing, ${g.notRun} not run; tolerance ${tol.absolute} + ${tol.perSqrtN}/√n, slices n ≥ ${tol.minSliceN}; ${g.ceilings.checked} latency ceilings checked, ${g.ceilings.exceeded} exceeded; cases: ${g.cases.recorded ? "recorded" : "none recorded"} |`
+      : `| gate | **NOT GATED**: no ${cell(report.floorMode)} floors, ceilings or cases in ${cell(g.baseline)}; no mean was held to a floor |`,
   );
   out();
-  if (report.gate.failures.length > 0) {
-    out(`## Floors that fell`);
-    out();
-    out(`| eval | metric | slice | value | floor | Δ | n |`);
-    out(`| --- | --- | --- | --- | --- | --- | --- |`);
-    for (const c of report.gate.failures)
-      out(`| ${cell(c.eval)} | ${cell(c.metric)} | ${c.slice} | ${num(c.value)} | ${num(c.floor)} | ${signed(c.delta)} | ${c.n ?? "–"} |`);
-    out();
-  }
-  out(`## Evals`);
-  out();
-  out(`| eval | slice | metric | mean | floor | pass rate | n | not scored | p50 / p95 |`);
-  out(`| --- | --- | --- | --- | --- | --- | --- | --- | --- |`);
-  for (const a of report.aggregates.filter((a) => a.base)) {
-    for (const m of a.metrics) {
-      const notScored =
-        Object.entries(m.notScored)
-          .map(([k, v]) => `${k} ${v}`)
-          .join(", ") || "0";
-      const latency = a.latency ? `${formatMs(a.latency.p50Ms)} / ${formatMs(a.latency.p95Ms)}` : "–";
-      out(
-        `| ${cell(a.eval)} | ${a.slice} | ${cell(m.metric)} | ${num(m.mean)} | ${num(m.floor)} | ${pct(m.passRate)} | ${m.n} | ${notScored} | ${latency} |`,
-      );
-    }
-  }
-  out();
-  if (report.variance) {
-    out(`## Variance (up to ${report.variance.maxTrials} trials)`);
-    out();
-    for (const a of report.aggregates.filter((a) => a.base)) {
-      for (const m of a.metrics) if (m.trialSd !== undefined) out(`- ${a.eval} › ${m.metric}: pooled trial SD ${m.trialSd.toFixed(3)}`);
-    }
-    out(`- cases whose outcome flipped between trials: ${report.variance.flipped.length}`);
-    for (const c of report.variance.flipped) out(`  - ${c.suite} ${c.id}: ${c.trialOutcomes.join(" / ")}`);
-    out();
-  }
-  const notPassed = report.cases.filter((c) => c.outcome !== "pass");
-  out(`## Cases that did not pass (${notPassed.length})`);
-  out();
-  for (const c of notPassed.slice(0, 200)) out(`- ${cell(c.suite)} ${c.id} (${c.outcome}): ${cell(c.reasons.join("; "))}`);
-  if (notPassed.length > 200) out(`- … ${notPassed.length - 200} more in the JSON report`);
-  out();
-  return lines.join("\n");
 }
 
 const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
@@ -184,13 +258,14 @@ export function junitXml(report: Report): string {
   let tests = 0;
   let failures = 0;
   let errors = 0;
+  let skipped = 0;
 
   const checked = report.gate.checks.filter((c) => c.status !== "not-run");
-  const gateFailures = checked.filter((c) => c.status !== "pass");
+  const fellFloors = checked.filter((c) => c.status !== "pass");
   tests += checked.length;
-  failures += gateFailures.length;
+  failures += fellFloors.length;
   suites.push(
-    `  <testsuite${attr({ name: `Gate floors (${report.floorMode})`, tests: checked.length, failures: gateFailures.length, errors: 0 })}>\n` +
+    `  <testsuite${attr({ name: `Gate floors (${report.floorMode})`, tests: checked.length, failures: fellFloors.length, errors: 0 })}>\n` +
       checked
         .map(
           (c) => `    <testcase${attr({ classname: `gate.${c.eval}`, name: `${c.metric} | ${c.slice}` })}>${floorFailure(c)}</testcase>\n`,
@@ -198,34 +273,64 @@ export function junitXml(report: Report): string {
         .join("") +
       `  </testsuite>\n`,
   );
+  const ceilings = report.gate.ceilings.checks.filter((c) => c.status !== "not-run");
+  const exceeded = ceilings.filter((c) => c.status !== "pass");
+  tests += ceilings.length;
+  failures += exceeded.length;
+  suites.push(
+    `  <testsuite${attr({ name: `Gate latency ceilings (${report.floorMode})`, tests: ceilings.length, failures: exceeded.length, errors: 0 })}>\n` +
+      ceilings
+        .map(
+          (c) =>
+            `    <testcase${attr({ classname: `gate.${c.eval}`, name: `p95 latency | ${c.slice}` })}>${ceilingFailure(c)}</testcase>\n`,
+        )
+        .join("") +
+      `  </testsuite>\n`,
+  );
 
-  for (const group of report.evals) {
-    for (const suite of group.suites) {
-      const cases = report.cases.filter((c) => c.suite === suite.name);
-      const failed = cases.filter((c) => c.outcome === "fail").length;
-      const errored = cases.filter((c) => c.outcome === "error").length;
-      tests += cases.length;
-      failures += failed;
-      errors += errored;
-      const body = cases
-        .map((c) => {
-          const time: Record<string, string> = c.latencyMs === null ? {} : { time: (c.latencyMs / 1000).toFixed(4) };
-          const detail = xmlEscape(
-            c.metrics.map((m) => `${m.metric} = ${m.value.toFixed(3)}${m.status === "scored" ? "" : ` (${m.status})`}`).join("\n"),
-          );
-          const inner =
-            c.outcome === "pass"
-              ? ""
-              : `<${c.outcome === "error" ? "error" : "failure"}${attr({ message: c.reasons.join("; "), type: c.outcome === "error" ? "task-error" : "below-pass-mark" })}>${detail}</${c.outcome === "error" ? "error" : "failure"}>`;
-          return `    <testcase${attr({ classname: `${suite.file}`, name: `${c.id}: ${c.label.slice(0, 160)}`, ...time })}>${inner}</testcase>\n`;
-        })
-        .join("");
-      suites.push(
-        `  <testsuite${attr({ name: suite.name, tests: cases.length, failures: failed, errors: errored })}>\n${body}  </testsuite>\n`,
-      );
-    }
+  const bySuite = new Map<string, ReportVerdict[]>();
+  for (const v of report.verdicts) bySuite.set(v.suite, [...(bySuite.get(v.suite) ?? []), v]);
+  for (const [suite, verdicts] of bySuite) {
+    const counts = { failures: 0, errors: 0, skipped: 0 };
+    const body = verdicts
+      .map((v) => {
+        const time: Record<string, string> = v.latencyMs === null ? {} : { time: (v.latencyMs / 1000).toFixed(4) };
+        const { element, kind } = verdictElement(v, attr);
+        if (kind) counts[kind]++;
+        return `    <testcase${attr({ classname: v.file, name: `${v.id}: ${v.label.slice(0, 160)}`, ...time })}>${element}</testcase>\n`;
+      })
+      .join("");
+    tests += verdicts.length;
+    failures += counts.failures;
+    errors += counts.errors;
+    skipped += counts.skipped;
+    suites.push(
+      `  <testsuite${attr({ name: suite, tests: verdicts.length, failures: counts.failures, errors: counts.errors, skipped: counts.skipped })}>\n${body}  </testsuite>\n`,
+    );
   }
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${attr({ name: "pnpm eval", tests, failures, errors, time: (report.durationMs / 1000).toFixed(3) })}>\n${suites.join("")}</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${attr({ name: "pnpm eval", tests, failures, errors, skipped, time: (report.durationMs / 1000).toFixed(3) })}>\n${suites.join("")}</testsuites>\n`;
+}
+
+/**
+ * A unit's JUnit element: `<error>` when its task threw (Evalite failed the run), `<failure>` when
+ * it regressed, `<skipped>` with the reasons when it fails as recorded (or newly, not yet recorded).
+ */
+function verdictElement(
+  v: ReportVerdict,
+  attr: (fields: Record<string, string | number>) => string,
+): { element: string; kind: "failures" | "errors" | "skipped" | null } {
+  const reasons = v.reasons.join("; ");
+  const detail = xmlEscape([...v.reasons, ...(v.diagnosis ? [`diagnosis: ${v.diagnosis.verdict}`] : [])].join("\n"));
+  if (v.outcome === "pass") return { element: "", kind: null };
+  if (v.outcome === "error")
+    return { element: `<error${attr({ message: reasons, type: "task-error" })}>${detail}</error>`, kind: "errors" };
+  if (v.status === "regression")
+    return {
+      element: `<failure${attr({ message: `regression: passed before; ${reasons}`, type: "regression" })}>${detail}</failure>`,
+      kind: "failures",
+    };
+  const why = v.status === "known-failure" ? "known failure" : "new failure, not yet recorded in the baseline";
+  return { element: `<skipped${attr({ message: `${why}: ${reasons}` })}/>`, kind: "skipped" };
 }
 
 function floorFailure(c: FloorCheck): string {
@@ -234,5 +339,14 @@ function floorFailure(c: FloorCheck): string {
     c.status === "missing"
       ? `not measured by this run (floor ${c.floor})`
       : `${c.value!.toFixed(4)} < floor ${c.floor} (${signed(c.delta)}, n=${c.n})`;
+  return `<failure message="${xmlEscape(message)}" type="${c.status}"/>`;
+}
+
+function ceilingFailure(c: CeilingCheck): string {
+  if (c.status === "pass") return "";
+  const message =
+    c.status === "missing"
+      ? `no latency measured by this run (ceiling ${formatMs(c.ceilingMs)})`
+      : `p95 ${formatMs(c.p95Ms!)} > ceiling ${formatMs(c.ceilingMs)} (n=${c.n})`;
   return `<failure message="${xmlEscape(message)}" type="${c.status}"/>`;
 }

@@ -27,6 +27,13 @@ export interface Answer {
   text: string;
   /** Set when the answerer refused. */
   refusal?: Extract<AskResult["refusal"], "no-supporting-sentence" | "model">;
+  /**
+   * How a model wrote it: `structured` (JSON with its own `refused` and `citations`) or `text`
+   * (free text: refused when it starts with the refusal sentence). Absent for the extractive answerer.
+   */
+  format?: "structured" | "text";
+  /** The source numbers a structured answer declares it cites (besides the [n] in its text). */
+  citations?: number[];
   /** Set when the answerer failed (one line); `text` is then "". */
   error?: string;
   /** What the trace's generation stage records. */

@@ -1,0 +1,48 @@
+/**
+ * `pnpm eval:init <folder>`: writes a small starter dataset (documents, judged queries, answer
+ * cases, translations, refusal markers; the fixture format and the BEIR format) into a new or empty
+ * folder, then loads it back through the suite's fixture checks and says what it found
+ * (helpers/starter-dataset.ts).
+ *
+ * Exit status: 0 written and checked; 2 bad arguments, a folder that is not empty, or a starter
+ * dataset the checks reject (one line naming the file and record).
+ */
+import { resolve } from "node:path";
+import { type CommandIo, parseCommandLine, processIo, UsageError } from "../helpers/cli-args.js";
+import { formatFixtureError, isFixtureError } from "../helpers/fixtures.js";
+import { StarterFolderError, writeStarterDataset } from "../helpers/starter-dataset.js";
+
+const USAGE = "Usage: pnpm eval:init <folder>";
+
+/** Runs one command line and returns its exit status; never exits the process (bin/entry/eval-init.ts does). */
+export function main(argv: string[], io: CommandIo = processIo()): number {
+  try {
+    const { values, positionals } = parseCommandLine(
+      { args: argv, options: { help: { type: "boolean", short: "h" } }, allowPositionals: true },
+      USAGE,
+    );
+    if (values.help) {
+      io.stdout(`${USAGE}\n`);
+      return 0;
+    }
+    if (positionals.length !== 1) throw new UsageError(`one folder is needed, got ${positionals.length}; ${USAGE}`);
+    const folder = resolve(positionals[0]!);
+    const found = writeStarterDataset(folder);
+    io.stdout(
+      `eval:init: wrote a starter dataset to ${folder}: ${found.documents} documents, ${found.queries} judged queries, ` +
+        `${found.askCases} answer cases, ${found.translationGroups} translation group, refusal markers in ${found.refusalLanguages} languages; ` +
+        `every file passes the fixture checks. Next: EVAL_DATASET=${positionals[0]} pnpm eval search (see its README.md)\n`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof StarterFolderError) {
+      io.stderr(`eval:init: ${error.message}\n`);
+      return 2;
+    }
+    if (isFixtureError(error) || (error as { name?: string }).name === "FormatError") {
+      io.stderr(`eval:init: ${isFixtureError(error) ? formatFixtureError(error) : (error as Error).message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * The task of the answer evals: the target's `ask()` for a case at a preset (computed once per run and
+ * shared, helpers/run-cache.ts), its trace forwarded to Evalite, and the suite's recognition of
+ * whether the answer refused (`refusalCheck`, scorers/refusal.ts: markers per language from
+ * fixtures/refusal-markers.json, the judge for ambiguous free text). And the preset comparison: one
+ * question at every preset (once per run, shared by the per-question and the over-all preset-order
+ * evals), each answer's share of expectations met.
+ */
+import type { Preset } from "@hybrid-search/engine";
+import { PRESET_ORDER, type PresetValues } from "../scorers/tier-order.js";
+import { type RecognizedAnswer, recognizeRefusal } from "../scorers/refusal.js";
+import { expectationsMet, questionVerdict, type VerdictOptions } from "../scorers/verdict.js";
+import { evalTarget } from "./eval-index.js";
+import { type AskCase, loadRefusalMarkers } from "./fixtures.js";
+import { evalModels, trialHeaders } from "./models.js";
+import { forwardTrace } from "./retrieval-task.js";
+import { once } from "./run-cache.js";
+
+let markers: ReturnType<typeof loadRefusalMarkers> | undefined;
+
+/**
+ * ask() for a case, with the refusal recognised; keyed per suite so every suite's trial n makes the
+ * same call, which runs once per run (helpers/run-cache.ts) and is shared by the suites that grade
+ * it, its latency (the target's own `elapsedMs`) included. Not serialized like retrieval calls:
+ * model calls gain from Evalite's concurrency, so the latency measured is under that load (up to
+ * five at once).
+ */
+export async function askCase(suite: string, c: AskCase, preset: Preset): Promise<RecognizedAnswer> {
+  const { target, fingerprint } = await evalTarget();
+  const models = evalModels();
+  const headers = trialHeaders(`${suite}:${preset}:${c.id}`);
+  const request = { id: c.id, question: c.question, preset, headers };
+  const result = await once([target.kind, target.name, fingerprint, "ask", request], () => target.ask(request));
+  forwardTrace(result.trace);
+  markers ??= loadRefusalMarkers();
+  const refusalCheck = await recognizeRefusal(result, markers, {
+    ...(models.judge ? { judge: models.judge } : {}),
+    headers: trialHeaders(`judge:refusal:${suite}:${preset}:${c.id}`),
+    timeoutMs: models.selection.limits.timeoutMs,
+  });
+  return { ...result, refusalCheck };
+}
+
+/** Per preset, one value of a question (or the mean over questions). */
+export interface PresetComparison {
+  "expectations met": PresetValues;
+  [metric: string]: PresetValues;
+}
+
+/**
+ * One question answered at every preset: the share of its expectations each answer met. Once per
+ * run (helpers/run-cache.ts) for the index and question: the per-question and the over-all
+ * preset-order evals share it, and a watch-mode rerun computes it afresh.
+ */
+export async function presetComparison(c: AskCase, options: VerdictOptions): Promise<PresetComparison> {
+  const { target, fingerprint } = await evalTarget();
+  return once([target.kind, target.name, fingerprint, "preset-order", c.id], async () => {
+    const met = {} as PresetValues;
+    for (const preset of PRESET_ORDER) {
+      const answer = await askCase("preset-order", c, preset);
+      met[preset] = expectationsMet(await questionVerdict(c, answer, options));
+    }
+    return { "expectations met": met };
+  });
+}
+
+/** The means over questions per preset. */
+export async function presetMeans(cases: readonly AskCase[], options: VerdictOptions): Promise<PresetComparison & { questions: number }> {
+  const all = await Promise.all(cases.map((c) => presetComparison(c, options)));
+  const met = {} as PresetValues;
+  for (const preset of PRESET_ORDER) met[preset] = all.reduce((s, x) => s + x["expectations met"][preset], 0) / Math.max(1, all.length);
+  // `questions` rides along for the printed line; the scorers read only the per-preset values.
+  return Object.assign({ "expectations met": met }, { questions: all.length }) as PresetComparison & { questions: number };
+}

@@ -1,0 +1,38 @@
+/**
+ * `pnpm eval:init` in process (bin/eval-init.ts's main): what it writes and says, and its one-line
+ * errors. What the starter dataset holds is tested in helpers/starter-dataset.test.ts; the
+ * compiled CLI is spawned in test/compiled-clis.test.ts.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { main } from "../bin/eval-init.js";
+
+const scratch = mkdtempSync(join(tmpdir(), "eval-init-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function init(argv: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = main(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
+  return { code, stdout, stderr };
+}
+
+describe("pnpm eval:init", () => {
+  it("bad arguments and a non-empty folder are one line and exit 2; a new folder gets the starter dataset", () => {
+    expect(init([])).toEqual({ code: 2, stdout: "", stderr: "eval:init: one folder is needed, got 0; Usage: pnpm eval:init <folder>\n" });
+    const full = join(scratch, "full");
+    mkdirSync(full);
+    writeFileSync(join(full, "x"), "");
+    const refused = init([full]);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toMatch(/^[^\n]+ is not empty; eval:init writes only into a new or empty folder[^\n]*\n$/);
+    const fresh = join(scratch, "new");
+    const ok = init([fresh]);
+    expect(ok.stderr).toBe("");
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/^eval:init: wrote a starter dataset to .*: 4 documents, 5 judged queries, 5 answer cases/);
+  });
+});
