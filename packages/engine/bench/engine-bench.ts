@@ -21,18 +21,24 @@
  * first, so drift and noise hit both.
  */
 import Database from "better-sqlite3";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Engine } from "../src/index.js";
-import { chunkDocument } from "../src/ingest/chunk.js";
-import { parseDocument } from "../src/ingest/markdown.js";
 import { prepareLexicalQuery } from "../src/retrieval/bm25.js";
 import { makeSnippet } from "../src/retrieval/snippet.js";
 import { DEFAULT_ANALYZER } from "../src/text/analyze.js";
 import type { IndexReport, SearchResponse } from "../src/types.js";
-import { buildVocabulary, generateDocument, generateQueries, seededRandom, queriesFromSample, type BenchQuery } from "./corpus.js";
+import {
+  type BenchQuery,
+  buildVocabulary,
+  type GeneratedCorpus,
+  generateQueries,
+  queriesFromSample,
+  seededRandom,
+  writeCorpus,
+} from "./corpus.js";
 
 const USAGE = `Usage: pnpm bench:engine [corpus-folder|corpus.jsonl] [--queries N] [--seed N] [--passages N] [--warmup N] [--json file]`;
 
@@ -94,42 +100,6 @@ function positiveInt(name: string, value: string | undefined, fallback: number):
   const n = Number(value);
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got "${value}"`);
   return n;
-}
-
-interface GeneratedCorpus {
-  folder: string;
-  documents: number;
-  passages: number;
-  bytes: number;
-  wordTypes: number;
-  ms: number;
-}
-
-/** Writes Markdown files until the engine's chunker (same code, same defaults) yields `target` passages. */
-async function writeCorpus(folder: string, seed: number, target: number): Promise<GeneratedCorpus> {
-  const started = performance.now();
-  const vocab = buildVocabulary(seed);
-  const rng = seededRandom(seed);
-  const dirs = new Set<string>();
-  let passages = 0;
-  let bytes = 0;
-  let documents = 0;
-  while (passages < target) {
-    const doc = generateDocument(vocab, documents, rng);
-    const parsed = parseDocument(doc.path, doc.markdown);
-    passages += chunkDocument(parsed.body, parsed.title, parsed.markdown).length;
-    const file = join(folder, doc.path);
-    const dir = dirname(file);
-    if (!dirs.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      dirs.add(dir);
-    }
-    writeFileSync(file, doc.markdown);
-    bytes += Buffer.byteLength(doc.markdown);
-    documents++;
-    if (documents % 1000 === 0) await yieldToEventLoop();
-  }
-  return { folder, documents, passages, bytes, wordTypes: vocab.types, ms: performance.now() - started };
 }
 
 interface IngestResult {
