@@ -150,16 +150,16 @@ export function dotRows(matrix: Float32Array, dims: number, q: Float64Array, out
   const whole = dims - (dims % 4);
   let r = 0;
   for (; r + 1 < rows; r += 2) {
+    let o = r * dims;
     let a0 = 0;
     let a1 = 0;
     let a2 = 0;
     let a3 = 0;
+    let p = o + dims;
     let b0 = 0;
     let b1 = 0;
     let b2 = 0;
     let b3 = 0;
-    let o = r * dims;
-    let p = o + dims;
     for (let i = 0; i < whole; i += 4, o += 4, p += 4) {
       const q0 = q[i]!;
       const q1 = q[i + 1]!;
