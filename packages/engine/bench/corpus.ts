@@ -16,6 +16,10 @@
  *
  * Everything comes from a seeded PRNG (seededRandom, sfc32): the same seed gives byte-identical files.
  */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { chunkDocument } from "../src/ingest/chunk.js";
+import { parseDocument } from "../src/ingest/markdown.js";
 
 export type Rng = () => number;
 
@@ -462,4 +466,41 @@ export function queriesFromSample(texts: readonly string[], count: number, rng: 
     out.push({ text: words.join(" "), kind: "keywords", language: "?" });
   }
   return out;
+}
+
+export interface GeneratedCorpus {
+  folder: string;
+  documents: number;
+  passages: number;
+  bytes: number;
+  wordTypes: number;
+  ms: number;
+}
+
+/** Writes Markdown files until the engine's chunker (same code, same defaults) yields `target` passages. */
+export async function writeCorpus(folder: string, seed: number, target: number): Promise<GeneratedCorpus> {
+  const started = performance.now();
+  const vocab = buildVocabulary(seed);
+  const rng = seededRandom(seed);
+  const dirs = new Set<string>();
+  let passages = 0;
+  let bytes = 0;
+  let documents = 0;
+  while (passages < target) {
+    const doc = generateDocument(vocab, documents, rng);
+    const parsed = parseDocument(doc.path, doc.markdown);
+    passages += chunkDocument(parsed.body, parsed.title, parsed.markdown).length;
+    const file = join(folder, doc.path);
+    const dir = dirname(file);
+    if (!dirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      dirs.add(dir);
+    }
+    writeFileSync(file, doc.markdown);
+    bytes += Buffer.byteLength(doc.markdown);
+    documents++;
+    // Lets signal handlers run between synchronous stretches.
+    if (documents % 1000 === 0) await new Promise((r) => setImmediate(r));
+  }
+  return { folder, documents, passages, bytes, wordTypes: vocab.types, ms: performance.now() - started };
 }

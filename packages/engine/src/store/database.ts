@@ -68,6 +68,9 @@ export function openIndex(file: string, options: OpenOptions): Db {
   }
 }
 
+/** Page cache of an index run's connection, in KiB (see beginIndexRun). */
+export const INDEX_RUN_CACHE_KIB = 64 * 1024;
+
 /** `dev:ino` of the file a connection opened, to notice it being removed or replaced (beginIndexRun). */
 const opened = new WeakMap<Db, string | undefined>();
 

