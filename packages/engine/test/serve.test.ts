@@ -5,8 +5,8 @@
 import { spawn } from "node:child_process";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Engine, type SearchResponse } from "../src/index.js";
-import { contractProblems, readContractDocuments } from "../src/serve/contract.js";
+import { Engine, type SearchOptions, type SearchResponse } from "../src/index.js";
+import { type ContractMode, contractProblems, readContractDocuments } from "../src/serve/contract.js";
 import { type EngineServer, serveEngine } from "../src/serve/server.js";
 import { SMALL_CORPUS, smallCorpusEngine, tempDir, writeFiles } from "./helpers.js";
 
@@ -24,6 +24,13 @@ afterAll(async () => {
   await server?.close();
   await secured?.close();
 });
+
+/** What the engine in this process ranks for `mode`: the answer a served call must equal. */
+async function rankLocally(engine: Engine, mode: ContractMode, query: string, options: SearchOptions): Promise<SearchResponse> {
+  if (mode === "search") return engine.search(query, options);
+  if (mode === "vsearch") return engine.vsearch(query, options);
+  return engine.query(query, { ...options, tier: mode });
+}
 
 async function call(
   path: string,
@@ -56,12 +63,7 @@ describe("engine serve: the contract", () => {
       const r = await call("/search", { body: { query: "cancel subscription", mode, limit: 5, traceDepth: 50 } });
       expect(r.status).toBe(200);
       expect(contractProblems("SearchResponse", r.json)).toEqual([]);
-      const local =
-        mode === "search"
-          ? setup.engine.search("cancel subscription", { limit: 5 })
-          : mode === "vsearch"
-            ? await setup.engine.vsearch("cancel subscription", { limit: 5 })
-            : await setup.engine.query("cancel subscription", { limit: 5, tier: mode });
+      const local = await rankLocally(setup.engine, mode, "cancel subscription", { limit: 5 });
       const hits = r.json.results as Array<{ docId: string; score: number }>;
       expect(hits.map((h) => [h.docId, h.score])).toEqual(local.results.map((h) => [h.docId, h.score]));
       expect((r.json.trace as Array<{ stage: string }>).map((s) => s.stage)).toEqual(local.trace.map((s) => s.stage));
@@ -162,13 +164,7 @@ describe("engine serve: seeding a collection and the temporal fields", () => {
         const r = await call("/search", { body: { query, mode, limit: 10, collection: "seeded", ...options } }, seeding);
         expect(r.status, JSON.stringify(r.json)).toBe(200);
         expect(contractProblems("SearchResponse", r.json)).toEqual([]);
-        const opts = { limit: 10, ...options };
-        const expected =
-          mode === "search"
-            ? local.search(query, opts)
-            : mode === "vsearch"
-              ? await local.vsearch(query, opts)
-              : await local.query(query, { ...opts, tier: mode });
+        const expected = await rankLocally(local, mode, query, { limit: 10, ...options });
         expect(hits(r.json), `${mode} ${query} ${JSON.stringify(options)}`).toEqual(hits(expected));
       }
 
