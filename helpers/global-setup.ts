@@ -198,7 +198,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       try {
         await seeded.reseed();
       } catch (error) {
-        // Watch mode keeps running: the evals then measure what the target held before.
+        // Watch mode keeps running: the line says what the failed seed left on the target
+        // (deleted unless kept), which is what the evals then measure.
         if (!(error instanceof ConfigError) && (error as { name?: string }).name !== "EngineError") throw error;
         process.stderr.write(`eval: ${(error as Error).message}\n`);
       }
