@@ -5,7 +5,9 @@
  * eval files. Every run and every watch-mode rerun gets a new run id, which scopes the shared
  * engine responses (helpers/run-cache.ts). In watch mode a rerun re-indexes the indexes its files
  * measure first (unchanged documents are skipped), so an edit to a corpus document is measured on
- * the next run. A malformed fixture stops the run with one line.
+ * the next run. A malformed fixture stops the run with one line. With EVAL_TARGET_SEED it seeds
+ * the HTTP target with the dataset's corpus after /health and deletes it when the run ends
+ * (helpers/targets/seed.ts).
  */
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
@@ -20,7 +22,9 @@ import { type IndexName, indexesFor } from "./index-plan.js";
 import { buildLaneIndex, LANES, loadLane } from "./lanes.js";
 import { labelEvaliteDuration, restartRunClock } from "./run-clock.js";
 import { buildTempIndex, describeFingerprint, type SuiteFingerprint, type TempIndex } from "./setup-db.js";
-import { type MeasuredTarget, openTarget, targetInfo } from "./targets/eval-target.js";
+import { fingerprintOf, type MeasuredTarget, openTarget, targetInfo } from "./targets/eval-target.js";
+import type { HttpTarget } from "./targets/http-target.js";
+import { guardSeed, type SeedIo, type SeedSession, seedTarget } from "./targets/seed.js";
 import { IN_PROCESS_CAPABILITIES } from "./targets/in-process.js";
 import type { Target } from "./targets/target.js";
 import { type TargetChoice, targetChoice, targetLocation, targetMode } from "./targets/select.js";
@@ -101,7 +105,12 @@ function buildIndex(
   });
 }
 
-export default async function setup(project: TestProject): Promise<() => void> {
+const seedIo: SeedIo = {
+  say: (line) => process.stdout.write(`${line}\n`),
+  warn: (line) => process.stderr.write(`${line}\n`),
+};
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   labelEvaliteDuration();
   const dataset = datasetOrExit();
   const engine = engineOptionsFromEnv();
@@ -127,11 +136,19 @@ export default async function setup(project: TestProject): Promise<() => void> {
   };
   let used: TempIndex[];
   let other: MeasuredTarget | undefined;
+  let seeded: SeedSession | undefined;
+  let unguard = (): void => undefined;
   try {
     // The files this run selected (Vitest collected their paths before global setup).
     used = await prepare(project.vitest.state.getPaths(), false);
     // A target that does not answer stops the run here, with one line.
     if (!inProcess) other = await openTarget(choice, dataset, models.selection.configuration, notInProcess);
+    if (other && choice.kind === "http" && choice.config.seed) {
+      // A seed that fails stops the run here too; once it is in, every way out deletes it.
+      seeded = await seedTarget(other.target as HttpTarget, dataset, choice.config.seed, seedIo);
+      unguard = guardSeed(seeded);
+      other = { ...other, fingerprint: fingerprintOf(seeded.fingerprint, dataset, seeded.collection) };
+    }
   } catch (error) {
     return exitOnSetupError(error);
   }
@@ -177,6 +194,17 @@ export default async function setup(project: TestProject): Promise<() => void> {
       process.stderr.write(`eval: ${formatFixtureError(error)}\n`);
       return;
     }
+    if (seeded && other) {
+      try {
+        await seeded.reseed();
+      } catch (error) {
+        // Watch mode keeps running: the line says what the failed seed left on the target
+        // (deleted unless kept), which is what the evals then measure.
+        if (!(error instanceof ConfigError) && (error as { name?: string }).name !== "EngineError") throw error;
+        process.stderr.write(`eval: ${(error as Error).message}\n`);
+      }
+      other = { ...other, fingerprint: fingerprintOf(seeded.fingerprint, dataset, seeded.collection) };
+    }
     publish(
       await prepare(
         specifications.map((s) => s.moduleId),
@@ -184,8 +212,11 @@ export default async function setup(project: TestProject): Promise<() => void> {
       ),
     );
   });
-  return () => {
+  return async () => {
     for (const index of indexes.values()) index.remove();
+    // After the last eval, whether the run passed or failed.
+    await seeded?.release();
+    unguard();
   };
 }
 

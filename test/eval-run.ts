@@ -1,5 +1,5 @@
 /** Runs `pnpm eval` (the compiled bin/eval.ts) in a sandbox: its own Evalite storage, port, output file and reports folder. */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -42,6 +42,8 @@ export function freePort(): Promise<number> {
 
 export interface EvalRun {
   code: number | null;
+  /** The signal that ended the run, if one did. */
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
   /** This run's results as Evalite's JSON export (--outputPath), when written. */
@@ -51,7 +53,8 @@ export interface EvalRun {
   reportsDir: string;
 }
 
-export async function runEval(args: string[], env: Record<string, string> = {}): Promise<EvalRun> {
+/** `onStart` gets the running `pnpm eval` process (to interrupt it, say). */
+export async function runEval(args: string[], env: Record<string, string> = {}, onStart?: (child: ChildProcess) => void): Promise<EvalRun> {
   const dir = mkdtempSync(join(tmpdir(), "eval-run-"));
   const outputPath = join(dir, "results.json");
   const port = await freePort();
@@ -71,8 +74,18 @@ export async function runEval(args: string[], env: Record<string, string> = {}):
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  const code = await new Promise<number | null>((res) => child.on("exit", res));
-  const run: EvalRun = { code, stdout, stderr, dir, reportsDir: env.EVAL_REPORTS_DIR ?? join(dir, "reports") };
+  onStart?.(child);
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((res) =>
+    child.on("exit", (code, signal) => res([code, signal])),
+  );
+  const run: EvalRun = {
+    code,
+    signal,
+    stdout,
+    stderr,
+    dir,
+    reportsDir: env.EVAL_REPORTS_DIR ?? join(dir, "reports"),
+  };
   if (existsSync(outputPath)) run.output = JSON.parse(readFileSync(outputPath, "utf8")) as Evalite.Exported.Output;
   return run;
 }

@@ -2,6 +2,8 @@
  * Issue 12's "done when", end to end through `pnpm eval`:
  * - `pnpm engine serve` on the fixture index + EVAL_TARGET scores as the in-process run, to 4 decimals;
  * - runs written by `pnpm engine run` and `engine ask --batch`, read through EVAL_RUN_DIR, too;
+ * - `engine serve` on an EMPTY index, seeded by the run (EVAL_TARGET_SEED), too, and the seeded
+ *   collection is deleted afterwards: after a pass, a failed run and a SIGINT alike;
  * - a misbehaving target (500s, a timeout, wrong schema, unknown ids, a mode it lacks): the run
  *   completes, each failure is labelled, nothing is scored as a success, the token stays in the header.
  */
@@ -53,23 +55,24 @@ function means(report: Report): Map<string, string> {
 
 const LANES = /^(Lexical matrix|CJK lane|Temporal validity|Temporal answers)/;
 let inProcess: Map<string, string>;
-let server: ChildProcess;
+const servers: ChildProcess[] = [];
 let serverUrl: string;
 const runs: EvalRun[] = [];
-const evalRun = async (args: string[], env: Record<string, string>) => {
-  const r = await runEval(args, env);
+const evalRun = async (args: string[], env: Record<string, string>, onStart?: Parameters<typeof runEval>[2]) => {
+  const r = await runEval(args, env, onStart);
   runs.push(r);
   return r;
 };
 
-beforeAll(async () => {
-  await cli("index", join(ROOT, "fixtures/corpus"), "--db", db, "--collection", "corpus");
-  server = spawn(process.execPath, ["--import", "tsx", join(ROOT, "packages/engine/src/entry.ts"), "serve", "--db", db, "--port", "0"], {
-    cwd: ROOT,
-    env: { ...process.env, ENGINE_SERVE_TOKEN: TOKEN },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  serverUrl = await new Promise<string>((ok, fail) => {
+/** `pnpm engine serve --db <index>` with the token required; its URL once it listens. */
+async function serve(index: string): Promise<string> {
+  const server = spawn(
+    process.execPath,
+    ["--import", "tsx", join(ROOT, "packages/engine/src/entry.ts"), "serve", "--db", index, "--port", "0"],
+    { cwd: ROOT, env: { ...process.env, ENGINE_SERVE_TOKEN: TOKEN }, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  servers.push(server);
+  return new Promise<string>((ok, fail) => {
     let out = "";
     server.stdout!.on("data", (d: Buffer) => {
       out += d;
@@ -78,6 +81,11 @@ beforeAll(async () => {
     });
     server.on("exit", (code) => fail(new Error(`engine serve exited ${code}`)));
   });
+}
+
+beforeAll(async () => {
+  await cli("index", join(ROOT, "fixtures/corpus"), "--db", db, "--collection", "corpus");
+  serverUrl = await serve(db);
   const base = await runEval([], {});
   runs.push(base);
   expect(base.code, base.stdout.slice(-2000)).toBe(0);
@@ -85,7 +93,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(() => {
-  server?.kill("SIGTERM");
+  for (const server of servers) server.kill("SIGTERM");
   for (const r of runs) rmSync(r.dir, { recursive: true, force: true });
   rmSync(work, { recursive: true, force: true });
 });
@@ -112,6 +120,35 @@ describe("the same scores through any target", () => {
     const written = [r.stdout, r.stderr, ...readdirSync(r.reportsDir).map((f) => readFileSync(join(r.reportsDir, f), "utf8"))].join("\n");
     expect(written).not.toContain(TOKEN);
     expect(JSON.stringify(r.output)).not.toContain(TOKEN);
+  }, 600_000);
+
+  it("engine serve on an EMPTY index, seeded by the run (EVAL_TARGET_SEED), scores as in-process to 4 decimals; the collection is gone afterwards", async () => {
+    // An empty index: one finished index run over an empty folder.
+    const nothing = join(work, "nothing");
+    mkdirSync(nothing);
+    const emptyDb = join(work, "empty.db");
+    await cli("index", nothing, "--db", emptyDb);
+    const url = await serve(emptyDb);
+    const health = async () => (await (await fetch(`${url}/health`)).json()) as { fingerprint: { documents: number } };
+    expect((await health()).fingerprint.documents).toBe(0);
+    const r = await evalRun([], {
+      EVAL_TARGET: url,
+      EVAL_TARGET_NAME: "engine-seeded",
+      EVAL_TARGET_TOKEN: TOKEN,
+      EVAL_TARGET_SEED: "eval-fixtures",
+    });
+    expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /^eval: seeded collection eval-fixtures of target engine-seeded \(http:\/\/127\.0\.0\.1:\d+\) with the 58 documents of dataset fixtures in [\d.]+ s; deleted after the run$/m,
+    );
+    expect(r.stdout).toMatch(/^eval: deleted the seeded collection eval-fixtures of target engine-seeded \(http:\/\/127\.0\.0\.1:\d+\)$/m);
+    const report = reportOf(r);
+    expect(report.floorMode).toBe("http:engine-seeded");
+    expect(means(report)).toEqual(new Map([...inProcess].filter(([key]) => !LANES.test(key))));
+    // Gone: the index holds nothing again.
+    expect((await health()).fingerprint.documents).toBe(0);
+    const written = [r.stdout, r.stderr, ...readdirSync(r.reportsDir).map((f) => readFileSync(join(r.reportsDir, f), "utf8"))].join("\n");
+    expect(written).not.toContain(TOKEN);
   }, 600_000);
 
   it("runs recorded by `engine run` and `engine ask --batch` score as in-process through EVAL_RUN_DIR", async () => {
@@ -224,6 +261,101 @@ describe("a misbehaving target", () => {
     } finally {
       stub.closeAllConnections();
       await new Promise<void>((ok) => stub.close(() => ok()));
+    }
+  }, 600_000);
+});
+
+describe("a seeded target whose run fails or is interrupted", () => {
+  /** A target that takes documents and answers /search with `search`; what it was sent, in order. */
+  async function seedable(search: (res: import("node:http").ServerResponse) => void) {
+    const seen: Array<{ method: string; url: string; authorization?: string }> = [];
+    const stub = createServer((req, res) => {
+      let body = "";
+      req.on("data", (d: Buffer) => {
+        body += d;
+      });
+      req.on("end", () => {
+        seen.push({
+          method: req.method!,
+          url: req.url!,
+          ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
+        });
+        const send = (value: unknown) => {
+          res.writeHead(200, { "content-type": "application/json" });
+          res.end(JSON.stringify(value));
+        };
+        if (req.url === "/health")
+          return send({
+            name: "seedable",
+            version: "0",
+            fingerprint: "seedable-corpus",
+            capabilities: { modes: ["search"], ask: false, expand: false, documents: true, trace: false },
+          });
+        if (req.method === "PUT") {
+          const { documents } = JSON.parse(body) as { documents: unknown[] };
+          return send({ collection: "eval-seed", documents: documents.length });
+        }
+        if (req.method === "DELETE") return send({ collection: "eval-seed", documents: 0 });
+        search(res);
+      });
+    });
+    await new Promise<void>((ok) => stub.listen(0, "127.0.0.1", ok));
+    return {
+      seen,
+      url: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`,
+      stop: async () => {
+        stub.closeAllConnections();
+        await new Promise<void>((ok) => stub.close(() => ok()));
+      },
+    };
+  }
+  const env = (url: string) => ({
+    EVAL_TARGET: url,
+    EVAL_TARGET_TOKEN: TOKEN,
+    EVAL_TARGET_SEED: "eval-seed",
+    EVAL_TARGET_RETRIES: "0",
+    EVAL_TARGET_TIMEOUT_MS: "60000",
+  });
+  const calls = (seen: Array<{ method: string; url: string }>) =>
+    seen.filter((c) => c.method === "PUT" || c.method === "DELETE").map((c) => `${c.method} ${c.url}`);
+
+  it("a run whose cases fail still deletes what it seeded, after the last case", async () => {
+    const t = await seedable((res) => {
+      res.writeHead(500, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { code: "INTERNAL", message: "down" } }));
+    });
+    try {
+      const r = await evalRun(["search"], env(t.url));
+      expect(r.code, r.stdout.slice(-2000) + r.stderr).toBe(1);
+      expect(calls(t.seen)).toEqual(["PUT /documents", "DELETE /documents?collection=eval-seed"]);
+      expect(t.seen.at(-1)).toMatchObject({ authorization: `Bearer ${TOKEN}` });
+      expect(t.seen.findIndex((c) => c.method === "DELETE")).toBeGreaterThan(t.seen.findLastIndex((c) => c.url === "/search"));
+      expect(r.stdout).toContain("eval: deleted the seeded collection eval-seed of target seedable");
+      expect(r.stdout + r.stderr).not.toContain(TOKEN);
+    } finally {
+      await t.stop();
+    }
+  }, 600_000);
+
+  it("SIGINT during the run deletes what it seeded before the process ends", async () => {
+    let interrupt = (): void => undefined;
+    // The searches are held: the run is in progress when it is interrupted.
+    const t = await seedable(() => interrupt());
+    try {
+      const r = await evalRun(["search"], env(t.url), (child) => {
+        interrupt = () => {
+          interrupt = () => undefined;
+          child.kill("SIGINT");
+        };
+      });
+      expect([r.code, r.signal]).toEqual([null, "SIGINT"]);
+      expect(calls(t.seen)).toEqual(["PUT /documents", "DELETE /documents?collection=eval-seed"]);
+      expect(t.seen.at(-1)).toMatchObject({ authorization: `Bearer ${TOKEN}` });
+      expect(r.stderr).toContain("eval: interrupted (SIGINT): deleting the seeded collection eval-seed of target seedable");
+      expect(r.stdout).toContain("eval: deleted the seeded collection eval-seed of target seedable");
+      expect(r.stdout + r.stderr).not.toContain(TOKEN);
+    } finally {
+      await t.stop();
     }
   }, 600_000);
 });

@@ -4,13 +4,13 @@
  * cannot pass a grader by being absent: citations the answer makes that name no source are
  * counted as invalid, a source without text is empty text (the triad finds nothing in it).
  */
-import type { AskResult, AskSource, Citation, Preset } from "@hybrid-search/engine";
+import type { AskResult, AskSource, Citation, HitValidity, Preset } from "@hybrid-search/engine";
 
 export interface ContractAnswer {
   answer: string;
   citations: Array<{ ref: number; docId: string; passageId?: string }>;
   refused: boolean;
-  sources: Array<Partial<AskSource> & { docId: string }>;
+  sources: Array<Partial<Omit<AskSource, "validity">> & { docId: string; validity?: Partial<HitValidity> & { stale: boolean } }>;
   error?: string;
   refusal?: AskResult["refusal"];
   answerer?: string;
@@ -24,6 +24,11 @@ export interface ContractAnswer {
 
 const MARKER = /\[(\d+)\]/g;
 
+/** The contract's `validity` (only `stale` required) as the engine's: absent lists are empty. */
+export function contractValidity(v: Partial<HitValidity> & { stale: boolean }): HitValidity {
+  return { ...v, supersedes: v.supersedes ?? [], supersededBy: v.supersededBy ?? [] };
+}
+
 export function toAskResult(question: string, answer: ContractAnswer, fallbackAnswerer: string): AskResult {
   const sources: AskSource[] = answer.sources.map((s, i) => ({
     ref: s.ref ?? i + 1,
@@ -34,6 +39,7 @@ export function toAskResult(question: string, answer: ContractAnswer, fallbackAn
     text: s.text ?? "",
     language: s.language ?? null,
     score: s.score ?? 0,
+    ...(s.validity ? { validity: contractValidity(s.validity) } : {}),
   }));
   const refs = new Set(sources.map((s) => s.ref));
   const invalid =

@@ -40,8 +40,11 @@ export interface MeasuredTarget {
 
 const NOT_REPORTED = "(not reported by the target)";
 
-/** A target's fingerprint in the suite's shape; what it does not report is said to be unreported. */
-function fingerprintOf(reported: unknown, dataset: Dataset): SuiteFingerprint {
+/**
+ * A target's fingerprint in the suite's shape; what it does not report is said to be unreported.
+ * `collection`: where the target holds the dataset (EVAL_TARGET_SEED), when not the dataset's own name.
+ */
+export function fingerprintOf(reported: unknown, dataset: Dataset, collection = dataset.collection): SuiteFingerprint {
   const f = (typeof reported === "object" && reported !== null ? reported : { corpusHash: String(reported) }) as Partial<SuiteFingerprint>;
   return {
     schemaVersion: f.schemaVersion ?? 0,
@@ -53,7 +56,7 @@ function fingerprintOf(reported: unknown, dataset: Dataset): SuiteFingerprint {
     documents: f.documents ?? 0,
     passages: f.passages ?? 0,
     dataset: dataset.name,
-    collection: dataset.collection,
+    collection,
   };
 }
 
@@ -69,7 +72,7 @@ export async function openTarget(
 ): Promise<MeasuredTarget> {
   if (choice.kind === "http") {
     const target = await openHttpTarget(choice.config);
-    return { target, fingerprint: fingerprintOf(target.health.fingerprint, dataset) };
+    return { target, fingerprint: fingerprintOf(target.health.fingerprint, dataset, choice.config.seed?.collection) };
   }
   if (choice.kind === "recorded") {
     const target = openRecordedTarget(choice.folder, new Set(dataset.cases.map((c) => c.id)), choice.name);

@@ -8,17 +8,22 @@
  *                                       sent as `Authorization: Bearer …` / `Cookie: …`, nowhere else:
  *                                       never printed, never in an error, a report or the run info
  *   EVAL_TARGET_TIMEOUT_MS (10000), EVAL_TARGET_RETRIES (2), EVAL_TARGET_CONCURRENCY (4)
+ *   EVAL_TARGET_SEED=<collection>       seed the dataset's corpus into that collection first, scope
+ *                                       every search and ask to it, delete it after the run
+ *                                       (helpers/targets/seed.ts); EVAL_TARGET_KEEP_SEED=1 keeps it,
+ *                                       EVAL_TARGET_SEED_TIMEOUT_MS (600000) bounds the PUT and DELETE
  *
  * Each call: at most `concurrency` in flight; a timeout, a dropped connection, a 429 or a 5xx is
  * retried up to `retries` times with exponential backoff (honouring `Retry-After`, at most 5 s);
  * a response that does not fit the contract is a failure, never a ranking. A call that still fails
  * throws `TargetError` with one line: the case fails with it and the run goes on.
  */
+import { spawnSync } from "node:child_process";
 import type { AskResult, ExpansionResult } from "@hybrid-search/engine";
-import { type ContractMessage, contractProblems } from "@hybrid-search/engine/contract";
+import { type ContractDocuments, type ContractMessage, contractProblems, DEFAULT_DOCUMENTS_BYTES } from "@hybrid-search/engine/contract";
 import { Limiter } from "@hybrid-search/engine/serve";
 import { ConfigError } from "@hybrid-search/eval-gate";
-import { toAskResult, type ContractAnswer } from "./ask-result.js";
+import { contractValidity, toAskResult, type ContractAnswer } from "./ask-result.js";
 import { type Target, type TargetCapabilities, TargetError, type TargetHit, type TargetRanking } from "./target.js";
 
 export interface HttpTargetConfig {
@@ -31,6 +36,35 @@ export interface HttpTargetConfig {
   concurrency: number;
   /** Backoff before retry n (1-based) is `backoffMs × 2^(n−1)`. @default 200 */
   backoffMs?: number;
+  /** EVAL_TARGET_SEED: the collection the run seeds the dataset's corpus into, and scopes every call to. */
+  seed?: SeedConfig;
+}
+
+export interface SeedConfig {
+  collection: string;
+  /** EVAL_TARGET_KEEP_SEED=1: leave the seeded collection on the target after the run. */
+  keep: boolean;
+  /** Per PUT or DELETE /documents: a target indexes a corpus in one request, which takes longer than a search. */
+  timeoutMs: number;
+}
+
+const COLLECTION = /^[A-Za-z0-9._-]{1,200}$/;
+
+/** EVAL_TARGET_SEED and its companions, or undefined when it is unset. */
+function seedConfig(env: NodeJS.ProcessEnv): SeedConfig | undefined {
+  const collection = env.EVAL_TARGET_SEED?.trim();
+  const keep = env.EVAL_TARGET_KEEP_SEED?.trim();
+  if (keep && keep !== "0" && keep !== "1")
+    throw new ConfigError(`EVAL_TARGET_KEEP_SEED must be 1 or 0, got ${JSON.stringify(keep.slice(0, 50))}`);
+  if (!collection) {
+    if (keep) throw new ConfigError("EVAL_TARGET_KEEP_SEED keeps what EVAL_TARGET_SEED seeds; EVAL_TARGET_SEED is not set");
+    return undefined;
+  }
+  if (!COLLECTION.test(collection))
+    throw new ConfigError(
+      `EVAL_TARGET_SEED must name a collection of 1–200 letters, digits, ".", "_" or "-", got ${JSON.stringify(collection.slice(0, 80))}`,
+    );
+  return { collection, keep: keep === "1", timeoutMs: positiveInt(env, "EVAL_TARGET_SEED_TIMEOUT_MS", 600_000, 1) };
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, key: string, fallback: number, min: number): number {
@@ -60,6 +94,7 @@ export function httpTargetConfig(env: NodeJS.ProcessEnv = process.env): HttpTarg
     throw new ConfigError(
       `EVAL_TARGET_NAME must be 1–64 letters, digits, ".", "_" or "-" (it keys the floors), got ${JSON.stringify(name.slice(0, 80))}`,
     );
+  const seed = seedConfig(env);
   return {
     url: parsed.href.replace(/\/+$/, ""),
     ...(name ? { name } : {}),
@@ -68,6 +103,7 @@ export function httpTargetConfig(env: NodeJS.ProcessEnv = process.env): HttpTarg
     timeoutMs: positiveInt(env, "EVAL_TARGET_TIMEOUT_MS", 10_000, 1),
     retries: positiveInt(env, "EVAL_TARGET_RETRIES", 2, 0),
     concurrency: positiveInt(env, "EVAL_TARGET_CONCURRENCY", 4, 1),
+    ...(seed ? { seed } : {}),
   };
 }
 
@@ -105,14 +141,17 @@ export class HttpClient {
     };
   }
 
-  /** One contract call with retries; the body checked against `expect`. */
-  call(method: "GET" | "POST", path: string, body: unknown, expect: ContractMessage): Promise<Reply> {
+  /**
+   * One contract call with retries; the response checked against `expect`. `body` is sent as JSON
+   * (a string as it is: already serialized); `timeoutMs` replaces the configured one for this call.
+   */
+  call(method: Method, path: string, body: unknown, expect: ContractMessage, timeoutMs = this.config.timeoutMs): Promise<Reply> {
     return this.limiter.run(async () => {
       let last: TargetError | undefined;
       for (let attempt = 0; attempt <= this.config.retries; attempt++) {
         if (attempt > 0) await sleep(last instanceof RetryAfter ? last.waitMs : (this.config.backoffMs ?? 200) * 2 ** (attempt - 1));
         try {
-          return await this.once(method, path, body, expect);
+          return await this.once(method, path, body, expect, timeoutMs);
         } catch (error) {
           if (!(error instanceof TargetError)) throw error;
           last = error;
@@ -127,7 +166,7 @@ export class HttpClient {
     });
   }
 
-  private async once(method: "GET" | "POST", path: string, body: unknown, expect: ContractMessage): Promise<Reply> {
+  private async once(method: Method, path: string, body: unknown, expect: ContractMessage, timeoutMs: number): Promise<Reply> {
     const started = performance.now();
     let response: Response;
     let text: string;
@@ -135,41 +174,104 @@ export class HttpClient {
       response = await fetch(`${this.config.url}${path}`, {
         method,
         headers: this.headers(),
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(this.config.timeoutMs),
+        ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+        signal: AbortSignal.timeout(timeoutMs),
       });
       text = await response.text();
     } catch (error) {
       const e = error as Error & { cause?: { code?: string; message?: string } };
-      if (e.name === "TimeoutError" || e.name === "AbortError")
-        throw new Retryable("timeout", `no response within ${this.config.timeoutMs} ms`);
+      if (e.name === "TimeoutError" || e.name === "AbortError") throw new Retryable("timeout", `no response within ${timeoutMs} ms`);
       throw new Retryable("connection", `connection failed (${e.cause?.code ?? e.cause?.message ?? e.message})`);
     }
-    const clientMs = performance.now() - started;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    if (!response.ok) {
-      const error = (parsed as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
-      const detail =
-        typeof error?.message === "string" ? `: ${String(error.code ?? "")} ${error.message.split("\n")[0]!.slice(0, 200)}`.trimEnd() : "";
-      const reason = `http ${response.status}`;
-      if (response.status === 429 || response.status >= 500) {
-        const retryAfter = Number(response.headers.get("retry-after"));
-        if (Number.isFinite(retryAfter) && retryAfter > 0)
-          throw new RetryAfter(reason, `HTTP ${response.status}${detail}`, Math.min(5000, retryAfter * 1000));
-        throw new Retryable(reason, `HTTP ${response.status}${detail}`);
-      }
-      throw new TargetError(reason, `HTTP ${response.status}${detail}`);
-    }
-    if (parsed === undefined) throw new TargetError("schema", `the response is not JSON (${text.length} bytes)`);
-    const problems = contractProblems(expect, parsed);
-    if (problems.length > 0) throw new TargetError("schema", `the response is not a ${expect}: ${problems.slice(0, 3).join("; ")}`);
-    return { body: parsed, clientMs, serverMs: serverTiming(response.headers.get("server-timing")) };
+    const raw = {
+      status: response.status,
+      retryAfter: response.headers.get("retry-after"),
+      serverTiming: response.headers.get("server-timing"),
+      text,
+    };
+    return checkedReply(raw, expect, performance.now() - started);
   }
+
+  /**
+   * One call, synchronously, without retries: for a process that is about to exit (a signal, a
+   * `process.exit`), where no promise would settle. A child process makes the request; the
+   * credential reaches it on its stdin, never on its command line or in its environment.
+   */
+  callSync(method: Method, path: string, expect: ContractMessage, timeoutMs = this.config.timeoutMs): Reply {
+    const started = performance.now();
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", SYNC_REQUEST], {
+      input: JSON.stringify({ url: `${this.config.url}${path}`, method, headers: this.headers(), timeoutMs }),
+      encoding: "utf8",
+      timeout: timeoutMs + 10_000,
+      env: { PATH: process.env.PATH ?? "" },
+    });
+    let outcome: RawResponse | { error: string };
+    try {
+      outcome = JSON.parse(child.stdout) as typeof outcome;
+    } catch {
+      outcome = { error: `the request process failed (${child.error?.message ?? `exit ${child.status}`})` };
+    }
+    try {
+      if ("error" in outcome) throw new TargetError(outcome.error.startsWith("no response") ? "timeout" : "connection", outcome.error);
+      return checkedReply(outcome, expect, performance.now() - started);
+    } catch (error) {
+      if (!(error instanceof TargetError)) throw error;
+      throw new TargetError(error.reason, this.redact(`${method} ${path}: ${error.message}`));
+    }
+  }
+}
+
+type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+/** A response as received: status, the two headers the client reads, the body's text. */
+interface RawResponse {
+  status: number;
+  retryAfter: string | null;
+  serverTiming: string | null;
+  text: string;
+}
+
+/** What the child of `callSync` runs: one fetch, its outcome as one JSON line on stdout. */
+const SYNC_REQUEST = `
+let input = "";
+for await (const chunk of process.stdin) input += chunk;
+const { url, method, headers, timeoutMs } = JSON.parse(input);
+let outcome;
+try {
+  const res = await fetch(url, { method, headers, signal: AbortSignal.timeout(timeoutMs) });
+  outcome = { status: res.status, retryAfter: res.headers.get("retry-after"), serverTiming: res.headers.get("server-timing"), text: await res.text() };
+} catch (e) {
+  outcome = { error: e.name === "TimeoutError" || e.name === "AbortError" ? \`no response within \${timeoutMs} ms\` : \`connection failed (\${e.cause?.code ?? e.cause?.message ?? e.message})\` };
+}
+process.stdout.write(JSON.stringify(outcome));
+`;
+
+/** A response as a contract reply, or the TargetError it is (retryable for a 429 or a 5xx). */
+function checkedReply(response: RawResponse, expect: ContractMessage, clientMs: number): Reply {
+  const { status, text } = response;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (status < 200 || status > 299) {
+    const error = (parsed as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+    const detail =
+      typeof error?.message === "string" ? `: ${String(error.code ?? "")} ${error.message.split("\n")[0]!.slice(0, 200)}`.trimEnd() : "";
+    const reason = `http ${status}`;
+    if (status === 429 || status >= 500) {
+      const retryAfter = Number(response.retryAfter);
+      if (Number.isFinite(retryAfter) && retryAfter > 0)
+        throw new RetryAfter(reason, `HTTP ${status}${detail}`, Math.min(5000, retryAfter * 1000));
+      throw new Retryable(reason, `HTTP ${status}${detail}`);
+    }
+    throw new TargetError(reason, `HTTP ${status}${detail}`);
+  }
+  if (parsed === undefined) throw new TargetError("schema", `the response is not JSON (${text.length} bytes)`);
+  const problems = contractProblems(expect, parsed);
+  if (problems.length > 0) throw new TargetError("schema", `the response is not a ${expect}: ${problems.slice(0, 3).join("; ")}`);
+  return { body: parsed, clientMs, serverMs: serverTiming(response.serverTiming) };
 }
 
 class Retryable extends TargetError {}
@@ -190,40 +292,112 @@ export interface HealthInfo {
   version: string;
   fingerprint: string | { corpusHash: string; [key: string]: unknown };
   capabilities: TargetCapabilities & { documents: boolean };
+  limits?: { bodyBytes?: number; documentsBytes?: number };
 }
 
-/** Asks the target's /health, then serves the contract through it. A target that does not answer is a ConfigError. */
-export async function openHttpTarget(config: HttpTargetConfig): Promise<Target & { health: HealthInfo }> {
+/** A `DocumentsResponse`: how many documents the collection holds after the call. */
+export interface DocumentsReply {
+  collection: string;
+  documents: number;
+  fingerprint?: unknown;
+}
+
+/** An HTTP target, with what /health said and the calls that seed it (helpers/targets/seed.ts). */
+export interface HttpTarget extends Target {
+  readonly health: HealthInfo;
+  /** Where it is: the URL's origin only (a path or query could carry a secret). */
+  readonly origin: string;
+  /** GET /health again (after a seed changed what the target holds). */
+  readHealth(): Promise<HealthInfo>;
+  /**
+   * PUT /documents: the collection holds exactly `corpus` afterwards. Refused before sending when
+   * the body is larger than the target's `limits.documentsBytes` (the contract's 64 MiB when it names none).
+   */
+  putDocuments(collection: string, corpus: ContractDocuments): Promise<DocumentsReply>;
+  /** DELETE /documents?collection=…; `sync` for a process about to exit (no retries). */
+  deleteDocuments(collection: string, options?: { sync?: boolean }): Promise<DocumentsReply> | DocumentsReply;
+}
+
+/** A body size in words: KiB below a MiB, else MiB. */
+const size = (bytes: number): string => (bytes < 2 ** 20 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 2 ** 20).toFixed(1)} MiB`);
+
+/**
+ * Asks the target's /health, then serves the contract through it. A target that does not answer
+ * is a ConfigError. With `config.seed`, every search and ask is scoped to the seeded collection.
+ */
+export async function openHttpTarget(config: HttpTargetConfig): Promise<HttpTarget> {
   const client = new HttpClient(config);
+  const readHealth = async () => (await client.call("GET", "/health", undefined, "HealthResponse")).body as HealthInfo;
   let health: HealthInfo;
   try {
-    health = (await client.call("GET", "/health", undefined, "HealthResponse")).body as HealthInfo;
+    health = await readHealth();
   } catch (error) {
     if (error instanceof TargetError) throw new ConfigError(`EVAL_TARGET ${config.url}: ${error.message}`);
     throw error;
   }
   const name = config.name ?? health.name;
+  const scope = config.seed ? { collection: config.seed.collection } : {};
+  const seedTimeout = config.seed?.timeoutMs ?? config.timeoutMs;
+  const deletePath = (collection: string) => `/documents?collection=${encodeURIComponent(collection)}`;
   return {
     name,
     kind: "http",
     health,
+    origin: new URL(config.url).origin,
     capabilities: health.capabilities,
-    async search({ id: _id, ...request }): Promise<TargetRanking> {
-      const reply = await client.call("POST", "/search", request, "SearchResponse");
-      const body = reply.body as { results: TargetHit[]; elapsedMs?: number; trace?: TargetRanking["trace"] };
+    async search({ id: _id, asOf, ...request }): Promise<TargetRanking> {
+      const body = { ...request, ...scope, ...(asOf === undefined ? {} : { asOf: instant(asOf) }) };
+      const reply = await client.call("POST", "/search", body, "SearchResponse");
+      const response = reply.body as { results: ContractHit[]; elapsedMs?: number; trace?: TargetRanking["trace"] };
       return {
-        results: body.results.map((h) => ({ docId: h.docId, score: h.score, ...(h.passageId ? { passageId: h.passageId } : {}) })),
-        trace: body.trace ?? null,
-        serverMs: body.elapsedMs ?? reply.serverMs,
+        results: response.results.map((h) => ({
+          docId: h.docId,
+          score: h.score,
+          ...(h.passageId ? { passageId: h.passageId } : {}),
+          ...(h.validity ? { validity: contractValidity(h.validity) } : {}),
+        })),
+        trace: response.trace ?? null,
+        serverMs: response.elapsedMs ?? reply.serverMs,
         clientMs: reply.clientMs,
       };
     },
-    async ask({ question, preset }): Promise<AskResult> {
-      const reply = await client.call("POST", "/ask", { question, ...(preset ? { preset } : {}) }, "AskResponse");
+    async ask({ question, preset, asOf, includeSuperseded }): Promise<AskResult> {
+      const body = {
+        question,
+        ...(preset ? { preset } : {}),
+        ...scope,
+        ...(asOf === undefined ? {} : { asOf: instant(asOf) }),
+        ...(includeSuperseded === undefined ? {} : { includeSuperseded }),
+      };
+      const reply = await client.call("POST", "/ask", body, "AskResponse");
       return toAskResult(question, reply.body as ContractAnswer, name);
     },
     ...(health.capabilities.expand
       ? { expand: async (query: string) => (await client.call("POST", "/expand", { query }, "ExpandResponse")).body as ExpansionResult }
       : {}),
+    readHealth,
+    async putDocuments(collection, corpus) {
+      const body = JSON.stringify({ collection, ids: corpus.ids, documents: corpus.documents });
+      const bytes = Buffer.byteLength(body);
+      const limit = health.limits?.documentsBytes ?? DEFAULT_DOCUMENTS_BYTES;
+      if (bytes > limit)
+        throw new TargetError(
+          "too large",
+          `PUT /documents: the ${corpus.documents.length} documents are ${size(bytes)} in one request, and the target takes at most ${size(limit)} (${health.limits?.documentsBytes ? "its /health limits.documentsBytes" : "the contract's default: its /health names no limits.documentsBytes"})`,
+        );
+      return (await client.call("PUT", "/documents", body, "DocumentsResponse", seedTimeout)).body as DocumentsReply;
+    },
+    deleteDocuments(collection, options = {}) {
+      if (options.sync) return client.callSync("DELETE", deletePath(collection), "DocumentsResponse", seedTimeout).body as DocumentsReply;
+      return client
+        .call("DELETE", deletePath(collection), undefined, "DocumentsResponse", seedTimeout)
+        .then((r) => r.body as DocumentsReply);
+    },
   };
 }
+
+/** A hit as the contract has it: `validity` needs only `stale`. */
+type ContractHit = Omit<TargetHit, "validity"> & { validity?: Parameters<typeof contractValidity>[0] };
+
+/** `asOf` on the wire: a `Date` as its ISO string. */
+const instant = (asOf: string | Date): string => (asOf instanceof Date ? asOf.toISOString() : asOf);

@@ -24,8 +24,13 @@ export function inProcessTarget(engine: Engine, name: string): Target {
             : await engine.query(query, { ...options, tier: mode });
       return { results: response.results, trace: response.trace, serverMs: response.elapsedMs, clientMs: null };
     },
-    ask: ({ question, preset, headers }: TargetAsk) =>
-      engine.ask(question, { ...(preset ? { preset } : {}), ...(headers ? { headers } : {}) }),
+    ask: ({ question, preset, headers, asOf, includeSuperseded }: TargetAsk) =>
+      engine.ask(question, {
+        ...(preset ? { preset } : {}),
+        ...(headers ? { headers } : {}),
+        ...(asOf === undefined ? {} : { asOf }),
+        ...(includeSuperseded === undefined ? {} : { includeSuperseded }),
+      }),
     expand: (query, options) => engine.expand(query, options),
   };
 }

@@ -22,6 +22,8 @@ export function targetChoice(env: NodeJS.ProcessEnv = process.env): TargetChoice
   const runDir = env.EVAL_RUN_DIR?.trim();
   if (http && runDir) throw new ConfigError("EVAL_TARGET and EVAL_RUN_DIR are both set; a run measures one target");
   if (http) return { kind: "http", config: http };
+  for (const key of ["EVAL_TARGET_SEED", "EVAL_TARGET_KEEP_SEED"])
+    if (env[key]?.trim()) throw new ConfigError(`${key} seeds the service EVAL_TARGET names; EVAL_TARGET is not set`);
   if (runDir) {
     const name = env.EVAL_TARGET_NAME?.trim();
     if (name && !/^[A-Za-z0-9._-]{1,64}$/.test(name))

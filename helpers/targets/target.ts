@@ -27,6 +27,10 @@ export interface TargetSearch {
   collection?: string;
   language?: string;
   traceDepth?: number;
+  /** The instant validity is evaluated at (the contract's `asOf`); a `Date` goes over the wire as its ISO string. */
+  asOf?: string | Date;
+  /** Also stale documents, marked `validity.stale`. */
+  includeSuperseded?: boolean;
 }
 
 export interface TargetHit {
@@ -34,7 +38,7 @@ export interface TargetHit {
   score: number;
   passageId?: string;
   snippet?: string;
-  /** Whether the hit was valid at the query's instant (the in-process engine's temporal lane; not in the HTTP contract). */
+  /** The hit's validity at the query's instant, when the target reports one (the contract's optional `validity`). */
   validity?: HitValidity;
 }
 
@@ -54,6 +58,8 @@ export interface TargetAsk {
   preset?: Preset;
   /** Extra headers for a model call (in-process: makes trials distinct in Evalite's cache). */
   headers?: Record<string, string>;
+  asOf?: string | Date;
+  includeSuperseded?: boolean;
 }
 
 export interface Target {

@@ -4,6 +4,7 @@
  * connection: each a labelled failure, never a ranking); the credential only in the request
  * header; recorded runs read back as the engine ranked them.
  */
+import { spawn } from "node:child_process";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -14,9 +15,12 @@ import { Engine } from "@hybrid-search/engine";
 import { CONTRACT_MODES } from "@hybrid-search/engine/contract";
 import { formatTrecRun } from "@hybrid-search/engine/formats";
 import { type EngineServer, serveEngine } from "@hybrid-search/engine/serve";
+import { ConfigError } from "@hybrid-search/eval-gate";
 import { loadDataset, judgedCases } from "../dataset.js";
+import { TEMPORAL_DIR } from "../fixtures.js";
 import { buildTempIndex, type TempIndex } from "../setup-db.js";
 import { type httpTargetConfig, openHttpTarget } from "./http-target.js";
+import { datasetDocuments, seedTarget } from "./seed.js";
 import { inProcessTarget } from "./in-process.js";
 import { ANSWERS_FILE, openRecordedTarget, RUN_FILE } from "./recorded-target.js";
 import { targetChoice, targetMode } from "./select.js";
@@ -92,8 +96,16 @@ describe("HTTP target against engine serve", () => {
 });
 
 /** A stub that misbehaves per path and records what it was sent. */
+const STUB_HEALTH = {
+  name: "stub",
+  version: "1",
+  fingerprint: "stub-corpus",
+  capabilities: { modes: ["search", "balanced"], ask: true, expand: false, documents: false, trace: false },
+};
+
 function stub(
   behave: (path: string, attempt: number, res: import("node:http").ServerResponse, req: import("node:http").IncomingMessage) => void,
+  health: object = STUB_HEALTH,
 ) {
   const seen: Array<{ path: string; headers: IncomingHttpHeaders; body: string }> = [];
   const attempts = new Map<string, number>();
@@ -107,13 +119,7 @@ function stub(
       seen.push({ path, headers: req.headers, body });
       const n = (attempts.get(path) ?? 0) + 1;
       attempts.set(path, n);
-      if (path === "/health")
-        return json(res, 200, {
-          name: "stub",
-          version: "1",
-          fingerprint: "stub-corpus",
-          capabilities: { modes: ["search", "balanced"], ask: true, expand: false, documents: false, trace: false },
-        });
+      if (path === "/health") return json(res, 200, health);
       behave(path, n, res, req);
     });
   });
@@ -246,6 +252,29 @@ describe("choosing the target from the environment", () => {
     expect(() => targetChoice({ EVAL_TARGET: "http://x", EVAL_TARGET_NAME: "my target" })).toThrow("EVAL_TARGET_NAME must be");
   });
 
+  it("reads EVAL_TARGET_SEED, EVAL_TARGET_KEEP_SEED and EVAL_TARGET_SEED_TIMEOUT_MS; refuses them without EVAL_TARGET or malformed", () => {
+    expect(targetChoice({ EVAL_TARGET: "http://x", EVAL_TARGET_SEED: "eval-fixtures" })).toMatchObject({
+      config: { seed: { collection: "eval-fixtures", keep: false, timeoutMs: 600_000 } },
+    });
+    expect(
+      targetChoice({ EVAL_TARGET: "http://x", EVAL_TARGET_SEED: "s", EVAL_TARGET_KEEP_SEED: "1", EVAL_TARGET_SEED_TIMEOUT_MS: "5000" }),
+    ).toMatchObject({ config: { seed: { collection: "s", keep: true, timeoutMs: 5000 } } });
+    expect((targetChoice({ EVAL_TARGET: "http://x" }) as { config: object }).config).not.toHaveProperty("seed");
+    expect(() => targetChoice({ EVAL_TARGET_SEED: "s" })).toThrow(
+      "EVAL_TARGET_SEED seeds the service EVAL_TARGET names; EVAL_TARGET is not set",
+    );
+    expect(() => targetChoice({ EVAL_RUN_DIR: "r", EVAL_TARGET_KEEP_SEED: "1" })).toThrow("EVAL_TARGET_KEEP_SEED seeds the service");
+    expect(() => targetChoice({ EVAL_TARGET: "http://x", EVAL_TARGET_KEEP_SEED: "1" })).toThrow(
+      "EVAL_TARGET_KEEP_SEED keeps what EVAL_TARGET_SEED seeds; EVAL_TARGET_SEED is not set",
+    );
+    expect(() => targetChoice({ EVAL_TARGET: "http://x", EVAL_TARGET_SEED: "s", EVAL_TARGET_KEEP_SEED: "yes" })).toThrow(
+      'EVAL_TARGET_KEEP_SEED must be 1 or 0, got "yes"',
+    );
+    expect(() => targetChoice({ EVAL_TARGET: "http://x", EVAL_TARGET_SEED: "my docs" })).toThrow(
+      'EVAL_TARGET_SEED must name a collection of 1–200 letters, digits, ".", "_" or "-", got "my docs"',
+    );
+  });
+
   it("keys floors by target: the in-process engine keeps its configuration, others their kind and name", () => {
     expect(targetMode({ kind: "in-process", name: "offline" }, "offline")).toBe("offline");
     expect(targetMode({ kind: "http", name: "staging" }, "offline")).toBe("http:staging");
@@ -307,3 +336,264 @@ describe("recorded runs", () => {
     );
   });
 });
+
+describe("temporal fields through the HTTP target", () => {
+  let temporal: Engine;
+  let served: EngineServer;
+  beforeAll(async () => {
+    temporal = Engine.open(join(work, "temporal.db"), { create: true });
+    await temporal.index(join(TEMPORAL_DIR, "corpus"), { collection: "temporal" });
+    served = await serveEngine(temporal, { port: 0 });
+  });
+  afterAll(async () => {
+    await served?.close();
+    temporal?.close();
+  });
+
+  it("asOf and includeSuperseded reach the service; hits and sources carry validity exactly as in-process", async () => {
+    const here = inProcessTarget(temporal, "offline");
+    const there = await openHttpTarget(config(served.url, { token: undefined }));
+    const view = (r: Awaited<ReturnType<Target["search"]>>) => r.results.map((h) => [h.docId, h.score, h.validity ?? null]);
+    let staleSeen = 0;
+    for (const mode of CONTRACT_MODES)
+      for (const options of [
+        { asOf: "2024-01-15" },
+        { includeSuperseded: true },
+        { asOf: new Date("2025-06-01T00:00:00Z"), includeSuperseded: true },
+      ]) {
+        const request = { id: "t", query: "Plus plan price per month", mode, limit: 10, ...options };
+        const [a, b] = [await here.search(request), await there.search(request)];
+        expect(view(b), `${mode} ${JSON.stringify(options)}`).toEqual(view(a));
+        expect(b.trace![0]!.stage).toBe("validity");
+        staleSeen += b.results.filter((h) => h.validity?.stale).length;
+      }
+    expect(staleSeen).toBeGreaterThan(0);
+    const ask = { id: "a", question: "How much does the Plus plan cost per month?", asOf: "2024-01-15", includeSuperseded: true };
+    const [a, b] = [await here.ask(ask), await there.ask(ask)];
+    expect([b.answer, b.sources]).toEqual([a.answer, a.sources]);
+    expect(b.sources.some((s) => s.validity !== undefined)).toBe(true);
+  });
+});
+
+describe("seeding a target with the dataset's corpus (EVAL_TARGET_SEED)", () => {
+  const lines: string[] = [];
+  const io = { say: (l: string) => void lines.push(l), warn: (l: string) => void lines.push(`WARN ${l}`) };
+  const seedOf = (over = {}) => ({ collection: "eval-fixtures", keep: false, timeoutMs: 5000, ...over });
+  const SEEDABLE = { ...STUB_HEALTH, capabilities: { ...STUB_HEALTH.capabilities, documents: true } };
+  const corpusSize = datasetDocuments(dataset).documents.length;
+
+  it("reads the corpus with the engine's readers: the ids are the ones the judgments name", () => {
+    const corpus = datasetDocuments(dataset);
+    expect(corpus.ids).toBe("paths");
+    const ids = new Set(corpus.documents.map((d) => d.id));
+    for (const c of dataset.cases) for (const id of Object.keys(c.judgments)) expect(ids, `${c.id} judges ${id}`).toContain(id);
+    expect(corpus.documents.every((d) => d.format === "markdown" && typeof d.language === "string")).toBe(true);
+  });
+
+  it("engine serve on an empty index, seeded, ranks as the in-process engine on the dataset's index; the release deletes the collection", async () => {
+    const emptyEngine = Engine.open(join(work, "empty.db"), { create: true });
+    const s = await serveEngine(emptyEngine, { port: 0, token: TOKEN });
+    lines.length = 0;
+    try {
+      const seed = seedOf({ timeoutMs: 60_000 });
+      const remote = await openHttpTarget(config(s.url, { seed }));
+      const session = await seedTarget(remote, dataset, seed, io);
+      expect(session.documents).toBe(corpusSize);
+      expect(lines).toEqual([
+        expect.stringMatching(
+          /^eval: seeded collection eval-fixtures of target hybrid-search-engine \(http:\/\/127\.0\.0\.1:\d+\) with the \d+ documents of dataset fixtures in [\d.]+ s; deleted after the run$/,
+        ),
+      ]);
+      const seeded = session.fingerprint as unknown as { documents: number; passages: number };
+      expect([seeded.documents, seeded.passages]).toEqual([index.fingerprint.documents, index.fingerprint.passages]);
+      for (const mode of CONTRACT_MODES)
+        for (const c of cases.slice(0, 3)) {
+          const request = { id: c.id, query: c.query, mode, limit: 10, traceDepth: 50 };
+          const [a, b] = [await local.search(request), await remote.search(request)];
+          expect(b.results.map((h) => [h.docId, h.score])).toEqual(a.results.map((h) => [h.docId, h.score]));
+        }
+      await session.release();
+      await session.release();
+      expect(lines.slice(1)).toEqual([
+        expect.stringMatching(/^eval: deleted the seeded collection eval-fixtures of target hybrid-search-engine /),
+      ]);
+      expect(emptyEngine.stats().collections).toEqual([]);
+      expect(lines.join("\n")).not.toContain(TOKEN);
+    } finally {
+      await s.close();
+      emptyEngine.close();
+    }
+  });
+
+  /** Seeds through a stub that answers PUT and DELETE with `behave`; the error it stops with, if any. */
+  const seedThrough = async (behave: Parameters<typeof stub>[0], health: object = SEEDABLE, seed = seedOf()) => {
+    const s = stub(behave, health);
+    const url = await s.start();
+    lines.length = 0;
+    try {
+      const target = await openHttpTarget(config(url, { seed, cookie: `sid=${TOKEN}` }));
+      const session = await seedTarget(target, dataset, seed, io).catch((e: unknown) => e as Error);
+      return { session, seen: s.seen, url, target };
+    } finally {
+      await s.stop();
+    }
+  };
+  const put = (seen: Array<{ path: string }>) => seen.filter((r) => r.path === "/documents");
+  const deletes = (seen: Array<{ path: string }>) => seen.filter((r) => r.path.startsWith("/documents?"));
+
+  it("a target without the documents capability stops the run with one line, before anything is sent", async () => {
+    const r = await seedThrough(() => undefined, STUB_HEALTH);
+    expect(r.session).toBeInstanceOf(ConfigError);
+    expect((r.session as Error).message).toBe(
+      `EVAL_TARGET_SEED: target stub (${r.url}) does not take documents (its /health says capabilities.documents: false); index the dataset into it yourself and unset EVAL_TARGET_SEED`,
+    );
+    expect(r.seen.map((x) => x.path)).toEqual(["/health"]);
+  });
+
+  it("a corpus over the target's body limit is refused before sending, saying so and what to do", async () => {
+    const r = await seedThrough(() => undefined, { ...SEEDABLE, limits: { documentsBytes: 1024 } });
+    expect((r.session as Error).message).toMatch(
+      new RegExp(
+        `^EVAL_TARGET_SEED: seeding collection eval-fixtures of target stub \\(${r.url.replace(/\./g, "\\.")}\\) with the ${corpusSize} documents of dataset fixtures failed: PUT /documents: the ${corpusSize} documents are [\\d.]+ KiB in one request, and the target takes at most 1\\.0 KiB \\(its /health limits\\.documentsBytes\\); one PUT /documents seeds a whole collection: raise the target's limit \\(engine serve --max-documents-body <bytes>\\), or index the corpus into the target yourself and unset EVAL_TARGET_SEED$`,
+      ),
+    );
+    expect(put(r.seen)).toHaveLength(0);
+    expect(deletes(r.seen)).toHaveLength(0);
+  });
+
+  it("a PUT that fails is retried, then stops the run naming the failure, after deleting what it may have written", async () => {
+    const r = await seedThrough((path, _n, res, req) =>
+      path === "/documents"
+        ? json(res, 500, { error: { code: "INTERNAL", message: `boom ${req.headers.authorization}` } })
+        : json(res, 200, { collection: "eval-fixtures", documents: 0 }),
+    );
+    expect((r.session as Error).message).toMatch(
+      /failed: PUT \/documents: HTTP 500: INTERNAL boom Bearer \[redacted\] \(3 attempts\); whatever it seeded was deleted$/,
+    );
+    expect(put(r.seen)).toHaveLength(3);
+    expect(deletes(r.seen).map((x) => x.path)).toEqual(["/documents?collection=eval-fixtures"]);
+    for (const x of r.seen) expect([x.headers.authorization, x.headers.cookie]).toEqual([`Bearer ${TOKEN}`, `sid=${TOKEN}`]);
+  });
+
+  it("a 413 says the corpus is too large for one request; a target then holding another number of documents fails the seed", async () => {
+    const tooLarge = await seedThrough((path, _n, res) =>
+      path === "/documents"
+        ? json(res, 413, { error: { code: "BODY_TOO_LARGE", message: "the body is larger than 10 bytes" } })
+        : json(res, 200, { collection: "eval-fixtures", documents: 0 }),
+    );
+    expect((tooLarge.session as Error).message).toMatch(
+      /failed: PUT \/documents: HTTP 413: BODY_TOO_LARGE the body is larger than 10 bytes; one PUT \/documents seeds a whole collection: raise .*; whatever it seeded was deleted$/,
+    );
+    const short = await seedThrough((path, _n, res) =>
+      json(res, 200, { collection: "eval-fixtures", documents: path === "/documents" ? 3 : 0 }),
+    );
+    expect((short.session as Error).message).toMatch(
+      /the target says the collection holds 3; its scores would not be the dataset's; whatever it seeded was deleted$/,
+    );
+  });
+
+  it("scopes every search and ask to the collection, takes the seed's fingerprint, and reports a DELETE that fails with what to do", async () => {
+    const s = stub((path, _n, res, req) => {
+      if (path === "/documents") return json(res, 200, { collection: "eval-fixtures", documents: corpusSize, fingerprint: "seeded-7" });
+      if (path === "/search") return json(res, 200, { results: [] });
+      if (path === "/ask") return json(res, 200, { answer: "", citations: [], refused: true, sources: [] });
+      json(res, 400, { error: { code: "NOPE", message: `not with ${req.headers.authorization}` } });
+    }, SEEDABLE);
+    const url = await s.start();
+    lines.length = 0;
+    try {
+      const seed = seedOf();
+      const target = await openHttpTarget(config(url, { seed }));
+      const session = await seedTarget(target, dataset, seed, io);
+      expect(session.fingerprint).toBe("seeded-7");
+      await target.search({ id: "q", query: "x", mode: "search", limit: 3, collection: "other" });
+      await target.ask({ id: "a", question: "x?" });
+      const bodies = s.seen
+        .filter((x) => x.path === "/search" || x.path === "/ask")
+        .map((x) => JSON.parse(x.body) as { collection?: string });
+      expect(bodies.map((b) => b.collection)).toEqual(["eval-fixtures", "eval-fixtures"]);
+      const sent = JSON.parse(s.seen.find((x) => x.path === "/documents")!.body) as {
+        collection: string;
+        ids: string;
+        documents: unknown[];
+      };
+      expect([sent.collection, sent.ids, sent.documents.length]).toEqual(["eval-fixtures", "paths", corpusSize]);
+      await session.release();
+      expect(lines.at(-1)).toBe(
+        `WARN eval: could not delete the seeded collection eval-fixtures of target stub (${url}): DELETE /documents?collection=eval-fixtures: HTTP 400: NOPE not with Bearer [redacted]; remove it with DELETE ${url}/documents?collection=eval-fixtures`,
+      );
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it("EVAL_TARGET_KEEP_SEED keeps the collection and says how to remove it", async () => {
+    const r = await seedThrough(
+      (_p, _n, res) => json(res, 200, { collection: "eval-fixtures", documents: corpusSize }),
+      SEEDABLE,
+      seedOf({ keep: true }),
+    );
+    const session = r.session as Awaited<ReturnType<typeof seedTarget>>;
+    await session.release();
+    expect(lines.at(-1)).toBe(
+      `eval: kept the seeded collection eval-fixtures of target stub (${r.url}) (EVAL_TARGET_KEEP_SEED=1); remove it with DELETE ${r.url}/documents?collection=eval-fixtures`,
+    );
+    expect(deletes(r.seen)).toHaveLength(0);
+  });
+
+  it("releaseSync deletes from a process that is exiting, with the credential in the header only", async () => {
+    // The synchronous call blocks this process: the target must be another one.
+    const child = spawn(process.execPath, ["-e", SEEDABLE_STUB], {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, N: String(corpusSize) },
+    });
+    const log: string[] = [];
+    const url = await new Promise<string>((ok) => {
+      let out = "";
+      child.stdout!.on("data", (d: Buffer) => {
+        out += d;
+        const lines = out.split("\n");
+        out = lines.pop()!;
+        for (const line of lines) {
+          if (line.startsWith("http://")) ok(line);
+          else log.push(line);
+        }
+      });
+    });
+    lines.length = 0;
+    try {
+      const seed = seedOf();
+      const target = await openHttpTarget(config(url, { seed }));
+      const session = await seedTarget(target, dataset, seed, io);
+      session.releaseSync("interrupted (SIGINT)");
+      session.releaseSync("again");
+      await new Promise((r) => setTimeout(r, 200));
+      expect(lines.slice(1)).toEqual([
+        `WARN eval: interrupted (SIGINT): deleting the seeded collection eval-fixtures of target stub (${url})`,
+        `eval: deleted the seeded collection eval-fixtures of target stub (${url})`,
+      ]);
+      const deleted = log
+        .map((l) => JSON.parse(l) as { method: string; url: string; authorization: string })
+        .filter((r) => r.method === "DELETE");
+      expect(deleted).toEqual([{ method: "DELETE", url: "/documents?collection=eval-fixtures", authorization: `Bearer ${TOKEN}` }]);
+    } finally {
+      child.kill();
+    }
+  });
+});
+
+/** A seedable target in its own process: prints its URL, then one JSON line per request. */
+const SEEDABLE_STUB = `
+const http = require("node:http");
+const server = http.createServer((req, res) => {
+  let body = "";
+  req.on("data", (d) => (body += d));
+  req.on("end", () => {
+    console.log(JSON.stringify({ method: req.method, url: req.url, authorization: req.headers.authorization }));
+    const send = (v) => { res.writeHead(200, { "content-type": "application/json" }); res.end(JSON.stringify(v)); };
+    if (req.url === "/health") return send({ name: "stub", version: "1", fingerprint: "f", capabilities: { modes: ["search"], ask: false, expand: false, documents: true, trace: false } });
+    send({ collection: "eval-fixtures", documents: req.method === "PUT" ? Number(process.env.N) : 0 });
+  });
+});
+server.listen(0, "127.0.0.1", () => console.log("http://127.0.0.1:" + server.address().port));
+`;

@@ -42,7 +42,8 @@ const USAGE = `Usage:
                    [--collection <c>] [--language <l>] [--json]
   pnpm engine ask --batch <questions.jsonl> --db <file> [--preset <p>] [--limit <n>] [--out <answers.jsonl>]
                    [--collection <c>] [--language <l>]
-  pnpm engine serve --db <file> [--port 8080] [--host 127.0.0.1] [--concurrency 4] [--max-body <bytes>] [--name <name>]
+  pnpm engine serve --db <file> [--port 8080] [--host 127.0.0.1] [--concurrency 4] [--max-body <bytes>]
+                   [--max-documents-body <bytes>] [--name <name>]
 
   --as-of  Evaluate document validity (validFrom, validUntil, supersedes) at this instant instead of
            now: YYYY-MM-DD or an ISO 8601 date-time, UTC unless it names an offset.
@@ -87,6 +88,7 @@ const options = {
   host: { type: "string" },
   concurrency: { type: "string" },
   "max-body": { type: "string" },
+  "max-documents-body": { type: "string" },
   name: { type: "string" },
   json: { type: "boolean" },
   "as-of": { type: "string" },
@@ -105,7 +107,7 @@ const ALLOWED: Record<string, Array<keyof typeof options>> = {
   stats: ["db", "json"],
   expand: ["db", "json"],
   ask: ["db", "preset", "limit", "tier", "collection", "language", "as-of", "include-superseded", "json", "batch", "out"],
-  serve: ["db", "port", "host", "concurrency", "max-body", "name"],
+  serve: ["db", "port", "host", "concurrency", "max-body", "max-documents-body", "name"],
 };
 
 /** What the command line touches of its process: its output streams and its environment. */
@@ -343,6 +345,8 @@ async function serve(values: Values, models: EngineOptions, io: CliIo): Promise<
   const port = values.port === undefined ? 8080 : parseCount("--port", values.port, 0, 65_535);
   const concurrency = values.concurrency === undefined ? undefined : parseCount("--concurrency", values.concurrency, 1, 1024);
   const maxBodyBytes = values["max-body"] === undefined ? undefined : parseCount("--max-body", values["max-body"], 1, 2 ** 30);
+  const maxDocumentsBytes =
+    values["max-documents-body"] === undefined ? undefined : parseCount("--max-documents-body", values["max-documents-body"], 1, 2 ** 30);
   const engine = Engine.open(values.db!, models);
   let server: EngineServer;
   try {
@@ -351,6 +355,7 @@ async function serve(values: Values, models: EngineOptions, io: CliIo): Promise<
       port,
       ...(concurrency ? { concurrency } : {}),
       ...(maxBodyBytes ? { maxBodyBytes } : {}),
+      ...(maxDocumentsBytes ? { maxDocumentsBytes } : {}),
       ...(values.name ? { name: values.name } : {}),
       ...(token ? { token } : {}),
     });

@@ -33,7 +33,8 @@ import { describeStale, ValidityGraph, type StaleReason } from "./retrieval/vali
 import { parseInstant } from "./ingest/validity.js";
 import { Catalog } from "./store/catalog.js";
 import { openIndex, sqliteFailure, type Db } from "./store/database.js";
-import { indexSource, passageBody } from "./store/indexer.js";
+import { type IndexerContext, indexRead, indexSource, passageBody } from "./store/indexer.js";
+import { sourceFromDocuments } from "./ingest/documents.js";
 import { readMeta } from "./store/meta.js";
 import { SCHEMA_VERSION } from "./store/schema.js";
 import { IndexVocabulary } from "./store/vocabulary.js";
@@ -49,6 +50,7 @@ import type {
   AskOptions,
   AskResult,
   CallPolicy,
+  DocumentInput,
   EmbeddingModel,
   EngineOptions,
   Expansion,
@@ -56,6 +58,7 @@ import type {
   Hit,
   HitValidity,
   HybridConfig,
+  IndexDocumentsOptions,
   IndexFingerprint,
   IndexOptions,
   IndexReport,
@@ -175,21 +178,41 @@ export class Engine {
   async index(location: string, options: IndexOptions = {}): Promise<IndexReport> {
     checkOptions(options, ["collection", "onMessage"], "index");
     try {
-      return await indexSource(
-        {
-          db: this.db,
-          file: this.file,
-          analyzer: this.analyzer,
-          chunker: this.chunker,
-          embedder: this.embedder,
-          modelLimits: this.modelLimits,
-        },
-        location,
-        options,
-      );
+      return await indexSource(this.indexerContext(), location, options);
     } finally {
       this.generation++;
     }
+  }
+
+  /**
+   * Indexes documents given as data into `options.collection`, which holds exactly these afterwards
+   * (unchanged ones are skipped, missing ones removed; none removes the collection). Checked as a
+   * source of files is, before anything is written; one transaction, as `index`.
+   */
+  async indexDocuments(documents: readonly DocumentInput[], options: IndexDocumentsOptions): Promise<IndexReport> {
+    checkOptions(options, ["collection", "ids", "onMessage"], "indexDocuments");
+    const { collection, ids = "keys", onMessage } = options;
+    if (typeof collection !== "string" || collection.trim() === "")
+      throw new TypeError(`Expected "collection" to be a non-empty string, got ${JSON.stringify(collection)}`);
+    if (ids !== "paths" && ids !== "keys") throw new RangeError(`Expected "ids" to be "paths" or "keys", got ${JSON.stringify(ids)}`);
+    const started = performance.now();
+    const source = sourceFromDocuments(documents, ids, "documents");
+    try {
+      return await indexRead(this.indexerContext(), source, { collection, ...(onMessage ? { onMessage } : {}) }, started);
+    } finally {
+      this.generation++;
+    }
+  }
+
+  private indexerContext(): IndexerContext {
+    return {
+      db: this.db,
+      file: this.file,
+      analyzer: this.analyzer,
+      chunker: this.chunker,
+      embedder: this.embedder,
+      modelLimits: this.modelLimits,
+    };
   }
 
   /** BM25 search. Synchronous: no model is involved. */

@@ -243,6 +243,43 @@ export interface IndexOptions {
 }
 
 /**
+ * One document given as data rather than read from a file (`indexDocuments`, and `PUT /documents`
+ * of the target contract, which has the same fields).
+ */
+export interface DocumentInput {
+  /** The document id: a path like `en/billing/refunds.md` (`ids: "paths"`) or a record key. */
+  id: string;
+  /** @default "" (a record without a title) */
+  title?: string;
+  text: string;
+  /** BCP 47 tag. `null`: unknown, not detected; absent: detected from the title and text, as for a JSONL record. */
+  language?: string | null;
+  /** How `text` is split into passages: `markdown` at its headings (a `.md` file's body), `text` by paragraphs. @default "text" */
+  format?: "markdown" | "text";
+  /** Validity (see Validity in docs/engine.md): a date or ISO 8601 date-time, UTC unless it names an offset. */
+  validFrom?: string;
+  validUntil?: string;
+  /** Ids of documents of the same collection this one replaces. */
+  supersedes?: string[];
+}
+
+/**
+ * What document ids are: `paths` of a folder's files, whose words are searchable as for
+ * `index(folder)` (`billing/refunds` matches `refunds`), or `keys` of records, which are not
+ * (as for a JSONL corpus).
+ */
+export type DocumentIds = "paths" | "keys";
+
+export interface IndexDocumentsOptions {
+  /** The collection that holds exactly these documents afterwards (others of it are removed). */
+  collection: string;
+  /** @default "keys" */
+  ids?: DocumentIds;
+  /** Progress and notices, one line each, as for `index`. */
+  onMessage?: (line: string) => void;
+}
+
+/**
  * Why a folder entry was not indexed: `not-text` (not .md/.markdown/.mdx/.txt/.text),
  * `name-not-utf8` (the file name's bytes are not UTF-8), `link-outside` (a symbolic link resolving
  * outside the folder), `link-to-folder`, `link-dangling`, `link-loop`, `not-a-file` (FIFO, socket,

@@ -5,9 +5,10 @@
 import { spawn } from "node:child_process";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contractProblems } from "../src/serve/contract.js";
+import { Engine, type SearchOptions, type SearchResponse } from "../src/index.js";
+import { type ContractMode, contractProblems, readContractDocuments } from "../src/serve/contract.js";
 import { type EngineServer, serveEngine } from "../src/serve/server.js";
-import { smallCorpusEngine } from "./helpers.js";
+import { SMALL_CORPUS, smallCorpusEngine, tempDir, writeFiles } from "./helpers.js";
 
 const setup = smallCorpusEngine();
 let server: EngineServer;
@@ -23,6 +24,13 @@ afterAll(async () => {
   await server?.close();
   await secured?.close();
 });
+
+/** What the engine in this process ranks for `mode`: the answer a served call must equal. */
+async function rankLocally(engine: Engine, mode: ContractMode, query: string, options: SearchOptions): Promise<SearchResponse> {
+  if (mode === "search") return engine.search(query, options);
+  if (mode === "vsearch") return engine.vsearch(query, options);
+  return engine.query(query, { ...options, tier: mode });
+}
 
 async function call(
   path: string,
@@ -45,6 +53,8 @@ describe("engine serve: the contract", () => {
     expect(r.json.name).toBe("hybrid-search-engine");
     expect((r.json.fingerprint as { corpusHash: string }).corpusHash).toBe(setup.engine.fingerprint().corpusHash);
     expect((r.json.capabilities as { modes: string[] }).modes).toEqual(["search", "vsearch", "fast", "balanced", "thorough"]);
+    // What a client sizes a seed by: this server's limits (maxBodyBytes 4096 here, the 64 MiB default for documents).
+    expect(r.json.limits).toEqual({ bodyBytes: 4096, documentsBytes: 64 * 2 ** 20 });
   });
 
   it.each(["search", "vsearch", "fast", "balanced", "thorough"] as const)(
@@ -53,12 +63,7 @@ describe("engine serve: the contract", () => {
       const r = await call("/search", { body: { query: "cancel subscription", mode, limit: 5, traceDepth: 50 } });
       expect(r.status).toBe(200);
       expect(contractProblems("SearchResponse", r.json)).toEqual([]);
-      const local =
-        mode === "search"
-          ? setup.engine.search("cancel subscription", { limit: 5 })
-          : mode === "vsearch"
-            ? await setup.engine.vsearch("cancel subscription", { limit: 5 })
-            : await setup.engine.query("cancel subscription", { limit: 5, tier: mode });
+      const local = await rankLocally(setup.engine, mode, "cancel subscription", { limit: 5 });
       const hits = r.json.results as Array<{ docId: string; score: number }>;
       expect(hits.map((h) => [h.docId, h.score])).toEqual(local.results.map((h) => [h.docId, h.score]));
       expect((r.json.trace as Array<{ stage: string }>).map((s) => s.stage)).toEqual(local.trace.map((s) => s.stage));
@@ -89,6 +94,176 @@ describe("engine serve: the contract", () => {
     expect(del.json.documents).toBe(0);
     const gone = await call("/search", { body: { query: "quokka", mode: "search", limit: 3 } });
     expect(gone.json.results).toEqual([]);
+  });
+});
+
+/** Dates in the past and future of any test run: validity at "now" is the same whenever the suite runs. */
+const front = (fields: string, body: string): string => `---\n${fields}\n---\n${body}`;
+const TEMPORAL: Record<string, string> = {
+  "en/prices/plus-2023.md": front("validFrom: 2023-01-01", "# Plus plan price\n\nThe Plus plan costs 4.99 euros per month."),
+  "en/prices/plus-2024.md": front(
+    "validFrom: 2024-09-01\nsupersedes: en/prices/plus-2023.md",
+    "# Plus plan price from September 2024\n\nThe Plus plan costs 5.99 euros per month.",
+  ),
+  "en/support/holiday-hours.md": front(
+    "validFrom: 2024-12-20\nvalidUntil: 2025-01-06",
+    "# Holiday support hours\n\nDuring the holidays the support desk answers from 10:00 to 14:00.",
+  ),
+  "notes/plain.txt": "Plain text notes\n\nSupport answers tickets on working days. Prices are listed per month.",
+};
+
+describe("engine serve: seeding a collection and the temporal fields", () => {
+  const dir = tempDir("serve-seed-");
+  let local: Engine;
+  let empty: Engine;
+  let seeding: EngineServer;
+  beforeAll(async () => {
+    writeFiles(join(dir, "corpus"), { ...SMALL_CORPUS, ...TEMPORAL });
+    local = Engine.open(join(dir, "local.db"), { create: true });
+    await local.index(join(dir, "corpus"), { collection: "corpus" });
+    empty = Engine.open(join(dir, "empty.db"), { create: true });
+    seeding = await serveEngine(empty, { port: 0, maxDocumentsBytes: 64 * 1024 });
+  });
+  afterAll(async () => {
+    await seeding?.close();
+    local?.close();
+    empty?.close();
+  });
+  const hits = (r: SearchResponse | Record<string, unknown>) =>
+    (r.results as SearchResponse["results"]).map((h) => [h.docId, h.score, h.validity ?? null]);
+
+  it("a folder read by the engine's readers and PUT into an empty index ranks exactly as the folder indexed; DELETE removes it", async () => {
+    const corpus = readContractDocuments(join(dir, "corpus"));
+    expect(corpus.ids).toBe("paths");
+    const byId = new Map(corpus.documents.map((d) => [d.id, d]));
+    expect(byId.get("notes/plain.txt")).toMatchObject({ format: "text", title: "plain" });
+    expect(byId.get("en/prices/plus-2024.md")).toMatchObject({
+      format: "markdown",
+      language: "en",
+      validFrom: "2024-09-01T00:00:00.000Z",
+      supersedes: ["en/prices/plus-2023.md"],
+    });
+    const put = await call("/documents", { method: "PUT", body: { collection: "seeded", ...corpus } }, seeding);
+    expect(put.status, JSON.stringify(put.json)).toBe(200);
+    expect(contractProblems("DocumentsResponse", put.json)).toEqual([]);
+    expect(put.json.documents).toBe(corpus.documents.length);
+    const seeded = put.json.fingerprint as { documents: number; passages: number };
+    expect([seeded.documents, seeded.passages]).toEqual([local.fingerprint().documents, local.fingerprint().passages]);
+
+    const asked: Array<[string, Record<string, unknown>]> = [
+      ["cancel subscription", {}],
+      ["plus plan price per month", {}],
+      ["plus plan price per month", { asOf: "2024-01-15" }],
+      ["plus plan price per month", { includeSuperseded: true }],
+      ["support hours holidays", { asOf: "2024-12-24T12:00:00+01:00", includeSuperseded: true }],
+      // A path word: folder ids are searchable, as `engine index <folder>` makes them.
+      ["decisions", {}],
+    ];
+    for (const mode of ["search", "vsearch", "fast", "balanced", "thorough"] as const)
+      for (const [query, options] of asked) {
+        const r = await call("/search", { body: { query, mode, limit: 10, collection: "seeded", ...options } }, seeding);
+        expect(r.status, JSON.stringify(r.json)).toBe(200);
+        expect(contractProblems("SearchResponse", r.json)).toEqual([]);
+        const expected = await rankLocally(local, mode, query, { limit: 10, ...options });
+        expect(hits(r.json), `${mode} ${query} ${JSON.stringify(options)}`).toEqual(hits(expected));
+      }
+
+    // Seeding again is idempotent: nothing changes, nothing is re-embedded.
+    const again = await call("/documents", { method: "PUT", body: { collection: "seeded", ...corpus } }, seeding);
+    expect((again.json.fingerprint as { corpusHash: string }).corpusHash).toBe((put.json.fingerprint as { corpusHash: string }).corpusHash);
+
+    const del = await call("/documents?collection=seeded", { method: "DELETE" }, seeding);
+    expect([del.status, del.json.documents, (del.json.fingerprint as { documents: number }).documents]).toEqual([200, 0, 0]);
+    expect(empty.stats().collections).toEqual([]);
+  });
+
+  it("POST /search and /ask take asOf and includeSuperseded; hits and sources carry validity; the validity stage fits the contract", async () => {
+    const base = { query: "plus plan price per month", mode: "search", limit: 5 };
+    const now = await call("/search", { body: base });
+    expect(contractProblems("SearchResponse", now.json)).toEqual([]);
+    // The small corpus declares no validity: no hit carries it, and asOf changes nothing.
+    expect((now.json.results as Array<{ validity?: unknown }>).every((h) => h.validity === undefined)).toBe(true);
+
+    const put = await call(
+      "/documents",
+      { method: "PUT", body: { collection: "prices", ...readContractDocuments(join(dir, "corpus")) } },
+      seeding,
+    );
+    expect(put.status).toBe(200);
+    const before = await call("/search", { body: { ...base, asOf: "2024-01-15" } }, seeding);
+    expect(contractProblems("SearchResponse", before.json)).toEqual([]);
+    const ids = (r: { json: Record<string, unknown> }) => (r.json.results as Array<{ docId: string }>).map((h) => h.docId);
+    expect(ids(before)).toContain("en/prices/plus-2023.md");
+    expect(ids(before)).not.toContain("en/prices/plus-2024.md");
+    expect((before.json.trace as Array<{ stage: string }>)[0]!.stage).toBe("validity");
+    const stale = await call("/search", { body: { ...base, includeSuperseded: true } }, seeding);
+    const old = (stale.json.results as Array<{ docId: string; validity?: { stale: boolean; reason?: string } }>).find(
+      (h) => h.docId === "en/prices/plus-2023.md",
+    );
+    expect(old?.validity).toMatchObject({ stale: true, supersededBy: ["en/prices/plus-2024.md"] });
+    expect(old?.validity?.reason).toMatch(/superseded by en\/prices\/plus-2024\.md/);
+
+    const asked = await call(
+      "/ask",
+      { body: { question: "How much does the Plus plan cost per month?", asOf: "2024-01-15", collection: "prices" } },
+      seeding,
+    );
+    expect(asked.status, JSON.stringify(asked.json)).toBe(200);
+    expect(contractProblems("AskResponse", asked.json)).toEqual([]);
+    expect(asked.json.answer).toContain("4.99");
+    const sources = asked.json.sources as Array<{ docId: string; validity?: { stale: boolean } }>;
+    expect(sources.find((s) => s.docId === "en/prices/plus-2023.md")?.validity).toMatchObject({ stale: false });
+    await call("/documents?collection=prices", { method: "DELETE" }, seeding);
+  });
+
+  it.each<[string, unknown, number, string, RegExp]>([
+    ["an asOf that is no date", { query: "x", mode: "search", limit: 1, asOf: "2024-13-45" }, 400, "BAD_ARGUMENT", /"asOf" to be a date/],
+    [
+      "includeSuperseded that is no boolean",
+      { query: "x", mode: "search", limit: 1, includeSuperseded: "yes" },
+      400,
+      "BAD_REQUEST",
+      /includeSuperseded: must be boolean/,
+    ],
+  ])("POST /search refuses %s", async (_name, body, status, code, message) => {
+    const r = await call("/search", { body });
+    expect([r.status, (r.json.error as { code: string }).code]).toEqual([status, code]);
+    expect((r.json.error as { message: string }).message).toMatch(message);
+  });
+
+  it.each<[string, unknown[], number, string, RegExp]>([
+    [
+      "repeated ids",
+      [
+        { id: "a", text: "x" },
+        { id: "a", text: "y" },
+      ],
+      400,
+      "MALFORMED_RECORD",
+      /documents\[1\]: id "a" repeats documents\[0\]/,
+    ],
+    [
+      "a validFrom that is no date",
+      [{ id: "a", text: "x", validFrom: "2024-02-30" }],
+      400,
+      "INVALID_VALIDITY",
+      /validFrom "2024-02-30" is not a date/,
+    ],
+    [
+      "a supersedes naming no document",
+      [{ id: "a", text: "x", supersedes: ["b"] }],
+      400,
+      "INVALID_VALIDITY",
+      /supersedes "b", which is not a document of this collection/,
+    ],
+    ["an unknown format", [{ id: "a", text: "x", format: "html" }], 400, "BAD_REQUEST", /format: must be one of markdown, text/],
+    ["a body over the documents limit", [{ id: "a", text: "x".repeat(70_000) }], 413, "BODY_TOO_LARGE", /larger than 65536 bytes/],
+  ])("PUT /documents refuses %s and writes nothing", async (_name, documents, status, code, message) => {
+    const before = empty.fingerprint().corpusHash;
+    const r = await call("/documents", { method: "PUT", body: { collection: "bad", documents } }, seeding);
+    expect([r.status, (r.json.error as { code: string }).code]).toEqual([status, code]);
+    expect((r.json.error as { message: string }).message).toMatch(message);
+    expect(empty.fingerprint().corpusHash).toBe(before);
   });
 });
 

@@ -7,6 +7,9 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { documentsFromSource } from "../ingest/documents.js";
+import { readSource } from "../ingest/source.js";
+import type { DocumentIds, DocumentInput } from "../types.js";
 
 /** Where the contract lives: its one home, which docs/targets.md links to. */
 export const CONTRACT_SCHEMA_PATH = fileURLToPath(new URL("../../contract/target.schema.json", import.meta.url));
@@ -26,6 +29,25 @@ export type ContractMessage =
 /** The ranking modes of the contract, in the schema's order. */
 export const CONTRACT_MODES = ["search", "vsearch", "fast", "balanced", "thorough"] as const;
 export type ContractMode = (typeof CONTRACT_MODES)[number];
+
+/** The largest `PUT /documents` body a target is assumed to take when its /health names no `limits.documentsBytes`: 64 MiB. */
+export const DEFAULT_DOCUMENTS_BYTES = 64 * 2 ** 20;
+
+/** A `DocumentsRequest` without its collection: what seeding a target with a corpus sends. */
+export interface ContractDocuments {
+  ids: DocumentIds;
+  documents: DocumentInput[];
+}
+
+/**
+ * A folder of Markdown/text files or a JSONL corpus as the contract's documents, read by the
+ * engine's own readers: ids are exactly the ids `engine index` gives (a file's path relative to the
+ * folder, a record's `_id`), and a target that indexes them as `engine serve` does ranks them as
+ * the engine ranks the files. Throws EngineError (one line naming the file) as `index` does.
+ */
+export function readContractDocuments(location: string): ContractDocuments {
+  return documentsFromSource(readSource(location));
+}
 
 let loaded: { ajv: Ajv; id: string; validators: Map<ContractMessage, ValidateFunction> } | undefined;
 

@@ -12,14 +12,11 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { timingSafeEqual } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import type { Engine } from "../engine.js";
 import { EngineError, errorLine } from "../errors.js";
-import type { Preset, SearchOptions, SearchResponse, Tier } from "../types.js";
-import { CONTRACT_MODES, type ContractMessage, type ContractMode, contractProblems } from "./contract.js";
+import type { DocumentIds, DocumentInput, IndexReport, Preset, SearchOptions, SearchResponse, Tier } from "../types.js";
+import { CONTRACT_MODES, type ContractMessage, type ContractMode, contractProblems, DEFAULT_DOCUMENTS_BYTES } from "./contract.js";
 import { Busy, Limiter } from "./limiter.js";
 
 /** The bounded queue, for clients of the contract too (the suite's HTTP target). */
@@ -34,7 +31,7 @@ export interface ServeOptions {
   token?: string;
   /** Largest request body accepted (bytes); more is 413. @default 1 MiB (PUT /documents: `maxDocumentsBytes`) */
   maxBodyBytes?: number;
-  /** Largest PUT /documents body (bytes). @default 64 MiB */
+  /** Largest PUT /documents body (bytes). @default 64 MiB (`DEFAULT_DOCUMENTS_BYTES`) */
   maxDocumentsBytes?: number;
   /** Requests handled at once. @default 4 */
   concurrency?: number;
@@ -72,6 +69,7 @@ class HttpError extends Error {
 const ENGINE_STATUS: Partial<Record<string, number>> = {
   BAD_ARGUMENT: 400,
   MALFORMED_RECORD: 400,
+  INVALID_VALIDITY: 400,
   PROVIDER_ERROR: 502,
   DB_LOCKED: 503,
 };
@@ -81,7 +79,8 @@ export async function serveEngine(engine: Engine, options: ServeOptions = {}): P
   const limiter = new Limiter(options.concurrency ?? 4, options.maxQueued ?? 64);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const token = options.token === undefined || options.token === "" ? null : Buffer.from(`Bearer ${options.token}`);
-  const context: RouteContext = { engine, name: options.name ?? "hybrid-search-engine" };
+  const limits = { bodyBytes: options.maxBodyBytes ?? 2 ** 20, documentsBytes: options.maxDocumentsBytes ?? DEFAULT_DOCUMENTS_BYTES };
+  const context: RouteContext = { engine, name: options.name ?? "hybrid-search-engine", limits };
 
   const inFlight = new Set<ServerResponse>();
   let closing = false;
@@ -108,7 +107,7 @@ export async function serveEngine(engine: Engine, options: ServeOptions = {}): P
       throw new HttpError(401, "UNAUTHORIZED", "missing or wrong bearer token (Authorization: Bearer <token>)", {
         "www-authenticate": "Bearer",
       });
-    const limit = route.request === "DocumentsRequest" ? (options.maxDocumentsBytes ?? 64 * 2 ** 20) : (options.maxBodyBytes ?? 2 ** 20);
+    const limit = route.request === "DocumentsRequest" ? limits.documentsBytes : limits.bodyBytes;
     const body = route.request ? await readJson(req, limit) : undefined;
     if (route.request) {
       const problems = contractProblems(route.request, body);
@@ -149,6 +148,8 @@ export async function serveEngine(engine: Engine, options: ServeOptions = {}): P
 interface RouteContext {
   engine: Engine;
   name: string;
+  /** Told on /health, so a client can size a seed before sending it. */
+  limits: { bodyBytes: number; documentsBytes: number };
 }
 
 interface Route {
@@ -158,26 +159,20 @@ interface Route {
 
 const ROUTES: Record<string, Route> = {
   "GET /health": {
-    handle: async ({ engine, name }) => ({
+    handle: async ({ engine, name, limits }) => ({
       body: {
         name,
         version: VERSION,
         fingerprint: engine.fingerprint(),
         capabilities: { modes: [...CONTRACT_MODES], ask: true, expand: true, documents: true, trace: true },
+        limits,
       },
     }),
   },
   "POST /search": {
     request: "SearchRequest",
     handle: async ({ engine }, body) => {
-      const request = body as {
-        query: string;
-        mode: ContractMode;
-        limit: number;
-        collection?: string;
-        language?: string;
-        traceDepth?: number;
-      };
+      const request = body as ContractSearch;
       const response = await rank(engine, request);
       return { body: response, elapsedMs: response.elapsedMs };
     },
@@ -192,6 +187,8 @@ const ROUTES: Record<string, Route> = {
         tier?: Tier;
         collection?: string;
         language?: string;
+        asOf?: string;
+        includeSuperseded?: boolean;
       };
       const result = await engine.ask(question, rest);
       return { body: result, elapsedMs: result.elapsedMs };
@@ -208,50 +205,46 @@ const ROUTES: Record<string, Route> = {
   "PUT /documents": {
     request: "DocumentsRequest",
     handle: async ({ engine }, body) => {
-      const { collection, documents } = body as {
-        collection: string;
-        documents: Array<{ id: string; title?: string; text: string; language?: string }>;
-      };
-      const jsonl = documents.map((d) =>
-        JSON.stringify({ _id: d.id, title: d.title ?? "", text: d.text, ...(d.language ? { language: d.language } : {}) }),
-      );
-      const report = await withTempDir(async (dir) => {
-        const file = join(dir, "documents.jsonl");
-        writeFileSync(file, `${jsonl.join("\n")}\n`);
-        return engine.index(file, { collection });
-      });
-      return { body: { collection, documents: report.documents.total, fingerprint: engine.fingerprint() }, elapsedMs: report.elapsedMs };
+      const { collection, documents, ids } = body as { collection: string; documents: DocumentInput[]; ids?: DocumentIds };
+      return documentsReply(engine, await engine.indexDocuments(documents, { collection, ...(ids ? { ids } : {}) }));
     },
   },
   "DELETE /documents": {
     handle: async ({ engine }, _body, url) => {
       const collection = url.searchParams.get("collection");
       if (!collection) throw new HttpError(400, "BAD_REQUEST", "DELETE /documents needs ?collection=<name>");
-      // Indexing an empty folder into the collection removes every document it held, in one transaction.
-      const report = await withTempDir((dir) => engine.index(dir, { collection }));
-      return { body: { collection, documents: report.documents.total, fingerprint: engine.fingerprint() }, elapsedMs: report.elapsedMs };
+      // No documents: the collection holds none afterwards, removed in one transaction.
+      return documentsReply(engine, await engine.indexDocuments([], { collection }));
     },
   },
 };
 
-function rank(
-  engine: Engine,
-  request: { query: string; mode: ContractMode; limit: number; collection?: string; language?: string; traceDepth?: number },
-): Promise<SearchResponse> | SearchResponse {
+/** A `DocumentsResponse`: the collection's documents afterwards and the index's new fingerprint. */
+function documentsReply(engine: Engine, report: IndexReport): { body: unknown; elapsedMs: number } {
+  return {
+    body: { collection: report.collection, documents: report.documents.total, fingerprint: engine.fingerprint() },
+    elapsedMs: report.elapsedMs,
+  };
+}
+
+/** A `SearchRequest` as the contract checked it. */
+interface ContractSearch {
+  query: string;
+  mode: ContractMode;
+  limit: number;
+  collection?: string;
+  language?: string;
+  traceDepth?: number;
+  asOf?: string;
+  includeSuperseded?: boolean;
+}
+
+function rank(engine: Engine, request: ContractSearch): Promise<SearchResponse> | SearchResponse {
   const { query, mode, ...rest } = request;
   const options: SearchOptions = rest;
   if (mode === "search") return engine.search(query, options);
   if (mode === "vsearch") return engine.vsearch(query, options);
   return engine.query(query, { ...options, tier: mode });
-}
-
-async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = mkdtempSync(join(tmpdir(), "engine-serve-"));
-  try {
-    return await fn(dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 function authorized(header: string | undefined, expected: Buffer): boolean {

@@ -77,12 +77,24 @@ const sourceKindKey = (collection: string): string => `source:${collection}`;
 
 export async function indexSource(ctx: IndexerContext, location: string, options: IndexOptions = {}): Promise<IndexReport> {
   const started = performance.now();
+  return indexRead(ctx, readSource(location), options, started);
+}
+
+/**
+ * Steps 2–5 for a source already read (step 1): from files (`indexSource`) or given as data
+ * (`Engine.indexDocuments`). `started` is when step 1 began (the report's elapsed time includes it).
+ */
+export async function indexRead(
+  ctx: IndexerContext,
+  source: Source,
+  options: IndexOptions = {},
+  started = performance.now(),
+): Promise<IndexReport> {
   const say = (line: string): void => {
     messages.push(line);
     options.onMessage?.(line);
   };
   const messages: string[] = [];
-  const source = readSource(location);
   const collection = options.collection ?? source.defaultCollection;
   if (collection.trim() === "") throw new EngineError("BAD_ARGUMENT", `collection name must not be empty`);
 
@@ -290,6 +302,8 @@ async function writeRun(
       "SELECT (SELECT count(*) FROM documents WHERE collection = ?) AS docs, (SELECT count(*) FROM passages p JOIN documents d ON d.id = p.document_id WHERE d.collection = ?) AS passages",
     )
     .get(collection, collection) as { docs: number; passages: number };
+  // A collection left without documents is gone (`stats()` lists none): so is the note of its source.
+  if (totals.docs === 0) db.prepare("DELETE FROM meta WHERE key = ?").run(sourceKindKey(collection));
   return {
     collection,
     source: source.location,

@@ -1,0 +1,178 @@
+/**
+ * Seeding an HTTP target with the dataset's corpus (`EVAL_TARGET_SEED=<collection>`), and removing
+ * it after the run: global setup seeds after /health, every search and ask is scoped to the
+ * collection (helpers/targets/http-target.ts), and the collection is deleted when the run ends —
+ * normally, when it fails, on SIGINT/SIGTERM, or on any other exit — unless
+ * `EVAL_TARGET_KEEP_SEED=1`. Every outcome is said in one line; a failed seed stops the run (exit
+ * 2), a failed delete is reported with what to do, never passed over.
+ *
+ * The corpus is read by the engine's own readers (`readContractDocuments`), so the document ids
+ * are the ids the judgments use: a fixture document's path (`en/billing/refunds.md`), a BEIR
+ * record's `_id`.
+ */
+import { ConfigError } from "@hybrid-search/eval-gate";
+import { type ContractDocuments, readContractDocuments } from "@hybrid-search/engine/contract";
+import type { Dataset } from "../dataset.js";
+import type { DocumentsReply, HealthInfo, HttpTarget, SeedConfig } from "./http-target.js";
+import { TargetError } from "./target.js";
+
+export interface SeedIo {
+  /** What happened, as expected (stdout). */
+  say(line: string): void;
+  /** What went wrong or needs the user's attention (stderr). */
+  warn(line: string): void;
+}
+
+export interface SeedSession {
+  readonly collection: string;
+  /** Documents the collection holds after the seed. */
+  readonly documents: number;
+  /** What the target reports it has indexed after the seed. */
+  readonly fingerprint: HealthInfo["fingerprint"];
+  /** Seeds the corpus again, read afresh (a watch-mode rerun measures edited documents). Throws ConfigError as the first seed does. */
+  reseed(): Promise<void>;
+  /** Deletes the collection unless kept, and says how that went. Never throws; the first release (of either kind) is the only one. */
+  release(): Promise<void>;
+  /** The same, synchronously, for a process that is exiting (`why`: what ended it). */
+  releaseSync(why: string): void;
+}
+
+/** Ids and documents of the dataset's corpus, by the engine's readers. */
+export function datasetDocuments(dataset: Dataset): ContractDocuments {
+  return readContractDocuments(dataset.corpus);
+}
+
+/** A fingerprint as /health gives it, or undefined when `value` is not one. */
+function fingerprintIn(value: unknown): HealthInfo["fingerprint"] | undefined {
+  if (typeof value === "string" && value !== "") return value;
+  if (typeof value === "object" && value !== null && typeof (value as { corpusHash?: unknown }).corpusHash === "string")
+    return value as HealthInfo["fingerprint"];
+  return undefined;
+}
+
+/**
+ * Seeds `target` with the dataset's corpus into `seed.collection`. A target without the
+ * `documents` capability, a corpus over its body limit, a PUT that fails or a target that then
+ * holds another number of documents is a ConfigError (one line, exit 2); what a failed PUT may
+ * have written is deleted first (unless kept).
+ */
+export async function seedTarget(target: HttpTarget, dataset: Dataset, seed: SeedConfig, io: SeedIo): Promise<SeedSession> {
+  const { collection } = seed;
+  const where = `collection ${collection} of target ${target.name} (${target.origin})`;
+  const deleteHint = `DELETE ${target.origin}/documents?collection=${encodeURIComponent(collection)}`;
+  if (!target.health.capabilities.documents)
+    throw new ConfigError(
+      `EVAL_TARGET_SEED: target ${target.name} (${target.origin}) does not take documents (its /health says capabilities.documents: false); index the dataset into it yourself and unset EVAL_TARGET_SEED`,
+    );
+
+  let fingerprint: HealthInfo["fingerprint"] = target.health.fingerprint;
+  let documents = 0;
+
+  /** After a failed seed: removes what the PUT may have written, and says how that went (a clause of the error). */
+  const cleanUp = async (): Promise<string> => {
+    if (seed.keep) return `; whatever it seeded is kept (EVAL_TARGET_KEEP_SEED=1)`;
+    try {
+      await target.deleteDocuments(collection);
+      return "; whatever it seeded was deleted";
+    } catch (error) {
+      return `; deleting whatever it seeded failed too (${(error as Error).message}): remove it with ${deleteHint}`;
+    }
+  };
+
+  const put = async (): Promise<void> => {
+    const corpus = datasetDocuments(dataset);
+    const what = `${corpus.documents.length} documents of dataset ${dataset.name}`;
+    const started = performance.now();
+    let reply: DocumentsReply;
+    try {
+      reply = await target.putDocuments(collection, corpus);
+    } catch (error) {
+      if (!(error instanceof TargetError)) throw error;
+      const tooLarge = error.reason === "too large" || error.reason === "http 413";
+      const hint = tooLarge
+        ? "; one PUT /documents seeds a whole collection: raise the target's limit (engine serve --max-documents-body <bytes>), or index the corpus into the target yourself and unset EVAL_TARGET_SEED"
+        : "";
+      // Refused before sending: nothing reached the target, nothing to delete.
+      const cleanup = error.reason === "too large" ? "" : await cleanUp();
+      throw new ConfigError(`EVAL_TARGET_SEED: seeding ${where} with the ${what} failed: ${error.message}${hint}${cleanup}`);
+    }
+    if (reply.documents !== corpus.documents.length) {
+      const cleanup = await cleanUp();
+      throw new ConfigError(
+        `EVAL_TARGET_SEED: after seeding ${where} with the ${what}, the target says the collection holds ${reply.documents}; its scores would not be the dataset's${cleanup}`,
+      );
+    }
+    documents = reply.documents;
+    fingerprint = fingerprintIn(reply.fingerprint) ?? (await target.readHealth()).fingerprint;
+    io.say(
+      `eval: seeded ${where} with the ${what} in ${((performance.now() - started) / 1000).toFixed(1)} s; ${seed.keep ? "kept after the run (EVAL_TARGET_KEEP_SEED=1)" : "deleted after the run"}`,
+    );
+  };
+
+  await put();
+
+  let released = false;
+  const outcome = (reply: DocumentsReply): void => {
+    if (reply.documents === 0) io.say(`eval: deleted the seeded ${where}`);
+    else io.warn(`eval: deleting the seeded ${where} left ${reply.documents} documents in it; remove them with ${deleteHint}`);
+  };
+  const failed = (error: unknown): void => {
+    io.warn(`eval: could not delete the seeded ${where}: ${(error as Error).message}; remove it with ${deleteHint}`);
+  };
+  const kept = (): void => io.say(`eval: kept the seeded ${where} (EVAL_TARGET_KEEP_SEED=1); remove it with ${deleteHint}`);
+  return {
+    collection,
+    get documents() {
+      return documents;
+    },
+    get fingerprint() {
+      return fingerprint;
+    },
+    reseed: put,
+    async release() {
+      if (released) return;
+      released = true;
+      if (seed.keep) return kept();
+      try {
+        outcome(await target.deleteDocuments(collection));
+      } catch (error) {
+        failed(error);
+      }
+    },
+    releaseSync(why) {
+      if (released) return;
+      released = true;
+      if (seed.keep) return kept();
+      io.warn(`eval: ${why}: deleting the seeded ${where}`);
+      try {
+        outcome(target.deleteDocuments(collection, { sync: true }) as DocumentsReply);
+      } catch (error) {
+        failed(error);
+      }
+    },
+  };
+}
+
+const SIGNALS = ["SIGINT", "SIGTERM"] as const;
+
+/**
+ * Deletes the seeded collection however the process ends before the run's teardown does: on
+ * SIGINT/SIGTERM (then ends the process as the signal would, unless another listener does) and on
+ * any exit. Synchronously: Vitest exits the process a millisecond after a signal, and an `exit`
+ * listener cannot wait for a promise. Returns the function that removes these listeners.
+ */
+export function guardSeed(session: SeedSession): () => void {
+  const onExit = (): void => session.releaseSync("the run ended before its teardown");
+  const onSignal = (signal: NodeJS.Signals): void => {
+    session.releaseSync(`interrupted (${signal})`);
+    unguard();
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  const unguard = (): void => {
+    process.off("exit", onExit);
+    for (const signal of SIGNALS) process.off(signal, onSignal);
+  };
+  process.on("exit", onExit);
+  for (const signal of SIGNALS) process.on(signal, onSignal);
+  return unguard;
+}
