@@ -2,15 +2,23 @@
  * Evalite configuration for the suite. Read ../shared/reference/evalite-1.0.0-beta.16.md for the
  * traps of this Evalite version (one threshold over every score, camelCase CLI flags, no 0–1 check).
  *
+ * No `scoreThreshold`: the gate's floors, latency ceilings and recorded cases decide (`pnpm eval`,
+ * docs/gate.md). Evalite's one mean over every score is no verdict of this project, so a plain
+ * `evalite run <file>` fails only when an eval fails, as `pnpm eval` does on that account; global
+ * setup prints that such a run is not gated and which command gives the verdict.
+ *
  * Environment overrides (used by tests, so they never touch a user's history):
- *   EVALITE_PORT     UI port (default 3006)
- *   EVALITE_STORAGE  SQLite storage file (default .evalite/evalite.db, git-ignored)
+ *   EVALITE_PORT         UI port (default 3006)
+ *   EVALITE_STORAGE      SQLite storage file (default .evalite/evalite.db, git-ignored)
+ *   EVAL_SELECTED_FILES  the eval files a filter selected, set by `pnpm eval` and `pnpm eval:watch`
+ *                        (helpers/eval-selection.ts); every other eval file is excluded
  */
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { configDefaults } from "vitest/config";
 import { defineConfig } from "evalite/config";
 import { createFastSqliteStorage } from "./helpers/evalite-storage.js";
+import { unselectedEvalFiles, selectedEvalFiles } from "./helpers/eval-selection.js";
 import { fixtureWatchTrigger } from "./helpers/index-plan.js";
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
@@ -18,7 +26,6 @@ const ROOT = dirname(fileURLToPath(import.meta.url));
 export default defineConfig({
   testTimeout: 120_000,
   maxConcurrency: 5,
-  scoreThreshold: 70,
   trialCount: 1,
   cache: true,
   server: { port: Number(process.env.EVALITE_PORT ?? 3006) },
@@ -45,8 +52,11 @@ export default defineConfig({
       // the whole run, so measured latencies are the engine's own.
       isolate: false,
       maxWorkers: 1,
-      // An edited fixture re-runs the eval files that read it, and only those (helpers/index-plan.ts).
-      watchTriggerPatterns: [fixtureWatchTrigger(ROOT)],
+      // An edited fixture re-runs the selected eval files that read it, and only those (helpers/index-plan.ts).
+      watchTriggerPatterns: [fixtureWatchTrigger(ROOT, () => selectedEvalFiles(ROOT))],
+      // A filter selects eval files by name (helpers/eval-selection.ts): Evalite's own path filter
+      // matches substrings, and takes one string where a glob selects several files.
+      exclude: [...configDefaults.exclude, ...unselectedEvalFiles(ROOT)],
     },
   },
 });

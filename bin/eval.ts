@@ -4,8 +4,11 @@
  * 1. Checks the command line, EVAL_ENGINE_OPTIONS, the dataset, the baseline, the file filter and
  *    evalite.config.ts (any problem: one line, exit 2).
  * 2. Runs Evalite once, in this process, through its Node API (`runEvalite`, mode "run-once"), on
- *    the storage evalite.config.ts names, recording the id of the run it creates; global setup
- *    (helpers/global-setup.ts) writes what the run measures to EVAL_RUN_INFO_FILE.
+ *    the storage evalite.config.ts names and the eval files the filter selects (EVAL_SELECTED_FILES,
+ *    helpers/eval-selection.ts), recording the id of the run it creates; global setup
+ *    (helpers/global-setup.ts) writes what the run measures to EVAL_RUN_INFO_FILE. Evalite's
+ *    output passes through helpers/evalite-terminal.ts: one line per eval file, no table, no
+ *    threshold or port line of Evalite's, unless --verbose.
  * 3. Reads exactly that run back from the storage (and writes it to --outputPath as Evalite's JSON
  *    export), gates it on the floors, latency ceilings and recorded cases of the run's mode
  *    (docs/gate.md), applies --lower-floor, --accept-failure and --update-baseline, writes the
@@ -16,7 +19,8 @@
  * Evalite recorded nothing, nothing could be scored, or an eval could score none of its cases; 2 a
  * configuration or fixture error (a baseline path that does not exist included, unless
  * --update-baseline creates it).
- * Evalite's configured threshold (evalite.config.ts) is printed and recorded, not gating.
+ * Evalite gets no threshold: its one mean is printed in the gate's block and recorded, and is part
+ * of the verdict only with --threshold.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -52,7 +56,9 @@ import type { Evalite } from "evalite";
 import type { Vitest } from "vitest/node";
 import { type Dataset, DatasetError, loadDataset } from "../helpers/dataset.js";
 import { engineOptionsFromEnv } from "../helpers/engine-options.js";
-import { checkFilter, EVAL_USAGE, type EvalArgs, parseEvalArgs } from "../helpers/eval-args.js";
+import { EVAL_USAGE, type EvalArgs, parseEvalArgs, selectFiles } from "../helpers/eval-args.js";
+import { GATED_ENV, SELECTION_ENV } from "../helpers/eval-selection.js";
+import { filterEvaliteOutput } from "../helpers/evalite-terminal.js";
 import { formatFixtureError, isFixtureError, loadRefusalMarkers, REPO_ROOT } from "../helpers/fixtures.js";
 import { processStartedAt, runWallSeconds } from "../helpers/run-clock.js";
 import { type EvaliteSetup, evaliteSetup, fixtureInfo, gitInfo } from "../helpers/run-context.js";
@@ -92,6 +98,7 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
   let baseline: Baseline;
   let upgradedFrom: number | null;
   let evalite: EvaliteSetup;
+  let selected: string[] | null;
   const baselinePath = resolve(process.env.EVAL_BASELINE?.trim() || join(root, "evals/baseline.json"));
   try {
     args = parseEvalArgs(argv);
@@ -109,7 +116,7 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
     // The answer evals read it in their worker, where a bad file would only fail the eval: check it here (exit 2).
     if (dataset.kind === "fixtures") loadRefusalMarkers();
     ({ baseline, upgradedFrom } = loadBaseline(baselinePath, { create: args.updateBaseline }));
-    if (args.filter !== null) checkFilter(root, args.filter);
+    selected = args.filter === null ? null : selectFiles(root, args.filter);
     evalite = await evaliteSetup(root);
   } catch (error) {
     return configError(error, io);
@@ -130,25 +137,31 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
   }
   const recording = recordCreatedRuns(storage);
   let vitest: Vitest;
+  const terminal = filterEvaliteOutput(process.stdout, { verbose: args.verbose, tty: process.stdout.isTTY === true });
   try {
     // Imported here, not above: it loads vitest and vite (about 2 s), which a refused flag need not wait for.
     const { runEvalite } = await import("evalite/runner");
-    // Global setup runs in this process: it reads where to write the run info from the environment.
+    // Global setup runs in this process and evalite.config.ts is loaded in it: they read where to
+    // write the run info, that the gate drives the run, and the selected files from the environment.
     process.env.EVAL_RUN_INFO_FILE = runInfoPath;
+    process.env[GATED_ENV] = "1";
+    if (selected === null) delete process.env[SELECTION_ENV];
+    else process.env[SELECTION_ENV] = JSON.stringify(selected);
     ({ vitest } = await runEvalite({
       mode: "run-once",
       cwd: root,
-      path: args.filter ?? undefined,
       storage: recording.storage,
-      // Printed by Evalite's summary only: in "run-once" mode it sets no exit status. The gate decides.
-      scoreThreshold: args.threshold ?? undefined,
+      // No scoreThreshold: the gate decides, and says in its block whether --threshold was part of it.
       ...args.evalite,
+      ...(args.verbose ? {} : { hideTable: true }),
     }));
   } catch (error) {
+    terminal.restore();
     // Evalite's UI server is still listening when its run throws: exit rather than wait on it.
     io.stderr(`eval: Evalite stopped before measuring: ${firstLine(error)}\n`);
     io.exit(2);
   }
+  terminal.restore();
   const verdict = evaliteVerdict(vitest);
 
   // Exactly the run this invocation created ("run-once" makes one, lazily, at its first eval).
@@ -339,11 +352,7 @@ function printVerdict(report: Report, changes: readonly FloorChange[], baselineP
       );
     }
   }
-  const e = report.evalite;
-  const th = report.thresholds.evalite;
-  say(
-    `evalite: mean ${pct(e.mean)} of ${e.scores} scores; threshold ${th.threshold ?? "none"}${th.threshold === null ? "" : " %"} (${th.source}) ${e.thresholdMet === null ? "not applicable" : e.thresholdMet ? "met" : "not met"}${th.binding ? "" : " — advisory: the floors gate this run (--threshold N makes it binding)"}`,
-  );
+  say(`evalite: ${evaliteMeanLine(report)}`);
   const j = report.judge;
   if (j.mode !== "none")
     say(
@@ -351,6 +360,22 @@ function printVerdict(report: Report, changes: readonly FloorChange[], baselineP
     );
   if (report.variance)
     say(`variance: up to ${report.variance.maxTrials} trials; ${report.variance.flipped.length} case(s) flipped between pass and fail`);
+}
+
+/**
+ * Evalite's one mean over every score, and what decided instead: it is part of the verdict only
+ * with --threshold N (Evalite itself gets no threshold under `pnpm eval`, so its summary cannot
+ * print one as if it were the verdict).
+ */
+export function evaliteMeanLine(report: { evalite: Report["evalite"]; thresholds: Pick<Report["thresholds"], "evalite"> }): string {
+  const e = report.evalite;
+  const th = report.thresholds.evalite;
+  const mean = `mean ${pct(e.mean)} of ${e.scores} scores`;
+  const met = e.thresholdMet === null ? "not applicable" : e.thresholdMet ? "met" : "not met";
+  if (th.binding)
+    return `${mean}; --threshold ${th.threshold} % ${met} (part of the verdict, with the floors, latency ceilings, recorded cases and failed evals)`;
+  const configured = th.threshold === null ? "" : `; ${th.source} sets threshold ${th.threshold} %, ${met}, which pnpm eval does not apply`;
+  return `${mean}${configured} — not the verdict: the floors, latency ceilings, recorded cases and failed evals decide (--threshold N adds this mean)`;
 }
 
 /** The case ratchet's lines: counts, every regression with its reasons, what this run recorded. */

@@ -9,6 +9,7 @@ import { evalite } from "evalite";
 import type { Preset } from "@hybrid-search/engine";
 import { askCase, presetComparison, presetMeans } from "../helpers/ask-task.js";
 import { evalDataset } from "../helpers/eval-index.js";
+import { logSummary } from "../helpers/summary-line.js";
 import { defineFor } from "../helpers/targets/eval-target.js";
 import { type AskCase, fixtureTranslationMap, loadAskCases } from "../helpers/fixtures.js";
 import { evalModels, trialHeaders } from "../helpers/models.js";
@@ -138,7 +139,7 @@ defineOrder("Preset order over all questions", {
     const line = Object.entries(means["expectations met"])
       .map(([p, v]) => `${p} ${v.toFixed(3)}`)
       .join(", ");
-    console.log(`preset order: expectations met per question, mean over ${means.questions} questions: ${line}`);
+    logSummary("Preset order over all questions", `expectations met per question, mean over ${means.questions} questions: ${line}`);
     return means;
   },
   scorers: [presetsOrdered("expectations met")],

@@ -6,6 +6,7 @@ import { defineFor } from "../helpers/targets/eval-target.js";
 import { loadLane } from "../helpers/lanes.js";
 import { RESULT_DEPTH, rank, retrievalColumns, retrievalOptions, runRetrieval } from "../helpers/retrieval-task.js";
 import { CJK_LANGUAGES } from "../helpers/fixtures.js";
+import { logSummary } from "../helpers/summary-line.js";
 import { formatLaneSummary, hasResults, laneSummary } from "../scorers/lane.js";
 import { mrr, ndcgAtK, recallAtK } from "../scorers/retrieval.js";
 
@@ -32,7 +33,7 @@ defineFor("CJK lane by language", { inProcessOnly: true })("CJK lane by language
       }),
     );
     const summary = laneSummary(language, rows);
-    console.log(formatLaneSummary(summary));
+    logSummary("CJK lane by language", formatLaneSummary(summary));
     return summary;
   },
   scorers: [

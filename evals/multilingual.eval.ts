@@ -2,6 +2,7 @@
 // language, at the balanced tier; plus the query-language × document-language recall matrix.
 import { evalite } from "evalite";
 import { evalDataset, evalTarget, knownDocIds } from "../helpers/eval-index.js";
+import { logSummary } from "../helpers/summary-line.js";
 import { defineFor } from "../helpers/targets/eval-target.js";
 import { docLanguage } from "../helpers/fixtures.js";
 import { rank, retrievalColumns, retrievalOptions, runRetrieval } from "../helpers/retrieval-task.js";
@@ -31,7 +32,7 @@ define("Cross-language recall matrix")("Cross-language recall matrix", {
       }),
     );
     const matrix = languageRecallMatrix(rows, docLanguage, 5);
-    console.log(`\n${formatLanguageMatrix(matrix, 5)}\n`);
+    logSummary("Cross-language recall matrix", formatLanguageMatrix(matrix, 5));
     return matrix;
   },
   scorers: [

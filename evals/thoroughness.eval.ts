@@ -3,6 +3,7 @@
 import { evalite } from "evalite";
 import { judgedCases, type RetrievalCase } from "../helpers/dataset.js";
 import { evalDataset, evalTarget, knownDocIds } from "../helpers/eval-index.js";
+import { logSummary } from "../helpers/summary-line.js";
 import { defineFor } from "../helpers/targets/eval-target.js";
 import { retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
 import { tierComparison, tierMeans, TIER_BUDGET_MS } from "../helpers/tier-comparison.js";
@@ -54,7 +55,8 @@ ordered("Tier order over all queries")("Tier order over all queries", {
   data: [{ input: "mean over every judged query" }],
   task: async () => {
     const means = await tierMeans(cases());
-    console.log(
+    logSummary(
+      "Tier order over all queries",
       `tier means over ${means.queries} queries: nDCG@10 ${Object.entries(means["nDCG@10"])
         .map(([t, v]) => `${t} ${v.toFixed(3)}`)
         .join(", ")}; Recall@5 ${Object.entries(means["Recall@5"])

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "./fixtures.js";
-import { checkFilter, evalFiles, parseEvalArgs } from "./eval-args.js";
+import { evalFiles, parseEvalArgs, parseWatchArgs, selectFiles } from "./eval-args.js";
 
 describe("pnpm eval's command line", () => {
   it("takes our flags, the filter, and Evalite's flags as its runner's options", () => {
     expect(parseEvalArgs(["search", "--update-baseline", "--reason", "initial floors", "--hideTable"])).toEqual({
       help: false,
+      verbose: false,
       updateBaseline: true,
       lowerFloors: [],
       acceptFailures: [],
@@ -48,6 +49,7 @@ describe("pnpm eval's command line", () => {
       acceptFailures: ["Search (BM25)|q-012"],
     });
     expect(parseEvalArgs(["-h"]).help).toBe(true);
+    expect(parseEvalArgs(["query", "--verbose"])).toMatchObject({ verbose: true, filter: "query", evalite: {} });
     expect(parseEvalArgs(["--threshold", "0"]).threshold).toBe(0);
   });
 
@@ -72,7 +74,8 @@ describe("pnpm eval's command line", () => {
       "unknown flag --no-cache (did you mean --noCache?); pnpm eval --help lists the flags",
     );
     expect(() => parseEvalArgs(["search", "--updateBaseline"])).toThrow("unknown flag --updateBaseline (did you mean --update-baseline?)");
-    expect(() => parseEvalArgs(["--verbose"])).toThrow(/^unknown flag --verbose; pnpm eval --help lists the flags$/);
+    expect(() => parseEvalArgs(["--quiet"])).toThrow(/^unknown flag --quiet; pnpm eval --help lists the flags$/);
+    expect(() => parseEvalArgs(["--constructor"])).toThrow(/^unknown flag --constructor;/);
     expect(() => parseEvalArgs(["-x"])).toThrow(/^unknown flag -x;/);
     expect(() => parseEvalArgs(["--hideTable=yes"])).toThrow("--hideTable takes no value");
   });
@@ -84,16 +87,43 @@ describe("pnpm eval's command line", () => {
     );
     expect(() => parseEvalArgs(["--threshold", long])).toThrow(`(got ${"y".repeat(200)}… (10000 characters))`);
     expect(() => parseEvalArgs(["a", long])).toThrow(`one file filter at most (got "a" and "${"y".repeat(200)}"… (10000 characters))`);
-    expect(() => checkFilter(REPO_ROOT, long)).toThrow(/^no eval file matches "y{200}"… \(10000 characters\) \(eval files: /);
+    expect(() => selectFiles(REPO_ROOT, long)).toThrow(/^no eval file is named "y{200}"… \(10000 characters\) \(eval names: /);
   });
 
-  it("knows the eval files and refuses a filter that matches none (Evalite would wait forever)", () => {
+  it("knows the eval files; a filter selects names exactly, globs select several, a path selects its file", () => {
     const files = evalFiles(REPO_ROOT);
     expect(files).toContain("evals/search.eval.ts");
     expect(files.every((f) => /\.eval\.m?ts$/.test(f) && !f.includes("node_modules"))).toBe(true);
-    expect(() => checkFilter(REPO_ROOT, "query")).not.toThrow();
-    expect(() => checkFilter(REPO_ROOT, "no-such-eval")).toThrow(
-      /^no eval file matches "no-such-eval" \(eval files: .*evals\/search\.eval\.ts/,
+    // Evalite's own filter ran vsearch.eval.ts for "search" (a substring of its path).
+    expect(selectFiles(REPO_ROOT, "search")).toEqual(["evals/search.eval.ts"]);
+    expect(selectFiles(REPO_ROOT, "*search")).toEqual(["evals/search.eval.ts", "evals/vsearch.eval.ts"]);
+    expect(selectFiles(REPO_ROOT, "?search")).toEqual(["evals/vsearch.eval.ts"]);
+    expect(selectFiles(REPO_ROOT, "*")).toEqual(files);
+    expect(selectFiles(REPO_ROOT, "evals/search.eval.ts")).toEqual(["evals/search.eval.ts"]);
+    expect(selectFiles(REPO_ROOT, "./evals/query.eval.ts")).toEqual(["evals/query.eval.ts"]);
+  });
+
+  it("refuses a filter that selects nothing in one line naming every eval (Evalite would wait forever)", () => {
+    const names = evalFiles(REPO_ROOT)
+      .map((f) => f.replace(/^.*\//, "").replace(/\.eval\.m?ts$/, ""))
+      .sort();
+    for (const filter of ["no-such-eval", "searc", "Search", "evals/search", "search.eval.ts", "*.md"])
+      expect(() => selectFiles(REPO_ROOT, filter), filter).toThrow(
+        `no eval file is named ${JSON.stringify(filter)} (eval names: ${names.join(", ")}; a glob such as '*search' selects several)`,
+      );
+    expect(names).toContain("vsearch");
+  });
+
+  it("pnpm eval:watch takes a filter and Evalite's flags; a flag of the gate is refused, saying whose it is", () => {
+    expect(parseWatchArgs(["search", "--hideTable"])).toEqual({ help: false, filter: "search", evalite: { hideTable: true } });
+    expect(parseWatchArgs([])).toEqual({ help: false, filter: null, evalite: {} });
+    expect(() => parseWatchArgs(["--threshold", "70"])).toThrow(
+      "--threshold is pnpm eval's flag: watch mode is not gated and writes no report",
     );
+    expect(() => parseWatchArgs(["--update-baseline"])).toThrow(/^--update-baseline is pnpm eval's flag/);
+    expect(() => parseWatchArgs(["--no-cache"])).toThrow(
+      "unknown flag --no-cache (did you mean --noCache?); pnpm eval:watch --help lists the flags",
+    );
+    expect(() => parseWatchArgs(["a", "b"])).toThrow('one file filter at most (got "a" and "b")');
   });
 });

@@ -1,22 +1,28 @@
 /**
- * `pnpm eval`'s command line, parsed with node's `util.parseArgs`: our flags (kebab-case), the
- * flags of Evalite's runner that we pass on (camelCase, as `evalite run` spells them), and one
- * file filter. Anything else stops with one line before any eval runs (the `evalite` CLI took
- * about 20 s to reject an unknown flag, with status 252). `--threshold` and `--outputPath` are
- * Evalite's flags that the gate handles itself (see bin/eval.ts).
+ * `pnpm eval`'s and `pnpm eval:watch`'s command lines, parsed with node's `util.parseArgs`: our
+ * flags (kebab-case), the flags of Evalite's runner that we pass on (camelCase, as `evalite run`
+ * spells them), and one file filter (helpers/eval-selection.ts). Anything else stops with one
+ * line before any eval runs (the `evalite` CLI took about 20 s to reject an unknown flag, with
+ * status 252). `--threshold` and `--outputPath` are Evalite's flags that the gate handles itself
+ * (see bin/eval.ts).
  */
-import { join } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ConfigError, quoteInput } from "@hybrid-search/eval-gate";
 import { parsePassMark } from "@hybrid-search/eval-gate/pass-marks";
 import type { runEvalite } from "evalite/runner";
+import { evalNames, selectEvalFiles } from "./eval-selection.js";
 import { evalFiles } from "./index-plan.js";
 
 export { evalFiles };
 
-export const EVAL_USAGE = `Usage: pnpm eval [filter] [--update-baseline] [--lower-floor <eval|metric|slice> ...] [--accept-failure <suite|id> ...] [--reason "..."] [--pass-mark <metric>=<mark> ...] [--keep-report] [--threshold N] [--outputPath file] [--hideTable] [--noCache]
+const FILTER_HELP = `  filter                  the eval file named so (search: evals/search.eval.ts only), a glob over names
+                          ('*search': search and vsearch) or an eval file's path; all eval files without one`;
 
-  filter                  run only eval files whose path contains it
+export const EVAL_USAGE = `Usage: pnpm eval [filter] [--verbose] [--update-baseline] [--lower-floor <eval|metric|slice> ...] [--accept-failure <suite|id> ...] [--reason "..."] [--pass-mark <metric>=<mark> ...] [--keep-report] [--threshold N] [--outputPath file] [--hideTable] [--noCache]
+
+${FILTER_HELP}
+  --verbose               print Evalite's own output as it comes: its start and summary lines, the console
+                          lines of the evals, and its table of cases after a run of one eval file
   --update-baseline       raise the floors of this run's mode to what it achieved (less the tolerance), tighten its
                           latency ceilings (never below 3x the p95), record which cases pass; never lowers
   --lower-floor <pattern> lower the matched floors (loosen the matched ceilings, eval|p95 ms|slice) to this run's
@@ -27,9 +33,9 @@ export const EVAL_USAGE = `Usage: pnpm eval [filter] [--update-baseline] [--lowe
   --pass-mark <metric>=<mark>  the value at which a case's metric passes, for this run (repeatable; '*' sets the
                           default; the baseline's passMarks otherwise, 0.5 by default)
   --keep-report           write the report set to <reports>/kept/, which git does not ignore
-  --threshold N           make Evalite's mean threshold (percent) binding for this run
+  --threshold N           make Evalite's mean over every score (percent) part of the verdict for this run
   --outputPath file       also write this run's results there, as Evalite's JSON export
-  --hideTable             Evalite: no table of cases after a run of one eval file
+  --hideTable             Evalite: no table of cases, even with --verbose
   --noCache               Evalite: cacheEnabled false (in 1.0.0-beta.16 only cache-hit reporting stops; the cache is still used)
 
 Environment: EVAL_BASELINE (default evals/baseline.json), EVAL_REPORTS_DIR (default reports/),
@@ -53,6 +59,7 @@ const EVALITE_FLAGS = {
 
 const OPTIONS = {
   help: { type: "boolean", short: "h" },
+  verbose: { type: "boolean" },
   "update-baseline": { type: "boolean" },
   "lower-floor": { type: "string", multiple: true },
   "accept-failure": { type: "string", multiple: true },
@@ -65,8 +72,24 @@ const OPTIONS = {
   noCache: { type: "boolean" },
 } as const satisfies ParseArgsConfig["options"];
 
+/** The one file filter, if any. */
+function oneFilter(positionals: readonly string[]): string | null {
+  if (positionals.length > 1)
+    throw new ConfigError(`one file filter at most (got ${quoteInput(positionals[0])} and ${quoteInput(positionals[1])})`);
+  return positionals[0] ?? null;
+}
+
+/** What Evalite's flags among `values` set on its runner. */
+function evaliteOptions(values: { hideTable?: boolean; noCache?: boolean }): EvaliteRunOptions {
+  const options: EvaliteRunOptions = {};
+  for (const flag of Object.keys(EVALITE_FLAGS) as Array<keyof typeof EVALITE_FLAGS>) if (values[flag]) EVALITE_FLAGS[flag](options);
+  return options;
+}
+
 export interface EvalArgs {
   help: boolean;
+  /** `--verbose`: Evalite's own output, table included; otherwise one line per eval file (bin/eval.ts). */
+  verbose: boolean;
   updateBaseline: boolean;
   lowerFloors: string[];
   /** `--accept-failure` patterns (`<suite>|<id>`). */
@@ -85,14 +108,13 @@ export interface EvalArgs {
 }
 
 export function parseEvalArgs(argv: readonly string[]): EvalArgs {
-  checkTokens(argv);
+  checkTokens(argv, OPTIONS, "pnpm eval");
   const { values, positionals } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
-  if (positionals.length > 1)
-    throw new ConfigError(`one file filter at most (got ${quoteInput(positionals[0])} and ${quoteInput(positionals[1])})`);
-  const evalite: EvaliteRunOptions = {};
-  for (const flag of Object.keys(EVALITE_FLAGS) as Array<keyof typeof EVALITE_FLAGS>) if (values[flag]) EVALITE_FLAGS[flag](evalite);
+  const filter = oneFilter(positionals);
+  const evalite = evaliteOptions(values);
   const args: EvalArgs = {
     help: values.help ?? false,
+    verbose: values.verbose ?? false,
     updateBaseline: values["update-baseline"] ?? false,
     lowerFloors: values["lower-floor"] ?? [],
     acceptFailures: values["accept-failure"] ?? [],
@@ -101,7 +123,7 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
     keepReport: values["keep-report"] ?? false,
     threshold: values.threshold === undefined ? null : percentage(values.threshold),
     outputPath: values.outputPath ?? null,
-    filter: positionals[0] ?? null,
+    filter,
     evalite,
   };
   if (args.reason !== null && args.reason === "") throw new ConfigError(`--reason must not be empty`);
@@ -117,13 +139,13 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
  * What the strict parse would refuse, said in one line of ours: an unknown flag (with the flag it
  * likely meant: `--no-cache` is `--noCache`), a flag without its value, a switch given a value.
  */
-function checkTokens(argv: readonly string[]): void {
-  const { tokens } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: false, tokens: true });
+function checkTokens(argv: readonly string[], options: ParseArgsConfig["options"] & {}, command: string): void {
+  const { tokens } = parseArgs({ args: [...argv], options, allowPositionals: true, strict: false, tokens: true });
   for (const token of tokens) {
     if (token.kind !== "option") continue;
-    const option = token.name in OPTIONS ? OPTIONS[token.name as keyof typeof OPTIONS] : undefined;
+    const option = Object.hasOwn(options, token.name) ? options[token.name] : undefined;
     const flag = quoteInput(token.rawName, { bare: true });
-    if (!option) throw new ConfigError(`unknown flag ${flag}${suggestion(token.name)}; pnpm eval --help lists the flags`);
+    if (!option) throw new ConfigError(`unknown flag ${flag}${suggestion(token.name, options)}; ${command} --help lists the flags`);
     if (option.type === "boolean" && token.value !== undefined) throw new ConfigError(`${flag} takes no value`);
     // A value that looks like a flag is a flag: `--lower-floor --reason x` lacks the pattern.
     if (option.type === "string" && (token.value === undefined || (!token.inlineValue && token.value.startsWith("-"))))
@@ -131,9 +153,9 @@ function checkTokens(argv: readonly string[]): void {
   }
 }
 
-function suggestion(name: string): string {
+function suggestion(name: string, options: ParseArgsConfig["options"] & {}): string {
   const normalized = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, "");
-  const meant = Object.keys(OPTIONS).find((known) => normalized(known) === normalized(name));
+  const meant = Object.keys(options).find((known) => normalized(known) === normalized(name));
   return meant ? ` (did you mean --${meant}?)` : "";
 }
 
@@ -145,11 +167,50 @@ function percentage(raw: string): number {
 }
 
 /**
- * A filter that matches no eval file is a typo, and Evalite cannot take it: its runner throws
- * "No test files found" with its UI server still listening, so the run would never end.
+ * The eval files `filter` selects (helpers/eval-selection.ts), relative to `root`. One that selects
+ * none is a typo, and Evalite cannot take it: its runner throws "No test files found" with its UI
+ * server still listening, so the run would never end.
  */
-export function checkFilter(root: string, filter: string): void {
+export function selectFiles(root: string, filter: string): string[] {
   const files = evalFiles(root);
-  if (!files.some((f) => join(root, f).includes(filter)))
-    throw new ConfigError(`no eval file matches ${quoteInput(filter)} (eval files: ${files.join(", ")})`);
+  const selected = selectEvalFiles(root, files, filter);
+  if (selected.length === 0)
+    throw new ConfigError(
+      `no eval file is named ${quoteInput(filter)} (eval names: ${evalNames(files).join(", ")}; a glob such as '*search' selects several)`,
+    );
+  return selected;
+}
+
+export const WATCH_USAGE = `Usage: pnpm eval:watch [filter] [--hideTable] [--noCache]
+
+${FILTER_HELP}
+  --hideTable             Evalite: no table of cases after a run of one eval file
+  --noCache               Evalite: cacheEnabled false (in 1.0.0-beta.16 only cache-hit reporting stops; the cache is still used)
+
+Watch mode is not gated: no floors, ceilings or case verdicts (pnpm eval gives the verdict).
+Environment: EVAL_ENGINE_OPTIONS, EVAL_DATASET, EVALITE_STORAGE, EVALITE_PORT.`;
+
+const WATCH_OPTIONS = {
+  help: { type: "boolean", short: "h" },
+  hideTable: { type: "boolean" },
+  noCache: { type: "boolean" },
+} as const satisfies ParseArgsConfig["options"];
+
+export interface WatchArgs {
+  help: boolean;
+  filter: string | null;
+  evalite: EvaliteRunOptions;
+}
+
+/** `pnpm eval:watch`'s command line: a filter and Evalite's flags; a gate's flag is refused, saying where it belongs. */
+export function parseWatchArgs(argv: readonly string[]): WatchArgs {
+  const { tokens } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: false, tokens: true });
+  const evalOnly = tokens.find((t) => t.kind === "option" && Object.hasOwn(OPTIONS, t.name) && !Object.hasOwn(WATCH_OPTIONS, t.name));
+  if (evalOnly?.kind === "option")
+    throw new ConfigError(`${evalOnly.rawName} is pnpm eval's flag: watch mode is not gated and writes no report`);
+  checkTokens(argv, WATCH_OPTIONS, "pnpm eval:watch");
+  const { values, positionals } = parseArgs({ args: [...argv], options: WATCH_OPTIONS, allowPositionals: true, strict: true });
+  const filter = oneFilter(positionals);
+  const evalite = evaliteOptions(values);
+  return { help: values.help ?? false, filter, evalite };
 }

@@ -1,8 +1,9 @@
 /**
- * Vitest global setup for the Evalite run (see evalite.config.ts): validates the dataset, builds
- * the temp indexes the selected eval files measure (helpers/index-plan.ts: `pnpm eval search`
- * builds the dataset's index only), prints what is being measured, and shares the indexes with the
- * eval files. Every run and every watch-mode rerun gets a new run id, which scopes the shared
+ * Vitest global setup for the Evalite run (see evalite.config.ts): validates the dataset, says
+ * when the run is not gated (not driven by `pnpm eval`), builds the temp indexes the selected eval
+ * files measure (helpers/index-plan.ts: `pnpm eval search` builds the dataset's index only),
+ * printing a line as each build starts and its fingerprint when done, and shares the indexes with
+ * the eval files. Every run and every watch-mode rerun gets a new run id, which scopes the shared
  * engine responses (helpers/run-cache.ts). In watch mode a rerun re-indexes the indexes its files
  * measure first (unchanged documents are skipped), so an edit to a corpus document is measured on
  * the next run. A malformed fixture stops the run with one line. With EVAL_TARGET_SEED it seeds
@@ -16,6 +17,7 @@ import { DatasetError, loadDataset } from "./dataset.js";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import type { RunInfo } from "@hybrid-search/eval-gate/run-info";
 import { engineOptionsFromEnv } from "./engine-options.js";
+import { GATED_ENV, notGatedLine } from "./eval-selection.js";
 import { evalModels, type EvalModels } from "./models.js";
 import { formatFixtureError, isFixtureError, loadAskCases, loadTranslations } from "./fixtures.js";
 import { type IndexName, indexesFor } from "./index-plan.js";
@@ -90,6 +92,11 @@ function runInfo(
   };
 }
 
+/** What the index is called while it builds (its fingerprint line names it the same way). */
+function indexLabel(name: IndexName, dataset: ReturnType<typeof loadDataset>): string {
+  return name === "dataset" ? `dataset ${dataset.name}` : `dataset ${name} lane`;
+}
+
 /** Builds one index: the dataset's, or a lane's (each with its own temp index and the run's engine parameters). */
 function buildIndex(
   name: IndexName,
@@ -116,6 +123,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const engine = engineOptionsFromEnv();
   const models = evalModels();
   const choice = targetChoice();
+  // The files this run selected (Vitest collected their paths before global setup).
+  const selected = project.vitest.state.getPaths();
+  if (!process.env[GATED_ENV]) process.stdout.write(`${notGatedLine(selected)}\n`);
   process.stdout.write(`${models.description}\n`);
   // Another target has its own index: the run builds none of the dataset's, and no lane's either
   // (the lanes measure the in-repo engine only; their evals are skipped, saying why).
@@ -128,8 +138,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
     for (const name of ["dataset", ...LANES] as const) {
       if (!wanted.has(name)) continue;
       const built = indexes.get(name);
-      if (built && refresh) await built.refresh();
-      if (!built) indexes.set(name, await buildIndex(name, dataset, engine, models));
+      if (built && !refresh) {
+        used.push(built);
+        continue;
+      }
+      process.stdout.write(`index: ${built ? "re-indexing" : "building"} ${indexLabel(name, dataset)}…\n`);
+      if (built) await built.refresh();
+      else indexes.set(name, await buildIndex(name, dataset, engine, models));
+      process.stdout.write(`${describeFingerprint(indexes.get(name)!.fingerprint)}\n`);
       used.push(indexes.get(name)!);
     }
     return used;
@@ -139,8 +155,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   let seeded: SeedSession | undefined;
   let unguard = (): void => undefined;
   try {
-    // The files this run selected (Vitest collected their paths before global setup).
-    used = await prepare(project.vitest.state.getPaths(), false);
+    used = await prepare(selected, false);
     // A target that does not answer stops the run here, with one line.
     if (!inProcess) other = await openTarget(choice, dataset, models.selection.configuration, notInProcess);
     if (other && choice.kind === "http" && choice.config.seed) {
@@ -160,7 +175,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
       Object.fromEntries(LANES.filter((name) => indexes.has(name)).map((name) => [name, provided(indexes.get(name)!)])),
     );
     project.provide("evalRun", randomUUID());
-    for (const index of used) process.stdout.write(`${describeFingerprint(index.fingerprint)}\n`);
     if (other) {
       project.provide("evalTarget", targetInfo(other));
       const t = other.target;

@@ -61,13 +61,18 @@ export function evalFilesReading(fixture: string, files: readonly string[]): str
 
 /**
  * Vitest's watch trigger for the fixtures (`watchTriggerPatterns`): an edited file under
- * `<root>/fixtures/` re-runs the eval files that read it (`evalFilesReading`). Vitest hands over
- * paths with forward slashes.
+ * `<root>/fixtures/` re-runs the eval files of the session (`files`: every eval file, or the ones
+ * a filter selected) that read it (`evalFilesReading`). Naming a file the session left out would
+ * start an empty rerun (Vitest finds no test in it, but Evalite and global setup still begin a
+ * run). Vitest hands over paths with forward slashes.
  */
-export function fixtureWatchTrigger(root: string): { pattern: RegExp; testsToRun: (file: string, match: RegExpMatchArray) => string[] } {
+export function fixtureWatchTrigger(
+  root: string,
+  files: () => string[] = () => evalFiles(root),
+): { pattern: RegExp; testsToRun: (file: string, match: RegExpMatchArray) => string[] } {
   const folder = `${root.replaceAll("\\", "/")}/fixtures/`.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return {
     pattern: new RegExp(`^${folder}(.+)$`),
-    testsToRun: (_file, match) => evalFilesReading(match[1]!, evalFiles(root)),
+    testsToRun: (_file, match) => evalFilesReading(match[1]!, files()),
   };
 }

@@ -51,9 +51,9 @@ describe("where a run comes from", () => {
 });
 
 describe("Evalite's configuration, as Evalite loads it", () => {
-  it("the suite's: threshold 70, SQLite storage at EVALITE_STORAGE", async () => {
+  it("the suite's: no threshold (the gate's floors decide), SQLite storage at EVALITE_STORAGE", async () => {
     const setup = await evaliteSetup(REPO_ROOT);
-    expect(setup.threshold).toBe(70);
+    expect(setup.threshold).toBeNull();
     const db = join(work, "storage", "evalite.db");
     const before = process.env.EVALITE_STORAGE;
     process.env.EVALITE_STORAGE = db;
@@ -74,6 +74,13 @@ describe("Evalite's configuration, as Evalite loads it", () => {
     const storage = await setup.openStorage();
     await storage.runs.create({ runType: "full" });
     expect(await storage.runs.getMany()).toHaveLength(1);
+  });
+
+  it("a configured threshold is read (pnpm eval reports it, not applying it)", async () => {
+    const dir = join(work, "threshold");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "evalite.config.mjs"), "export default { scoreThreshold: 60 };\n");
+    expect((await evaliteSetup(dir)).threshold).toBe(60);
   });
 
   it("a config that does not load is one line, not Evalite's stack trace and exit 1", async () => {

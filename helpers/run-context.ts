@@ -77,7 +77,7 @@ const CONFIG_FILES = ["evalite.config.ts", "evalite.config.mts", "evalite.config
 
 /**
  * Evalite's configuration in `root`, as Evalite loads it (`loadEvaliteConfig`; here: SQLite at
- * EVALITE_STORAGE or .evalite/evalite.db, threshold 70). Evalite's loader prints a stack trace and
+ * EVALITE_STORAGE or .evalite/evalite.db, no threshold). Evalite's loader prints a stack trace and
  * exits 1 when the file does not load, so the file is imported once first: then it is one line
  * and a ConfigError.
  */

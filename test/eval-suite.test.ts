@@ -1,7 +1,11 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { evalInProcess, RUN_TIMEOUT_MS, runEval, type EvalRun } from "./eval-run.js";
+import { stripAnsi } from "../helpers/evalite-terminal.js";
+import { evalFiles } from "../helpers/index-plan.js";
+import { evalInProcess, freePort, ROOT, RUN_TIMEOUT_MS, runEval, type EvalRun } from "./eval-run.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -56,6 +60,20 @@ describe("pnpm eval on the fixtures, offline", () => {
       ).toBe(0);
       expect(result.stdout).toMatch(/gate: offline floors from evals\/baseline\.json: [1-9]\d* checked, 0 fell, 0 missing/);
       expect(result.stdout).toMatch(/index: dataset fixtures, \d+ documents/);
+      // The quiet terminal: a line as each index starts building, then its fingerprint; one line per
+      // eval file once scored; each eval's own summary names its suite (Vitest's header, which named
+      // the test that started last, is gone); no table, no threshold or port line of Evalite's.
+      const out = stripAnsi(result.stdout);
+      for (const lane of ["lexical", "cjk", "temporal"])
+        expect(out).toMatch(new RegExp(`^index: building dataset ${lane} lane…\nindex: dataset ${lane} lane, \\d+ documents`, "m"));
+      const fileLines = out.split("\n").filter((l) => /evals\/\w+\.eval\.ts/.test(l));
+      expect(fileLines.map((l) => l.match(/evals\/\w+\.eval\.ts/)![0]).sort()).toEqual(evalFiles(ROOT));
+      for (const line of fileLines) expect(line).toMatch(/^ \d+% evals\/\w+\.eval\.ts {2}\(\d+ evals\)$/);
+      for (const language of ["zh-hans", "zh-hant", "ja", "ko"])
+        expect(out).toMatch(new RegExp(`^CJK lane by language: ${language}: Recall@10 `, "m"));
+      expect(out).toMatch(/^Tier order over all queries: tier means over \d+ queries: /m);
+      expect(out).toMatch(/^Cross-language recall matrix:\n\| Recall@5: query ↓ document → \|/m);
+      expect(out).not.toMatch(/╔|Threshold|stdout \||Port \d+ unavailable|Results exported|not gated/);
       // A full run writes the badge (a filtered one does not: test/gate.test.ts).
       expect(JSON.parse(readFileSync(join(result.reportsDir, "badge.json"), "utf8"))).toMatchObject({
         schemaVersion: 1,
@@ -74,6 +92,48 @@ describe("pnpm eval on the fixtures, offline", () => {
     const thorough = result.output!.suites.find((s) => s.name === "Thoroughness [thorough]")!;
     expect((thorough.evals[0]!.traces[0]!.input as { stage: string }).stage).toBe("expansion");
   });
+});
+
+describe("one file, however it is run", () => {
+  it(
+    "pnpm eval search runs evals/search.eval.ts only (not vsearch.eval.ts) and builds only the dataset's index",
+    async () => {
+      const r = await run(["search"]);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(new Set(r.output!.suites.map((s) => s.filepath))).toEqual(new Set([join(ROOT, "evals/search.eval.ts")]));
+      const out = stripAnsi(r.stdout);
+      expect(out.match(/evals\/\w+\.eval\.ts/g)).toEqual(["evals/search.eval.ts"]);
+      expect(out.match(/^index: building .*$/gm)).toEqual(["index: building dataset fixtures…"]);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    "a plain `evalite run evals/search.eval.ts` passes as pnpm eval search does, saying it is not gated and what gives the verdict",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "evalite-run-"));
+      dirs.push(dir);
+      const env: NodeJS.ProcessEnv = { ...process.env, EVALITE_STORAGE: join(dir, "evalite.db"), EVALITE_PORT: String(await freePort()) };
+      delete env.EVAL_GATED;
+      delete env.EVAL_SELECTED_FILES;
+      const child = spawn(join(ROOT, "node_modules/.bin/evalite"), ["run", "evals/search.eval.ts"], {
+        cwd: ROOT,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+      child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+      const code = await new Promise<number | null>((done) => child.on("exit", done));
+      // No score threshold in evalite.config.ts: the gate's floors decide, not Evalite's one mean (65 % here).
+      expect(code, output.slice(-3000)).toBe(0);
+      expect(stripAnsi(output)).toContain(
+        "eval: not gated: this Evalite run holds no floors, latency ceilings or recorded cases (it fails only when an eval fails); the verdict: pnpm eval search\n",
+      );
+      expect(output).not.toContain("Threshold");
+    },
+    RUN_TIMEOUT_MS,
+  );
 });
 
 describe("pnpm eval on a BEIR folder (EVAL_DATASET)", () => {

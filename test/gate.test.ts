@@ -10,6 +10,8 @@ import type { Baseline } from "@hybrid-search/eval-gate/baseline";
 import { reportProblems } from "@hybrid-search/eval-gate/report-file";
 import type { Report } from "@hybrid-search/eval-gate/report";
 import { main as compareMain } from "../bin/eval-compare.js";
+import { evaliteMeanLine } from "../bin/eval.js";
+import { stripAnsi } from "../helpers/evalite-terminal.js";
 import { type EvalRun, evalInProcess, type Outcome, ROOT, RUN_TIMEOUT_MS, runEval } from "./eval-run.js";
 
 /** BM25 with every column weight 0 scores nothing: the hybrid ranking loses its lexical list. */
@@ -86,10 +88,18 @@ describe("pnpm eval gates on per-metric floors", () => {
       expect(r.stdout).toMatch(
         /cases: 58 \(retrieval cases and questions\): \d+ pass, \d+ fail, 0 error; 0 regressed, \d+ known failure\(s\), 0 fixed, 0 new failure\(s\)/,
       );
-      expect(r.stdout).toMatch(/evalite: mean \d+\.\d % of \d+ scores; threshold 70 % \(evalite\.config\.ts\) (met|not met) — advisory/);
+      // Evalite's mean is reported, and the block says what decided instead.
+      expect(r.stdout).toMatch(
+        /\nevalite: mean \d+\.\d % of \d+ scores — not the verdict: the floors, latency ceilings, recorded cases and failed evals decide \(--threshold N adds this mean\)\n/,
+      );
       expect(r.stdout).toMatch(/eval: PASS; exit 0/);
-      // One eval file ran: Evalite prints its table of cases.
-      expect(r.stdout).toContain("╔");
+      // The quiet default: one line for the file once scored, no table of cases (one eval file ran, so
+      // Evalite would print it), no threshold line of Evalite's, no banner, no Evalite summary.
+      const quiet = stripAnsi(r.stdout);
+      expect(quiet).toMatch(/^ \d+% evals\/query\.eval\.ts {2}\(58 evals\)$/m);
+      expect(quiet.match(/evals\/\w+\.eval\.ts/g)).toEqual(["evals/query.eval.ts"]);
+      expect(quiet).not.toMatch(/╔|Threshold|EVALITE|Eval Files|Port \d+ unavailable|Results exported|⏳/);
+      expect(quiet).toMatch(/^index: building dataset fixtures…\nindex: dataset fixtures, 58 documents/m);
       normal = reportOf(r);
       expect(reportProblems(normal.report)).toEqual([]);
       expect(normal.report).toMatchObject({
@@ -118,17 +128,27 @@ describe("pnpm eval gates on per-metric floors", () => {
   it(
     "a weakened engine exits 1 and names every fallen metric with its drop",
     async () => {
-      const r = await run(["query", "--hideTable"], WEAKENED);
+      const r = await run(["query", "--verbose", "--threshold", "100"], WEAKENED);
       expect(r.code, r.stdout + r.stderr).toBe(1);
-      // Evalite's flags reach its runner: no table (the `evalite run` CLI ignored --hideTable).
-      expect(r.stdout).not.toContain("╔");
+      // --verbose: Evalite's own output, its table of cases included, but no threshold line of its own.
+      const verbose = stripAnsi(r.stdout);
+      expect(verbose).toContain("╔");
+      expect(verbose).toMatch(/^ ⏳ evals\/query\.eval\.ts {2}\(58 evals\)$/m);
+      expect(verbose).toMatch(/^ {6}Score {2}\d+%$/m);
+      expect(verbose).not.toContain("Threshold");
+      // --threshold N: Evalite's mean is part of the verdict.
+      expect(r.stdout).toMatch(
+        /\nevalite: mean \d+\.\d % of \d+ scores; --threshold 100 % not met \(part of the verdict, with the floors, latency ceilings, recorded cases and failed evals\)\n/,
+      );
       expect(r.stdout).toMatch(/gate: REGRESSION: \d+ floor\(s\) fell or went missing:/);
       expect(r.stdout).toMatch(/ {2}Hybrid query \(balanced\)\|nDCG@10\|all {2}0\.\d{4} < floor 0\.\d{4} {2}\(−0\.\d{4}\) {2}n=58/);
       // The cases that passed before and fail now are named, each with why.
       expect(r.stdout).toMatch(
         /cases: REGRESSION: \d+ case\(s\) passed before and fail now:\n {2}Hybrid query \(balanced\)\|q-\d+ {2}\S+ 0\.\d{3} < 0\.5/,
       );
-      expect(r.stdout).toMatch(/eval: FAIL \(\d+ case\(s\) regressed; \d+ floor\(s\) fell or went missing\); exit 1/);
+      expect(r.stdout).toMatch(
+        /eval: FAIL \(\d+ case\(s\) regressed; \d+ floor\(s\) fell or went missing; Evalite's mean \d+\.\d % is below --threshold 100 %\); exit 1/,
+      );
       weak = reportOf(r);
       expect(reportProblems(weak.report)).toEqual([]);
       expect(weak.report.status).toBe("fail");
@@ -213,7 +233,13 @@ describe("pnpm eval gates on per-metric floors", () => {
     "lowering a floor and accepting failures take explicit flags and a reason, and are logged",
     async () => {
       const before = baseline().floors.offline![HYBRID]!["nDCG@10"]!.all!;
-      const lowered = await run(["query", "--lower-floor", HYBRID, "--reason", "test: accept the weaker ranking"], WEAKENED);
+      const lowered = await run(
+        ["query", "--lower-floor", HYBRID, "--reason", "test: accept the weaker ranking", "--verbose", "--hideTable"],
+        WEAKENED,
+      );
+      // Evalite's flags reach its runner: no table even with --verbose (the `evalite run` CLI ignored --hideTable).
+      expect(lowered.stdout).toMatch(/EVALITE/);
+      expect(lowered.stdout).not.toContain("╔");
       // The floors are lowered, but the cases that passed before still regress: the run still fails, naming them.
       expect(lowered.code, lowered.stdout + lowered.stderr).toBe(1);
       expect(lowered.stdout).toMatch(/eval: FAIL \(\d+ case\(s\) regressed\); exit 1/);
@@ -233,10 +259,33 @@ describe("pnpm eval gates on per-metric floors", () => {
     RUN_TIMEOUT_MS,
   );
 
+  it("says what decided beside Evalite's mean: the gate, or --threshold with it; a configured threshold is not applied", () => {
+    const line = (threshold: number | null, source: "none" | "evalite.config.ts" | "--threshold", thresholdMet: boolean | null) =>
+      evaliteMeanLine({
+        evalite: { exitStatus: 0, mean: 0.763, scores: 2540, thresholdMet, failedSuites: [] },
+        thresholds: { evalite: { threshold, source, binding: source === "--threshold" } },
+      });
+    expect(line(null, "none", null)).toBe(
+      "mean 76.3 % of 2540 scores — not the verdict: the floors, latency ceilings, recorded cases and failed evals decide (--threshold N adds this mean)",
+    );
+    expect(line(70, "evalite.config.ts", true)).toBe(
+      "mean 76.3 % of 2540 scores; evalite.config.ts sets threshold 70 %, met, which pnpm eval does not apply — not the verdict: the floors, latency ceilings, recorded cases and failed evals decide (--threshold N adds this mean)",
+    );
+    expect(line(80, "--threshold", false)).toBe(
+      "mean 76.3 % of 2540 scores; --threshold 80 % not met (part of the verdict, with the floors, latency ceilings, recorded cases and failed evals)",
+    );
+  });
+
   it("bad input stops with one line and exit 2, before any eval runs", async () => {
-    const filter = await refused(["no-such-eval"]);
-    expect(filter.code).toBe(2);
-    expect(filter.stderr).toMatch(/^eval: no eval file matches "no-such-eval" \(eval files: .*\)\n$/);
+    // A filter names eval files exactly: one that names none lists the names, before Evalite starts.
+    for (const name of ["no-such-eval", "searc", "*.md"]) {
+      const filter = await refused([name]);
+      expect(filter.code).toBe(2);
+      expect(filter.stdout).toBe("");
+      expect(filter.stderr).toBe(
+        `eval: no eval file is named ${JSON.stringify(name)} (eval names: ask, cjk, expansion, lexical, multilingual, query, search, temporal, thoroughness, vsearch; a glob such as '*search' selects several)\n`,
+      );
+    }
     const reason = await refused(["query", "--lower-floor", HYBRID]);
     expect(reason.code).toBe(2);
     expect(reason.stderr).toBe('eval: --lower-floor needs --reason "why the floor may drop"\n');

@@ -249,6 +249,11 @@ describe("report writers", () => {
     expect(md).toContain("| Search (BM25) | all | nDCG@10 | 0.367 | – | 33.3 % | 3 | errored 1 | 4.0 ms / 9.0 ms | – |");
     expect(md).toContain("| Answers | preset=slim | Faithfulness | 0.000 | – | 0.0 % | 1 | no-judge 1 |");
     expect(md).toContain("| Evalite threshold | mean 72.0 % vs 70 % (evalite.config.ts): met, advisory |");
+    const report = reportOf(out);
+    const none = { ...report, thresholds: { ...report.thresholds, evalite: { threshold: null, source: "none" as const, binding: false } } };
+    expect(markdownSummary(none)).toContain(
+      "| Evalite's mean | 72.0 %, not the verdict (no threshold; --threshold N makes it part of it) |",
+    );
     expect(md).toContain("<details><summary>Known failures (2)</summary>");
     expect(md).toContain("- Search (BM25)\\|q3 (error): the task threw: Error: engine <down> & out");
     expect(md.indexOf("<details><summary>Known failures")).toBeGreaterThan(md.indexOf("## Evals"));

@@ -218,7 +218,9 @@ function contextTable(report: Report, out: (line?: string) => number): void {
     );
   const t = report.thresholds.evalite;
   out(
-    `| Evalite threshold | mean ${pct(report.evalite.mean)} vs ${t.threshold ?? "–"} % (${t.source}): ${report.evalite.thresholdMet === null ? "–" : report.evalite.thresholdMet ? "met" : "not met"}${t.binding ? "" : ", advisory"} |`,
+    t.threshold === null
+      ? `| Evalite's mean | ${pct(report.evalite.mean)}, not the verdict (no threshold; --threshold N makes it part of it) |`
+      : `| Evalite threshold | mean ${pct(report.evalite.mean)} vs ${t.threshold} % (${t.source}): ${report.evalite.thresholdMet === null ? "–" : report.evalite.thresholdMet ? "met" : "not met"}${t.binding ? "" : ", advisory"} |`,
   );
   const tol = report.thresholds.tolerance;
   out(
