@@ -69,7 +69,7 @@ async function runWith(options: StubOptions, env: Record<string, string>, baseli
       writeFileSync(file, JSON.stringify(baseline(selectModels({ ...process.env, ...models }).configuration)));
       extra.EVAL_BASELINE = file;
     }
-    const run = await runEval(["ask"], { ...models, ...extra });
+    const run = await runEval(["evals/ask.eval.ts"], { ...models, ...extra });
     dirs.push(run.dir);
     return run;
   } finally {

@@ -2,8 +2,8 @@
  * The compiled CLIs end to end, as `pnpm <script>` runs them (package.json's `node ...` command,
  * without pnpm): a real process with its argv, working folder, streams and exit status. Everything
  * else about the commands is tested in process through their `main(argv, io)`; the full
- * `pnpm eval` runs are in eval-suite, gate and models-e2e. Also the stale-build check
- * (bin/check-build.mjs) on a throwaway project.
+ * `pnpm eval` runs are in targets-e2e, eval-suite, gate, models-e2e and answers-stub-e2e. Also
+ * the stale-build check (bin/check-build.mjs) on a throwaway project.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";

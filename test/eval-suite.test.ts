@@ -1,10 +1,14 @@
+/**
+ * `pnpm eval` on the user's own data (EVAL_DATASET). The full offline run on the fixtures, and what
+ * the suite checks on it, is in test/targets-e2e.test.ts, where the targets are compared with it:
+ * one run for both.
+ */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { stripAnsi } from "../helpers/evalite-terminal.js";
-import { evalFiles } from "../helpers/index-plan.js";
 import { evalInProcess, freePort, ROOT, RUN_TIMEOUT_MS, runEval, type EvalRun } from "./eval-run.js";
 
 const dirs: string[] = [];
@@ -16,83 +20,6 @@ async function run(args: string[], env: Record<string, string> = {}): Promise<Ev
   dirs.push(r.dir);
   return r;
 }
-
-const EXPECTED_SUITES = [
-  "Search (BM25)",
-  "Vector search",
-  "Hybrid query (balanced)",
-  "Thoroughness [fast]",
-  "Thoroughness [balanced]",
-  "Thoroughness [thorough]",
-  "Tier order per query",
-  "Tier order over all queries",
-  "Cross-language recall",
-  "Cross-language recall matrix",
-  "Query expansion",
-  "Expansion keeps identifiers",
-];
-
-describe("pnpm eval on the fixtures, offline", () => {
-  let result: EvalRun;
-
-  it(
-    "runs every eval file and records scores in [0, 1]",
-    async () => {
-      result = await run([]);
-      expect(result.output, result.stderr).toBeDefined();
-      const names = result.output!.suites.map((s) => s.name);
-      for (const name of EXPECTED_SUITES) expect(names).toContain(name);
-      for (const suite of result.output!.suites) {
-        expect(suite.status, suite.name).toBe("success");
-        for (const e of suite.evals) {
-          expect(e.status).toBe("success");
-          expect(e.scores.length).toBeGreaterThan(0);
-          for (const s of e.scores) expect(s.score >= 0 && s.score <= 1, `${suite.name} ${s.name} = ${s.score}`).toBe(true);
-        }
-      }
-      // The gate: no eval failed and no committed floor (evals/baseline.json) fell.
-      expect(
-        result.code,
-        result.stdout
-          .split("\n")
-          .filter((l) => /^(gate|eval| {2})/.test(l))
-          .join("\n"),
-      ).toBe(0);
-      expect(result.stdout).toMatch(/gate: offline floors from evals\/baseline\.json: [1-9]\d* checked, 0 fell, 0 missing/);
-      expect(result.stdout).toMatch(/index: dataset fixtures, \d+ documents/);
-      // The quiet terminal: a line as each index starts building, then its fingerprint; one line per
-      // eval file once scored; each eval's own summary names its suite (Vitest's header, which named
-      // the test that started last, is gone); no table, no threshold or port line of Evalite's.
-      const out = stripAnsi(result.stdout);
-      for (const lane of ["lexical", "cjk", "temporal"])
-        expect(out).toMatch(new RegExp(`^index: building dataset ${lane} lane…\nindex: dataset ${lane} lane, \\d+ documents`, "m"));
-      const fileLines = out.split("\n").filter((l) => /evals\/\w+\.eval\.ts/.test(l));
-      expect(fileLines.map((l) => l.match(/evals\/\w+\.eval\.ts/)![0]).sort()).toEqual(evalFiles(ROOT));
-      for (const line of fileLines) expect(line).toMatch(/^ \d+% evals\/\w+\.eval\.ts {2}\(\d+ evals\)$/);
-      for (const language of ["zh-hans", "zh-hant", "ja", "ko"])
-        expect(out).toMatch(new RegExp(`^CJK lane by language: ${language}: Recall@10 `, "m"));
-      expect(out).toMatch(/^Tier order over all queries: tier means over \d+ queries: /m);
-      expect(out).toMatch(/^Cross-language recall matrix:\n\| Recall@5: query ↓ document → \|/m);
-      expect(out).not.toMatch(/╔|Threshold|stdout \||Port \d+ unavailable|Results exported|not gated/);
-      // A full run writes the badge (a filtered one does not: test/gate.test.ts).
-      expect(JSON.parse(readFileSync(join(result.reportsDir, "badge.json"), "utf8"))).toMatchObject({
-        schemaVersion: 1,
-        label: "evals",
-        color: expect.any(String),
-        message: expect.stringMatching(/^\d+% pass · p95 /),
-      });
-    },
-    RUN_TIMEOUT_MS,
-  );
-
-  it("forwards every engine stage to the trace, and where relevant documents went", () => {
-    const balanced = result.output!.suites.find((s) => s.name === "Hybrid query (balanced)")!;
-    const stages = balanced.evals[0]!.traces.map((t) => (t.input as { stage: string }).stage);
-    expect(stages).toEqual(["bm25", "vector", "fusion", "rerank", "relevant documents"]);
-    const thorough = result.output!.suites.find((s) => s.name === "Thoroughness [thorough]")!;
-    expect((thorough.evals[0]!.traces[0]!.input as { stage: string }).stage).toBe("expansion");
-  });
-});
 
 describe("one file, however it is run", () => {
   it(
@@ -140,7 +67,8 @@ describe("pnpm eval on a BEIR folder (EVAL_DATASET)", () => {
   it(
     "measures the engine on the user's own data with the same evals",
     async () => {
-      const beir = join(dirs[0] ?? "/tmp", "beir-mini");
+      const beir = join(mkdtempSync(join(tmpdir(), "beir-mini-")), "beir-mini");
+      dirs.push(dirname(beir));
       mkdirSync(join(beir, "qrels"), { recursive: true });
       const docs = [
         { _id: "d1", title: "Solar panels", text: "Photovoltaic solar panels convert sunlight into electricity on rooftops." },

@@ -17,6 +17,8 @@ import { type EvalRun, evalInProcess, type Outcome, ROOT, RUN_TIMEOUT_MS, runEva
 /** BM25 with every column weight 0 scores nothing: the hybrid ranking loses its lexical list. */
 const WEAKENED = { EVAL_ENGINE_OPTIONS: JSON.stringify({ hybrid: { columnWeights: [0, 0, 0] } }) };
 const HYBRID = "Hybrid query (balanced)";
+/** The eval file these runs measure, by path: a filter every version of `pnpm eval` takes as that one file. */
+const QUERY_EVAL = "evals/query.eval.ts";
 
 const work = mkdtempSync(join(tmpdir(), "gate-test-"));
 const baselinePath = join(work, "baseline.json");
@@ -58,7 +60,7 @@ describe("pnpm eval gates on per-metric floors", () => {
   it(
     "--update-baseline sets floors from a real run and logs them with date, commit and reason",
     async () => {
-      const r = await run(["query", "--update-baseline", "--reason", "test floors"]);
+      const r = await run([QUERY_EVAL, "--update-baseline", "--reason", "test floors"]);
       expect(r.code, r.stdout + r.stderr).toBe(0);
       expect(r.stdout).toMatch(/baseline: .*baseline\.json: \d+ floor\(s\) added, 0 moved, 0 removed/);
       expect(r.stdout).toMatch(/baseline: cases: \d+ recorded as passing, \d+ as failing, 0 removed/);
@@ -81,7 +83,7 @@ describe("pnpm eval gates on per-metric floors", () => {
   it(
     "a normal run passes the gate and writes a schema-valid report set",
     async () => {
-      const r = await run(["query"]);
+      const r = await run([QUERY_EVAL]);
       expect(r.code, r.stdout + r.stderr).toBe(0);
       expect(r.stdout).toMatch(/gate: offline floors from .*baseline\.json: [1-9]\d* checked, 0 fell, 0 missing/);
       expect(r.stdout).toMatch(/gate: offline latency ceilings \(p95, ms\): 1 checked, 0 exceeded, 0 missing/);
@@ -128,7 +130,7 @@ describe("pnpm eval gates on per-metric floors", () => {
   it(
     "a weakened engine exits 1 and names every fallen metric with its drop",
     async () => {
-      const r = await run(["query", "--verbose", "--threshold", "100"], WEAKENED);
+      const r = await run([QUERY_EVAL, "--verbose", "--threshold", "100"], WEAKENED);
       expect(r.code, r.stdout + r.stderr).toBe(1);
       // --verbose: Evalite's own output, its table of cases included, but no threshold line of its own.
       const verbose = stripAnsi(r.stdout);
@@ -234,7 +236,7 @@ describe("pnpm eval gates on per-metric floors", () => {
     async () => {
       const before = baseline().floors.offline![HYBRID]!["nDCG@10"]!.all!;
       const lowered = await run(
-        ["query", "--lower-floor", HYBRID, "--reason", "test: accept the weaker ranking", "--verbose", "--hideTable"],
+        [QUERY_EVAL, "--lower-floor", HYBRID, "--reason", "test: accept the weaker ranking", "--verbose", "--hideTable"],
         WEAKENED,
       );
       // Evalite's flags reach its runner: no table even with --verbose (the `evalite run` CLI ignored --hideTable).
@@ -247,7 +249,7 @@ describe("pnpm eval gates on per-metric floors", () => {
       expect(b.floors.offline![HYBRID]!["nDCG@10"]!.all!).toBeLessThan(before);
       expect(b.log.at(-1)).toMatchObject({ action: "lower", reason: "test: accept the weaker ranking" });
       expect(b.log.at(-1)!.changes.find((c) => c.key === `${HYBRID}|nDCG@10|all`)).toMatchObject({ from: before });
-      const accepted = await run(["query", "--accept-failure", HYBRID, "--reason", "test: accept the weaker ranking"], WEAKENED);
+      const accepted = await run([QUERY_EVAL, "--accept-failure", HYBRID, "--reason", "test: accept the weaker ranking"], WEAKENED);
       expect(accepted.code, accepted.stdout + accepted.stderr).toBe(0);
       expect(accepted.stdout).toMatch(/cases: 58 \(retrieval cases and questions\): .*; 0 regressed, \d+ known failure\(s\)/);
       expect(baseline().log.at(-1)).toMatchObject({
@@ -324,7 +326,7 @@ describe("pnpm eval gates on per-metric floors", () => {
   it(
     "a pass mark for a metric nobody measures, known only once the run has measured, is one line and exit 2; nothing is written",
     async () => {
-      const mark = await run(["query", "--pass-mark", "nDCG@11=0.5"]);
+      const mark = await run([QUERY_EVAL, "--pass-mark", "nDCG@11=0.5"]);
       expect(mark.code).toBe(2);
       expect(mark.stderr).toMatch(
         /^eval: --pass-mark nDCG@11=…: no metric "nDCG@11" in this run or the baseline's floors \(metrics: .*nDCG@10.*\)\n$/,
@@ -337,7 +339,7 @@ describe("pnpm eval gates on per-metric floors", () => {
   it(
     "a bad model configuration, found by global setup inside pnpm eval's process, is one line and exit 2 too",
     async () => {
-      const provider = await run(["query"], { ENGINE_PROVIDER: "nonsense" });
+      const provider = await run([QUERY_EVAL], { ENGINE_PROVIDER: "nonsense" });
       expect(provider.code).toBe(2);
       expect(provider.stderr).toBe('eval: ENGINE_PROVIDER must be google, openai-compatible or offline, got "nonsense"\n');
     },

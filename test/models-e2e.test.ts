@@ -5,13 +5,18 @@
  * and each run must complete with every affected score labeled, nothing silently scored, and the
  * API key nowhere but in the request headers.
  */
-import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { main as engineMain } from "@hybrid-search/engine/cli";
 import { afterAll, describe, expect, it } from "vitest";
-import { RUN_TIMEOUT_MS, runEval, type EvalRun } from "./eval-run.js";
+import { ROOT, RUN_TIMEOUT_MS, runEval, type EvalRun } from "./eval-run.js";
 import { startStubServer, type StubBehaviour, type StubServer } from "./stub-openai-server.js";
 
 const KEY = "sk-stub-SECRET-7f3a9c";
+/** The eval files the model paths run, by path: each run measures one file only. */
+const ASK_EVAL = "evals/ask.eval.ts";
+const EXPANSION_EVAL = "evals/expansion.eval.ts";
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -98,10 +103,10 @@ const ofPreset = (preset: string) => (a: Record<string, unknown>) => a.preset ==
 describe("answers over HTTP, through the stub server", () => {
   // Every call first gets 429 (retry-after: 0), then the cooperative reply: the run shows both
   // that rate limits are retried and what good answers and an LLM judge give.
-  const rateLimited = sharedRun("rate-limit", "ask");
+  const rateLimited = sharedRun("rate-limit", ASK_EVAL);
   // Per preset (a model id naming a stub behaviour): slim's answers get 500, balanced's and
   // quality's get text without citations, and the judge (quality's model) breaks its schema.
-  const failing = sharedRun("good", "ask", {
+  const failing = sharedRun("good", ASK_EVAL, {
     ENGINE_MODEL_SLIM: "server-error",
     ENGINE_MODEL_BALANCED: "bad-json",
     ENGINE_MODEL_QUALITY: "bad-json",
@@ -187,7 +192,7 @@ describe("answers over HTTP, through the stub server", () => {
     "timeout: the run completes, failed answers score 0 labeled failed, never as a pass",
     async () => {
       // The stub holds every call open, so every call times out however fast the machine is.
-      const { run, stub } = await runWith("timeout", "ask", { ENGINE_MAX_RETRIES: "0", ENGINE_TIMEOUT_MS: "100" });
+      const { run, stub } = await runWith("timeout", ASK_EVAL, { ENGINE_MAX_RETRIES: "0", ENGINE_TIMEOUT_MS: "100" });
       expectNothingSilentlyScored(run);
       const failed = outputs(run, "Answers: refusal and citations").filter((a) => typeof a.error === "string");
       expect(failed.length).toBeGreaterThan(0);
@@ -206,7 +211,7 @@ describe("query expansion over HTTP, through the stub server", () => {
   it(
     "good: model expansions, schema-valid, one call per trial",
     async () => {
-      const expansion = await runWith("good", "expansion");
+      const expansion = await runWith("good", EXPANSION_EVAL);
       expectNothingSilentlyScored(expansion.run);
       // No floors for this model configuration: a pass, said loudly, because something was scored.
       expect(expansion.run.code, expansion.run.stdout + expansion.run.stderr).toBe(0);
@@ -227,7 +232,7 @@ describe("query expansion over HTTP, through the stub server", () => {
   it(
     "schema-breaking JSON: expansion scored 0 with AJV's errors",
     async () => {
-      const expansion = await runWith("bad-json", "expansion");
+      const expansion = await runWith("bad-json", EXPANSION_EVAL);
       expectNothingSilentlyScored(expansion.run);
       const valid = scores(expansion.run, "Query expansion", "Schema valid");
       expect(valid.length).toBe(67 * 3);
@@ -241,7 +246,7 @@ describe("query expansion over HTTP, through the stub server", () => {
   it(
     "500 on every expansion call: expansion scores are not scored (failed), never the pass of the unexpanded query",
     async () => {
-      const { run, stub } = await runWith("server-error", "expansion", { ENGINE_MAX_RETRIES: "0" });
+      const { run, stub } = await runWith("server-error", EXPANSION_EVAL, { ENGINE_MAX_RETRIES: "0" });
       expectNothingSilentlyScored(run);
       for (const [suite, metric] of [
         ["Query expansion", "Schema valid"],
@@ -271,27 +276,20 @@ describe("pnpm engine ask over HTTP", () => {
   it(
     "a provider failure is one line on stderr and exit 2; a batch still writes every answer",
     async () => {
-      const { spawn } = await import("node:child_process");
-      const { mkdtempSync, writeFileSync, readFileSync: read } = await import("node:fs");
-      const { tmpdir } = await import("node:os");
-      const { ROOT, scriptCommand } = await import("./eval-run.js");
       const dir = mkdtempSync(join(tmpdir(), "ask-cli-"));
       dirs.push(dir);
       const db = join(dir, "index.db");
-      // Not spawnSync: the stub server lives in this process and must keep answering.
-      const cli = (args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> =>
-        new Promise((resolve) => {
-          const engine = scriptCommand("engine");
-          const child = spawn(engine.command, [...engine.args, ...args], {
-            cwd: ROOT,
-            env: { ...process.env, ...env },
-          });
-          let stdout = "";
-          let stderr = "";
-          child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-          child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-          child.on("close", (status) => resolve({ status, stdout, stderr }));
+      // In process, through the CLI's main(argv, io), with `env` as its environment: the compiled
+      // CLI's exit status and streams are tested as a process in compiled-clis.test.ts.
+      const cli = async (args: string[], env: Record<string, string> = {}): Promise<{ status: number; stdout: string; stderr: string }> => {
+        const r = { status: 0, stdout: "", stderr: "" };
+        r.status = await engineMain(args, {
+          stdout: (s) => void (r.stdout += s),
+          stderr: (s) => void (r.stderr += s),
+          env: { ...process.env, ...env },
         });
+        return r;
+      };
       expect((await cli(["index", join(ROOT, "fixtures/corpus"), "--db", db])).status).toBe(0);
       const stub = await startStubServer("server-error");
       try {
@@ -318,14 +316,14 @@ describe("pnpm engine ask over HTTP", () => {
         const batch = await cli(["ask", "--batch", questions, "--db", db, "--out", out], env);
         expect(batch.status).toBe(2);
         expect(batch.stderr).toMatch(/engine: 1 of 2 answers failed; their lines carry the error/);
-        const lines = read(out, "utf8")
+        const lines = readFileSync(out, "utf8")
           .trim()
           .split("\n")
           .map((l) => JSON.parse(l));
         expect(lines.map((l) => l.id)).toEqual(["a", "b"]);
         expect(lines[0].error).toMatch(/failed/);
         expect(lines[1]).toMatchObject({ refused: true, refusal: "insufficient-evidence" });
-        expect(one.stdout + one.stderr + batch.stdout + batch.stderr + read(out, "utf8")).not.toContain(KEY);
+        expect(one.stdout + one.stderr + batch.stdout + batch.stderr + readFileSync(out, "utf8")).not.toContain(KEY);
       } finally {
         await stub.close();
       }

@@ -1,5 +1,7 @@
 /**
- * Issue 12's "done when", end to end through `pnpm eval`:
+ * `pnpm eval` end to end on the fixtures: one full offline run (every eval file, the committed
+ * floors), read by the tests of the suite itself and as the reference the targets must reproduce
+ * (a full run costs tens of seconds: it is made once). And issue 12's "done when":
  * - `pnpm engine serve` on the fixture index + EVAL_TARGET scores as the in-process run, to 4 decimals;
  * - runs written by `pnpm engine run` and `engine ask --batch`, read through EVAL_RUN_DIR, too;
  * - `engine serve` on an EMPTY index, seeded by the run (EVAL_TARGET_SEED), too, and the seeded
@@ -15,7 +17,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main as engineMain } from "@hybrid-search/engine/cli";
-import { ROOT, runEval, type EvalRun } from "./eval-run.js";
+import { stripAnsi } from "../helpers/evalite-terminal.js";
+import { evalFiles } from "../helpers/index-plan.js";
+import { ROOT, runEval, scriptCommand, type EvalRun } from "./eval-run.js";
 
 const work = mkdtempSync(join(tmpdir(), "targets-e2e-"));
 const db = join(work, "fixtures.db");
@@ -54,6 +58,8 @@ function means(report: Report): Map<string, string> {
 }
 
 const LANES = /^(Lexical matrix|CJK lane|Temporal validity|Temporal answers)/;
+/** The full offline run: every eval file, in process, gated on evals/baseline.json. */
+let base: EvalRun;
 let inProcess: Map<string, string>;
 const servers: ChildProcess[] = [];
 let serverUrl: string;
@@ -66,11 +72,13 @@ const evalRun = async (args: string[], env: Record<string, string>, onStart?: Pa
 
 /** `pnpm engine serve --db <index>` with the token required; its URL once it listens. */
 async function serve(index: string): Promise<string> {
-  const server = spawn(
-    process.execPath,
-    ["--import", "tsx", join(ROOT, "packages/engine/src/entry.ts"), "serve", "--db", index, "--port", "0"],
-    { cwd: ROOT, env: { ...process.env, ENGINE_SERVE_TOKEN: TOKEN }, stdio: ["ignore", "pipe", "inherit"] },
-  );
+  // The compiled engine, as `pnpm engine serve` runs it (built by the test run's global setup).
+  const engine = scriptCommand("engine");
+  const server = spawn(engine.command, [...engine.args, "serve", "--db", index, "--port", "0"], {
+    cwd: ROOT,
+    env: { ...process.env, ENGINE_SERVE_TOKEN: TOKEN },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   servers.push(server);
   return new Promise<string>((ok, fail) => {
     let out = "";
@@ -86,7 +94,7 @@ async function serve(index: string): Promise<string> {
 beforeAll(async () => {
   await cli("index", join(ROOT, "fixtures/corpus"), "--db", db, "--collection", "corpus");
   serverUrl = await serve(db);
-  const base = await runEval([], {});
+  base = await runEval([], {});
   runs.push(base);
   expect(base.code, base.stdout.slice(-2000)).toBe(0);
   inProcess = means(reportOf(base));
@@ -96,6 +104,75 @@ afterAll(() => {
   for (const server of servers) server.kill("SIGTERM");
   for (const r of runs) rmSync(r.dir, { recursive: true, force: true });
   rmSync(work, { recursive: true, force: true });
+});
+
+describe("pnpm eval on the fixtures, offline", () => {
+  const EXPECTED_SUITES = [
+    "Search (BM25)",
+    "Vector search",
+    "Hybrid query (balanced)",
+    "Thoroughness [fast]",
+    "Thoroughness [balanced]",
+    "Thoroughness [thorough]",
+    "Tier order per query",
+    "Tier order over all queries",
+    "Cross-language recall",
+    "Cross-language recall matrix",
+    "Query expansion",
+    "Expansion keeps identifiers",
+  ];
+
+  it("runs every eval file and records scores in [0, 1]", () => {
+    const names = base.output!.suites.map((s) => s.name);
+    for (const name of EXPECTED_SUITES) expect(names).toContain(name);
+    for (const suite of base.output!.suites) {
+      expect(suite.status, suite.name).toBe("success");
+      for (const e of suite.evals) {
+        expect(e.status).toBe("success");
+        expect(e.scores.length).toBeGreaterThan(0);
+        for (const s of e.scores) expect(s.score >= 0 && s.score <= 1, `${suite.name} ${s.name} = ${s.score}`).toBe(true);
+      }
+    }
+    // The gate: no eval failed and no committed floor (evals/baseline.json) fell.
+    expect(
+      base.code,
+      base.stdout
+        .split("\n")
+        .filter((l) => /^(gate|eval| {2})/.test(l))
+        .join("\n"),
+    ).toBe(0);
+    expect(base.stdout).toMatch(/gate: offline floors from evals\/baseline\.json: [1-9]\d* checked, 0 fell, 0 missing/);
+    expect(base.stdout).toMatch(/index: dataset fixtures, \d+ documents/);
+    // The quiet terminal: a line as each index starts building, then its fingerprint; one line per
+    // eval file once scored; each eval's own summary names its suite (Vitest's header, which named
+    // the test that started last, is gone); no table, no threshold or port line of Evalite's.
+    const out = stripAnsi(base.stdout);
+    for (const lane of ["lexical", "cjk", "temporal"])
+      expect(out).toMatch(new RegExp(`^index: building dataset ${lane} lane…\nindex: dataset ${lane} lane, \\d+ documents`, "m"));
+    const fileLines = out.split("\n").filter((l) => /evals\/\w+\.eval\.ts/.test(l));
+    expect(fileLines.map((l) => l.match(/evals\/\w+\.eval\.ts/)![0]).sort()).toEqual(evalFiles(ROOT));
+    for (const line of fileLines) expect(line).toMatch(/^ \d+% evals\/\w+\.eval\.ts {2}\(\d+ evals\)$/);
+    for (const language of ["zh-hans", "zh-hant", "ja", "ko"])
+      expect(out).toMatch(new RegExp(`^CJK lane by language: ${language}: Recall@10 `, "m"));
+    expect(out).toMatch(/^Tier order over all queries: tier means over \d+ queries: /m);
+    expect(out).toMatch(/^Cross-language recall matrix:\n\| Recall@5: query ↓ document → \|/m);
+    expect(out).not.toMatch(/╔|Threshold|stdout \||Port \d+ unavailable|Results exported|not gated/);
+    // A full run writes the badge (a filtered one does not: test/gate.test.ts).
+    expect(JSON.parse(readFileSync(join(base.reportsDir, "badge.json"), "utf8"))).toMatchObject({
+      schemaVersion: 1,
+      label: "evals",
+      color: expect.any(String),
+      message: expect.stringMatching(/^\d+% pass · p95 /),
+    });
+  });
+
+  it("forwards every engine stage to the trace, and where relevant documents went", () => {
+    const balanced = base.output!.suites.find((s) => s.name === "Hybrid query (balanced)")!;
+    const stages = balanced.evals[0]!.traces.map((t) => (t.input as { stage: string }).stage);
+    expect(stages).toEqual(["bm25", "vector", "fusion", "rerank", "relevant documents"]);
+    const thorough = base.output!.suites.find((s) => s.name === "Thoroughness [thorough]")!;
+    expect((thorough.evals[0]!.traces[0]!.input as { stage: string }).stage).toBe("expansion");
+  });
 });
 
 describe("the same scores through any target", () => {
@@ -226,7 +303,7 @@ describe("a misbehaving target", () => {
     await new Promise<void>((ok) => stub.listen(0, "127.0.0.1", ok));
     const url = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
     try {
-      const r = await evalRun(["search"], {
+      const r = await evalRun(["evals/search.eval.ts"], {
         EVAL_TARGET: url,
         EVAL_TARGET_NAME: "flaky",
         EVAL_TARGET_TOKEN: TOKEN,
