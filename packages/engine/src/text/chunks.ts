@@ -34,6 +34,8 @@ function classOfUnit(unit: number): number {
   return kind;
 }
 
+for (let unit = 0; unit < 0x80; unit++) classOfUnit(unit);
+
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 16777619;
 
@@ -58,16 +60,30 @@ export class ChunkScanner {
         this.pos = i;
         return false;
       }
-      const width = this.chunkCharWidth(i);
-      if (width > 0) break;
+      const unit = text.charCodeAt(i);
+      if (unit < 0x80) {
+        if (classes[unit] === WORD) break;
+        i++;
+        continue;
+      }
+      if (this.chunkCharWidth(i) > 0) break;
       i += this.unitWidth(i);
     }
     this.start = i;
     let hash = FNV_OFFSET;
     for (;;) {
-      // A run of chunk characters.
-      for (let width = this.chunkCharWidth(i); width > 0; width = this.chunkCharWidth(i)) {
-        hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
+      // A run of chunk characters (ASCII inline: most text is).
+      for (;;) {
+        const unit = text.charCodeAt(i); // NaN past the end
+        if (unit < 0x80) {
+          if (classes[unit] !== WORD) break;
+          hash = Math.imul(hash ^ unit, FNV_PRIME);
+          i++;
+          continue;
+        }
+        const width = this.chunkCharWidth(i);
+        if (width === 0) break;
+        hash = Math.imul(hash ^ unit, FNV_PRIME);
         if (width === 2) hash = Math.imul(hash ^ text.charCodeAt(i + 1), FNV_PRIME);
         i += width;
       }
