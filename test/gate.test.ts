@@ -62,7 +62,9 @@ describe("pnpm eval gates on per-metric floors", () => {
     async () => {
       const r = await run([QUERY_EVAL, "--update-baseline", "--reason", "test floors"]);
       expect(r.code, r.stdout + r.stderr).toBe(0);
-      expect(r.stdout).toMatch(/baseline: .*baseline\.json: \d+ floor\(s\) added, 0 moved, 0 removed/);
+      expect(r.stdout).toMatch(
+        /baseline: .*baseline\.json: [1-9]\d* floor\(s\) added, 0 raised, 0 lowered, 0 removed; 1 ceiling\(s\) added, 0 tightened, 0 loosened, 0 removed/,
+      );
       expect(r.stdout).toMatch(/baseline: cases: \d+ recorded as passing, \d+ as failing, 0 removed/);
       const b = baseline();
       expect(b.version).toBe(2);

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { SliceAggregate } from "./aggregate.js";
 import {
   checkFloors,
+  describeChanges,
   emptyBaseline,
   floored,
   floorFrom,
@@ -321,6 +322,32 @@ describe("the baseline file", () => {
     const slower = { ...timed, latency: { ...timed.latency, p95Ms: 900 } };
     expect(lowerFloors(b, "offline", ["S|p95 ms"], [slower], new Set(["S"]), ctx("slower"))).toEqual([
       { key: "S|p95 ms|all", from: 2000, to: 2700, achieved: 900, n: 9 },
+    ]);
+  });
+
+  it("counts and prints floor and ceiling changes apart: a ceiling is not a floor, and its numbers are milliseconds", () => {
+    const b = emptyBaseline();
+    const timed = (p95Ms: number) => ({
+      ...slice("S", "all", 9, { m: 0.5 }),
+      latency: { n: 9, p50Ms: 2, p95Ms, source: "elapsedMs" as const },
+    });
+    const first = describeChanges(ratchet(b, "offline", [timed(5), { ...timed(5), eval: "T" }], ctx("first")));
+    expect(first.summary).toBe("2 floor(s) added, 0 raised, 0 lowered, 0 removed; 2 ceiling(s) added, 0 tightened, 0 loosened, 0 removed");
+    expect(first.lines).toEqual([
+      "S|m|all new → 0.4566 (achieved 0.5000, n=9)",
+      "T|m|all new → 0.4566 (achieved 0.5000, n=9)",
+      "S|p95 ms|all new → 2000 ms (p95 5.0 ms, n=9)",
+      "T|p95 ms|all new → 2000 ms (p95 5.0 ms, n=9)",
+    ]);
+    b.ceilings.offline!.S!.all = 9000; // a looser ceiling than this run earns: the next run tightens it
+    const slower = lowerFloors(b, "offline", ["T|p95 ms"], [{ ...timed(900), eval: "T" }], new Set(["S", "T"]), ctx("slower"));
+    const tightened = ratchet(b, "offline", [{ ...slice("S", "all", 9, { m: 0.9 }), latency: timed(1000).latency }], ctx("faster"));
+    const next = describeChanges([...slower, ...tightened]);
+    expect(next.summary).toBe("0 floor(s) added, 1 raised, 0 lowered, 0 removed; 0 ceiling(s) added, 1 tightened, 1 loosened, 0 removed");
+    expect(next.lines).toEqual([
+      "T|p95 ms|all 2000 ms → 2700 ms (p95 900.0 ms, n=9)",
+      "S|m|all 0.4566 → 0.8566 (achieved 0.9000, n=9)",
+      "S|p95 ms|all 9000 ms → 3000 ms (p95 1000.0 ms, n=9)",
     ]);
   });
 

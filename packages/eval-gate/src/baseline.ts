@@ -596,3 +596,40 @@ export function logChanges(
     ...(cases.length > 0 ? { cases } : {}),
   });
 }
+
+/** A ceiling's key names the metric `p95 ms`; every other key is a floor's. */
+export const isCeilingChange = (change: Pick<FloorChange, "key">): boolean => splitKey(change.key)[1] === CEILING_METRIC;
+
+/**
+ * What a run changed in the baseline, as printed after the gate: floors and ceilings counted
+ * apart (a ceiling is milliseconds that only tighten, a floor a mean that only rises, so "22
+ * floors added" for 22 ceilings would mislead a reviewer), and the lines of the changes worth
+ * reviewing — every move and removal; additions only when there are few (a first baseline adds
+ * hundreds).
+ */
+export function describeChanges(changes: readonly FloorChange[]): { summary: string; lines: string[] } {
+  const floors = changes.filter((c) => !isCeilingChange(c));
+  const ceilings = changes.filter(isCeilingChange);
+  const count = (of: readonly FloorChange[], test: (c: FloorChange) => boolean) => of.filter(test).length;
+  const added = (c: FloorChange) => c.from === null;
+  const removed = (c: FloorChange) => c.to === null;
+  const up = (c: FloorChange) => c.from !== null && c.to !== null && c.to > c.from;
+  const down = (c: FloorChange) => c.from !== null && c.to !== null && c.to < c.from;
+  const summary =
+    `${count(floors, added)} floor(s) added, ${count(floors, up)} raised, ${count(floors, down)} lowered, ${count(floors, removed)} removed; ` +
+    `${count(ceilings, added)} ceiling(s) added, ${count(ceilings, down)} tightened, ${count(ceilings, up)} loosened, ${count(ceilings, removed)} removed`;
+  const lines = changes
+    .filter((c) => c.from !== null || changes.length <= 20)
+    .map((c) => (isCeilingChange(c) ? ceilingChangeLine(c) : floorChangeLine(c)));
+  return { summary, lines };
+}
+
+function floorChangeLine(c: FloorChange): string {
+  const achieved = c.achieved === null ? "" : ` (achieved ${c.achieved.toFixed(4)}, n=${c.n})`;
+  return `${c.key} ${c.from === null ? "new" : c.from.toFixed(4)} → ${c.to === null ? "removed" : c.to.toFixed(4)}${achieved}`;
+}
+
+function ceilingChangeLine(c: FloorChange): string {
+  const p95 = c.achieved === null ? "" : ` (p95 ${c.achieved.toFixed(1)} ms, n=${c.n})`;
+  return `${c.key} ${c.from === null ? "new" : `${c.from} ms`} → ${c.to === null ? "removed" : `${c.to} ms`}${p95}`;
+}
