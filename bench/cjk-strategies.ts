@@ -1,7 +1,7 @@
 /**
  * `pnpm bench:cjk`: the measurement behind the analyzer's CJK strategy (docs/engine.md, "CJK").
  * For every strategy in CJK_STRATEGIES it builds the CJK lane's index (fixtures/cjk) and reports
- * per language BM25 Recall@10, nDCG@10, MRR and the zero-result rate (the lane's metrics,
+ * per language BM25 Recall@10, nDCG@10, MRR@10 and the zero-result rate (the lane's metrics,
  * helpers/lanes.ts + scorers/lane.ts), the index's size (postings and distinct terms of the
  * full-text index), the time to index the lane's corpus repeated `--copies` times, and the mean
  * BM25 query time. It also checks that the Latin fixtures' BM25 nDCG@10 does not move.
@@ -139,11 +139,11 @@ const f = (x: number): string => x.toFixed(3);
 console.log(`\n| strategy | ${CJK_LANGUAGES.join(" | ")} | postings | index ${copies}× (size) | query | Latin nDCG@10 |`);
 console.log(`| --- |${CJK_LANGUAGES.map(() => " --- |").join("")} --- | --- | --- | --- |`);
 for (const r of rows) {
-  const cells = r.summaries.map((s) => `${f(s.recallAt10)} / ${f(s.ndcgAt10)} / ${f(s.mrr)} / ${f(s.zeroResultRate)}`);
+  const cells = r.summaries.map((s) => `${f(s.recallAt10)} / ${f(s.ndcgAt10)} / ${f(s.mrrAt10)} / ${f(s.zeroResultRate)}`);
   console.log(
     `| ${r.strategy} | ${cells.join(" | ")} | ${r.postings} | ${(r.indexMs / 1000).toFixed(2)} s (${(r.bulkBytes / 2 ** 20).toFixed(1)} MiB) | ${r.queryMs.toFixed(2)} ms | ${f(r.latinNdcg)} |`,
   );
 }
 console.log(
-  `\n(cells: Recall@10 / nDCG@10 / MRR / zero-result rate over ${lane.cases.length / CJK_LANGUAGES.length} queries each; postings of the lane's own index)`,
+  `\n(cells: Recall@10 / nDCG@10 / MRR@10 / zero-result rate over ${lane.cases.length / CJK_LANGUAGES.length} queries each; postings of the lane's own index)`,
 );

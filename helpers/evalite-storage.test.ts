@@ -31,7 +31,7 @@ async function record(storage: Evalite.Storage): Promise<number[]> {
         status: order === 2 ? "fail" : "success",
         renderedColumns: [{ label: "Query", value: `q-${order}` }],
       });
-      await storage.scores.create({ evalId: created.id, name: "MRR", score: 1, description: "1/rank", metadata: { rank: 1 } });
+      await storage.scores.create({ evalId: created.id, name: "MRR@10", score: 1, description: "1/rank", metadata: { rank: 1 } });
       await storage.traces.create({
         evalId: created.id,
         input: { stage: "bm25" },

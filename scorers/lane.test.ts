@@ -37,7 +37,7 @@ describe("laneSummary", () => {
     ]);
     expect(s.queries).toBe(3);
     expect(s.recallAt10).toBeCloseTo(2 / 3, 12);
-    expect(s.mrr).toBeCloseTo((1 + 0.5 + 0) / 3, 12);
+    expect(s.mrrAt10).toBeCloseTo((1 + 0.5 + 0) / 3, 12);
     expect(s.ndcgAt10).toBeCloseTo((1 + 1 / Math.log2(3) + 0) / 3, 12);
     expect(s.zeroResultRate).toBeCloseTo(1 / 3, 12);
     expect(formatLaneSummary(s)).toBe("ko: Recall@10 0.667, nDCG@10 0.544, MRR@10 0.500, zero-result rate 0.333 (3 queries)");

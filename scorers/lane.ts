@@ -49,7 +49,7 @@ export interface LaneSummary {
   recallAt10: number;
   ndcgAt10: number;
   /** MRR@10: 1/rank of the first relevant document within the top 10 (the lane's rankings are 10 deep). */
-  mrr: number;
+  mrrAt10: number;
   /** Share of queries with no result at all: lower is better. */
   zeroResultRate: number;
 }
@@ -59,13 +59,13 @@ export function laneSummary(
   label: string,
   rows: ReadonlyArray<{ ranking: readonly string[]; judgments: Readonly<Record<string, number>> }>,
 ): LaneSummary {
-  const sum = { recallAt10: 0, ndcgAt10: 0, mrr: 0, zero: 0 };
+  const sum = { recallAt10: 0, ndcgAt10: 0, mrrAt10: 0, zero: 0 };
   for (const row of rows) {
     const output = { results: row.ranking.map((docId) => ({ docId })) };
     const expected = { judgments: row.judgments };
     sum.recallAt10 += recallAtKScore(output, expected, 10).score;
     sum.ndcgAt10 += ndcgAtKScore(output, expected, 10).score;
-    sum.mrr += reciprocalRankScore(output, expected, { k: 10 }).score;
+    sum.mrrAt10 += reciprocalRankScore(output, expected, { k: 10 }).score;
     if (row.ranking.length === 0) sum.zero++;
   }
   const n = rows.length;
@@ -75,12 +75,12 @@ export function laneSummary(
     queries: n,
     recallAt10: mean(sum.recallAt10),
     ndcgAt10: mean(sum.ndcgAt10),
-    mrr: mean(sum.mrr),
+    mrrAt10: mean(sum.mrrAt10),
     zeroResultRate: mean(sum.zero),
   };
 }
 
 export function formatLaneSummary(s: LaneSummary): string {
   const f = (x: number): string => x.toFixed(3);
-  return `${s.label}: Recall@10 ${f(s.recallAt10)}, nDCG@10 ${f(s.ndcgAt10)}, MRR@10 ${f(s.mrr)}, zero-result rate ${f(s.zeroResultRate)} (${s.queries} queries)`;
+  return `${s.label}: Recall@10 ${f(s.recallAt10)}, nDCG@10 ${f(s.ndcgAt10)}, MRR@10 ${f(s.mrrAt10)}, zero-result rate ${f(s.zeroResultRate)} (${s.queries} queries)`;
 }

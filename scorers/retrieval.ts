@@ -279,7 +279,7 @@ export function precisionAtK<TInput = unknown>(k: number, options: RetrievalScor
  * 2^grade − 1 (weights highly relevant docs more); a map sets gains per grade.
  *
  * **When to use:** the main ranking-quality number for graded judgments.
- * **When NOT to use:** binary judgments where only "found it or not" matters (use recall or MRR);
+ * **When NOT to use:** binary judgments where only "found it or not" matters (use Recall@k or MRR@k);
  * never compare linear-gain and exponential-gain numbers with each other.
  */
 export function ndcgAtK<TInput = unknown>(

@@ -91,7 +91,7 @@ describe.each(storages)("this run read back from Evalite's %s storage", (_, open
         output: { elapsedMs: 2 },
         scores: [
           ["nDCG@10", 1, { status: "scored" }],
-          ["MRR", 0.5],
+          ["MRR@10", 0.5],
         ],
         traces: 2,
       },
@@ -125,7 +125,7 @@ describe.each(storages)("this run read back from Evalite's %s storage", (_, open
       averageScore: 0.75,
       scores: [
         { name: "nDCG@10", score: 1, description: "nDCG@10 desc", metadata: { status: "scored" } },
-        { name: "MRR", score: 0.5, description: "MRR desc" },
+        { name: "MRR@10", score: 0.5, description: "MRR@10 desc" },
       ],
       traces: [
         { input: { stage: 0 }, output: "o", startTime: 1, endTime: 3, colOrder: 1 },

@@ -15,8 +15,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const NASTY = `q-<&>"' \u0001 end`;
 const out = output([
   suite("Search (BM25)", [
-    row({ id: "q1", language: "en", category: "keyword", scores: { "nDCG@10": 0.9, MRR: 1 }, elapsedMs: 4 }),
-    row({ id: NASTY, language: "de", category: "keyword", scores: { "nDCG@10": 0.2, MRR: 0.5 }, elapsedMs: 9 }),
+    row({ id: "q1", language: "en", category: "keyword", scores: { "nDCG@10": 0.9, "MRR@10": 1 }, elapsedMs: 4 }),
+    row({ id: NASTY, language: "de", category: "keyword", scores: { "nDCG@10": 0.2, "MRR@10": 0.5 }, elapsedMs: 9 }),
     row({ id: "q3", language: "de", scores: {}, error: "engine <down> & out" }),
   ]),
   suite(
@@ -148,7 +148,10 @@ describe("no silent pass", () => {
 
   it("an eval none of whose cases could be scored fails the run, even when others scored", () => {
     const report = reportOf(
-      output([suite("Search (BM25)", [row({ id: "q1", scores: { MRR: 1 } })]), suite("Query expansion", [failed("q1"), failed("q2")])]),
+      output([
+        suite("Search (BM25)", [row({ id: "q1", scores: { "MRR@10": 1 } })]),
+        suite("Query expansion", [failed("q1"), failed("q2")]),
+      ]),
     );
     expect(report).toMatchObject({
       status: "fail",
@@ -191,7 +194,7 @@ describe("report writers", () => {
     expect(xml).toContain('<failure message="regression: passed before; nDCG@10 0.200 &lt; 0.5" type="regression">');
     expect(xml).toContain('<skipped message="known failure: Faithfulness not scored (no-judge)"/>');
     expect(xml).toContain(
-      '<error message="the task threw: Error: engine &lt;down&gt; &amp; out; nDCG@10 not scored (errored); MRR not scored (errored)" type="task-error">',
+      '<error message="the task threw: Error: engine &lt;down&gt; &amp; out; nDCG@10 not scored (errored); MRR@10 not scored (errored)" type="task-error">',
     );
     // classname: the eval file relative to the repository root, the same on every runner.
     expect(xml).toContain('classname="evals/search-bm25-.eval.ts"');
