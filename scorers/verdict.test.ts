@@ -92,6 +92,27 @@ describe("questionVerdict", () => {
     expect(v.diagnosis.verdict).toBe("generation");
   });
 
+  it("names the citation expectations: a citation of no retrieved source, a refusal that cites, an answer that cites nothing", async () => {
+    const answerable = askCase({ expectedSubstrings: ["14 giorni"] });
+    const pointsNowhere = askResult("Il link scade dopo 14 giorni [1] [7].", [LINK_SRC]);
+    expect((await questionVerdict(answerable, pointsNowhere)).failed).toEqual(["cites [7] (no such source; 1 retrieved)"]);
+    const uncited = askResult("Il link scade dopo 14 giorni.", [LINK_SRC]);
+    expect((await questionVerdict(answerable, uncited)).failed).toEqual(["answers without citing a retrieved source"]);
+    // A free-text refusal, recognised by its marker, that still cites: refusing is right, citing is not.
+    const offCorpus = askCase({ id: "a-023", category: "off-corpus", expectedRefusal: true });
+    const citingRefusal = {
+      ...askResult("I documenti non contengono un numero di telefono [1].", [LINK_SRC], { answerFormat: "text" }),
+      refusalCheck: { refused: true, method: "markers" as const, marker: { language: "it", text: "i documenti non contengono" } },
+    };
+    const v = await questionVerdict(offCorpus, citingRefusal);
+    expect(v.failed).toEqual(["refuses but cites [1]"]);
+    expect(v.expectations.map((e) => [e.expectation, e.held])).toEqual([
+      ["refusal", true],
+      ["no-citations", false],
+      ["cites-only-surfaced", true],
+    ]);
+  });
+
   it("a failed answer is no verdict on quality and never a pass: score 0, status failed", async () => {
     const scorer = questionVerdictScorer();
     const r = await scorer({ input: a014, output: failed(), expected: undefined } as never);

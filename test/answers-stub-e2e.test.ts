@@ -140,6 +140,22 @@ describe("answers from a structured-answer model, one model per preset", () => {
     expect(score(a001slim, "Question verdict").score).toBe(0);
     expect(JSON.stringify(score(a001slim, "Question verdict").metadata!.verdict)).toMatch(/refused/);
 
+    // The judge grades completeness against each case's expectedTopics, numbered: the stub judge
+    // finds topic 1 covered and no other, so Topic coverage is 1 / topics and the question's verdict
+    // names its second topic as not covered, graded by the judge.
+    const topics = rows(run, "Answers: topics [quality]");
+    expect(topics.length).toBeGreaterThan(10);
+    for (const row of topics) {
+      const expected = ASK_CASES.find((c) => c.id === row.id)!.expectedTopics!;
+      const coverage = score(row, "Topic coverage");
+      expect(coverage.metadata).toMatchObject({ method: "llm-judge", topics: expected.map((topic, i) => ({ topic, covered: i === 0 })) });
+      expect(coverage.score).toBeCloseTo(1 / expected.length, 9);
+      const verdict = score(rows(run, "Answers: questions [quality]").find((r) => r.id === row.id)!, "Question verdict").metadata!;
+      expect(verdict.method).toBe("llm-judge");
+      if (expected.length > 1)
+        expect((verdict.verdict as { failed: string[] }).failed).toContain(`does not cover the topic ${JSON.stringify(expected[1])}`);
+    }
+
     // The preset order: ordered over all questions; a-001, where quality refused, is named with the violation.
     const perQuestion = rows(run, "Preset order per question");
     expect(perQuestion.length).toBe(30);
@@ -170,7 +186,11 @@ describe("answers from a slow free-text model that refuses in the question's lan
   };
 
   it("recognises the refusals in en, de, fr and it by their markers, and fails the run on the exceeded p95 ceiling", async () => {
-    const run = await runWith(options, { ENGINE_MODEL: "stub-model", ENGINE_TIMEOUT_MS: "20000" }, (mode) => ({
+    // One model id per preset: Evalite's cache collapses identical calls within a run, so presets
+    // sharing one model and the same sources would replay each other's answers in no time and
+    // measure the cache, not the model (a preset's p95 then stayed under its ceiling).
+    const models = { ENGINE_MODEL_SLIM: "stub-slim", ENGINE_MODEL_BALANCED: "stub-balanced", ENGINE_MODEL_QUALITY: "stub-quality" };
+    const run = await runWith(options, { ...models, ENGINE_TIMEOUT_MS: "20000" }, (mode) => ({
       version: 2,
       tolerance: { absolute: 0.01, perSqrtN: 0.1, minSliceN: 5 },
       passMarks: { default: 0.5, metrics: {} },

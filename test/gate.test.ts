@@ -163,9 +163,26 @@ describe("pnpm eval gates on per-metric floors", () => {
       // Every case was recorded by the clean run: none is new. A weaker weighting may fix a case or two
       // (q-011 since the convex fusion of issue 14); a fixed case is reported, never a failure.
       expect(weak.report.verdicts.filter((v) => v.status === "new-failure")).toEqual([]);
-      const failures = (junit.match(/<failure /g) ?? []).length;
-      expect(failures).toBe(regressed.length + weak.report.gate.failures.length + weak.report.gate.ceilings.failures.length);
-      for (const v of regressed) expect(junit).toContain(`name="${v.id}: `);
+      // Each <failure> names what failed — a regressed case by its id, with its reasons; a fallen floor
+      // by eval, metric and slice, with value and floor — and nothing else fails.
+      const failed = [...junit.matchAll(/<testcase classname="([^"]*)" name="([^"]*)"[^>]*><failure message="([^"]*)"/g)].map(
+        ([, classname, name, message]) => ({ classname: classname!, name: name!, message: message! }),
+      );
+      expect((junit.match(/<failure /g) ?? []).length).toBe(failed.length);
+      expect(
+        failed.map((f) => (f.classname === QUERY_EVAL ? `case ${f.name.split(": ")[0]}` : `floor ${f.classname} ${f.name}`)).sort(),
+      ).toEqual(
+        [
+          ...regressed.map((v) => `case ${v.id}`),
+          ...weak.report.gate.failures.map((c) => `floor gate.${c.eval} ${c.metric} | ${c.slice}`),
+          ...weak.report.gate.ceilings.failures.map((c) => `floor gate.${c.eval} p95 latency | ${c.slice}`),
+        ].sort(),
+      );
+      for (const f of failed)
+        expect(f.message).toMatch(
+          f.classname === QUERY_EVAL ? /^regression: passed before; .*\d &lt; 0\.5/ : /^0\.\d{4} &lt; floor 0\.\d+ \(−0\.\d+, n=\d+\)$/,
+        );
+      expect(junit).toMatch(/<testsuites name="pnpm eval" tests="\d+" failures="\d+" errors="0" skipped="[1-9]\d*"/);
       expect(weak.report.engineOptions).toEqual({ hybrid: { columnWeights: [0, 0, 0] } });
       const fell = weak.report.gate.failures.find((c) => c.key === `${HYBRID}|nDCG@10|all`)!;
       expect(fell.delta!).toBeLessThan(-0.03);

@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main as engineMain } from "@hybrid-search/engine/cli";
+import type { Report as GateReport } from "@hybrid-search/eval-gate/report";
 import { stripAnsi } from "../helpers/evalite-terminal.js";
 import { evalFiles } from "../helpers/index-plan.js";
 import { ROOT, runEval, scriptCommand, type EvalRun } from "./eval-run.js";
@@ -164,6 +165,46 @@ describe("pnpm eval on the fixtures, offline", () => {
       color: expect.any(String),
       message: expect.stringMatching(/^\d+% pass · p95 /),
     });
+  });
+
+  it("every file of the report set says what the gate says; a question citing half its required documents fails, naming the missing one", () => {
+    const report = JSON.parse(
+      readFileSync(join(base.reportsDir, readdirSync(base.reportsDir).find((f) => /Z\.json$/.test(f))!), "utf8"),
+    ) as GateReport;
+    expect(report).toMatchObject({ status: "pass", exitStatus: 0, filter: null });
+    // Cases fail as recorded (known failures), yet the JUnit file of a passing run holds no failure and no error.
+    expect(report.gate.cases.knownFailures).toBeGreaterThan(0);
+    const junit = readFileSync(join(base.reportsDir, readdirSync(base.reportsDir).find((f) => f.endsWith(".junit.xml"))!), "utf8");
+    expect(junit).toMatch(
+      new RegExp(`<testsuites name="pnpm eval" tests="\\d+" failures="0" errors="0" skipped="${report.gate.cases.knownFailures}"`),
+    );
+    expect(junit).not.toContain("<failure");
+    for (const [, classname] of junit.matchAll(/<testcase classname="([^"]*)"/g))
+      expect(classname).toMatch(/^(evals\/\w+\.eval\.ts|gate\..+)$/);
+    // The badge's colour is the gate's verdict.
+    expect(JSON.parse(readFileSync(join(base.reportsDir, "badge.json"), "utf8")).color).toBe("brightgreen");
+    // Every ranking metric states its depth (MRR@10, not MRR).
+    const metrics = new Set(report.aggregates.flatMap((a) => a.metrics.map((m) => m.metric)));
+    for (const metric of metrics) if (/\b(MRR|nDCG|Recall|Precision)\b/.test(metric)) expect(metric).toMatch(/@\d+/);
+    // a-014-like: a question whose answer cites some but not all of its required documents fails its
+    // verdict, each missing document named with where it went; one never retrieved is retrieval's failure.
+    const questionOf = new Map(report.verdicts.map((v) => [v.key, v]));
+    const partial = report.cases.filter(
+      (c) =>
+        c.eval === "Answers: required citations" &&
+        c.metrics.some((m) => m.metric === "Cites required docs" && m.value! > 0 && m.value! < 1),
+    );
+    expect(partial.length).toBeGreaterThan(0);
+    for (const c of partial) {
+      const q = questionOf.get(c.verdict!)!;
+      expect(q, c.id).toMatchObject({ kind: "question", outcome: "fail" });
+      expect(
+        q.reasons.some((r) => /^did not cite \S+ \((retrieved as|its translation|not retrieved)/.test(r)),
+        `${c.id}: ${q.reasons}`,
+      ).toBe(true);
+    }
+    for (const q of report.verdicts.filter((v) => v.reasons.some((r) => /^did not cite \S+ \(not retrieved/.test(r))))
+      expect(q.diagnosis?.verdict, q.key).toBe("retrieval");
   });
 
   it("forwards every engine stage to the trace, and where relevant documents went", () => {

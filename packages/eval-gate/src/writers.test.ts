@@ -266,6 +266,45 @@ describe("report writers", () => {
     );
   });
 
+  it("the Markdown summary's order: verdict and reasons, regressions, floors that fell, then the rest; fixed and known failures collapsed last", () => {
+    const rows = (...values: number[]) =>
+      output([
+        suite(
+          "Search (BM25)",
+          values.map((v, i) => row({ id: `q${i + 1}`, scores: { "nDCG@10": v } })),
+        ),
+      ]);
+    const baseline = emptyBaseline();
+    ratchet(baseline, "offline", analyzeRun(rows(1, 1, 0.1, 0.1), () => []).aggregates, { date: "d", commit: null, reason: "r" });
+    baseline.cases.offline = { "Search (BM25)": { pass: ["q1", "q2"], fail: ["q3", "q4"] } };
+    // q2 regresses, q3 still fails, q4 is fixed; the mean 0.425 falls below its floor 0.49.
+    const report = reportOf(rows(1, 0, 0.1, 0.6), { baseline });
+    expect(report.gate.cases).toMatchObject({ regressions: 1, knownFailures: 1, fixed: 1, newFailures: 0 });
+    const md = markdownSummary(report);
+    const at = (text: string): number => {
+      expect(md, text).toContain(text);
+      return md.indexOf(text);
+    };
+    const order = [
+      at("# Eval run 2026-11-29T12:00:00.000Z: FAIL (exit 1)"),
+      at("- 1 case(s) regressed"),
+      at("## Regressions (1): cases that passed before"),
+      at("- Search (BM25)\\|q2: nDCG@10 0.000 < 0.5"),
+      at("## Floors that fell (1)"),
+      at("| Search (BM25) | nDCG@10 | all | 0.425 | 0.490 |"),
+      at("## Evals"),
+      at("<details><summary>Fixed: failed before, pass now (1)</summary>"),
+      at("- Search (BM25)\\|q4 (pass): passes"),
+      at("<details><summary>Known failures (1)</summary>"),
+      at("- Search (BM25)\\|q3 (fail): nDCG@10 0.100 < 0.5"),
+    ];
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    // JUnit agrees: the regression and the floor fail, the known failure is skipped, the fixed case passes.
+    const xml = junitXml(report);
+    expect(parseXml(xml)).toMatchObject({ failures: "2", errors: "0", skipped: "1" });
+    expect(xml).toMatch(/<testcase classname="[^"]*" name="q4: [^"]*"[^>]*><\/testcase>/);
+  });
+
   it("writes the set: <timestamp>.json, .md, .junit.xml, and badge.json only for a full run, never overwriting a report", () => {
     const report = reportOf(out);
     const first = writeReportSet(dir, report);
