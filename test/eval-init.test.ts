@@ -1,6 +1,7 @@
 /**
  * `pnpm eval:init` in process (bin/eval-init.ts's main): what it writes and says, and its one-line
- * errors. What the starter dataset holds is tested in helpers/starter-dataset.test.ts; the
+ * errors, and the `pnpm eval search` it suggests next, run on what it wrote. What the starter
+ * dataset holds is tested in helpers/starter-dataset.test.ts; the
  * compiled CLI is spawned in test/compiled-clis.test.ts.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -8,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../bin/eval-init.js";
+import { RUN_TIMEOUT_MS, runEval } from "./eval-run.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "eval-init-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -35,4 +37,23 @@ describe("pnpm eval:init", () => {
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/^eval:init: wrote a starter dataset to .*: 4 documents, 5 judged queries, 5 answer cases/);
   });
+
+  it(
+    "the command it suggests next measures the starter dataset: EVAL_DATASET=<folder> pnpm eval search exits 0, every query scored",
+    async () => {
+      const folder = join(scratch, "next");
+      const written = init([folder]);
+      expect(written.stdout).toContain(`Next: EVAL_DATASET=${folder} pnpm eval search`);
+      const r = await runEval(["search"], { EVAL_DATASET: folder });
+      rmSync(r.dir, { recursive: true, force: true });
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/eval: dataset next \(5 queries\)/);
+      // A new dataset has no floors yet: said so, and the run passes because every eval scored something.
+      expect(r.stdout).toMatch(/gate: NOT GATED: no offline@next floors/);
+      const evals = r.output!.suites.find((s) => s.name === "Search (BM25)")!.evals;
+      expect(evals).toHaveLength(5);
+      for (const s of evals.flatMap((e) => e.scores)) expect(s.score >= 0 && s.score <= 1, `${s.name} = ${s.score}`).toBe(true);
+    },
+    RUN_TIMEOUT_MS,
+  );
 });
