@@ -6,7 +6,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Baseline } from "@hybrid-search/eval-gate/baseline";
+import { type Baseline, emptyBaseline } from "@hybrid-search/eval-gate/baseline";
 import { reportProblems } from "@hybrid-search/eval-gate/report-file";
 import type { Report } from "@hybrid-search/eval-gate/report";
 import { main as compareMain } from "../bin/eval-compare.js";
@@ -351,8 +351,17 @@ describe("pnpm eval gates on per-metric floors", () => {
         /^eval: --pass-mark nDCG@11=…: no metric "nDCG@11" in this run or the baseline's floors \(metrics: .*nDCG@10.*\)\n$/,
       );
       expect(existsSync(mark.reportsDir)).toBe(false);
+      // The same typo in the baseline's passMarks names the file and the field.
+      const file = join(work, "pass-marks.json");
+      writeFileSync(file, JSON.stringify({ ...emptyBaseline(), passMarks: { default: 0.5, metrics: { "nDCG@11": 0.6 } } }));
+      const inFile = await run([QUERY_EVAL], { EVAL_BASELINE: file });
+      expect(inFile.code).toBe(2);
+      expect(inFile.stderr).toMatch(
+        /^eval: \S*pass-marks\.json: \/passMarks\/metrics\/nDCG@11: no metric "nDCG@11" in this run or the baseline's floors \(metrics: .*nDCG@10.*\)\n$/,
+      );
+      expect(existsSync(inFile.reportsDir)).toBe(false);
     },
-    RUN_TIMEOUT_MS,
+    RUN_TIMEOUT_MS * 2,
   );
 
   it(

@@ -205,6 +205,17 @@ describe("pnpm eval on the fixtures, offline", () => {
     }
     for (const q of report.verdicts.filter((v) => v.reasons.some((r) => /^did not cite \S+ \(not retrieved/.test(r))))
       expect(q.diagnosis?.verdict, q.key).toBe("retrieval");
+    // What the Evalite columns show is in the JSON for CI scripts: every question's diagnosis, and the
+    // golden-set warnings under `warnings`, each with its question.
+    const questions = report.verdicts.filter((v) => v.kind === "question");
+    expect(questions.length).toBe(30);
+    for (const q of questions)
+      expect(q.diagnosis?.verdict, q.key).toEqual(q.outcome === "pass" ? "pass" : expect.stringMatching(/^(retrieval|generation)$/));
+    expect(report.warnings.length).toBeGreaterThan(0);
+    for (const w of report.warnings) {
+      expect(w).toMatchObject({ kind: "golden-set", message: expect.stringMatching(/shares \d+\/\d+ content terms/) });
+      expect(questionOf.get(`${w.suite}|${w.id}`)!.warnings).toContain(w.message);
+    }
   });
 
   it("forwards every engine stage to the trace, and where relevant documents went", () => {
