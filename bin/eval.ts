@@ -59,7 +59,7 @@ import {
   skipCovering,
   skippedName,
 } from "@hybrid-search/eval-gate/run-info";
-import { writeReportSet } from "@hybrid-search/eval-gate/writers";
+import { targetCallsLine, writeReportSet } from "@hybrid-search/eval-gate/writers";
 import type { Evalite } from "evalite";
 import type { Vitest } from "vitest/node";
 import { type Dataset, DatasetError, loadDataset } from "../helpers/dataset.js";
@@ -437,6 +437,7 @@ function printCases(report: Report, caseChanges: readonly CaseChange[], say: (li
   if (fixed.length > 0) say(`cases: fixed (failed before, pass now): ${fixed.map((v) => v.key).join(", ")}`);
   if (k.gone.length > 0)
     say(`cases: ${k.gone.length} recorded case(s) were not measured (removed?); pnpm eval --update-baseline drops them`);
+  if (report.target) say(`target: ${targetCallsLine(report.target)}`);
   if (report.warnings.length > 0) say(`warnings: ${report.warnings.length} golden-set warning(s) (in the report's warnings)`);
   if (caseChanges.length > 0) {
     const count = (to: string | null) => caseChanges.filter((c) => c.to === to).length;

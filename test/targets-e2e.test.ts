@@ -19,6 +19,7 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main as engineMain } from "@hybrid-search/engine/cli";
 import { stripAnsi } from "../helpers/evalite-terminal.js";
@@ -48,6 +49,13 @@ interface Report {
   }>;
   summary: { errored: number; cases: number };
   skipped: Array<{ eval: string; variant?: string; reason: string }>;
+  target: {
+    target: string;
+    calls: number;
+    clientMs: { n: number; p50Ms: number; p95Ms: number } | null;
+    serverMs: { n: number; p50Ms: number; p95Ms: number } | null;
+    unjudged: { results: number; calls: number; documents: string[] };
+  } | null;
   gate: {
     checked: number;
     missing: number;
@@ -234,9 +242,26 @@ describe("the same scores through any target", () => {
     );
     const report = reportOf(r);
     expect([report.mode, report.floorMode]).toEqual(["http:engine-serve", "http:engine-serve"]);
+    // The report names the target: its kind, name and origin (never a path or query, which could carry a secret).
+    expect(report.models.target).toMatch(/^http engine-serve \(http:\/\/127\.0\.0\.1:\d+\)$/);
     // The lanes are skipped, reported with why, never scored.
     expect(skippedOf(report)).toEqual({ names: LANE_EVALS, reasons: new Set([inTheRepo("engine-serve", "http")]) });
     expect(r.stdout).toMatch(/^eval: 8 eval\(s\) skipped, not scored: /m);
+    // Both times of every ranking call: the client's round trip and engine serve's own elapsedMs.
+    const calls = report.target!.calls;
+    expect(report.target).toMatchObject({
+      target: "http engine-serve",
+      clientMs: { n: calls },
+      serverMs: { n: calls },
+      unjudged: { results: 0, calls: 0, documents: [] },
+    });
+    expect(report.target!.serverMs!.p50Ms).toBeLessThanOrEqual(report.target!.clientMs!.p50Ms);
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^target: http engine-serve: ${calls} ranking calls; client p50 [\\d.]+ m?s, p95 [\\d.]+ m?s; target's own time p50 [\\d.]+ m?s, p95 [\\d.]+ m?s; no result names a document the dataset does not hold$`,
+        "m",
+      ),
+    );
     const expected = new Map([...inProcess].filter(([key]) => !LANES.test(key)));
     expect(means(report)).toEqual(expected);
     // Traces came through: the UI's stages and "lost at" for a served target.
@@ -313,6 +338,7 @@ describe("the same scores through any target", () => {
       .find((a) => a.eval === "Hybrid query (balanced)" && a.base)!
       .metrics.find((m) => /^Latency/.test(m.metric))!;
     expect(latency.notScored).toEqual({ skipped: latency.n });
+    expect(report.target).toMatchObject({ target: "recorded recorded-engine", clientMs: null, serverMs: null, unjudged: { results: 0 } });
 
     // The same runs without fast.run: the fast tier and the tier order are skipped and reported;
     // their floors (set when the tier was there) are skipped, the other tiers' floors checked.
@@ -424,6 +450,32 @@ describe("a misbehaving target", () => {
       // The unknown id is reported, and scored as unjudged (non-relevant), not dropped.
       const withUnknown = suite.evals.find((e) => (e.output as { unknownDocs?: string[] } | null)?.unknownDocs?.length);
       expect((withUnknown!.output as { unknownDocs: string[] }).unknownDocs).toEqual(["not/in/the/dataset.md"]);
+      // Counted over the run too, in the report and the verdict block; the stub reports no time of its own.
+      const withUnknownCount = suite.evals.filter((e) => (e.output as { unknownDocs?: string[] } | null)?.unknownDocs?.length).length;
+      expect(report.target).toMatchObject({
+        target: "http flaky",
+        serverMs: null,
+        unjudged: { results: withUnknownCount, calls: withUnknownCount, documents: ["not/in/the/dataset.md"] },
+      });
+      expect(report.target!.clientMs!.n).toBe(report.target!.calls);
+      // The Evalite UI names the target: the Target column of every ranked case, as stored for the UI.
+      const ui = new Database(join(r.dir, "evalite.db"), { readonly: true });
+      try {
+        const rows = ui.prepare("SELECT rendered_columns FROM evals WHERE status = 'success'").all() as Array<{ rendered_columns: string }>;
+        const named = rows.map(
+          (row) => (JSON.parse(row.rendered_columns) as Array<{ label: string; value: unknown }>).find((c) => c.label === "Target")?.value,
+        );
+        expect(named.length).toBeGreaterThan(0);
+        expect(new Set(named)).toEqual(new Set(["http flaky"]));
+      } finally {
+        ui.close();
+      }
+      expect(r.stdout).toMatch(
+        new RegExp(
+          `^target: http flaky: ${report.target!.calls} ranking calls; client p50 .*; target's own time: none reported; ${withUnknownCount} result\\(s\\) in ${withUnknownCount} call\\(s\\) name documents the dataset does not hold, scored as unjudged \\(not relevant\\): not/in/the/dataset\\.md$`,
+          "m",
+        ),
+      );
       expect(report.summary.errored).toBe(failed.length);
       const scores = report.aggregates.find((a) => a.eval === "Search (BM25)" && a.base)!.metrics[0]!;
       expect(scores.notScored.errored).toBe(failed.length);

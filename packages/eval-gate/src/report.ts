@@ -26,6 +26,7 @@ import { caseRecords, evaliteMean, suiteRecord, type SuiteRecord } from "./evali
 import { defaultPassMarks, type PassMarks } from "./pass-marks.js";
 import type { RunInfo, SkippedEval } from "./run-info.js";
 import { percentile } from "./stats.js";
+import { type TargetCalls, targetCalls } from "./target-calls.js";
 import { verdictUnits, type VerdictUnit } from "./verdicts.js";
 
 export const REPORT_SCHEMA_VERSION = 2;
@@ -201,6 +202,8 @@ export interface Report {
   variance: { maxTrials: number; flipped: Array<Pick<CaseOutcome, "suite" | "id" | "label"> & { trialOutcomes: Outcome[] }> } | null;
   /** The evals (or variants) the run's target could not run, each with why: reported, never scored (their floors are skipped). */
   skipped: SkippedEval[];
+  /** Another target's ranking calls: client and target time, unjudged results (target-calls.ts); null in-process. */
+  target: TargetCalls | null;
 }
 
 /** `expectedMetrics`: an eval's floored metrics, so a case whose task threw counts on them even when no case of its suite scored. */
@@ -439,6 +442,7 @@ export function buildReport(input: ReportInput): Report {
         ? { maxTrials, flipped: flipped.map((c) => ({ suite: c.suite, id: c.id, label: c.label, trialOutcomes: c.trialOutcomes! })) }
         : null,
     skipped: input.skipped,
+    target: targetCalls(input.output),
   };
 }
 

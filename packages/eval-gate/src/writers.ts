@@ -21,6 +21,7 @@ import type { FloorCheck } from "./baseline.js";
 import type { CeilingCheck } from "./ceilings.js";
 import { isChecked, pct, type Report, type ReportVerdict } from "./report.js";
 import { skipCovering, skippedName } from "./run-info.js";
+import { SHOWN_DOCUMENTS, type TargetCalls } from "./target-calls.js";
 
 export interface ReportPaths {
   json: string;
@@ -221,6 +222,7 @@ function contextTable(report: Report, out: (line?: string) => number): void {
   out(
     `| fixtures | ${report.fixtures.dataset} v${report.fixtures.version ?? "–"} (${report.fixtures.hash.slice(0, 12)}): ${report.fixtures.queries} queries (${report.fixtures.judgedQueries} judged)${report.fixtures.askCases === null ? "" : `, ${report.fixtures.askCases} ask cases`}, ${report.fixtures.documents ?? "?"} documents |`,
   );
+  if (report.target) out(`| target calls | ${cell(targetCallsLine(report.target))} |`);
   if (Object.keys(report.engineOptions).length > 0) out(`| engine options | \`${cell(JSON.stringify(report.engineOptions))}\` |`);
   const marks = report.thresholds.passMarks;
   const own = Object.entries(marks.metrics).map(([m, v]) => `${m} ${v}`);
@@ -246,6 +248,20 @@ function contextTable(report: Report, out: (line?: string) => number): void {
       : `| gate | **NOT GATED**: no ${cell(report.floorMode)} floors, ceilings or cases in ${cell(g.baseline)}; no mean was held to a floor |`,
   );
   out();
+}
+
+/** Another target's calls in one line: client and target time, unjudged results (the terminal prints the same). */
+export function targetCallsLine(t: TargetCalls): string {
+  const time = (what: string, x: TargetCalls["clientMs"]): string =>
+    x === null
+      ? `${what}: none reported`
+      : `${what} p50 ${formatMs(x.p50Ms)}, p95 ${formatMs(x.p95Ms)}${x.n < t.calls ? ` (${x.n} of them)` : ""}`;
+  const u = t.unjudged;
+  const unjudged =
+    u.results === 0
+      ? "no result names a document the dataset does not hold"
+      : `${u.results} result(s) in ${u.calls} call(s) name documents the dataset does not hold, scored as unjudged (not relevant): ${u.documents.join(", ")}${u.documents.length === SHOWN_DOCUMENTS ? `, … (the first ${SHOWN_DOCUMENTS} listed)` : ""}`;
+  return `${t.target}: ${t.calls} ranking calls; ${time("client", t.clientMs)}; ${time("target's own time", t.serverMs)}; ${unjudged}`;
 }
 
 const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
