@@ -417,6 +417,8 @@ describe("a misbehaving target", () => {
           return send(500, { error: { code: "INTERNAL", message: `boom ${req.headers.authorization} ${req.headers.cookie}` } });
         if (i % 5 === 2) return send(200, { hits: relevant });
         if (i % 5 === 3) return res.socket?.destroy();
+        // Never answers: the client's timeout ends the call.
+        if (i % 10 === 5) return;
         if (i % 5 === 4)
           return send(200, { results: [{ docId: "not/in/the/dataset.md", score: 2 }, ...relevant.map((docId) => ({ docId, score: 1 }))] });
         return send(200, { results: relevant.map((docId) => ({ docId, score: 1 })) });
@@ -447,6 +449,7 @@ describe("a misbehaving target", () => {
       expect(errors).toMatch(/POST \/search: HTTP 500: INTERNAL boom Bearer \[redacted\] \[redacted\] \(2 attempts\)/);
       expect(errors).toMatch(/the response is not a SearchResponse: \(the body\): missing required field "results"/);
       expect(errors).toMatch(/POST \/search: connection failed/);
+      expect(errors).toMatch(/POST \/search: no response within 2000 ms \(2 attempts\)/);
       // The unknown id is reported, and scored as unjudged (non-relevant), not dropped.
       const withUnknown = suite.evals.find((e) => (e.output as { unknownDocs?: string[] } | null)?.unknownDocs?.length);
       expect((withUnknown!.output as { unknownDocs: string[] }).unknownDocs).toEqual(["not/in/the/dataset.md"]);
