@@ -6,12 +6,13 @@
  * 2. Runs Evalite once, in this process, through its Node API (`runEvalite`, mode "run-once"), on
  *    the storage evalite.config.ts names and the eval files the filter selects (EVAL_SELECTED_FILES,
  *    helpers/eval-selection.ts), recording the id of the run it creates; global setup
- *    (helpers/global-setup.ts) writes what the run measures to EVAL_RUN_INFO_FILE. Evalite's
+ *    (helpers/global-setup.ts) writes what the run measures to EVAL_RUN_INFO_FILE, and the eval
+ *    files append each eval the target cannot run to EVAL_SKIPPED_FILE. Evalite's
  *    output passes through helpers/evalite-terminal.ts: one line per eval file, no table, no
  *    threshold or port line of Evalite's, unless --verbose.
  * 3. Reads exactly that run back from the storage (and writes it to --outputPath as Evalite's JSON
  *    export), gates it on the floors, latency ceilings and recorded cases of the run's mode
- *    (docs/gate.md), applies --lower-floor, --accept-failure and --update-baseline, writes the
+ *    (docs/gate.md; the floors of skipped evals are reported as skipped), applies --lower-floor, --accept-failure and --update-baseline, writes the
  *    report set and prints the verdict.
  *
  * Exit status: 0 pass; 1 an eval failed, a case regressed, a floor fell or went missing, a latency
@@ -51,8 +52,15 @@ import {
   pct,
   type Report,
 } from "@hybrid-search/eval-gate/report";
-import { readRunInfo, type RunInfo } from "@hybrid-search/eval-gate/run-info";
-import { writeReportSet } from "@hybrid-search/eval-gate/writers";
+import {
+  readRunInfo,
+  readSkippedEvals,
+  type RunInfo,
+  type SkippedEval,
+  skipCovering,
+  skippedName,
+} from "@hybrid-search/eval-gate/run-info";
+import { targetCallsLine, writeReportSet } from "@hybrid-search/eval-gate/writers";
 import type { Evalite } from "evalite";
 import type { Vitest } from "vitest/node";
 import { type Dataset, DatasetError, loadDataset } from "../helpers/dataset.js";
@@ -64,6 +72,7 @@ import { formatFixtureError, isFixtureError, loadRefusalMarkers, REPO_ROOT } fro
 import { processStartedAt, runWallSeconds } from "../helpers/run-clock.js";
 import { type EvaliteSetup, evaliteSetup, fixtureInfo, gitInfo } from "../helpers/run-context.js";
 import { removeOnExit } from "../helpers/setup-db.js";
+import { SKIPPED_FILE_ENV } from "../helpers/targets/skips.js";
 import { type CommandIo, processIo } from "../helpers/cli-args.js";
 
 const root = REPO_ROOT;
@@ -127,6 +136,7 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
   const work = mkdtempSync(join(tmpdir(), "eval-run-"));
   removeOnExit(work);
   const runInfoPath = join(work, "run-info.json");
+  const skippedPath = join(work, "skipped.jsonl");
   // The report's duration is the run's wall time: from this process's start (helpers/run-clock.ts).
   const startedAt = processStartedAt();
   let storage: Evalite.Storage;
@@ -145,6 +155,8 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
     // Global setup runs in this process and evalite.config.ts is loaded in it: they read where to
     // write the run info, that the gate drives the run, and the selected files from the environment.
     process.env.EVAL_RUN_INFO_FILE = runInfoPath;
+    // The eval files append each eval the target cannot run (helpers/targets/skips.ts).
+    process.env[SKIPPED_FILE_ENV] = skippedPath;
     process.env[GATED_ENV] = "1";
     if (selected === null) delete process.env[SELECTION_ENV];
     else process.env[SELECTION_ENV] = JSON.stringify(selected);
@@ -173,10 +185,17 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
   } finally {
     await recording.storage.close();
   }
+  let skipped: SkippedEval[];
+  try {
+    skipped = readSkippedEvals(skippedPath);
+  } catch (error) {
+    return configError(error, io);
+  }
   if (runId === undefined) {
     say(
       `eval: Evalite recorded no run (every eval file failed to load, or every eval was skipped); its output above says why${verdict.unloadedFiles.length > 0 ? ` (did not load: ${verdict.unloadedFiles.join(", ")})` : ""}`,
     );
+    if (skipped.length > 0) say(skippedLine(skipped));
     return 1;
   }
   if (output === null) {
@@ -233,7 +252,7 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
     return configError(error, io);
   }
   // The gate holds this run to the baseline as it stands after an explicit lowering, before any raise.
-  const checks = checkRun(baseline, mode, analysis);
+  const checks = checkRun(baseline, mode, analysis, skipped);
   if (args.updateBaseline) {
     if (evaliteStatus(verdict) === 0) {
       changes.push(...ratchet(baseline, mode, analysis.aggregates, context));
@@ -268,6 +287,7 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
     changes,
     caseChanges,
     filter: args.filter,
+    skipped,
     root,
   });
   const reportsDir = resolve(process.env.EVAL_REPORTS_DIR?.trim() || join(root, "reports"));
@@ -304,13 +324,14 @@ function printVerdict(report: Report, changes: readonly FloorChange[], baselineP
   const g = report.gate;
   const t = report.thresholds.tolerance;
   const where = relative(process.cwd(), baselinePath) || baselinePath;
-  if (g.checked + g.notRun === 0) {
+  if (report.skipped.length > 0) say(skippedLine(report.skipped));
+  if (g.checked + g.notRun + g.skipped === 0) {
     say(
       `gate: NOT GATED: no ${report.floorMode} floors in ${where}, so no mean of this run is held to a floor; it passes only when no eval failed and every eval scored something. Set floors with: pnpm eval --update-baseline --reason "..."`,
     );
   } else {
     say(
-      `gate: ${report.floorMode} floors from ${where}: ${g.checked} checked, ${g.fell} fell, ${g.missing} missing${g.notRun > 0 ? `, ${g.notRun} not run (filtered out)` : ""} (tolerance ${t.absolute} + ${t.perSqrtN}/√n; language/category slices need n ≥ ${t.minSliceN})`,
+      `gate: ${report.floorMode} floors from ${where}: ${g.checked} checked, ${g.fell} fell, ${g.missing} missing${g.notRun > 0 ? `, ${g.notRun} not run (filtered out)` : ""}${g.skipped > 0 ? `, ${g.skipped} skipped (the target cannot run their evals)` : ""} (tolerance ${t.absolute} + ${t.perSqrtN}/√n; language/category slices need n ≥ ${t.minSliceN})`,
     );
   }
   if (g.failures.length > 0) {
@@ -324,11 +345,12 @@ function printVerdict(report: Report, changes: readonly FloorChange[], baselineP
     }
     say(`gate: if a drop is intended: pnpm eval --lower-floor "<eval|metric|slice>" --reason "why"`);
   }
+  for (const line of skippedFloorLines(report)) say(line);
   if (g.unfloored.length > 0) say(`gate: ${g.unfloored.length} measurement(s) have no floor yet; pnpm eval --update-baseline adds them`);
   const c = g.ceilings;
-  if (c.checked + c.notRun > 0)
+  if (c.checked + c.notRun + c.skipped > 0)
     say(
-      `gate: ${report.floorMode} latency ceilings (p95, ms): ${c.checked} checked, ${c.exceeded} exceeded, ${c.missing} missing${c.notRun > 0 ? `, ${c.notRun} not run` : ""} (ceiling = max(${report.thresholds.ceilingTolerance.factor} × p95, ${report.thresholds.ceilingTolerance.minMs} ms) when set)`,
+      `gate: ${report.floorMode} latency ceilings (p95, ms): ${c.checked} checked, ${c.exceeded} exceeded, ${c.missing} missing${c.notRun > 0 ? `, ${c.notRun} not run` : ""}${c.skipped > 0 ? `, ${c.skipped} skipped` : ""} (ceiling = max(${report.thresholds.ceilingTolerance.factor} × p95, ${report.thresholds.ceilingTolerance.minMs} ms) when set)`,
     );
   if (c.failures.length > 0) {
     say(`gate: TOO SLOW: ${c.failures.length} latency ceiling(s) exceeded or went missing:`);
@@ -353,6 +375,26 @@ function printVerdict(report: Report, changes: readonly FloorChange[], baselineP
     );
   if (report.variance)
     say(`variance: up to ${report.variance.maxTrials} trials; ${report.variance.flipped.length} case(s) flipped between pass and fail`);
+}
+
+/** The evals the target could not run, counted and named with why (grouped by reason): never scored, never a failure. */
+export function skippedLine(skipped: readonly SkippedEval[]): string {
+  const byReason = new Map<string, string[]>();
+  for (const s of skipped) byReason.set(s.reason, [...(byReason.get(s.reason) ?? []), skippedName(s)]);
+  const groups = [...byReason].map(([reason, names]) => `${names.join(", ")} (${reason})`);
+  return `eval: ${skipped.length} eval(s) skipped, not scored: ${groups.join("; ")}`;
+}
+
+/** The skipped floors, one line per skipped eval with their count and why: neither passed nor missing. */
+export function skippedFloorLines(report: Pick<Report, "skipped" | "gate">): string[] {
+  const skippedChecks = report.gate.checks.filter((c) => c.status === "skipped");
+  if (skippedChecks.length === 0) return [];
+  const lines = [`gate: ${skippedChecks.length} floor(s) skipped, not checked: the target cannot run their evals`];
+  for (const skip of report.skipped) {
+    const n = skippedChecks.filter((c) => skipCovering([skip], c.eval, c.slice) !== undefined).length;
+    if (n > 0) lines.push(`  ${skippedName(skip)}  ${n} floor(s) skipped (${skip.reason})`);
+  }
+  return lines;
 }
 
 /**
@@ -388,6 +430,7 @@ function printCases(report: Report, caseChanges: readonly CaseChange[], say: (li
   if (fixed.length > 0) say(`cases: fixed (failed before, pass now): ${fixed.map((v) => v.key).join(", ")}`);
   if (k.gone.length > 0)
     say(`cases: ${k.gone.length} recorded case(s) were not measured (removed?); pnpm eval --update-baseline drops them`);
+  if (report.target) say(`target: ${targetCallsLine(report.target)}`);
   if (report.warnings.length > 0) say(`warnings: ${report.warnings.length} golden-set warning(s) (in the report's warnings)`);
   if (caseChanges.length > 0) {
     const count = (to: string | null) => caseChanges.filter((c) => c.to === to).length;

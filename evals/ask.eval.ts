@@ -35,7 +35,7 @@ const citationPolicy = { translations: fixtureTranslationMap() };
 // only measure that the corpus differs, so these suites are skipped there, like the cross-language ones.
 const onFixtures = evalDataset().kind === "fixtures";
 const each = evalite.each(variants);
-const define = onFixtures && defineFor("Answers", { ask: true }) === evalite ? each : each.skip;
+const define = onFixtures ? defineFor({ ask: true }, each) : each.skip;
 /** The latency budget of one answer: the extractive answerer takes milliseconds, a model seconds. */
 const ASK_BUDGET_MS = offline ? 2_000 : 20_000;
 
@@ -115,7 +115,7 @@ define("Answers: questions", {
 
 // Does a dearer preset answer at least as well? Measured only with models (offline every preset is the extractive answerer).
 const verdictOptions = { ...citationPolicy, ...judged("preset-order-topics") };
-const defineOrder = onFixtures && !offline && defineFor("Preset order", { ask: true }) === evalite ? evalite : evalite.skip;
+const defineOrder = onFixtures && !offline ? defineFor({ ask: true }) : evalite.skip;
 
 defineOrder("Preset order per question", {
   data: rows(cases),

@@ -13,7 +13,7 @@ import { mrr, ndcgAtK, recallAtK } from "../scorers/retrieval.js";
 const cases = (language: string) => loadLane("cjk").cases.filter((c) => c.language === language);
 
 for (const language of CJK_LANGUAGES) {
-  defineFor(`CJK lane [${language}]`, { inProcessOnly: true })(`CJK lane [${language}]`, {
+  defineFor({ inProcessOnly: true })(`CJK lane [${language}]`, {
     data: () => cases(language).map((c) => ({ input: c, expected: { judgments: c.judgments } })),
     task: async (input) => runRetrieval(await laneTarget("cjk"), "search", input),
     scorers: [recallAtK(10), ndcgAtK(10), mrr({ k: RESULT_DEPTH }), hasResults()],
@@ -21,7 +21,7 @@ for (const language of CJK_LANGUAGES) {
   });
 }
 
-defineFor("CJK lane by language", { inProcessOnly: true })("CJK lane by language", {
+defineFor({ inProcessOnly: true })("CJK lane by language", {
   data: CJK_LANGUAGES.map((language) => ({ input: language })),
   task: async (language) => {
     const lane = await laneTarget("cjk");

@@ -39,7 +39,7 @@ const columns = ({ input, output }: { input: RetrievalCase; output: ExpansionOut
 // A model's expansions vary between calls; three trials show how much (offline they cannot vary).
 const trialCount = evalModels().selection.mode === "offline" ? 1 : 3;
 
-defineFor("Query expansion", { expand: true })("Query expansion", {
+defineFor({ expand: true })("Query expansion", {
   trialCount,
   data: () => evalDataset().cases.map((c) => ({ input: c })),
   task: expandFor("expansion"),
@@ -51,7 +51,7 @@ const anchored = () => evalDataset().cases.filter((c) => queryAnchors(c.query).l
 // A dataset (EVAL_DATASET) without a query holding an identifier or a quoted phrase has no case for
 // this suite: skipped, like the answer suites there (a suite without cases is an error to vitest,
 // which would fail the run with nothing measured wrong).
-const defineAnchors = anchored().length > 0 ? defineFor("Expansion keeps identifiers", { expand: true }) : evalite.skip;
+const defineAnchors = anchored().length > 0 ? defineFor({ expand: true }) : evalite.skip;
 
 defineAnchors("Expansion keeps identifiers", {
   trialCount,

@@ -7,7 +7,7 @@ import { RESULT_DEPTH, retrievalColumns, runRetrieval } from "../helpers/retriev
 import { answerFirst } from "../scorers/lane.js";
 import { mrr, recallAtK } from "../scorers/retrieval.js";
 
-defineFor("Lexical matrix", { inProcessOnly: true })("Lexical matrix", {
+defineFor({ inProcessOnly: true })("Lexical matrix", {
   data: () => loadLane("lexical").cases.map((c) => ({ input: c, expected: { judgments: c.judgments } })),
   task: async (input) => runRetrieval(await laneTarget("lexical"), "search", input),
   scorers: [answerFirst(), recallAtK(10), mrr({ k: RESULT_DEPTH })],

@@ -10,17 +10,17 @@ import { crossLanguageRecallAtK, formatLanguageMatrix, languageRecallMatrix } fr
 import { recallAtK } from "../scorers/retrieval.js";
 
 // Language comes from the fixture corpus layout (en/, de/…); a BEIR dataset has none.
-const define = (name: string) => (evalDataset().kind === "fixtures" ? defineFor(name, { modes: ["balanced"] }) : evalite.skip);
+const define = evalDataset().kind === "fixtures" ? defineFor({ modes: ["balanced"] }) : evalite.skip;
 const crossLanguage = () => evalDataset().cases.filter((c) => c.category === "cross-language");
 
-define("Cross-language recall")("Cross-language recall", {
+define("Cross-language recall", {
   data: () => crossLanguage().map((c) => ({ input: c, expected: { judgments: c.judgments } })),
   task: async (input) => runRetrieval(await evalTarget(), "balanced", input, knownDocIds),
   scorers: [recallAtK(5), crossLanguageRecallAtK(5, docLanguage)],
   columns: retrievalColumns,
 });
 
-define("Cross-language recall matrix")("Cross-language recall matrix", {
+define("Cross-language recall matrix", {
   data: [{ input: "query language × document language, Recall@5" }],
   task: async () => {
     const measured = await evalTarget();

@@ -6,7 +6,7 @@ import { retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
 import { latencyBudget } from "../scorers/latency.js";
 import { ndcgAtK, recallAtK } from "../scorers/retrieval.js";
 
-defineFor("Hybrid query (balanced)", { modes: ["balanced"] })("Hybrid query (balanced)", {
+defineFor({ modes: ["balanced"] })("Hybrid query (balanced)", {
   data: () => judgedCases(evalDataset().cases).map((c) => ({ input: c, expected: { judgments: c.judgments } })),
   task: async (input) => runRetrieval(await evalTarget(), "balanced", input, knownDocIds),
   scorers: [recallAtK(5), ndcgAtK(10), latencyBudget(2000)],

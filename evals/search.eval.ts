@@ -5,7 +5,7 @@ import { defineFor } from "../helpers/targets/eval-target.js";
 import { RESULT_DEPTH, retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
 import { mrr, ndcgAtK, recallAtK } from "../scorers/retrieval.js";
 
-defineFor("Search (BM25)", { modes: ["search"] })("Search (BM25)", {
+defineFor({ modes: ["search"] })("Search (BM25)", {
   data: () => judgedCases(evalDataset().cases).map((c) => ({ input: c, expected: { judgments: c.judgments } })),
   task: async (input) => runRetrieval(await evalTarget(), "search", input, knownDocIds),
   scorers: [recallAtK(5), recallAtK(10), ndcgAtK(10), mrr({ k: RESULT_DEPTH })],

@@ -26,7 +26,7 @@ const rows = () =>
   }));
 const instant = (asOf: string) => (asOf === "now" ? {} : { asOf });
 
-defineFor("Temporal validity", { inProcessOnly: true })("Temporal validity", {
+defineFor({ inProcessOnly: true })("Temporal validity", {
   data: rows,
   task: async (input): Promise<TemporalRankings & { results: Array<{ docId: string; score: number }> }> => {
     const lane = await laneTarget("temporal");
@@ -75,7 +75,7 @@ defineFor("Temporal validity", { inProcessOnly: true })("Temporal validity", {
   ],
 });
 
-defineFor("Temporal answers", { inProcessOnly: true })("Temporal answers", {
+defineFor({ inProcessOnly: true })("Temporal answers", {
   data: rows,
   task: async (input) => {
     const { engine } = await laneIndex("temporal");

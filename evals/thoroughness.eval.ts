@@ -4,7 +4,8 @@ import { evalite } from "evalite";
 import { judgedCases, type RetrievalCase } from "../helpers/dataset.js";
 import { evalDataset, evalTarget, knownDocIds } from "../helpers/eval-index.js";
 import { logSummary } from "../helpers/summary-line.js";
-import { defineFor } from "../helpers/targets/eval-target.js";
+import { defineFor, skipReason } from "../helpers/targets/eval-target.js";
+import { reportSkip } from "../helpers/targets/skips.js";
 import { retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
 import { tierComparison, tierMeans, TIER_BUDGET_MS } from "../helpers/tier-comparison.js";
 import { latencyBudget } from "../scorers/latency.js";
@@ -18,8 +19,12 @@ const TIERS = [
   { name: "balanced", input: "balanced" as const },
   { name: "thorough", input: "thorough" as const },
 ];
-// A tier the target does not serve is left out, and said so; the tier-order evals need all three.
-const served = TIERS.filter((t) => defineFor(`Thoroughness [${t.name}]`, { modes: [t.input] }) === evalite);
+// A tier the target does not serve is left out, and reported as skipped; the tier-order evals need all three.
+const served = TIERS.filter((t) => {
+  const why = skipReason({ modes: [t.input] });
+  if (why !== null) reportSkip({ eval: "Thoroughness", variant: t.name, reason: why });
+  return why === null;
+});
 
 evalite.each(served)("Thoroughness", {
   data: () => cases().map((c) => ({ input: c, expected: { judgments: c.judgments } })),
@@ -28,9 +33,9 @@ evalite.each(served)("Thoroughness", {
   columns: retrievalColumns,
 });
 
-const ordered = (name: string) => (served.length === TIERS.length ? evalite : defineFor(name, { modes: ["fast", "balanced", "thorough"] }));
+const ordered = served.length === TIERS.length ? evalite : defineFor({ modes: ["fast", "balanced", "thorough"] });
 
-ordered("Tier order per query")("Tier order per query", {
+ordered("Tier order per query", {
   data: () => cases().map((c) => ({ input: c })),
   task: async (input: RetrievalCase) => tierComparison(input),
   scorers: [tiersOrdered("nDCG@10"), tiersOrdered("Recall@5")],
@@ -51,7 +56,7 @@ ordered("Tier order per query")("Tier order per query", {
   ],
 });
 
-ordered("Tier order over all queries")("Tier order over all queries", {
+ordered("Tier order over all queries", {
   data: [{ input: "mean over every judged query" }],
   task: async () => {
     const means = await tierMeans(cases());

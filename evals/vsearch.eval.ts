@@ -6,7 +6,7 @@ import { defineFor } from "../helpers/targets/eval-target.js";
 import { RESULT_DEPTH, retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
 import { mrr, ndcgAtK, recallAtK } from "../scorers/retrieval.js";
 
-defineFor("Vector search", { modes: ["vsearch"] })("Vector search", {
+defineFor({ modes: ["vsearch"] })("Vector search", {
   data: () => judgedCases(evalDataset().cases).map((c) => ({ input: c, expected: { judgments: c.judgments } })),
   task: async (input) => runRetrieval(await evalTarget(), "vsearch", input, knownDocIds),
   scorers: [recallAtK(5), recallAtK(10), ndcgAtK(10), mrr({ k: RESULT_DEPTH })],

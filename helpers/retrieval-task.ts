@@ -25,6 +25,8 @@ export interface RetrievalTaskOutput extends RetrievalRanking {
   elapsedMs: number | null;
   /** The client's round trip (HTTP targets), null otherwise. */
   clientMs: number | null;
+  /** The target's own time for the call, when it reports one (in-process: the engine's); null otherwise. */
+  serverMs: number | null;
   /** Each judged-relevant document's rank at every stage, and the stage that lost it; empty without a trace. */
   relevantPaths: RelevantDocPath[];
   /** Whether the target returned a stage trace ("lost at" needs one). */
@@ -144,6 +146,7 @@ export async function runRetrieval(
     })),
     elapsedMs: response.serverMs ?? response.clientMs,
     clientMs: response.clientMs,
+    serverMs: response.serverMs,
     relevantPaths,
     traced: response.trace !== null,
     unknownDocs: known ? response.results.map((h) => h.docId).filter((id) => !known.has(id)) : [],

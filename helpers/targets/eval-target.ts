@@ -5,7 +5,8 @@
  *
  * Global setup opens the target first (a target that does not answer stops the run with one line)
  * and provides what it found (`inject("evalTarget")`): eval files decide at load time which evals
- * the target can run (`defineFor`), and skip the rest saying why.
+ * the target can run (`defineFor`, `skipReason`), and skip the rest saying why, reported
+ * (helpers/targets/skips.ts).
  */
 import { evalite } from "evalite";
 import { inject } from "vitest";
@@ -15,6 +16,7 @@ import { openHttpTarget } from "./http-target.js";
 import { inProcessTarget } from "./in-process.js";
 import { openRecordedTarget } from "./recorded-target.js";
 import { runFolderHash, targetChoice, type TargetChoice } from "./select.js";
+import { reportSkip } from "./skips.js";
 import { missingCapability, type Target, type TargetCapabilities, type TargetKind, type TargetMode } from "./target.js";
 import type { Engine } from "@hybrid-search/engine";
 import { CONTRACT_MODES } from "@hybrid-search/engine/contract";
@@ -99,21 +101,40 @@ export function providedTarget(): Pick<TargetInfo, "kind" | "name" | "capabiliti
   return { kind, name: kind, capabilities: { modes: CONTRACT_MODES, ask: true, expand: true, trace: kind === "in-process" } };
 }
 
-/**
- * `evalite`, or `evalite.skip` when the target lacks what the eval needs (a mode, answers,
- * expansion) or the eval measures the in-process engine only (`inProcessOnly`: the lanes). A skip
- * is printed with its reason: a skipped eval is never scored 0.
- */
-export function defineFor(
-  evalName: string,
-  needs: { modes?: readonly TargetMode[]; ask?: boolean; expand?: boolean; inProcessOnly?: boolean },
-): typeof evalite | typeof evalite.skip {
+/** What an eval needs of the target: modes, answers, expansion, or the in-process engine itself (the lanes). */
+export interface TargetNeeds {
+  modes?: readonly TargetMode[];
+  ask?: boolean;
+  expand?: boolean;
+  /** It measures the in-repo engine's text analysis on an index of its own: no other target can stand in. */
+  inProcessOnly?: boolean;
+}
+
+/** Why the run's target cannot run an eval that needs `needs`, or null when it can. */
+export function skipReason(needs: TargetNeeds): string | null {
   const target = providedTarget();
-  const why =
-    needs.inProcessOnly && target.kind !== "in-process"
-      ? `it measures the in-repo engine's text analysis on its own index, and target ${target.name} is ${target.kind}`
-      : missingCapability(target, needs);
-  if (why === null) return evalite;
-  console.log(`eval: skipped "${evalName}": ${why}`);
-  return evalite.skip;
+  if (needs.inProcessOnly && target.kind !== "in-process")
+    return `it measures the in-repo engine's text analysis on its own index, and target ${target.name} is ${target.kind}`;
+  return missingCapability(target, needs);
+}
+
+/** How Evalite defines an eval: `evalite`, or `evalite.each(variants)`; each has its `skip`. */
+type Define = (evalName: string, opts: never) => unknown;
+
+/**
+ * `define` (`evalite` by default, or `evalite.each(variants)`), or — when the target lacks what
+ * the eval needs (a mode, answers, expansion) or the eval measures the in-process engine only —
+ * its `skip`, which reports each eval it is called with as skipped, with the reason
+ * (helpers/targets/skips.ts): a skipped eval is never scored 0, and its floors are reported as
+ * skipped.
+ */
+export function defineFor(needs: TargetNeeds): typeof evalite.skip;
+export function defineFor<D extends Define>(needs: TargetNeeds, define: D & { skip: D }): D;
+export function defineFor(needs: TargetNeeds, define: Define & { skip: Define } = evalite): Define {
+  const why = skipReason(needs);
+  if (why === null) return define;
+  return (evalName, opts) => {
+    reportSkip({ eval: evalName, reason: why });
+    return define.skip(evalName, opts);
+  };
 }

@@ -4,7 +4,8 @@
  * collection (helpers/targets/http-target.ts), and the collection is deleted when the run ends —
  * normally, when it fails, on SIGINT/SIGTERM, or on any other exit — unless
  * `EVAL_TARGET_KEEP_SEED=1`. Every outcome is said in one line; a failed seed stops the run (exit
- * 2), a failed delete is reported with what to do, never passed over.
+ * 2), a failed delete is a warning naming the collection and what to do, never passed over, and
+ * leaves the run's verdict as it is (what was measured stands).
  *
  * The corpus is read by the engine's own readers (`readContractDocuments`), so the document ids
  * are the ids the judgments use: a fixture document's path (`en/billing/refunds.md`), a BEIR
@@ -112,13 +113,16 @@ export async function seedTarget(target: HttpTarget, dataset: Dataset, seed: See
   await put();
 
   let released = false;
+  /** A collection left behind: one line saying so, what is left and what to do; the run's verdict stands (it measured what it measured). */
+  const notDeleted = (what: string): void =>
+    io.warn(
+      `eval: WARNING: the seeded ${where} was not deleted (${what}); remove it with ${deleteHint} (with the run's token or cookie), or a later run with EVAL_TARGET_SEED=${collection} replaces and deletes it; this run's verdict does not depend on it`,
+    );
   const outcome = (reply: DocumentsReply): void => {
     if (reply.documents === 0) io.say(`eval: deleted the seeded ${where}`);
-    else io.warn(`eval: deleting the seeded ${where} left ${reply.documents} documents in it; remove them with ${deleteHint}`);
+    else notDeleted(`the target says it still holds ${reply.documents} documents`);
   };
-  const failed = (error: unknown): void => {
-    io.warn(`eval: could not delete the seeded ${where}: ${(error as Error).message}; remove it with ${deleteHint}`);
-  };
+  const failed = (error: unknown): void => notDeleted((error as Error).message);
   const kept = (): void => io.say(`eval: kept the seeded ${where} (EVAL_TARGET_KEEP_SEED=1); remove it with ${deleteHint}`);
   return {
     collection,

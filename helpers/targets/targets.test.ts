@@ -182,6 +182,52 @@ describe("HTTP target against a misbehaving service", () => {
     }
   });
 
+  it("holds at most `concurrency` requests in flight", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const s = stub((_p, _n, res) => {
+      most = Math.max(most, ++inFlight);
+      setTimeout(() => {
+        inFlight--;
+        json(res, 200, { results: [] });
+      }, 30);
+    });
+    const url = await s.start();
+    try {
+      const target = await openHttpTarget(config(url, { concurrency: 2 }));
+      await Promise.all(Array.from({ length: 8 }, (_, i) => target.search({ ...request, id: `q${i}` })));
+      expect(s.attempts.get("/search")).toBe(8);
+      expect(most).toBe(2);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it("backs off exponentially between retries, and waits as long as Retry-After says", async () => {
+    const arrivals: number[] = [];
+    const gaps = () => arrivals.slice(1).map((t, i) => t - arrivals[i]!);
+    const backoff = await failureOf(
+      (_p, _n, res) => {
+        arrivals.push(performance.now());
+        json(res, 502, {});
+      },
+      { retries: 3, backoffMs: 40 },
+    );
+    expect(backoff.error!.message).toBe("POST /search: HTTP 502 (4 attempts)");
+    // 40, 80, 160 ms (a timer never fires early; a loaded machine only makes a gap longer).
+    for (const [i, gap] of gaps().entries()) expect(gap, `gap ${i + 1}`).toBeGreaterThanOrEqual(40 * 2 ** i - 2);
+    arrivals.length = 0;
+    const told = await failureOf(
+      (_p, _n, res) => {
+        arrivals.push(performance.now());
+        json(res, 429, {}, { "retry-after": "1" });
+      },
+      { retries: 1, backoffMs: 5 },
+    );
+    expect(told.error!.reason).toBe("http 429");
+    expect(gaps()[0]).toBeGreaterThanOrEqual(998);
+  });
+
   it("no answer within the timeout is a timeout failure", async () => {
     const r = await failureOf(() => undefined, { timeoutMs: 100, retries: 1 });
     expect(r.error!.reason).toBe("timeout");
@@ -520,7 +566,7 @@ describe("seeding a target with the dataset's corpus (EVAL_TARGET_SEED)", () => 
       expect([sent.collection, sent.ids, sent.documents.length]).toEqual(["eval-fixtures", "paths", corpusSize]);
       await session.release();
       expect(lines.at(-1)).toBe(
-        `WARN eval: could not delete the seeded collection eval-fixtures of target stub (${url}): DELETE /documents?collection=eval-fixtures: HTTP 400: NOPE not with Bearer [redacted]; remove it with DELETE ${url}/documents?collection=eval-fixtures`,
+        `WARN eval: WARNING: the seeded collection eval-fixtures of target stub (${url}) was not deleted (DELETE /documents?collection=eval-fixtures: HTTP 400: NOPE not with Bearer [redacted]); remove it with DELETE ${url}/documents?collection=eval-fixtures (with the run's token or cookie), or a later run with EVAL_TARGET_SEED=eval-fixtures replaces and deletes it; this run's verdict does not depend on it`,
       );
     } finally {
       await s.stop();

@@ -3,11 +3,12 @@
  * Each response is checked against the contract schema, as the suite's HTTP target checks it.
  */
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Engine, type SearchOptions, type SearchResponse } from "../src/index.js";
 import { type ContractMode, contractProblems, readContractDocuments } from "../src/serve/contract.js";
-import { type EngineServer, serveEngine } from "../src/serve/server.js";
+import { type EngineServer, SERVED_ROUTES, serveEngine } from "../src/serve/server.js";
 import { SMALL_CORPUS, smallCorpusEngine, tempDir, writeFiles } from "./helpers.js";
 
 const setup = smallCorpusEngine();
@@ -46,6 +47,18 @@ async function call(
 }
 
 describe("engine serve: the contract", () => {
+  it("answers exactly the routes docs/engine.md counts and docs/targets.md lists", async () => {
+    const docs = (name: string) => readFileSync(resolve(import.meta.dirname, "../../../docs", name), "utf8");
+    const count = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"][SERVED_ROUTES.length];
+    expect(docs("engine.md")).toContain(`${count} JSON routes need no router`);
+    const table = docs("targets.md");
+    for (const route of SERVED_ROUTES) expect(table).toMatch(new RegExp(`^\\| \`${route.replace(/[/?]/g, "\\$&")}[\`?]`, "m"));
+    // And nothing else: any other method on a served path is a 405, an unknown path a 404.
+    expect((await call("/search", { method: "GET" })).status).toBe(405);
+    expect((await call("/documents", { method: "POST", body: {} })).status).toBe(405);
+    expect((await call("/nowhere")).status).toBe(404);
+  });
+
   it("GET /health names the engine, its version, the index fingerprint and capabilities", async () => {
     const r = await call("/health");
     expect(r.status).toBe(200);

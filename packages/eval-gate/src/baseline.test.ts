@@ -147,6 +147,20 @@ describe("the gate", () => {
     expect(gateFailures(filtered)).toEqual([]);
   });
 
+  it("a floor of an eval the target could not run is skipped, with the reason: neither missing nor passed", () => {
+    const skip = { eval: "Search", reason: "target flaky does not serve mode search" };
+    const gate = checkFloors(b, "offline", [], new Set(), [skip]);
+    expect(gate.checks.map((c) => [c.key, c.status, c.value, c.reason])).toEqual([
+      ["Search|nDCG|all", "skipped", null, skip.reason],
+      ["Search|nDCG|language=de", "skipped", null, skip.reason],
+      ["Search|MRR|all", "skipped", null, skip.reason],
+    ]);
+    expect(gateFailures(gate)).toEqual([]);
+    // Another eval's skip covers nothing here: the floors are not run, as without it.
+    const other = checkFloors(b, "offline", [], new Set(), [{ eval: "Vector search", reason: "x" }]);
+    expect(other.checks.every((c) => c.status === "not-run" && c.reason === undefined)).toBe(true);
+  });
+
   it("an offline run is never judged against a model configuration's floors", () => {
     expect(checkFloors(b, "google(a,b,c)", run1, new Set(["Search"])).checks).toEqual([]);
   });

@@ -31,7 +31,8 @@
  *   category slice with at least `minSliceN` cases. Smaller slices are reported, not floored.
  * - **Gate**: a floor *fell* when the run's mean is below it; a floor whose eval ran but which the
  *   run did not measure is *missing* (also a failure: a renamed metric must not slip out of the
- *   gate silently); floors of evals that did not run (a file filter) are *not run*.
+ *   gate silently); floors of evals that did not run (a file filter) are *not run*; floors of evals
+ *   (or variants) the run's target could not run are *skipped*, with the reason (neither fails).
  * - **Ratchet** (`--update-baseline`): adds floors for new measurements and raises floors to this
  *   run's achievement less the tolerance; never lowers. Adds and tightens ceilings (never below
  *   3 × the measured p95). **Lowering** (`--lower-floor <pattern>` with `--reason`) sets the
@@ -57,6 +58,7 @@ import {
 } from "./ceilings.js";
 import { isObject } from "./evalite-output.js";
 import { DEFAULT_PASS_MARK, type PassMarks } from "./pass-marks.js";
+import { type SkippedEval, skipCovering } from "./run-info.js";
 
 export interface Tolerance {
   absolute: number;
@@ -382,7 +384,9 @@ export interface FloorCheck {
   /** value − floor. */
   delta: number | null;
   n: number | null;
-  status: "pass" | "fell" | "missing" | "not-run";
+  status: "pass" | "fell" | "missing" | "not-run" | "skipped";
+  /** Why a skipped floor was not checked: its eval's skip (run-info.ts). */
+  reason?: string;
 }
 
 export interface GateResult {
@@ -393,12 +397,17 @@ export interface GateResult {
   unfloored: string[];
 }
 
-/** Every floor of `mode` against the run's aggregates; `ranEvals` are the evals the run measured. */
+/**
+ * Every floor of `mode` against the run's aggregates; `ranEvals` are the evals the run measured,
+ * `skipped` the evals (or variants) its target could not run: their floors are `skipped`, with
+ * the reason, neither missing nor passed.
+ */
 export function checkFloors(
   baseline: Baseline,
   mode: string,
   aggregates: readonly SliceAggregate[],
   ranEvals: ReadonlySet<string>,
+  skipped: readonly SkippedEval[] = [],
 ): GateResult {
   const tolerance = toleranceFor(baseline, mode);
   const measured = measurements(aggregates);
@@ -407,7 +416,9 @@ export function checkFloors(
     const key = floorKey(evalKey, metric, slice);
     const m = measured.get(key);
     const base = { key, eval: evalKey, metric, slice, floor };
-    if (!ranEvals.has(evalKey)) checks.push({ ...base, value: null, delta: null, n: null, status: "not-run" });
+    const skip = m ? undefined : skipCovering(skipped, evalKey, slice);
+    if (skip) checks.push({ ...base, value: null, delta: null, n: null, status: "skipped", reason: skip.reason });
+    else if (!ranEvals.has(evalKey)) checks.push({ ...base, value: null, delta: null, n: null, status: "not-run" });
     else if (!m) checks.push({ ...base, value: null, delta: null, n: null, status: "missing" });
     else checks.push({ ...base, value: m.mean, delta: m.mean - floor, n: m.n, status: m.mean < floor - 1e-9 ? "fell" : "pass" });
   }

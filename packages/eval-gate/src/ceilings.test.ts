@@ -34,6 +34,20 @@ describe("latency ceilings", () => {
     expect(none[0]!.status).toBe("missing");
   });
 
+  it("a ceiling of an eval (or variant) the target could not run is skipped, with the reason; the other variants are checked", () => {
+    const skip = { eval: "Ask", variant: "quality", reason: "target flaky does not answer questions" };
+    const checks = checkCeilings(
+      { Ask: { "preset=quality": 1000, "preset=slim": 1000 } },
+      [slice("Ask", 500, "elapsedMs", "preset=slim")],
+      new Set(["Ask"]),
+      [skip],
+    );
+    expect(checks.map((c) => [c.key, c.status, c.reason])).toEqual([
+      ["Ask|p95 ms|preset=quality", "skipped", skip.reason],
+      ["Ask|p95 ms|preset=slim", "pass", undefined],
+    ]);
+  });
+
   it("--update-baseline adds and tightens only down to what the run earns (never below 3 × p95); engine-timed slices only", () => {
     const ceilings: Ceilings = { Ask: { all: 30_000 }, Slow: { all: 1000 } };
     const changes = tightenCeilings(

@@ -16,6 +16,7 @@
  * run's aggregates.
  */
 import type { SliceAggregate } from "./aggregate.js";
+import { type SkippedEval, skipCovering } from "./run-info.js";
 
 /** The pseudo-metric of a ceiling's key. */
 export const CEILING_METRIC = "p95 ms";
@@ -40,7 +41,9 @@ export interface CeilingCheck {
   /** This run's p95 latency; null when not measured. */
   p95Ms: number | null;
   n: number | null;
-  status: "pass" | "exceeded" | "missing" | "not-run";
+  status: "pass" | "exceeded" | "missing" | "not-run" | "skipped";
+  /** Why a skipped ceiling was not checked: its eval's skip (run-info.ts). */
+  reason?: string;
 }
 
 export interface CeilingChange {
@@ -73,15 +76,22 @@ export function* eachCeiling(ceilings: Ceilings): Generator<[string, string, num
   for (const [evalKey, slices] of Object.entries(ceilings)) for (const [slice, ms] of Object.entries(slices)) yield [evalKey, slice, ms];
 }
 
-/** Every ceiling against the run; `ranEvals` are the evals the run measured. */
-export function checkCeilings(ceilings: Ceilings, aggregates: readonly SliceAggregate[], ranEvals: ReadonlySet<string>): CeilingCheck[] {
+/** Every ceiling against the run; `ranEvals` are the evals the run measured, `skipped` those its target could not run. */
+export function checkCeilings(
+  ceilings: Ceilings,
+  aggregates: readonly SliceAggregate[],
+  ranEvals: ReadonlySet<string>,
+  skipped: readonly SkippedEval[] = [],
+): CeilingCheck[] {
   const measured = new Map(aggregates.filter((a) => a.base).map((a) => [ceilingKey(a.eval, a.slice), a]));
   const checks: CeilingCheck[] = [];
   for (const [evalKey, slice, ceilingMs] of eachCeiling(ceilings)) {
     const key = ceilingKey(evalKey, slice);
     const latency = measured.get(key)?.latency ?? null;
     const base = { key, eval: evalKey, slice, ceilingMs };
-    if (!ranEvals.has(evalKey)) checks.push({ ...base, p95Ms: null, n: null, status: "not-run" });
+    const skip = latency === null ? skipCovering(skipped, evalKey, slice) : undefined;
+    if (skip) checks.push({ ...base, p95Ms: null, n: null, status: "skipped", reason: skip.reason });
+    else if (!ranEvals.has(evalKey)) checks.push({ ...base, p95Ms: null, n: null, status: "not-run" });
     else if (latency === null) checks.push({ ...base, p95Ms: null, n: null, status: "missing" });
     else checks.push({ ...base, p95Ms: latency.p95Ms, n: latency.n, status: latency.p95Ms > ceilingMs ? "exceeded" : "pass" });
   }

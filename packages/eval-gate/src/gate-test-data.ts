@@ -7,7 +7,7 @@ import type { SliceAggregate } from "./aggregate.js";
 import { emptyBaseline, type Baseline } from "./baseline.js";
 import type { PassMarks } from "./pass-marks.js";
 import { analyzeRun, buildReport, checkRun, type EvaliteVerdict, type Report } from "./report.js";
-import type { RunInfo } from "./run-info.js";
+import type { RunInfo, SkippedEval } from "./run-info.js";
 
 export interface RowSpec {
   id: string;
@@ -106,6 +106,7 @@ export function reportOf(
     threshold?: number;
     filter?: string;
     passMarks?: PassMarks;
+    skipped?: SkippedEval[];
   } = {},
 ): Report {
   const baseline = options.baseline ?? emptyBaseline();
@@ -134,10 +135,11 @@ export function reportOf(
     output: out,
     analysis,
     baselinePath: "evals/baseline.json",
-    ...checkRun(baseline, "offline", analysis),
+    ...checkRun(baseline, "offline", analysis, options.skipped),
     changes: [],
     caseChanges: [],
     filter: options.filter ?? null,
+    skipped: options.skipped ?? [],
     root: "/repo",
   });
 }

@@ -4,14 +4,15 @@
  *   const recording = recordCreatedRuns(storage);             // give recording.storage to runEvalite
  *   const output = await exportRun(recording.storage, recording.createdRunIds[0]);
  *   const analysis = analyzeRun(output, floorsOf);            // case records and aggregates
- *   const gate = checkFloors(baseline, mode, analysis.aggregates, analysis.ranEvals);
+ *   const skipped = readSkippedEvals(skipsFile);              // evals the target could not run
+ *   const gate = checkFloors(baseline, mode, analysis.aggregates, analysis.ranEvals, skipped);
  *   writeReportSet("reports", buildReport({ ...inputs, analysis, gate }));
  *
  * Subpaths: `/evalite-storage` (this run read back from Evalite's storage), `/evalite-output`
- * (Evalite's results as case records), `/run-info` (what the suite tells the gate about a run),
- * `/baseline` (floors, ratchet), `/report` (analysis and the report), `/writers` (JSON, Markdown,
- * badge, JUnit), `/report-file` (reading a report back), `/compare` and `/stats`
- * (`pnpm eval:compare`). Evalite is a type-only dependency: the gate reads the `Evalite.Storage`
+ * (Evalite's results as case records), `/run-info` (what the suite tells the gate about a run,
+ * and which evals its target could not run), `/baseline` (floors, ratchet), `/report` (analysis
+ * and the report; another target's calls: target-calls.ts), `/writers` (JSON, Markdown, badge,
+ * JUnit), `/report-file` (reading a report back), `/compare` and `/stats` (`pnpm eval:compare`). Evalite is a type-only dependency: the gate reads the `Evalite.Storage`
  * it is given and never runs Evalite.
  */
 export { ConfigError, quoteInput } from "./errors.js";

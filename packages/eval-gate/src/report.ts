@@ -24,8 +24,9 @@ import { ceilingFailures, type CeilingCheck, type CeilingTolerance, checkCeiling
 import type { Evalite } from "evalite";
 import { caseRecords, evaliteMean, suiteRecord, type SuiteRecord } from "./evalite-output.js";
 import { defaultPassMarks, type PassMarks } from "./pass-marks.js";
-import type { RunInfo } from "./run-info.js";
+import type { RunInfo, SkippedEval } from "./run-info.js";
 import { percentile } from "./stats.js";
+import { type TargetCalls, targetCalls } from "./target-calls.js";
 import { verdictUnits, type VerdictUnit } from "./verdicts.js";
 
 export const REPORT_SCHEMA_VERSION = 2;
@@ -76,6 +77,8 @@ export interface ReportInput {
   caseChanges: CaseChange[];
   /** The file filter the run was given; null for a full run. */
   filter: string | null;
+  /** The evals (or variants) the run's target could not run, with why (run-info.ts). */
+  skipped: SkippedEval[];
   /** The repository root: eval files are reported relative to it. */
   root: string;
 }
@@ -145,11 +148,21 @@ export interface Report {
     fell: number;
     missing: number;
     notRun: number;
+    /** Floors of evals the target could not run: not checked, never passed. */
+    skipped: number;
     failures: FloorCheck[];
     checks: FloorCheck[];
     unfloored: string[];
     changes: FloorChange[];
-    ceilings: { checked: number; exceeded: number; missing: number; notRun: number; failures: CeilingCheck[]; checks: CeilingCheck[] };
+    ceilings: {
+      checked: number;
+      exceeded: number;
+      missing: number;
+      notRun: number;
+      skipped: number;
+      failures: CeilingCheck[];
+      checks: CeilingCheck[];
+    };
     cases: {
       /** Whether the mode had recorded cases (else every case is new). */
       recorded: boolean;
@@ -187,6 +200,10 @@ export interface Report {
   /** Warnings about the golden data (not failures): questions whose expected answer shares almost no vocabulary with what was retrieved. */
   warnings: Array<{ kind: "golden-set"; suite: string; id: string; message: string }>;
   variance: { maxTrials: number; flipped: Array<Pick<CaseOutcome, "suite" | "id" | "label"> & { trialOutcomes: Outcome[] }> } | null;
+  /** The evals (or variants) the run's target could not run, each with why: reported, never scored (their floors are skipped). */
+  skipped: SkippedEval[];
+  /** Another target's ranking calls: client and target time, unjudged results (target-calls.ts); null in-process. */
+  target: TargetCalls | null;
 }
 
 /** `expectedMetrics`: an eval's floored metrics, so a case whose task threw counts on them even when no case of its suite scored. */
@@ -213,15 +230,19 @@ export function analyzeRun(
   };
 }
 
-/** The gate's checks of a run against the baseline of its mode: floors, latency ceilings, recorded cases. */
+/**
+ * The gate's checks of a run against the baseline of its mode: floors, latency ceilings, recorded
+ * cases. `skipped`: the evals the run's target could not run, whose floors and ceilings are skipped.
+ */
 export function checkRun(
   baseline: Baseline,
   mode: string,
   analysis: Pick<RunAnalysis, "aggregates" | "ranEvals" | "units" | "suites">,
+  skipped: readonly SkippedEval[] = [],
 ): Pick<ReportInput, "gate" | "ceilings" | "ceilingTolerance" | "cases"> {
   return {
-    gate: checkFloors(baseline, mode, analysis.aggregates, analysis.ranEvals),
-    ceilings: checkCeilings(baseline.ceilings[mode] ?? {}, analysis.aggregates, analysis.ranEvals),
+    gate: checkFloors(baseline, mode, analysis.aggregates, analysis.ranEvals, skipped),
+    ceilings: checkCeilings(baseline.ceilings[mode] ?? {}, analysis.aggregates, analysis.ranEvals, skipped),
     ceilingTolerance: baseline.ceilingTolerance,
     cases: checkCases(baseline, mode, analysis.units, new Set(analysis.suites.map((s) => s.name))),
   };
@@ -349,10 +370,11 @@ export function buildReport(input: ReportInput): Report {
     gate: {
       baseline: input.baselinePath,
       status: failures.length > 0 || ceilingsFailed.length > 0 || regressed > 0 ? "fail" : "pass",
-      checked: gate.checks.filter((c) => c.status !== "not-run").length,
+      checked: gate.checks.filter((c) => isChecked(c.status)).length,
       fell: gate.checks.filter((c) => c.status === "fell").length,
       missing: gate.checks.filter((c) => c.status === "missing").length,
       notRun: gate.checks.filter((c) => c.status === "not-run").length,
+      skipped: gate.checks.filter((c) => c.status === "skipped").length,
       // Whole evals and variants first, then their language and category slices; largest drops first.
       failures: [...failures].sort(
         (a, b) => Number(isBaseSlice(b.slice)) - Number(isBaseSlice(a.slice)) || (a.delta ?? -1) - (b.delta ?? -1),
@@ -361,10 +383,11 @@ export function buildReport(input: ReportInput): Report {
       unfloored: gate.unfloored,
       changes,
       ceilings: {
-        checked: input.ceilings.filter((c) => c.status !== "not-run").length,
+        checked: input.ceilings.filter((c) => isChecked(c.status)).length,
         exceeded: input.ceilings.filter((c) => c.status === "exceeded").length,
         missing: input.ceilings.filter((c) => c.status === "missing").length,
         notRun: input.ceilings.filter((c) => c.status === "not-run").length,
+        skipped: input.ceilings.filter((c) => c.status === "skipped").length,
         failures: [...ceilingsFailed].sort((a, b) => (b.p95Ms ?? 0) / b.ceilingMs - (a.p95Ms ?? 0) / a.ceilingMs),
         checks: input.ceilings,
       },
@@ -418,8 +441,13 @@ export function buildReport(input: ReportInput): Report {
       maxTrials > 1
         ? { maxTrials, flipped: flipped.map((c) => ({ suite: c.suite, id: c.id, label: c.label, trialOutcomes: c.trialOutcomes! })) }
         : null,
+    skipped: input.skipped,
+    target: targetCalls(input.output),
   };
 }
+
+/** Whether a floor or ceiling was held to this run: not when its eval did not run (a filter) or was skipped (the target lacks it). */
+export const isChecked = (status: FloorCheck["status"] | CeilingCheck["status"]): boolean => status !== "not-run" && status !== "skipped";
 
 /**
  * No silent pass: a run that could score nothing, or an eval (suite) none of whose cases could be

@@ -177,6 +177,70 @@ function recordedBaseline() {
   return b;
 }
 
+describe("evals the target could not run", () => {
+  const vsearch = { eval: "Vector search", reason: "target flaky does not serve mode vsearch" };
+  const fast = { eval: "Thoroughness", variant: "fast", reason: "target flaky does not serve mode fast" };
+  const tier = (name: string, score: number) =>
+    suite(`Thoroughness [${name}]`, [row({ id: "q1", scores: { "nDCG@10": score }, elapsedMs: 3 })], { group: "Thoroughness", name });
+  /** Floors (and a ceiling) set on a run that measured every eval and tier. */
+  function floorsOfAFullRun() {
+    const baseline = emptyBaseline();
+    const full = output([
+      suite("Search (BM25)", [row({ id: "q1", scores: { "nDCG@10": 1 }, elapsedMs: 3 })]),
+      suite("Vector search", [row({ id: "q1", scores: { "nDCG@10": 1 }, elapsedMs: 3 })]),
+      tier("fast", 1),
+      tier("balanced", 1),
+    ]);
+    ratchet(baseline, "offline", analyzeRun(full, () => []).aggregates, { date: "d", commit: null, reason: "r" });
+    return baseline;
+  }
+  // The target lacks vsearch and the fast tier: those evals did not run.
+  const partial = output([suite("Search (BM25)", [row({ id: "q1", scores: { "nDCG@10": 1 }, elapsedMs: 3 })]), tier("balanced", 1)]);
+
+  it("are in the report with their reasons; their floors and ceilings are skipped, never missing, never passed", () => {
+    const baseline = floorsOfAFullRun();
+    const report = reportOf(partial, { baseline, skipped: [vsearch, fast] });
+    expect(reportProblems(report)).toEqual([]);
+    expect(report.skipped).toEqual([vsearch, fast]);
+    expect(report).toMatchObject({ status: "pass", statusReasons: [] });
+    expect(report.gate).toMatchObject({ checked: 2, fell: 0, missing: 0, notRun: 0, skipped: 2, failures: [] });
+    expect(report.gate.checks.filter((c) => c.status === "skipped").map((c) => [c.key, c.reason, c.value])).toEqual([
+      ["Vector search|nDCG@10|all", vsearch.reason, null],
+      ["Thoroughness|nDCG@10|tier=fast", fast.reason, null],
+    ]);
+    expect(report.gate.ceilings).toMatchObject({ checked: 2, skipped: 2, missing: 0, failures: [] });
+    expect(report.summary.evals).toBe(2);
+    // Unreported, the same run would hold the fast tier's floor as missing: a failure.
+    expect(reportOf(partial, { baseline }).gate).toMatchObject({ missing: 1, notRun: 1, skipped: 0 });
+  });
+
+  it("JUnit: one skipped testcase per skipped eval with its reason; their floors are not testcases", () => {
+    const xml = junitXml(reportOf(partial, { baseline: floorsOfAFullRun(), skipped: [vsearch, fast] }));
+    const parsed = parseXml(xml);
+    expect(parsed.suites).toContain("Skipped evals (offline)");
+    expect(parsed).toMatchObject({ failures: "0", errors: "0", skipped: "2" });
+    expect(xml).toContain(
+      '<testcase classname="gate.Vector search" name="Vector search"><skipped message="target flaky does not serve mode vsearch"/></testcase>',
+    );
+    expect(xml).toContain(
+      '<testcase classname="gate.Thoroughness" name="Thoroughness [fast]"><skipped message="target flaky does not serve mode fast"/></testcase>',
+    );
+    expect(xml).toContain('<testsuite name="Gate floors (offline)" tests="2" failures="0" errors="0">');
+    expect(xml).not.toContain('name="nDCG@10 | tier=fast"');
+    // No skip, no such testsuite.
+    expect(parseXml(junitXml(reportOf(partial))).suites).not.toContain("Skipped evals (offline)");
+  });
+
+  it("Markdown: a section naming each skipped eval, why, and how many floors it skips; the gate row counts them", () => {
+    const md = markdownSummary(reportOf(partial, { baseline: floorsOfAFullRun(), skipped: [vsearch, fast] }));
+    expect(md).toContain("## Skipped evals (2): the target cannot run them; not scored, their floors not checked");
+    expect(md).toContain("- Vector search: target flaky does not serve mode vsearch (1 floor(s), 1 latency ceiling(s) skipped)");
+    expect(md).toContain("- Thoroughness [fast]: target flaky does not serve mode fast (1 floor(s), 1 latency ceiling(s) skipped)");
+    expect(md).toMatch(/\| gate \| pass: 2 floors checked, 0 fell, 0 missing, 0 not run, 2 skipped;/);
+    expect(markdownSummary(reportOf(partial))).not.toContain("## Skipped evals");
+  });
+});
+
 describe("report writers", () => {
   it("JUnit XML: a failure only for a regression, a known or new failure skipped with its reasons, an error for a task that threw", () => {
     const fresh = parseXml(junitXml(reportOf(out, { evalite: failedTests(1) })));

@@ -2,13 +2,15 @@
  * The report set of a run, beside the JSON report, each saying what the gate says:
  *
  * - **Markdown**: the verdict and its reasons first, then the regressed cases, the floors that
- *   fell and the ceilings exceeded, the context, the means, and the known failures collapsed.
+ *   fell and the ceilings exceeded, the evals the target could not run, the context, the means,
+ *   and the known failures collapsed.
  * - **JUnit XML**: a failure only for what fails the run — a regressed case, a fallen (or missing)
  *   floor, an exceeded (or missing) ceiling; a case whose task threw is an error. A known failure
  *   (or a new one, not yet recorded) is `skipped` with its reasons, a pass is a pass. One
- *   testsuite for the floors, one for the ceilings, then one per suite that holds verdict units
- *   (a question's measurement suites give no testcases of their own); `classname` is the eval
- *   file relative to the repository root.
+ *   testsuite for the floors, one for the ceilings, one for the evals the target could not run
+ *   (each `skipped` with why; their floors and ceilings are not testcases), then one per suite
+ *   that holds verdict units (a question's measurement suites give no testcases of their own);
+ *   `classname` is the eval file relative to the repository root.
  * - **Badge** (shields.io endpoint): the verdict units' pass rate and the p95 latency; the colour is
  *   the gate's verdict — brightgreen for a pass, red for a failure, lightgrey when not gated.
  *   Written only for a full run: a filtered run's pass rate is not the suite's.
@@ -17,7 +19,9 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FloorCheck } from "./baseline.js";
 import type { CeilingCheck } from "./ceilings.js";
-import { pct, type Report, type ReportVerdict } from "./report.js";
+import { isChecked, pct, type Report, type ReportVerdict } from "./report.js";
+import { skipCovering, skippedName } from "./run-info.js";
+import { SHOWN_DOCUMENTS, type TargetCalls } from "./target-calls.js";
 
 export interface ReportPaths {
   json: string;
@@ -118,6 +122,20 @@ export function markdownSummary(report: Report): string {
       );
     out();
   }
+  if (report.skipped.length > 0) {
+    out(`## Skipped evals (${report.skipped.length}): the target cannot run them; not scored, their floors not checked`);
+    out();
+    for (const skip of report.skipped) {
+      const covered = (c: { eval: string; slice: string; status: string }) =>
+        c.status === "skipped" && skipCovering([skip], c.eval, c.slice) !== undefined;
+      const floors = g.checks.filter(covered).length;
+      const ceilings = g.ceilings.checks.filter(covered).length;
+      out(
+        `- ${cell(skippedName(skip))}: ${cell(skip.reason)}${floors + ceilings > 0 ? ` (${floors} floor(s)${ceilings > 0 ? `, ${ceilings} latency ceiling(s)` : ""} skipped)` : ""}`,
+      );
+    }
+    out();
+  }
   contextTable(report, out);
   out(`## Evals`);
   out();
@@ -204,6 +222,7 @@ function contextTable(report: Report, out: (line?: string) => number): void {
   out(
     `| fixtures | ${report.fixtures.dataset} v${report.fixtures.version ?? "–"} (${report.fixtures.hash.slice(0, 12)}): ${report.fixtures.queries} queries (${report.fixtures.judgedQueries} judged)${report.fixtures.askCases === null ? "" : `, ${report.fixtures.askCases} ask cases`}, ${report.fixtures.documents ?? "?"} documents |`,
   );
+  if (report.target) out(`| target calls | ${cell(targetCallsLine(report.target))} |`);
   if (Object.keys(report.engineOptions).length > 0) out(`| engine options | \`${cell(JSON.stringify(report.engineOptions))}\` |`);
   const marks = report.thresholds.passMarks;
   const own = Object.entries(marks.metrics).map(([m, v]) => `${m} ${v}`);
@@ -225,10 +244,24 @@ function contextTable(report: Report, out: (line?: string) => number): void {
   const tol = report.thresholds.tolerance;
   out(
     gated(report)
-      ? `| gate | ${g.status}: ${g.checked} floors checked, ${g.fell} fell, ${g.missing} missing, ${g.notRun} not run; tolerance ${tol.absolute} + ${tol.perSqrtN}/√n, slices n ≥ ${tol.minSliceN}; ${g.ceilings.checked} latency ceilings checked, ${g.ceilings.exceeded} exceeded; cases: ${g.cases.recorded ? "recorded" : "none recorded"} |`
+      ? `| gate | ${g.status}: ${g.checked} floors checked, ${g.fell} fell, ${g.missing} missing, ${g.notRun} not run, ${g.skipped} skipped; tolerance ${tol.absolute} + ${tol.perSqrtN}/√n, slices n ≥ ${tol.minSliceN}; ${g.ceilings.checked} latency ceilings checked, ${g.ceilings.exceeded} exceeded; cases: ${g.cases.recorded ? "recorded" : "none recorded"} |`
       : `| gate | **NOT GATED**: no ${cell(report.floorMode)} floors, ceilings or cases in ${cell(g.baseline)}; no mean was held to a floor |`,
   );
   out();
+}
+
+/** Another target's calls in one line: client and target time, unjudged results (the terminal prints the same). */
+export function targetCallsLine(t: TargetCalls): string {
+  const time = (what: string, x: TargetCalls["clientMs"]): string =>
+    x === null
+      ? `${what}: none reported`
+      : `${what} p50 ${formatMs(x.p50Ms)}, p95 ${formatMs(x.p95Ms)}${x.n < t.calls ? ` (${x.n} of them)` : ""}`;
+  const u = t.unjudged;
+  const unjudged =
+    u.results === 0
+      ? "no result names a document the dataset does not hold"
+      : `${u.results} result(s) in ${u.calls} call(s) name documents the dataset does not hold, scored as unjudged (not relevant): ${u.documents.join(", ")}${u.documents.length === SHOWN_DOCUMENTS ? `, … (the first ${SHOWN_DOCUMENTS} listed)` : ""}`;
+  return `${t.target}: ${t.calls} ranking calls; ${time("client", t.clientMs)}; ${time("target's own time", t.serverMs)}; ${unjudged}`;
 }
 
 const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
@@ -262,7 +295,7 @@ export function junitXml(report: Report): string {
   let errors = 0;
   let skipped = 0;
 
-  const checked = report.gate.checks.filter((c) => c.status !== "not-run");
+  const checked = report.gate.checks.filter((c) => isChecked(c.status));
   const fellFloors = checked.filter((c) => c.status !== "pass");
   tests += checked.length;
   failures += fellFloors.length;
@@ -275,7 +308,7 @@ export function junitXml(report: Report): string {
         .join("") +
       `  </testsuite>\n`,
   );
-  const ceilings = report.gate.ceilings.checks.filter((c) => c.status !== "not-run");
+  const ceilings = report.gate.ceilings.checks.filter((c) => isChecked(c.status));
   const exceeded = ceilings.filter((c) => c.status !== "pass");
   tests += ceilings.length;
   failures += exceeded.length;
@@ -289,6 +322,20 @@ export function junitXml(report: Report): string {
         .join("") +
       `  </testsuite>\n`,
   );
+  if (report.skipped.length > 0) {
+    tests += report.skipped.length;
+    skipped += report.skipped.length;
+    suites.push(
+      `  <testsuite${attr({ name: `Skipped evals (${report.floorMode})`, tests: report.skipped.length, failures: 0, errors: 0, skipped: report.skipped.length })}>\n` +
+        report.skipped
+          .map(
+            (s) =>
+              `    <testcase${attr({ classname: `gate.${s.eval}`, name: skippedName(s) })}><skipped${attr({ message: s.reason })}/></testcase>\n`,
+          )
+          .join("") +
+        `  </testsuite>\n`,
+    );
+  }
 
   const bySuite = new Map<string, ReportVerdict[]>();
   for (const v of report.verdicts) bySuite.set(v.suite, [...(bySuite.get(v.suite) ?? []), v]);

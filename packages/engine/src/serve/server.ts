@@ -219,6 +219,9 @@ const ROUTES: Record<string, Route> = {
   },
 };
 
+/** The routes `engine serve` answers, `METHOD /path`: what docs/engine.md and docs/targets.md list. */
+export const SERVED_ROUTES: readonly string[] = Object.keys(ROUTES);
+
 /** A `DocumentsResponse`: the collection's documents afterwards and the index's new fingerprint. */
 function documentsReply(engine: Engine, report: IndexReport): { body: unknown; elapsedMs: number } {
   return {
