@@ -5,9 +5,12 @@
  *   const output = await exportRun(recording.storage, recording.createdRunIds[0]);
  *   const analysis = analyzeRun(output, floorsOf);            // case records and aggregates
  *   const gate = checkFloors(baseline, mode, analysis.aggregates, analysis.ranEvals);
- *   writeReportSet("reports", buildReport({ ...inputs, analysis, gate }));
+ *   const report = buildReport({ ...inputs, analysis, gate });
+ *   writeReportSet("reports", report);
+ *   await markFailedSuites(recording.storage, output, suiteVerdicts(report)); // ⊗ in Evalite's UI
  *
- * Subpaths: `/evalite-storage` (this run read back from Evalite's storage), `/evalite-output`
+ * Subpaths: `/evalite-storage` (this run read back from Evalite's storage, the gate's verdicts
+ * written back as suite statuses), `/suite-verdicts` (the gate's verdict per suite), `/evalite-output`
  * (Evalite's results as case records), `/run-info` (what the suite tells the gate about a run),
  * `/baseline` (floors, ratchet), `/report` (analysis and the report), `/writers` (JSON, Markdown,
  * badge, JUnit), `/report-file` (reading a report back), `/compare` and `/stats`
