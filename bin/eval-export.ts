@@ -2,7 +2,8 @@
  * `pnpm eval:export [--runId N] [--output folder]`: the Evalite UI as a static bundle
  * (helpers/ui-export.ts): the storage's newest run unless --runId names one, with a page at every
  * route, so any plain static file server serves every page, traces included:
- * `python3 -m http.server -d evalite-export 8080`, `npx serve evalite-export`, nginx, …
+ * `python3 -m http.server --bind 127.0.0.1 -d evalite-export 8080` (`serveCommand`, tested),
+ * `npx serve evalite-export`, nginx, …
  *
  * Exit status: 0 exported; 2 bad arguments, no storage, or no such run (one line).
  */
@@ -10,7 +11,7 @@ import { existsSync } from "node:fs";
 import { exportStaticUI } from "evalite/export-static";
 import { createSqliteStorage } from "evalite/sqlite-storage";
 import { type CommandIo, parseCommandLine, positiveInteger, processIo, UsageError } from "../helpers/cli-args.js";
-import { describeExportedRun, runToExport, writeRoutePages } from "../helpers/ui-export.js";
+import { describeExportedRun, runToExport, serveCommand, writeRoutePages } from "../helpers/ui-export.js";
 
 const USAGE = "Usage: pnpm eval:export [--runId N] [--output folder]";
 const OPTIONS = { runId: { type: "string" }, output: { type: "string" }, help: { type: "boolean", short: "h" } } as const;
@@ -63,7 +64,7 @@ export async function main(argv: string[], io: CommandIo = processIo(), env: Nod
     const pages = await writeRoutePages(storage, run.id, output);
     io.stdout(`${describeExportedRun({ id: run.id, runType: run.runType, suites: suites.length }, latestFull?.id, output)}\n`);
     io.stdout(
-      `eval:export: ${pages} route pages written; serve the folder with any static file server, e.g. python3 -m http.server -d ${output} 8080\n`,
+      `eval:export: ${pages} route pages written; serve the folder with any static file server, e.g. ${serveCommand(output).join(" ")} (then open http://127.0.0.1:8080/)\n`,
     );
     return 0;
   } finally {

@@ -13,7 +13,8 @@
  * 3. Reads exactly that run back from the storage (and writes it to --outputPath as Evalite's JSON
  *    export), gates it on the floors, latency ceilings and recorded cases of the run's mode
  *    (docs/gate.md; the floors of skipped evals are reported as skipped), applies --lower-floor, --accept-failure and --update-baseline, writes the
- *    report set and prints the verdict.
+ *    report set, writes the gate's verdict into the run's suites (status "fail", Evalite's ⊗, for
+ *    each suite the gate failed) and prints the verdict.
  *
  * Exit status: 0 pass; 1 an eval failed, a case regressed, a floor fell or went missing, a latency
  * ceiling was exceeded or went missing, a --threshold given on the command line was not met,
@@ -30,7 +31,6 @@ import { ConfigError } from "@hybrid-search/eval-gate";
 import {
   type Baseline,
   type CaseChange,
-  describeChanges,
   type FloorChange,
   floorMode,
   loadBaseline,
@@ -40,7 +40,7 @@ import {
   writeBaseline,
 } from "@hybrid-search/eval-gate/baseline";
 import { acceptFailures, recordCases } from "@hybrid-search/eval-gate/case-ratchet";
-import { exportRun, recordCreatedRuns } from "@hybrid-search/eval-gate/evalite-storage";
+import { exportRun, markFailedSuites, type RecordingStorage, recordCreatedRuns } from "@hybrid-search/eval-gate/evalite-storage";
 import { checkPassMarkNames, withFlags } from "@hybrid-search/eval-gate/pass-marks";
 import {
   analyzeRun,
@@ -60,6 +60,7 @@ import {
   skipCovering,
   skippedName,
 } from "@hybrid-search/eval-gate/run-info";
+import { suiteVerdicts } from "@hybrid-search/eval-gate/suite-verdicts";
 import { targetCallsLine, writeReportSet } from "@hybrid-search/eval-gate/writers";
 import type { Evalite } from "evalite";
 import type { Vitest } from "vitest/node";
@@ -176,18 +177,61 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
   }
   terminal.restore();
   const verdict = evaliteVerdict(vitest);
-
-  // Exactly the run this invocation created ("run-once" makes one, lazily, at its first eval).
-  const [runId, ...more] = recording.createdRunIds;
-  let output: Evalite.Exported.Output | null = null;
   try {
-    if (runId !== undefined && more.length === 0) output = await exportRun(recording.storage, runId);
+    return await judgeRun({
+      args,
+      argv,
+      io,
+      dataset,
+      baseline,
+      baselinePath,
+      upgradedFrom,
+      configuredThreshold: evalite.threshold,
+      verdict,
+      recording,
+      runInfoPath,
+      skippedPath,
+      startedAt,
+    });
   } finally {
     await recording.storage.close();
   }
+}
+
+/** What `main` hands the gate once Evalite has run. */
+interface RunToJudge {
+  args: EvalArgs;
+  argv: string[];
+  io: EvalIo;
+  dataset: Dataset;
+  baseline: Baseline;
+  baselinePath: string;
+  upgradedFrom: number | null;
+  /** evalite.config.ts's `scoreThreshold`, null when none. */
+  configuredThreshold: number | null;
+  verdict: EvaliteVerdict;
+  /** The storage Evalite ran on, still open: the gate reads the run from it and writes its verdicts back. */
+  recording: RecordingStorage;
+  runInfoPath: string;
+  /** Where the eval files appended each eval the target could not run (helpers/targets/skips.ts). */
+  skippedPath: string;
+  startedAt: Date;
+}
+
+/**
+ * Step 3 (module comment): reads exactly this invocation's run back, gates it, writes the report
+ * set, writes the gate's verdict into each suite of the run (status "fail" for a suite it failed:
+ * the ⊗ of Evalite's UI, suite-verdicts.ts) and prints the verdict; returns the exit status.
+ */
+async function judgeRun(run: RunToJudge): Promise<number> {
+  const { args, io, baseline, baselinePath, verdict, recording } = run;
+  const say = (line: string): void => io.stdout(`${line}\n`);
+  // Exactly the run this invocation created ("run-once" makes one, lazily, at its first eval).
+  const [runId, ...more] = recording.createdRunIds;
+  const output = runId !== undefined && more.length === 0 ? await exportRun(recording.storage, runId) : null;
   let skipped: SkippedEval[];
   try {
-    skipped = readSkippedEvals(skippedPath);
+    skipped = readSkippedEvals(run.skippedPath);
   } catch (error) {
     return configError(error, io);
   }
@@ -210,12 +254,12 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
   }
   let runInfo: RunInfo;
   try {
-    runInfo = readRunInfo(runInfoPath);
+    runInfo = readRunInfo(run.runInfoPath);
   } catch (error) {
     return configError(error, io);
   }
 
-  const mode = floorMode(runInfo.mode, dataset.name);
+  const mode = floorMode(runInfo.mode, run.dataset.name);
   const floorsOf = baseline.floors[mode] ?? {};
   const passMarks = withFlags(baseline.passMarks, args.passMarks);
   const analysis = analyzeRun(output, (evalKey) => Object.keys(floorsOf[evalKey] ?? {}), passMarks);
@@ -233,7 +277,7 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
   }
   const git = gitInfo(root);
   const context = {
-    date: startedAt.toISOString(),
+    date: run.startedAt.toISOString(),
     commit: git.commit,
     dirty: git.dirty,
     reason: args.reason ?? "pnpm eval --update-baseline",
@@ -261,25 +305,26 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
       caseChanges.push(...recorded);
     } else say(`baseline: not raised: an eval failed in this run`);
   }
-  if (changes.length > 0 || caseChanges.length > 0 || (args.updateBaseline && upgradedFrom !== null)) writeBaseline(baselinePath, baseline);
-  if (upgradedFrom !== null)
+  if (changes.length > 0 || caseChanges.length > 0 || (args.updateBaseline && run.upgradedFrom !== null))
+    writeBaseline(baselinePath, baseline);
+  if (run.upgradedFrom !== null)
     say(
-      `baseline: ${relative(process.cwd(), baselinePath) || baselinePath} is version ${upgradedFrom}, read as version 2 (MRR is now MRR@10; no ceilings or recorded cases yet)${args.updateBaseline ? "; written as version 2" : "; pnpm eval --update-baseline writes it as version 2"}`,
+      `baseline: ${relative(process.cwd(), baselinePath) || baselinePath} is version ${run.upgradedFrom}, read as version 2 (MRR is now MRR@10; no ceilings or recorded cases yet)${args.updateBaseline ? "; written as version 2" : "; pnpm eval --update-baseline writes it as version 2"}`,
     );
 
   const report = buildReport({
-    startedAt,
+    startedAt: run.startedAt,
     finishedAt: new Date(),
     git,
-    args: argv,
+    args: run.argv,
     runInfo,
     floorMode: mode,
-    fixtures: fixtureInfo(dataset),
+    fixtures: fixtureInfo(run.dataset),
     evalite: verdict,
     evaliteThreshold:
       args.threshold !== null
         ? { threshold: args.threshold, source: "--threshold", binding: true }
-        : { threshold: evalite.threshold, source: evalite.threshold === null ? "none" : "evalite.config.ts", binding: false },
+        : { threshold: run.configuredThreshold, source: run.configuredThreshold === null ? "none" : "evalite.config.ts", binding: false },
     output,
     analysis,
     baselinePath: relative(root, baselinePath) || baselinePath,
@@ -292,6 +337,12 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
   });
   const reportsDir = resolve(process.env.EVAL_REPORTS_DIR?.trim() || join(root, "reports"));
   const paths = writeReportSet(args.keepReport ? join(reportsDir, "kept") : reportsDir, report);
+  try {
+    await markFailedSuites(recording.storage, output, suiteVerdicts(report));
+  } catch (error) {
+    // The verdict stands; only the UI's marks are missing.
+    say(`eval: the gate's verdicts could not be written to Evalite's storage (the UI's ⊗ marks): ${firstLine(error)}`);
+  }
   printVerdict(report, changes, baselinePath, say);
   printCases(report, caseChanges, say);
   const written = [paths.markdown, paths.junit, ...(paths.badge ? [paths.badge] : [])].map((p) => relative(process.cwd(), p));
@@ -363,9 +414,17 @@ function printVerdict(report: Report, changes: readonly FloorChange[], baselineP
     say(`gate: if it is intended: pnpm eval --lower-floor "<eval|p95 ms|slice>" --reason "why"`);
   }
   if (changes.length > 0) {
-    const { summary, lines } = describeChanges(changes);
-    say(`baseline: ${where}: ${summary} (logged with date, commit and reason)`);
-    for (const line of lines) say(`  ${line}`);
+    const added = changes.filter((c) => c.from === null).length;
+    const removed = changes.filter((c) => c.to === null).length;
+    say(
+      `baseline: ${where}: ${added} floor(s) added, ${changes.length - added - removed} moved, ${removed} removed (logged with date, commit and reason)`,
+    );
+    // A first baseline adds hundreds of floors: list the changes people review, not every addition.
+    for (const c of changes.filter((c) => c.from !== null || changes.length <= 20)) {
+      say(
+        `  ${c.key} ${c.from === null ? "new" : c.from.toFixed(4)} → ${c.to === null ? "removed" : c.to.toFixed(4)}${c.achieved === null ? "" : ` (achieved ${c.achieved.toFixed(4)}, n=${c.n})`}`,
+      );
+    }
   }
   say(`evalite: ${evaliteMeanLine(report)}`);
   const j = report.judge;

@@ -80,6 +80,50 @@ describe("the fast SQLite storage", () => {
     await fast.close();
   });
 
+  it("fills in each suite's duration (Evalite leaves 0): from its first case starting to its latest result stored", async () => {
+    const path = join(dir, "durations.db");
+    const fast = await createFastSqliteStorage(path);
+    const run = await fast.runs.create({ runType: "full" });
+    const suite = await fast.suites.create({ runId: run.id, name: "Search (BM25)", filepath: "evals/search.eval.ts" });
+    const durationOf = async () => (await fast.suites.getMany({ ids: [suite.id] }))[0]!.duration;
+    const first = await fast.evals.create({ suiteId: suite.id, order: 0, ...STARTED });
+    const second = await fast.evals.create({ suiteId: suite.id, order: 1, ...STARTED });
+    // A case that starts is not a result: nothing is written yet.
+    expect(await durationOf()).toBe(0);
+    await new Promise((r) => setTimeout(r, 30));
+    await fast.evals.update({
+      id: first.id,
+      input: "q0",
+      expected: null,
+      output: "o",
+      duration: 0,
+      status: "success",
+      renderedColumns: [],
+    });
+    const afterFirst = await durationOf();
+    expect(afterFirst).toBeGreaterThanOrEqual(30);
+    await new Promise((r) => setTimeout(r, 30));
+    // A case served from the run's memo took ~0 ms of its own: the span still counts the wait.
+    await fast.evals.update({ id: second.id, input: "q1", expected: null, output: "o", duration: 0, status: "fail", renderedColumns: [] });
+    const afterSecond = await durationOf();
+    expect(afterSecond).toBeGreaterThanOrEqual(afterFirst + 30);
+    // Evalite's status update at the suite's end keeps it; so does a later status change (the gate's verdict).
+    await fast.suites.update({ id: suite.id, status: "success" });
+    await new Promise((r) => setTimeout(r, 30));
+    await fast.suites.update({ id: suite.id, status: "fail" });
+    expect(await durationOf()).toBe(afterSecond);
+    // Evalite's own storage reads the same figure from the file (what its UI and export show).
+    const plain = await createSqliteStorage(path);
+    expect((await plain.suites.getMany({ ids: [suite.id] }))[0]!.duration).toBe(afterSecond);
+    // A suite another process created is not timed by this one.
+    const other = await plain.suites.create({ runId: run.id, name: "Vector search", filepath: "evals/vsearch.eval.ts" });
+    const row = await fast.evals.create({ suiteId: other.id, order: 0, ...STARTED, status: "success" });
+    expect(row.suite_id).toBe(other.id);
+    expect((await plain.suites.getMany({ ids: [other.id] }))[0]!.duration).toBe(0);
+    await plain.close();
+    await fast.close();
+  });
+
   it("indexes the parent ids and syncs less often; Evalite's own storage still opens the file", async () => {
     const path = join(dir, "indexes.db");
     const fast = await createFastSqliteStorage(path);

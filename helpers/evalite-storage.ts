@@ -17,6 +17,13 @@
  * run being recorded), from the rows its own writes returned — only this process writes that
  * suite's cases — and otherwise with rows whose JSON fields are read and parsed on first access
  * (the UI, exports and the gate read them all, as before).
+ * It also fills in what Evalite leaves at 0: each suite's **duration**, which Evalite's UI shows
+ * beside the suite's score ("0ms" for every suite as shipped: no code of Evalite's sets it). It is
+ * the suite's wall-clock span in this process: from its first case starting (when Evalite creates
+ * the suite) to its latest case's result being stored, rewritten as each result arrives. It is
+ * elapsed time, not work: cases of one file run concurrently (up to `maxConcurrency`), so the
+ * spans of a file's suites overlap, and a case whose engine call the run's memo already holds
+ * (helpers/run-cache.ts) adds only its wait. The engine's own time per case is the latency column.
  * It reaches into the storage's database handle, which Evalite does not publish; the version is
  * pinned (package.json), and with another storage shape the storage is returned unchanged.
  */
@@ -46,11 +53,13 @@ export async function createFastSqliteStorage(path: string): Promise<Evalite.Sto
   const { suites, evals } = storage;
   /** The cases of each suite this storage created, as its writes returned them, in insertion order. */
   const recorded = new Map<number, Evalite.Storage.Entities.Eval[]>();
+  const spans = suiteSpans(db);
   storage.suites = {
     ...suites,
     create: async (opts) => {
       const suite = await suites.create(opts);
       recorded.set(suite.id, []);
+      spans.started(suite.id);
       return suite;
     },
   };
@@ -59,6 +68,7 @@ export async function createFastSqliteStorage(path: string): Promise<Evalite.Sto
     create: async (opts) => {
       const row = await evals.create(opts);
       recorded.get(row.suite_id)?.push(row);
+      if (row.status !== "running") spans.caseStored(row.suite_id);
       return row;
     },
     update: async (opts) => {
@@ -66,6 +76,7 @@ export async function createFastSqliteStorage(path: string): Promise<Evalite.Sto
       const rows = recorded.get(row.suite_id);
       const at = rows?.findIndex((r) => r.id === row.id) ?? -1;
       if (rows && at >= 0) rows[at] = row;
+      if (row.status !== "running") spans.caseStored(row.suite_id);
       return row;
     },
     getMany: async (opts) => {
@@ -75,6 +86,23 @@ export async function createFastSqliteStorage(path: string): Promise<Evalite.Sto
     },
   };
   return storage;
+}
+
+/**
+ * Each suite's wall-clock span (module comment), written to its `duration` column (milliseconds,
+ * as Evalite's UI reads it) whenever one of its cases' results is stored. Only suites this storage
+ * created are timed: a suite of another process keeps what that process wrote.
+ */
+function suiteSpans(db: Database.Database): { started(suiteId: number): void; caseStored(suiteId: number): void } {
+  const startedAt = new Map<number, number>();
+  const write = db.prepare("UPDATE suites SET duration = @duration WHERE id = @id");
+  return {
+    started: (suiteId) => void startedAt.set(suiteId, performance.now()),
+    caseStored: (suiteId) => {
+      const started = startedAt.get(suiteId);
+      if (started !== undefined) write.run({ id: suiteId, duration: Math.round(performance.now() - started) });
+    },
+  };
 }
 
 /** Evalite's filters and order (`ORDER BY col_order`, ties in insertion order) over a suite's recorded rows. */

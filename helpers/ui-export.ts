@@ -39,6 +39,15 @@ export function describeExportedRun(run: ExportedRunSummary, latestFull: number 
   return `eval:export: ${what} → ${output}/`;
 }
 
+/**
+ * The command `pnpm eval:export` and the docs give for serving an export: Python's static file
+ * server (any plain static server works; this one is on most machines), on this machine only.
+ * test/eval-export.test.ts runs exactly this command and fetches a deep link to a trace from it.
+ */
+export function serveCommand(folder: string, port = 8080): string[] {
+  return ["python3", "-m", "http.server", "--bind", "127.0.0.1", "-d", folder, String(port)];
+}
+
 /** The newest run (any kind), or the one asked for; undefined when the storage has none. */
 export async function runToExport(storage: Evalite.Storage, runId: number | undefined): Promise<Evalite.Storage.Entities.Run | undefined> {
   // By id: runs created within the same second tie on created_at, Evalite's default order.

@@ -3,12 +3,18 @@
  * the pages it writes, and its one-line errors. The exported UI itself is checked in a browser
  * (test/ui/evalite-ui.test.ts).
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSqliteStorage } from "evalite/sqlite-storage";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../bin/eval-export.js";
+import { serveCommand } from "../helpers/ui-export.js";
+import { freePort } from "./eval-run.js";
+
+const havePython = spawnSync("python3", ["--version"]).status === 0;
+if (!havePython) console.warn("\n⚠  SKIPPED serving an export with the documented command: python3 not found.\n");
 
 const scratch = mkdtempSync(join(tmpdir(), "eval-export-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -65,6 +71,43 @@ describe("pnpm eval:export", () => {
     const f = await exportWith(["--runId", "1", "--output", full], file);
     expect(f.stdout).toContain(`eval:export: run #1 (a full run, 2 suites) → ${full}/`);
     expect(existsSync(join(full, "suite/Matrix/eval/0/index.html"))).toBe(true);
+  });
+
+  it.skipIf(!havePython)("the serve command it prints serves every page of the export, a deep link to a trace included", async () => {
+    const file = join(scratch, "serve.db");
+    await storageWithRuns(file);
+    const out = join(scratch, "served");
+    const r = await exportWith(["--output", out], file);
+    expect(r.stdout).toContain(`e.g. ${serveCommand(out).join(" ")} (then open http://127.0.0.1:8080/)`);
+    const port = await freePort();
+    const [command, ...args] = serveCommand(out, port);
+    const server = spawn(command!, args, { stdio: "ignore" });
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      const get = async (path: string) => {
+        for (let tries = 0; ; tries++) {
+          try {
+            return await fetch(`${base}${path}`);
+          } catch (error) {
+            // Not listening yet.
+            if (tries > 100) throw error;
+            await new Promise((res) => setTimeout(res, 100));
+          }
+        }
+      };
+      const page = readFileSync(join(out, "index.html"), "utf8");
+      for (const path of ["/", "/suite/Search", "/suite/Search/eval/1?trace=0"]) {
+        const response = await get(path);
+        expect(response.status, path).toBe(200);
+        expect(await response.text(), path).toBe(page);
+      }
+      const asset = page.match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
+      expect(asset).toBeDefined();
+      expect((await get(asset!)).status).toBe(200);
+      expect(await (await get("/data/menu-items.json")).json()).toMatchObject({ suites: [{ name: "Search" }] });
+    } finally {
+      server.kill("SIGTERM");
+    }
   });
 
   it("stops with one line when there is no storage, no such run, or a bad flag", async () => {

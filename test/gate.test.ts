@@ -5,6 +5,7 @@
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createSqliteStorage } from "evalite/sqlite-storage";
 import { afterAll, describe, expect, it } from "vitest";
 import { type Baseline, emptyBaseline } from "@hybrid-search/eval-gate/baseline";
 import { reportProblems } from "@hybrid-search/eval-gate/report-file";
@@ -52,6 +53,16 @@ const refused = (args: string[], env: Record<string, string> = {}): Promise<Outc
   evalInProcess(args, { EVAL_BASELINE: baselinePath, ...env });
 
 const baseline = (): Baseline => JSON.parse(readFileSync(baselinePath, "utf8")) as Baseline;
+
+/** The suites of a run's Evalite storage, as its UI reads them: the status it marks (⊗ for fail) and the duration it shows. */
+async function suitesShown(r: EvalRun): Promise<Array<{ name: string; status: string; duration: number }>> {
+  const storage = await createSqliteStorage(join(r.dir, "evalite.db"));
+  try {
+    return (await storage.suites.getMany({})).map(({ name, status, duration }) => ({ name, status, duration }));
+  } finally {
+    await storage.close();
+  }
+}
 
 describe("pnpm eval gates on per-metric floors", () => {
   let normal: { path: string; report: Report };
@@ -125,6 +136,10 @@ describe("pnpm eval gates on per-metric floors", () => {
       // A filtered run leaves the badge alone: its pass rate is not the suite's.
       expect(files).not.toContain("badge.json");
       expect(r.stdout).toMatch(/no badge: a filtered run's pass rate is not the suite's/);
+      // What Evalite's UI shows of it: no ⊗ (the gate passed the suite), and a duration that is not Evalite's 0.
+      const [shown] = await suitesShown(r);
+      expect(shown).toMatchObject({ name: HYBRID, status: "success" });
+      expect(shown!.duration).toBeGreaterThan(0);
     },
     RUN_TIMEOUT_MS,
   );
@@ -186,6 +201,9 @@ describe("pnpm eval gates on per-metric floors", () => {
       expect(weak.report.engineOptions).toEqual({ hybrid: { columnWeights: [0, 0, 0] } });
       const fell = weak.report.gate.failures.find((c) => c.key === `${HYBRID}|nDCG@10|all`)!;
       expect(fell.delta!).toBeLessThan(-0.03);
+      // No case threw, so Evalite stored the suite as a success; the gate failed it, and marked it so (⊗ in the UI).
+      expect(weak.report.evalite.failedSuites).toEqual([]);
+      expect(await suitesShown(r)).toEqual([expect.objectContaining({ name: HYBRID, status: "fail" })]);
     },
     RUN_TIMEOUT_MS,
   );

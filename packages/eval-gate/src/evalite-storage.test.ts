@@ -5,7 +5,7 @@ import type { Evalite } from "evalite";
 import { createInMemoryStorage } from "evalite/in-memory-storage";
 import { createSqliteStorage } from "evalite/sqlite-storage";
 import { afterAll, describe, expect, it } from "vitest";
-import { exportRun, recordCreatedRuns } from "./evalite-storage.js";
+import { exportRun, markFailedSuites, recordCreatedRuns } from "./evalite-storage.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -146,6 +146,24 @@ describe.each(storages)("this run read back from Evalite's %s storage", (_, open
     await writeSuite(storage, other.id, "Other", [{ input: "x", output: 1, scores: [["m", 1]] }]);
     expect((await exportRun(storage, run.id)).suites).toEqual([]);
     await expect(exportRun(storage, 9999)).rejects.toThrow("Evalite's storage has no run 9999");
+    await storage.close();
+  });
+
+  it("writes the gate's verdicts back: status fail for each suite it failed that Evalite had not, nothing else", async () => {
+    const storage = await open();
+    const run = await storage.runs.create({ runType: "full" });
+    await writeSuite(storage, run.id, "Low but holding", [{ input: "a", output: 1, scores: [["m", 0.1]] }]);
+    await writeSuite(storage, run.id, "Floor fell", [{ input: "b", output: 1, scores: [["m", 0.9]] }]);
+    await writeSuite(storage, run.id, "Threw", [{ input: "c", output: null, status: "fail", scores: [] }]);
+    const out = await exportRun(storage, run.id);
+    const marked = await markFailedSuites(storage, out, [
+      { suite: "Low but holding", status: "pass" },
+      { suite: "Floor fell", status: "fail" },
+      { suite: "Threw", status: "fail" },
+    ]);
+    expect(marked).toEqual(["Floor fell"]);
+    const statuses = Object.fromEntries((await exportRun(storage, run.id)).suites.map((s) => [s.name, s.status]));
+    expect(statuses).toEqual({ "Low but holding": "success", "Floor fell": "fail", Threw: "fail" });
     await storage.close();
   });
 });

@@ -3,7 +3,8 @@
  * results, and its `outputPath` export takes the storage's latest full run, whichever process
  * made it. So the gate learns which run this invocation created by recording the ids the storage
  * hands out (`recordCreatedRuns`), and reads that run's rows itself (`exportRun`), in the shape
- * of Evalite's `--outputPath` export (`Evalite.Exported.Output`, same fields, same mapping).
+ * of Evalite's `--outputPath` export (`Evalite.Exported.Output`, same fields, same mapping). After
+ * the gate, `markFailedSuites` writes its verdicts back as the suites' status, for Evalite's UI.
  *
  * I/O through the `Evalite.Storage` interface only; Evalite itself is not imported (types only).
  */
@@ -77,6 +78,26 @@ export async function exportRun(storage: Evalite.Storage, runId: number): Promis
       };
     }),
   };
+}
+
+/**
+ * Writes the gate's verdicts into the run's suites, the one mark Evalite's UI lets a run set
+ * (suite-verdicts.ts): status "fail" (Evalite's ⊗) for each suite the gate failed that Evalite
+ * had not already failed. Returns the names of the suites it marked.
+ */
+export async function markFailedSuites(
+  storage: Evalite.Storage,
+  output: Pick<Evalite.Exported.Output, "suites">,
+  verdicts: ReadonlyArray<{ suite: string; status: "pass" | "fail" }>,
+): Promise<string[]> {
+  const failed = new Set(verdicts.filter((v) => v.status === "fail").map((v) => v.suite));
+  const marked: string[] = [];
+  for (const suite of output.suites) {
+    if (!failed.has(suite.name) || suite.status === "fail") continue;
+    await storage.suites.update({ id: suite.id, status: "fail" });
+    marked.push(suite.name);
+  }
+  return marked;
 }
 
 function exportedEval(

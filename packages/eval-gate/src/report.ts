@@ -456,17 +456,7 @@ export const isChecked = (status: FloorCheck["status"] | CeilingCheck["status"])
  * their scores were not scored.
  */
 export function nothingScored(cases: readonly CaseOutcome[]): string[] {
-  const bySuite = new Map<string, { cases: number; scored: number; notScored: Record<string, number> }>();
-  for (const c of cases) {
-    const s = bySuite.get(c.suite) ?? { cases: 0, scored: 0, notScored: {} };
-    s.cases++;
-    for (const m of c.metrics) {
-      const notScored = Object.values(m.notScored ?? {}).reduce((a, b) => a + b, 0);
-      s.scored += c.trials - notScored;
-      for (const [reason, n] of Object.entries(m.notScored ?? {})) s.notScored[reason] = (s.notScored[reason] ?? 0) + n;
-    }
-    bySuite.set(c.suite, s);
-  }
+  const bySuite = scoringBySuite(cases);
   const why = (counts: Record<string, number>): string =>
     Object.keys(counts).length === 0
       ? "no scores at all"
@@ -489,6 +479,24 @@ export function nothingScored(cases: readonly CaseOutcome[]): string[] {
     : [
         `${none.length} eval(s) could score no case: ${none.map(([suite, s]) => `${suite} (${s.cases} case(s), ${why(s.notScored)})`).join("; ")}`,
       ];
+}
+
+/** Per suite: its cases, how many of its scores were scored, and why the others were not. */
+export function scoringBySuite(
+  cases: readonly CaseOutcome[],
+): Map<string, { cases: number; scored: number; notScored: Record<string, number> }> {
+  const bySuite = new Map<string, { cases: number; scored: number; notScored: Record<string, number> }>();
+  for (const c of cases) {
+    const s = bySuite.get(c.suite) ?? { cases: 0, scored: 0, notScored: {} };
+    s.cases++;
+    for (const m of c.metrics) {
+      const notScored = Object.values(m.notScored ?? {}).reduce((a, b) => a + b, 0);
+      s.scored += c.trials - notScored;
+      for (const [reason, n] of Object.entries(m.notScored ?? {})) s.notScored[reason] = (s.notScored[reason] ?? 0) + n;
+    }
+    bySuite.set(c.suite, s);
+  }
+  return bySuite;
 }
 
 export const pct = (x: number | null): string => (x === null ? "–" : `${(x * 100).toFixed(1)} %`);
