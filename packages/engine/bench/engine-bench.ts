@@ -99,6 +99,12 @@ function time<T>(fn: () => T): [T, number] {
   return [out, performance.now() - t0];
 }
 
+/** CPU milliseconds (user + system) this process used since `start` (a `process.cpuUsage()`). */
+function cpuMsSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
 async function timeAsync<T>(fn: () => Promise<T>): Promise<[T, number]> {
   const t0 = performance.now();
   const out = await fn();
@@ -321,6 +327,8 @@ async function main(): Promise<void> {
       balanced: [] as number[],
       thorough: [] as number[],
     };
+    /** CPU time (user + system of this process) of the vector runs: a loaded machine inflates it less than wall time. */
+    const cpu = { bareScan: [] as number[], bareScanWasm: [] as number[], vsearch: [] as number[] };
     const stageMs: number[] = [];
     /** Per query, paired: where engine vsearch time goes beyond the bare scan of the kernel it runs (WASM SIMD). */
     const vectorParts = {
@@ -381,15 +389,23 @@ async function main(): Promise<void> {
       let vsearchMs = NaN;
       let vresponse: SearchResponse | undefined;
       const runVsearch = async (): Promise<void> => {
+        const cpu0 = process.cpuUsage();
         [vresponse, vsearchMs] = await timeAsync(() => e.vsearch(q.text, { limit: LIMIT }));
+        cpu.vsearch.push(cpuMsSince(cpu0));
       };
       let bareMs = NaN;
       let bareWasmMs = NaN;
       const runBare = async (): Promise<void> => {
-        if (queryVector) bareMs = time(() => bareScan(floorRows, queryVector, LIMIT))[1];
+        if (!queryVector) return;
+        const cpu0 = process.cpuUsage();
+        bareMs = time(() => bareScan(floorRows, queryVector, LIMIT))[1];
+        cpu.bareScan.push(cpuMsSince(cpu0));
       };
       const runBareWasm = async (): Promise<void> => {
-        if (queryVector) bareWasmMs = time(() => bareScan(wasmFloorRows, queryVector, LIMIT))[1];
+        if (!queryVector) return;
+        const cpu0 = process.cpuUsage();
+        bareWasmMs = time(() => bareScan(wasmFloorRows, queryVector, LIMIT))[1];
+        cpu.bareScanWasm.push(cpuMsSince(cpu0));
       };
       // Rotating order: each of the three goes first, second and third on a third of the queries.
       const vectorRuns = [runBare, runBareWasm, runVsearch];
@@ -465,6 +481,7 @@ async function main(): Promise<void> {
       dataVersionPragmaMs: dataVersionMs,
       retriedStatements: retries,
     };
+    const vectorCpuMs = { bareScan: summarize(cpu.bareScan), bareScanWasm: summarize(cpu.bareScanWasm), vsearch: summarize(cpu.vsearch) };
     /** Against the issue's floor, the JavaScript loop's bare scan. */
     const vectorRatio = { p50: latency.vsearch.p50 / latency.bareScan.p50, p95: latency.vsearch.p95 / latency.bareScan.p95 };
     /** Against the bare scan with the kernel the engine runs. */
@@ -598,6 +615,10 @@ async function main(): Promise<void> {
         `WASM / JS bare scan, per query (median) ${fmt(vectorBreakdown.pairedWasmOverJsScan.p50)}×`,
     );
     lines.push(
+      `  CPU time per query, p50 / p95: bare scan JS ${fmt(vectorCpuMs.bareScan.p50)} / ${fmt(vectorCpuMs.bareScan.p95)} ms, ` +
+        `WASM ${fmt(vectorCpuMs.bareScanWasm.p50)} / ${fmt(vectorCpuMs.bareScanWasm.p95)} ms, engine vsearch ${fmt(vectorCpuMs.vsearch.p50)} / ${fmt(vectorCpuMs.vsearch.p95)} ms`,
+    );
+    lines.push(
       `  per query, paired (median): vsearch − WASM bare scan ${fmt(vectorBreakdown.pairedVsearchMinusBareScanWasm.p50, 3)} ms; query embedding ${fmt(vectorBreakdown.queryEmbedding.p50, 3)} ms, ` +
         `vector stage beyond embedding and scan (per-document best, top-k) ${fmt(vectorBreakdown.vectorStageBeyondEmbeddingAndScan.p50, 3)} ms, ` +
         `outside the vector stage (query analysis, passage rows, hits) ${fmt(vectorBreakdown.outsideVectorStage.p50, 3)} ms`,
@@ -647,6 +668,7 @@ async function main(): Promise<void> {
         bm25Ratio: ratios,
         vectorRatio,
         vectorRatioWasm,
+        vectorCpuMs,
         vectorBreakdown,
         bm25ByKind: byKind,
         breakdown,
