@@ -23,12 +23,15 @@ interface ScanTime {
   wallMs: number;
 }
 
+/** One line, `bench:scan: <problem>; Usage: …`, and exit 2, as the other benchmarks do. */
+function badArguments(problem: string): never {
+  process.stderr.write(`bench:scan: ${problem}; ${USAGE}\n`);
+  process.exit(2);
+}
+
 function positiveInt(name: string, text: string): number {
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) {
-    process.stderr.write(`bench:scan: --${name} must be a positive integer, got "${text}"\n${USAGE}\n`);
-    process.exit(2);
-  }
+  if (!Number.isInteger(n) || n < 1) badArguments(`--${name} must be a positive integer, got "${text}"`);
   return n;
 }
 
@@ -53,20 +56,30 @@ const loadAverage = (): string =>
     .join(" ");
 
 function main(): void {
-  let values: Record<string, string | undefined>;
+  let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({
-      options: { rows: { type: "string" }, dims: { type: "string" }, scans: { type: "string" }, seed: { type: "string" } },
+      options: {
+        rows: { type: "string" },
+        dims: { type: "string" },
+        scans: { type: "string" },
+        seed: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
       strict: true,
     }));
   } catch (error) {
-    process.stderr.write(`bench:scan: ${(error as Error).message}\n${USAGE}\n`);
-    process.exit(2);
+    badArguments((error as Error).message);
   }
-  const rows = positiveInt("rows", values.rows ?? "100000");
-  const dims = positiveInt("dims", values.dims ?? "384");
-  const scans = positiveInt("scans", values.scans ?? "40");
-  const seed = positiveInt("seed", values.seed ?? "42");
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const text = (name: string, fallback: string): string => (typeof values[name] === "string" ? (values[name] as string) : fallback);
+  const rows = positiveInt("rows", text("rows", "100000"));
+  const dims = positiveInt("dims", text("dims", "384"));
+  const scans = positiveInt("scans", text("scans", "40"));
+  const seed = positiveInt("seed", text("seed", "42"));
 
   const wasm = wasmResidentRows(rows, dims);
   if (!wasm) {
