@@ -12,7 +12,9 @@
  *   same unit vectors, loaded apart, with a bounded min-heap for the top k passages (the floor for
  *   exact search). The one piece of engine code in it is the arithmetic, `dotRows`: the pinned
  *   scores fix the order of every sum, so another loop would compute other numbers, and the bench
- *   also reports that loop's throughput in GB/s against the matrix size.
+ *   also reports that loop's throughput in GB/s against the matrix size. The same scan with the
+ *   engine's WebAssembly SIMD kernel (same sums, same scores) over a copy of the matrix in
+ *   WebAssembly memory is measured beside it: the floor of what the engine itself runs.
  *
  * What each floor leaves out (documents and passages rows, vectors, the per-document best, the
  * query's embedding, hits) is engine work, and the ratio says what it costs.
@@ -22,7 +24,8 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { HashedNgramEmbedder } from "../src/embed/hashed-ngram.js";
 import { baseLanguage } from "../src/ingest/language-path.js";
-import { dotRows, normalizeRow } from "../src/retrieval/vector.js";
+import type { ResidentRows } from "../src/retrieval/dot-rows-wasm.js";
+import { jsResidentRows, normalizeRow } from "../src/retrieval/vector.js";
 import { INDEX_RUN_CACHE_KIB } from "../src/store/database.js";
 import { passageBody, pathTerms } from "../src/store/indexer.js";
 import { indexTerms, resolveAnalyzer } from "../src/text/analyze.js";
@@ -106,32 +109,37 @@ export function measureIngestFloors(indexFile: string, scratchDir: string): Inge
   }
 }
 
-/** The index's vectors of `embedder`, in passage order, each scaled to unit length, in one matrix. */
-export function loadUnitMatrix(indexFile: string, embedder: string, dimensions: number): Float32Array {
+/**
+ * The index's vectors of `embedder`, in passage order, each scaled to unit length, in one
+ * `Float32Array` scanned by the JavaScript loop (`dotRows`).
+ */
+export function loadUnitRows(indexFile: string, embedder: string, dimensions: number): ResidentRows {
   const db = new Database(indexFile, { readonly: true });
   try {
     const blobs = db
       .prepare("SELECT e.vector FROM passages p JOIN embeddings e ON e.content_hash = p.content_hash AND e.embedder = ? ORDER BY p.id")
       .pluck()
       .all(embedder) as Buffer[];
-    const matrix = new Float32Array(blobs.length * dimensions);
+    const rows = jsResidentRows(blobs.length, dimensions);
+    const matrix = rows.matrix;
     blobs.forEach((blob, row) => {
-      new Uint8Array(matrix.buffer, row * dimensions * 4, dimensions * 4).set(blob);
+      new Uint8Array(matrix.buffer, matrix.byteOffset + row * dimensions * 4, dimensions * 4).set(blob);
       normalizeRow(matrix, row * dimensions, dimensions);
     });
-    return matrix;
+    return rows;
   } finally {
     db.close();
   }
 }
 
 /**
- * The bare exact scan: every row's dot product with the unit query (the engine's arithmetic,
- * `dotRows`, which the pinned scores require), the best `k` rows kept in a min-heap. `scores` is
- * the caller's buffer of one float64 per row. Returns the rows, best first.
+ * The bare exact scan: every row's dot product with the unit query (`rows.scan`: the engine's
+ * arithmetic, `dotRows` or its SIMD kernel, which the pinned scores require), the best `k` rows
+ * kept in a min-heap. Returns the rows, best first.
  */
-export function bareScan(matrix: Float32Array, dimensions: number, query: Float64Array, k: number, scores: Float64Array): Int32Array {
-  dotRows(matrix, dimensions, query, scores);
+export function bareScan(rows: ResidentRows, query: Float64Array, k: number): Int32Array {
+  rows.scan(query);
+  const scores = rows.scores;
   const heapScore = new Float64Array(k);
   const heapRow = new Int32Array(k);
   let size = 0;

@@ -2,25 +2,27 @@
  * Exact cosine top-k over every passage vector of the active embedder, held in one Float32Array
  * (rows L2-normalized at load, so cosine is a dot product). A document scores as its best passage.
  * Exact search keeps the eval honest: no recall is lost to an approximate index.
+ *
+ * The matrix lives in a WebAssembly memory scanned by a SIMD kernel (dot-rows-wasm.ts) where the
+ * runtime has fixed-width SIMD, else in a plain Float32Array scanned by `dotRows`; both compute
+ * every score with the same float64 operations in the same order, so the results are identical.
  */
 import { EngineError } from "../errors.js";
 import type { Catalog } from "../store/catalog.js";
 import type { Db } from "../store/database.js";
 import type { DocCandidate } from "./bm25.js";
+import { type ResidentRows, wasmResidentRows } from "./dot-rows-wasm.js";
 import { byScoreThenDocIdDesc, TopK } from "./order.js";
 
 export class VectorIndex {
   private constructor(
     readonly embedder: string,
     readonly dimensions: number,
-    private readonly matrix: Float32Array,
+    private readonly rows: ResidentRows,
     private readonly rowPassage: Int32Array,
     private readonly rowDocument: Int32Array,
     private readonly documentCount: number,
   ) {}
-
-  /** Every row's score for the last query; kept between calls, as the matrix is. */
-  private scores: Float64Array | undefined;
 
   get size(): number {
     return this.rowPassage.length;
@@ -31,17 +33,19 @@ export class VectorIndex {
       .prepare("SELECT count(*) FROM passages p JOIN embeddings e ON e.content_hash = p.content_hash AND e.embedder = ?")
       .pluck()
       .get(embedder) as number;
-    const matrix = new Float32Array(count * dimensions);
+    // Rows are written straight into their resident home: no second copy of the matrix.
+    const rows = residentRows(count, dimensions);
+    const matrix = rows.matrix;
     const rowPassage = new Int32Array(count);
     const rowDocument = new Int32Array(count);
     let row = 0;
-    const rows = db
+    const vectors = db
       .prepare(
         "SELECT p.id, e.dimensions, e.vector FROM passages p JOIN embeddings e ON e.content_hash = p.content_hash AND e.embedder = ? ORDER BY p.id",
       )
       .raw()
       .iterate(embedder) as IterableIterator<[number, number, Buffer]>;
-    for (const [passageId, dims, blob] of rows) {
+    for (const [passageId, dims, blob] of vectors) {
       if (dims !== dimensions || blob.byteLength !== dims * 4) {
         throw new EngineError(
           "EMBEDDER_MISMATCH",
@@ -50,7 +54,7 @@ export class VectorIndex {
       }
       const offset = row * dimensions;
       // One copy of the little-endian bytes (x86 and ARM are little-endian), then normalize in place.
-      new Uint8Array(matrix.buffer, offset * 4, dimensions * 4).set(blob);
+      new Uint8Array(matrix.buffer, matrix.byteOffset + offset * 4, dimensions * 4).set(blob);
       normalizeRow(matrix, offset, dimensions);
       rowPassage[row] = passageId;
       rowDocument[row] = catalog.passageDocument.get(passageId)!;
@@ -63,7 +67,7 @@ export class VectorIndex {
         `${file}: ${missing} passages have no vector from ${embedder}; run \`pnpm engine index\` again to embed them`,
       );
     }
-    return new VectorIndex(embedder, dimensions, matrix, rowPassage, rowDocument, catalog.documents.length);
+    return new VectorIndex(embedder, dimensions, rows, rowPassage, rowDocument, catalog.documents.length);
   }
 
   /** The unit vector of a passage (by passage row id), or undefined when it has none. */
@@ -73,7 +77,7 @@ export class VectorIndex {
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       const id = this.rowPassage[mid]!;
-      if (id === passageRowId) return this.matrix.subarray(mid * this.dimensions, (mid + 1) * this.dimensions);
+      if (id === passageRowId) return this.rows.matrix.subarray(mid * this.dimensions, (mid + 1) * this.dimensions);
       if (id < passageRowId) lo = mid + 1;
       else hi = mid - 1;
     }
@@ -89,8 +93,8 @@ export class VectorIndex {
     const q = unitQuery(query);
     if (q === undefined || depth <= 0) return [];
 
-    const scores = (this.scores ??= new Float64Array(this.rowPassage.length));
-    dotRows(this.matrix, dims, q, scores);
+    this.rows.scan(q);
+    const scores = this.rows.scores;
     const best = new Float64Array(this.documentCount).fill(-Infinity);
     const bestRow = new Int32Array(this.documentCount).fill(-1);
     const allowed = filter ? Uint8Array.from({ length: this.documentCount }, (_, i) => (filter(i) ? 1 : 0)) : undefined;
@@ -114,6 +118,22 @@ export class VectorIndex {
     }
     return top.sorted();
   }
+}
+
+/**
+ * Room for `rows` × `dims` float32 values and their scores, kept resident with the index: in
+ * WebAssembly memory for the SIMD kernel where the runtime has it, else in typed arrays for
+ * `dotRows`.
+ */
+export function residentRows(rows: number, dims: number): ResidentRows {
+  return wasmResidentRows(rows, dims) ?? jsResidentRows(rows, dims);
+}
+
+/** The fallback: a Float32Array scanned by `dotRows` (and the reference the kernel is tested against). */
+export function jsResidentRows(rows: number, dims: number): ResidentRows {
+  const matrix = new Float32Array(rows * dims);
+  const scores = new Float64Array(rows);
+  return { matrix, scores, kernel: "js", scan: (q) => dotRows(matrix, dims, q, scores) };
 }
 
 /** Scales `dims` values of `matrix` from `offset` to unit length (all-zero rows stay zero). */
@@ -143,7 +163,8 @@ export function unitQuery(query: Float32Array): Float64Array | undefined {
  * `out[r]` = row r of `matrix` · `q`, for every row. Each row sums in 4 accumulators (products of
  * i mod 4 apart), then adds them left to right, then the leftover dimensions; two rows share one
  * pass over the query, which reads the query once per two rows (about 20% faster than one row per
- * pass on 100,000 × 384) without changing any row's arithmetic.
+ * pass on 100,000 × 384) without changing any row's arithmetic. The SIMD kernel (dot-rows-wasm.ts)
+ * does exactly these operations in this order; this loop is its fallback and its reference in tests.
  */
 export function dotRows(matrix: Float32Array, dims: number, q: Float64Array, out: Float64Array): void {
   const rows = matrix.length / dims;
