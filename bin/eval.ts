@@ -31,6 +31,7 @@ import { ConfigError } from "@hybrid-search/eval-gate";
 import {
   type Baseline,
   type CaseChange,
+  describeChanges,
   type FloorChange,
   floorMode,
   loadBaseline,
@@ -414,17 +415,9 @@ function printVerdict(report: Report, changes: readonly FloorChange[], baselineP
     say(`gate: if it is intended: pnpm eval --lower-floor "<eval|p95 ms|slice>" --reason "why"`);
   }
   if (changes.length > 0) {
-    const added = changes.filter((c) => c.from === null).length;
-    const removed = changes.filter((c) => c.to === null).length;
-    say(
-      `baseline: ${where}: ${added} floor(s) added, ${changes.length - added - removed} moved, ${removed} removed (logged with date, commit and reason)`,
-    );
-    // A first baseline adds hundreds of floors: list the changes people review, not every addition.
-    for (const c of changes.filter((c) => c.from !== null || changes.length <= 20)) {
-      say(
-        `  ${c.key} ${c.from === null ? "new" : c.from.toFixed(4)} → ${c.to === null ? "removed" : c.to.toFixed(4)}${c.achieved === null ? "" : ` (achieved ${c.achieved.toFixed(4)}, n=${c.n})`}`,
-      );
-    }
+    const { summary, lines } = describeChanges(changes);
+    say(`baseline: ${where}: ${summary} (logged with date, commit and reason)`);
+    for (const line of lines) say(`  ${line}`);
   }
   say(`evalite: ${evaliteMeanLine(report)}`);
   const j = report.judge;
