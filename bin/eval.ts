@@ -62,7 +62,7 @@ import {
   skippedName,
 } from "@hybrid-search/eval-gate/run-info";
 import { suiteVerdicts } from "@hybrid-search/eval-gate/suite-verdicts";
-import { targetCallsLine, writeReportSet } from "@hybrid-search/eval-gate/writers";
+import { notGatedReason, targetCallsLine, writeReportSet } from "@hybrid-search/eval-gate/writers";
 import type { Evalite } from "evalite";
 import type { Vitest } from "vitest/node";
 import { type Dataset, DatasetError, loadDataset } from "../helpers/dataset.js";
@@ -398,6 +398,9 @@ function printVerdict(report: Report, changes: readonly FloorChange[], baselineP
     say(`gate: if a drop is intended: pnpm eval --lower-floor "<eval|metric|slice>" --reason "why"`);
   }
   for (const line of skippedFloorLines(report)) say(line);
+  // Floors and ceilings exist, but the target could run none of their evals: say so as the Markdown and badge do.
+  const skippedAll = g.skipped > 0 ? notGatedReason(report) : null;
+  if (skippedAll !== null) say(`gate: NOT GATED: ${skippedAll}; no mean of this run was held to a floor`);
   if (g.unfloored.length > 0) say(`gate: ${g.unfloored.length} measurement(s) have no floor yet; pnpm eval --update-baseline adds them`);
   const c = g.ceilings;
   if (c.checked + c.notRun + c.skipped > 0)

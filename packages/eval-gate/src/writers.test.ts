@@ -7,7 +7,7 @@ import { emptyBaseline, ratchet } from "./baseline.js";
 import { evalRow, failedTests, output, reportOf, row, suite } from "./gate-test-data.js";
 import { analyzeRun } from "./report.js";
 import { reportProblems } from "./report-file.js";
-import { badge, junitXml, markdownSummary, writeReportSet, xmlEscape } from "./writers.js";
+import { badge, junitXml, markdownSummary, notGatedReason, writeReportSet, xmlEscape } from "./writers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "writers-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -238,6 +238,25 @@ describe("evals the target could not run", () => {
     expect(md).toContain("- Thoroughness [fast]: target flaky does not serve mode fast (1 floor(s), 1 latency ceiling(s) skipped)");
     expect(md).toMatch(/\| gate \| pass: 2 floors checked, 0 fell, 0 missing, 0 not run, 2 skipped;/);
     expect(markdownSummary(reportOf(partial))).not.toContain("## Skipped evals");
+  });
+
+  it("a run whose every floored eval was skipped is not gated, and the Markdown and badge say why", () => {
+    // Floors and ceilings only for vsearch and the fast tier; the target runs neither.
+    const baseline = emptyBaseline();
+    const measured = output([suite("Vector search", [row({ id: "q1", scores: { "nDCG@10": 1 }, elapsedMs: 3 })]), tier("fast", 1)]);
+    ratchet(baseline, "offline", analyzeRun(measured, () => []).aggregates, { date: "d", commit: null, reason: "r" });
+    const unfloored = output([suite("Query expansion", [row({ id: "q1", scores: { "Schema valid": 1 }, elapsedMs: 3 })])]);
+    const report = reportOf(unfloored, { baseline, skipped: [vsearch, fast] });
+    expect(report.gate).toMatchObject({ checked: 0, skipped: 2, ceilings: { checked: 0, skipped: 2 } });
+    const why = notGatedReason(report);
+    expect(why).toMatch(
+      /^every offline floor and ceiling in \S+ belongs to an eval the target cannot run \(2 floor\(s\), 2 ceiling\(s\) skipped\)$/,
+    );
+    expect(markdownSummary(report)).toContain(`| gate | **NOT GATED**: ${why}; no mean was held to a floor |`);
+    expect(badge(report)).toMatchObject({ color: "lightgrey", message: expect.stringMatching(/ · not gated$/) });
+    // Without floors for the mode at all, the reason says that instead; a gated run has none.
+    expect(notGatedReason(reportOf(unfloored))).toMatch(/^no offline floors, ceilings or cases in /);
+    expect(notGatedReason(reportOf(partial, { baseline: floorsOfAFullRun(), skipped: [vsearch, fast] }))).toBeNull();
   });
 });
 

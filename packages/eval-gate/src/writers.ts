@@ -65,6 +65,18 @@ export interface Badge {
 export const gated = (report: Report): boolean =>
   report.gate.checked + report.gate.notRun + report.gate.ceilings.checked + report.gate.ceilings.notRun > 0 || report.gate.cases.recorded;
 
+/**
+ * Why nothing was gated, for the terminal and the Markdown alike; null when the run was gated. A
+ * baseline can hold floors and ceilings for this mode and still gate nothing: when every one of
+ * them belongs to an eval the target could not run.
+ */
+export function notGatedReason(report: Report): string | null {
+  if (gated(report)) return null;
+  const g = report.gate;
+  if (g.skipped + g.ceilings.skipped === 0) return `no ${report.floorMode} floors, ceilings or cases in ${g.baseline}`;
+  return `every ${report.floorMode} floor and ceiling in ${g.baseline} belongs to an eval the target cannot run (${g.skipped} floor(s), ${g.ceilings.skipped} ceiling(s) skipped)`;
+}
+
 /** The colour is the gate's verdict: brightgreen pass, red fail, lightgrey when nothing was gated. */
 export function badge(report: Report): Badge {
   const rate = report.summary.passRate;
@@ -245,7 +257,7 @@ function contextTable(report: Report, out: (line?: string) => number): void {
   out(
     gated(report)
       ? `| gate | ${g.status}: ${g.checked} floors checked, ${g.fell} fell, ${g.missing} missing, ${g.notRun} not run, ${g.skipped} skipped; tolerance ${tol.absolute} + ${tol.perSqrtN}/√n, slices n ≥ ${tol.minSliceN}; ${g.ceilings.checked} latency ceilings checked, ${g.ceilings.exceeded} exceeded; cases: ${g.cases.recorded ? "recorded" : "none recorded"} |`
-      : `| gate | **NOT GATED**: no ${cell(report.floorMode)} floors, ceilings or cases in ${cell(g.baseline)}; no mean was held to a floor |`,
+      : `| gate | **NOT GATED**: ${cell(notGatedReason(report) ?? "")}; no mean was held to a floor |`,
   );
   out();
 }
