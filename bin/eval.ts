@@ -53,16 +53,9 @@ import {
   pct,
   type Report,
 } from "@hybrid-search/eval-gate/report";
-import {
-  readRunInfo,
-  readSkippedEvals,
-  type RunInfo,
-  type SkippedEval,
-  skipCovering,
-  skippedName,
-} from "@hybrid-search/eval-gate/run-info";
+import { readRunInfo, readSkippedEvals, type RunInfo, type SkippedEval, skippedName } from "@hybrid-search/eval-gate/run-info";
 import { suiteVerdicts } from "@hybrid-search/eval-gate/suite-verdicts";
-import { notGatedReason, targetCallsLine, writeReportSet } from "@hybrid-search/eval-gate/writers";
+import { notGatedReason, skippedCounts, targetCallsLine, writeReportSet } from "@hybrid-search/eval-gate/writers";
 import type { Evalite } from "evalite";
 import type { Vitest } from "vitest/node";
 import { type Dataset, DatasetError, loadDataset } from "../helpers/dataset.js";
@@ -445,10 +438,8 @@ export function skippedFloorLines(report: Pick<Report, "skipped" | "gate">): str
   const skippedChecks = report.gate.checks.filter((c) => c.status === "skipped");
   if (skippedChecks.length === 0) return [];
   const lines = [`gate: ${skippedChecks.length} floor(s) skipped, not checked: the target cannot run their evals`];
-  for (const skip of report.skipped) {
-    const n = skippedChecks.filter((c) => skipCovering([skip], c.eval, c.slice) !== undefined).length;
-    if (n > 0) lines.push(`  ${skippedName(skip)}  ${n} floor(s) skipped (${skip.reason})`);
-  }
+  for (const { skip, floors } of skippedCounts(report))
+    if (floors > 0) lines.push(`  ${skippedName(skip)}  ${floors} floor(s) skipped (${skip.reason})`);
   return lines;
 }
 

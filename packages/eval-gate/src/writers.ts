@@ -20,7 +20,7 @@ import { join } from "node:path";
 import type { FloorCheck } from "./baseline.js";
 import type { CeilingCheck } from "./ceilings.js";
 import { isChecked, pct, type Report, type ReportVerdict } from "./report.js";
-import { skipCovering, skippedName } from "./run-info.js";
+import { type SkippedEval, skipCovering, skippedName } from "./run-info.js";
 import { SHOWN_DOCUMENTS, type TargetCalls } from "./target-calls.js";
 
 export interface ReportPaths {
@@ -64,6 +64,15 @@ export interface Badge {
 /** Whether any floor or ceiling of the run's mode held a measurement of this run. */
 export const gated = (report: Report): boolean =>
   report.gate.checked + report.gate.notRun + report.gate.ceilings.checked + report.gate.ceilings.notRun > 0 || report.gate.cases.recorded;
+
+/** Each eval the target could not run, with how many of the mode's floors and ceilings its skip covers. */
+export function skippedCounts(report: Pick<Report, "skipped" | "gate">): { skip: SkippedEval; floors: number; ceilings: number }[] {
+  return report.skipped.map((skip) => {
+    const covered = (c: { eval: string; slice: string; status: string }) =>
+      c.status === "skipped" && skipCovering([skip], c.eval, c.slice) !== undefined;
+    return { skip, floors: report.gate.checks.filter(covered).length, ceilings: report.gate.ceilings.checks.filter(covered).length };
+  });
+}
 
 /**
  * Why nothing was gated, for the terminal and the Markdown alike; null when the run was gated. A
@@ -137,11 +146,7 @@ export function markdownSummary(report: Report): string {
   if (report.skipped.length > 0) {
     out(`## Skipped evals (${report.skipped.length}): the target cannot run them; not scored, their floors not checked`);
     out();
-    for (const skip of report.skipped) {
-      const covered = (c: { eval: string; slice: string; status: string }) =>
-        c.status === "skipped" && skipCovering([skip], c.eval, c.slice) !== undefined;
-      const floors = g.checks.filter(covered).length;
-      const ceilings = g.ceilings.checks.filter(covered).length;
+    for (const { skip, floors, ceilings } of skippedCounts(report)) {
       out(
         `- ${cell(skippedName(skip))}: ${cell(skip.reason)}${floors + ceilings > 0 ? ` (${floors} floor(s)${ceilings > 0 ? `, ${ceilings} latency ceiling(s)` : ""} skipped)` : ""}`,
       );
