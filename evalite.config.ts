@@ -20,8 +20,10 @@ import { defineConfig } from "evalite/config";
 import { createFastSqliteStorage } from "./helpers/evalite-storage.js";
 import { unselectedEvalFiles, selectedEvalFiles } from "./helpers/eval-selection.js";
 import { fixtureWatchTrigger } from "./helpers/index-plan.js";
+import { COMPILED_MODULE, COMPILED_SUITE_ENV, compiledSuitePlugin } from "./helpers/compiled-suite.js";
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
+const COMPILED = process.env[COMPILED_SUITE_ENV] === "1";
 
 export default defineConfig({
   testTimeout: 120_000,
@@ -42,10 +44,12 @@ export default defineConfig({
     "**/packages/engine/prompts/**",
   ],
   viteConfig: {
+    plugins: COMPILED ? [compiledSuitePlugin(ROOT)] : [],
     test: {
+      ...(COMPILED ? { server: { deps: { external: [COMPILED_MODULE] } }, execArgv: ["--conditions=compiled"] } : {}),
       // Builds the indexes the selected files measure, once per run (and re-indexes what changed
       // on watch-mode reruns).
-      globalSetup: ["./helpers/global-setup.ts"],
+      globalSetup: [COMPILED ? "./dist/helpers/global-setup.js" : "./helpers/global-setup.ts"],
       // Every eval file in one worker process: the engine, the scorers and the open indexes are
       // loaded once instead of once per file, each distinct engine call is computed once and
       // shared by every eval (helpers/run-cache.ts), and ranking calls run one at a time across

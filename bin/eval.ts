@@ -61,6 +61,7 @@ import type { Vitest } from "vitest/node";
 import { type Dataset, DatasetError, loadDataset } from "../helpers/dataset.js";
 import { engineOptionsFromEnv } from "../helpers/engine-options.js";
 import { EVAL_USAGE, type EvalArgs, parseEvalArgs, selectFiles } from "../helpers/eval-args.js";
+import { COMPILED_SUITE_ENV, isCompiledEntry } from "../helpers/compiled-suite.js";
 import { GATED_ENV, SELECTION_ENV } from "../helpers/eval-selection.js";
 import { filterEvaliteOutput } from "../helpers/evalite-terminal.js";
 import { formatFixtureError, isFixtureError, loadRefusalMarkers, REPO_ROOT } from "../helpers/fixtures.js";
@@ -153,6 +154,10 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
     // The eval files append each eval the target cannot run (helpers/targets/skips.ts).
     process.env[SKIPPED_FILE_ENV] = skippedPath;
     process.env[GATED_ENV] = "1";
+    // Run from dist/ after the build check (bin/check-build.mjs): the eval files load the suite
+    // compiled (helpers/compiled-suite.ts). Run from source (a test importing main), they do not.
+    if (isCompiledEntry(import.meta.url)) process.env[COMPILED_SUITE_ENV] = "1";
+    else delete process.env[COMPILED_SUITE_ENV];
     if (selected === null) delete process.env[SELECTION_ENV];
     else process.env[SELECTION_ENV] = JSON.stringify(selected);
     ({ vitest } = await runEvalite({
