@@ -404,8 +404,9 @@ describe("engine serve: bearer token and concurrency", () => {
 describe("pnpm engine serve", () => {
   it("prints its URL, serves, and stops on SIGTERM after answering (exit 0)", async () => {
     const cli = resolve(import.meta.dirname, "../src/entry.ts");
-    const tsx = resolve(import.meta.dirname, "../../../node_modules/.bin/tsx");
-    const child = spawn(tsx, [cli, "serve", "--db", join(setup.dir, "index.db"), "--port", "0"], {
+    // One process, `node --import tsx`: through the tsx wrapper, which relays signals to a child
+    // node, a SIGTERM under load ended the wrapper itself (exit 143) instead of the server.
+    const child = spawn(process.execPath, ["--import", "tsx", cli, "serve", "--db", join(setup.dir, "index.db"), "--port", "0"], {
       env: { ...process.env, ENGINE_SERVE_TOKEN: "" },
     });
     let stdout = "";
