@@ -1,6 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import type { Evalite } from "evalite";
 import { createSqliteStorage } from "evalite/sqlite-storage";
@@ -140,5 +142,49 @@ describe("the fast SQLite storage", () => {
     const plain = await createSqliteStorage(path);
     expect(await plain.evals.getMany({ suiteIds: [1] })).toHaveLength(4);
     await plain.close();
+  });
+
+  it("commits the writes of one turn of the event loop together: visible here at once, elsewhere after the turn, never lost on close or exit", async () => {
+    const path = join(dir, "turns.db");
+    const fast = await createFastSqliteStorage(path);
+    const db = (fast as unknown as { db: Database.Database }).db;
+    const reader = new Database(path, { readonly: true });
+    const cases = (): number => reader.prepare("SELECT count(*) FROM evals").pluck().get() as number;
+
+    await record(fast);
+    // One transaction holds the whole turn's writes: this connection reads them, another does not yet.
+    expect(db.inTransaction).toBe(true);
+    expect(await fast.evals.getMany({})).toHaveLength(8);
+    expect(cases()).toBe(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(db.inTransaction).toBe(false);
+    expect(cases()).toBe(8);
+
+    // A write just before close is committed by the close.
+    const run = await fast.runs.create({ runType: "full" });
+    const suite = await fast.suites.create({ runId: run.id, name: "Late", filepath: "evals/late.eval.ts" });
+    await fast.evals.create({ suiteId: suite.id, order: 0, ...STARTED, status: "success" });
+    await fast.close();
+    expect(cases()).toBe(9);
+    reader.close();
+
+    // And one before the process exits, in a child process that exits in the same turn.
+    const script = join(dir, "exit.mjs");
+    const exitPath = join(dir, "exit.db");
+    writeFileSync(
+      script,
+      `const { createFastSqliteStorage } = await import(${JSON.stringify(pathToFileURL(join(import.meta.dirname, "evalite-storage.ts")).href)});
+const storage = await createFastSqliteStorage(${JSON.stringify(exitPath)});
+const run = await storage.runs.create({ runType: "full" });
+await storage.suites.create({ runId: run.id, name: "Exiting", filepath: "evals/exit.eval.ts" });
+process.exit(0);
+`,
+    );
+    const child = spawnSync(process.execPath, ["--import", "tsx", script], { encoding: "utf8" });
+    expect(child.stderr).toBe("");
+    expect(child.status).toBe(0);
+    const after = new Database(exitPath, { readonly: true });
+    expect(after.prepare("SELECT name FROM suites").pluck().all()).toEqual(["Exiting"]);
+    after.close();
   });
 });

@@ -12,7 +12,8 @@
  *
  * `createFastSqliteStorage` opens Evalite's own storage and changes none of its rows or results:
  * it adds the parent-id indexes, sets `synchronous = NORMAL` (safe with WAL: a power cut may lose
- * the last writes, never corrupt the file), reuses prepared statements, and answers
+ * the last writes, never corrupt the file), commits the writes of each turn of the event loop
+ * together (`commitPerTurn`), reuses prepared statements, and answers
  * `evals.getMany` without reading what it already has: for a suite this storage created (the
  * run being recorded), from the rows its own writes returned — only this process writes that
  * suite's cases — and otherwise with rows whose JSON fields are read and parsed on first access
@@ -49,7 +50,7 @@ export async function createFastSqliteStorage(path: string): Promise<Evalite.Sto
     CREATE INDEX IF NOT EXISTS scores_by_eval ON scores (eval_id);
     CREATE INDEX IF NOT EXISTS traces_by_eval ON traces (eval_id);
   `);
-  reuseStatements(db);
+  reuseStatements(db, commitPerTurn(db));
   const { suites, evals } = storage;
   /** The cases of each suite this storage created, as its writes returned them, in insertion order. */
   const recorded = new Map<number, Evalite.Storage.Entities.Eval[]>();
@@ -120,8 +121,42 @@ function selectRecorded(
     .sort((a, b) => a.col_order - b.col_order);
 }
 
-/** `db.prepare` returns the statement it prepared before for the same SQL (statements are reusable). */
-function reuseStatements(db: Database.Database): void {
+/**
+ * Groups the writes of one turn of the event loop into one transaction: the first write opens it,
+ * and it commits when the loop next turns (`setImmediate`), before the connection closes, or when
+ * the process exits. Evalite stores a case as several statements (its row, each score, each
+ * trace, each read back), each its own transaction as shipped; one commit per turn writes each
+ * changed page once instead of once per statement. Readers on this connection (Evalite's server,
+ * the gate) see the writes at once; other processes see them within the turn.
+ * Returns the function each writing statement calls before it runs.
+ */
+function commitPerTurn(db: Database.Database): () => void {
+  let open = false;
+  const commit = (): void => {
+    if (!open) return;
+    open = false;
+    if (db.open && db.inTransaction) db.exec("COMMIT");
+  };
+  const close = db.close.bind(db);
+  db.close = (() => {
+    commit();
+    process.off("exit", commit);
+    return close();
+  }) as typeof db.close;
+  process.on("exit", commit);
+  return () => {
+    if (open || db.inTransaction) return;
+    db.exec("BEGIN");
+    open = true;
+    setImmediate(commit);
+  };
+}
+
+/**
+ * `db.prepare` returns the statement it prepared before for the same SQL (statements are
+ * reusable); a statement that writes calls `beforeWrite` first.
+ */
+function reuseStatements(db: Database.Database, beforeWrite: () => void): void {
   const prepare = db.prepare.bind(db);
   const cache = new Map<string, Database.Statement>();
   db.prepare = ((sql: string) => {
@@ -131,11 +166,23 @@ function reuseStatements(db: Database.Database): void {
       cache.delete(sql);
     } else {
       statement = prepare(sql);
+      if (!statement.readonly) announceWrites(statement, beforeWrite);
       if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
     }
     cache.set(sql, statement);
     return statement;
   }) as typeof db.prepare;
+}
+
+/** Makes `statement`'s run, get, all and iterate call `beforeWrite` first. */
+function announceWrites(statement: Database.Statement, beforeWrite: () => void): void {
+  for (const method of ["run", "get", "all", "iterate"] as const) {
+    const call = (statement[method] as (...args: unknown[]) => unknown).bind(statement);
+    (statement as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+      beforeWrite();
+      return call(...args);
+    };
+  }
 }
 
 /**
