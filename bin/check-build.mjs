@@ -6,8 +6,10 @@
  * read in `dist/.tsbuildinfo`, and every project it references has one too. An input newer than its
  * project's build record, or one that is gone, is a stale build: one line on
  * stderr naming the file and the command that rebuilds, exit status 2. Plain JavaScript, not
- * compiled: it must work when the build is missing or broken. Costs a few milliseconds (one stat per
- * source file).
+ * compiled: it must work when the build is missing or broken. Costs a few milliseconds, in every
+ * CLI's start: one stat per source file, and of each build record only its list of files is parsed
+ * (the rest is most of it). A referenced project's declarations (`<reference>/dist/*.d.ts`) are not
+ * stat'ed: they are that project's output, and its sources are checked against its own record.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
@@ -26,19 +28,47 @@ function projectOf(entry) {
 
 /**
  * The files a project's build read (tsc -b's `fileNames`: its sources, those they import, and the
- * declarations of the projects it references; npm packages' types left out), and the projects it
- * references (tsconfig.build.json).
+ * declarations of the projects it references; npm packages' types and the referenced projects'
+ * own outputs left out), and the projects it references (tsconfig.build.json).
  */
 function readBuild(project) {
   const info = join(project, "dist", ".tsbuildinfo");
-  if (!existsSync(info)) return null;
-  const inputs = JSON.parse(readFileSync(info, "utf8")).fileNames ?? [];
+  const built = statSync(info, { throwIfNoEntry: false });
+  if (built === undefined) return null;
   const config = JSON.parse(readFileSync(join(project, "tsconfig.build.json"), "utf8"));
+  const references = (config.references ?? []).map((r) => dirname(resolve(project, r.path)));
+  const outputs = references.map((reference) => join(reference, "dist") + sep);
   return {
-    builtAt: statSync(info).mtimeMs,
-    inputs: inputs.filter((name) => !name.includes("node_modules/")).map((name) => resolve(dirname(info), name)),
-    references: (config.references ?? []).map((r) => dirname(resolve(project, r.path))),
+    builtAt: built.mtimeMs,
+    inputs: fileNames(readFileSync(info, "utf8"))
+      .filter((name) => !name.includes("node_modules/"))
+      .map((name) => resolve(dirname(info), name))
+      .filter((path) => !outputs.some((output) => path.startsWith(output))),
+    references,
   };
+}
+
+/** The `fileNames` of a .tsbuildinfo, parsed without the rest of the record (most of it); the whole record only when the list is not found. */
+function fileNames(text) {
+  const key = '"fileNames":';
+  const at = text.indexOf(key);
+  const end = at < 0 ? -1 : arrayEnd(text, at + key.length);
+  return end < 0 ? (JSON.parse(text).fileNames ?? []) : JSON.parse(text.slice(at + key.length, end + 1));
+}
+
+/** Where the JSON array of strings starting at `from` ends (its `]`), or -1. */
+function arrayEnd(text, from) {
+  if (text[from] !== "[") return -1;
+  let inString = false;
+  for (let i = from + 1; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "]") return i;
+  }
+  return -1;
 }
 
 /** The first reason the build of `project` (or of a project it references) is out of date, or null. */
@@ -48,9 +78,9 @@ function staleness(project, seen = new Set()) {
   const build = readBuild(project);
   if (build === null) return `${relative(process.cwd(), project) || "."} has not been built`;
   for (const source of build.inputs) {
-    const shown = relative(process.cwd(), source);
-    if (!existsSync(source)) return `${shown} was compiled but no longer exists`;
-    if (statSync(source).mtimeMs > build.builtAt) return `${shown} changed after the last build`;
+    const stat = statSync(source, { throwIfNoEntry: false });
+    if (stat === undefined) return `${relative(process.cwd(), source)} was compiled but no longer exists`;
+    if (stat.mtimeMs > build.builtAt) return `${relative(process.cwd(), source)} changed after the last build`;
   }
   for (const reference of build.references) {
     const reason = staleness(reference, seen);

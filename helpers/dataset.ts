@@ -7,7 +7,10 @@
 import { readdirSync } from "node:fs";
 import { basename, join, relative, resolve, sep } from "node:path";
 import { FormatError, readBeirDataset } from "@hybrid-search/trec-eval/formats";
-import { FIXTURES_DIR, loadQueries, type CjkCategory, type LexicalCell, type QueryCategory, type TemporalChange } from "./fixtures.js";
+// The fixtures' own modules, not the ./fixtures.js barrel: `pnpm eval` loads this before its first line.
+import { FIXTURES_DIR } from "./fixtures/paths.js";
+import { loadQueries } from "./fixtures/queries.js";
+import type { CjkCategory, LexicalCell, QueryCategory, TemporalChange } from "./fixtures/types.js";
 
 export interface RetrievalCase {
   id: string;

@@ -9,12 +9,12 @@ import { dirname, join, relative } from "node:path";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import type { FixtureInfo } from "@hybrid-search/eval-gate/report";
 import type { Evalite } from "evalite";
-import { loadEvaliteConfig } from "evalite/config";
 import { createInMemoryStorage } from "evalite/in-memory-storage";
 import { createJiti } from "jiti";
 import type { Dataset } from "./dataset.js";
 import { judgedCases } from "./dataset.js";
-import { FIXTURES_DIR, loadAskCases } from "./fixtures.js";
+import { loadAskCases } from "./fixtures/ask-cases.js";
+import { FIXTURES_DIR } from "./fixtures/paths.js";
 
 export function gitInfo(root: string): { commit: string | null; dirty: boolean | null } {
   const git = (...args: string[]): string | null => {
@@ -76,25 +76,36 @@ export interface EvaliteSetup {
 const CONFIG_FILES = ["evalite.config.ts", "evalite.config.mts", "evalite.config.js", "evalite.config.mjs"];
 
 /**
- * Evalite's configuration in `root`, as Evalite loads it (`loadEvaliteConfig`; here: SQLite at
- * EVALITE_STORAGE or .evalite/evalite.db, no threshold). Evalite's loader prints a stack trace and
- * exits 1 when the file does not load, so the file is imported once first: then it is one line
- * and a ConfigError.
+ * Evalite's configuration in `root`, read as Evalite's `loadEvaliteConfig` reads it (the same
+ * files in the same order, jiti with the same options, the same export; here: SQLite at
+ * EVALITE_STORAGE or .evalite/evalite.db, no threshold), but loaded once: Evalite's loader prints
+ * a stack trace and exits 1 when the file does not load, where this is one line and a ConfigError.
  */
 export async function evaliteSetup(root: string): Promise<EvaliteSetup> {
-  const file = CONFIG_FILES.map((name) => join(root, name)).find((path) => existsSync(path));
-  if (file) {
-    try {
-      // Through jiti with Evalite's own options: the file is TypeScript, and `pnpm eval` runs as plain node.
-      await createJiti(import.meta.url, { interopDefault: true, requireCache: false }).import(file);
-    } catch (error) {
-      throw new ConfigError(`${relative(root, file)} does not load: ${(error as Error).message.split("\n")[0]}`);
-    }
-  }
-  const config = await loadEvaliteConfig(root);
+  const config = await loadConfig(root);
   const storage = config?.storage;
   return {
     threshold: typeof config?.scoreThreshold === "number" ? config.scoreThreshold : null,
     openStorage: async () => (storage ? storage() : createInMemoryStorage()),
   };
+}
+
+/**
+ * What `loadEvaliteConfig` returns for `root`: the first evalite.config.* that exports an object
+ * (its default export, else its `evalite` export, else the module), or undefined.
+ */
+async function loadConfig(root: string): Promise<Evalite.Config | undefined> {
+  // Through jiti with Evalite's own options: the file is TypeScript, and `pnpm eval` runs as plain node.
+  const jiti = createJiti(import.meta.url, { interopDefault: true, requireCache: false });
+  for (const file of CONFIG_FILES.map((name) => join(root, name)).filter((path) => existsSync(path))) {
+    let loaded: { default?: unknown; evalite?: unknown };
+    try {
+      loaded = await jiti.import(file);
+    } catch (error) {
+      throw new ConfigError(`${relative(root, file)} does not load: ${(error as Error).message.split("\n")[0]}`);
+    }
+    const config = loaded.default || loaded.evalite || loaded;
+    if (config !== null && typeof config === "object") return config as Evalite.Config;
+  }
+  return undefined;
 }

@@ -57,7 +57,10 @@ import { createScorer } from "evalite";
 import type { Evalite } from "evalite";
 import type { AskResult } from "@hybrid-search/engine";
 import { analyzeDocumentText, analyzeQuery, detectLanguage, matchingTerms, type QueryTerm } from "@hybrid-search/engine/analysis";
-import { type AskCase, normalizeForMatch } from "./ask-case.js";
+import { type AskCase, matchForm } from "./ask-case.js";
+
+// Defined beside normalizeForMatch, so fixture loading (refusal markers) needs neither Evalite nor the engine.
+export { matchForm } from "./ask-case.js";
 import { isRefused, type RecognizedAnswer } from "./refusal-check.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -231,13 +234,6 @@ export function citationRefs(text: string): number[] {
 /** The text without its citation markers (`[2]`, `[1, 3]`), each replaced by a space. */
 export function stripCitationMarkers(text: string): string {
   return text.replace(CITATION_MARKER, " ");
-}
-
-/** The form substrings are compared in: NFC, lower case, white space folded, apostrophes unified. */
-export function matchForm(text: string): string {
-  return normalizeForMatch(text)
-    .replace(/[\u2018\u2019\u02bc]/g, "'")
-    .replace(/\s+/g, " ");
 }
 
 const DIGIT = /\p{Nd}/u;

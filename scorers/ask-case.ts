@@ -34,6 +34,13 @@ export function normalizeForMatch(text: string): string {
   return text.normalize("NFC").toLowerCase();
 }
 
+/** The form substrings are compared in: NFC, lower case, white space folded, apostrophes unified. */
+export function matchForm(text: string): string {
+  return normalizeForMatch(text)
+    .replace(/[\u2018\u2019\u02bc]/g, "'")
+    .replace(/\s+/g, " ");
+}
+
 /** Letters and digits only, NFKC, lower case: how spellings of an identifier compare (`DEC-0054` = `dec 0054`). */
 export function lettersAndDigits(text: string): string {
   return text

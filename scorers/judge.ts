@@ -49,7 +49,8 @@
  * - **Run mode** (heuristic, llm-judge or mixed) is the gate's to state: it reads every score's
  *   `method` back from the run (packages/eval-gate/src/report.ts).
  */
-import { Ajv, type ValidateFunction } from "ajv";
+import { compileValidator } from "@hybrid-search/eval-gate/standalone-validators";
+import type { ValidateFunction } from "ajv";
 import type { JSONSchema7, LanguageModelV3 } from "@ai-sdk/provider";
 import { createScorer } from "evalite";
 import type { Evalite } from "evalite";
@@ -347,18 +348,24 @@ export function judgePrompt(result: AskResult): string {
   ].join("\n\n");
 }
 
-const ajv = new Ajv({ allErrors: true });
-const VALIDATORS = Object.fromEntries(Object.entries(JUDGE_SCHEMAS).map(([metric, schema]) => [metric, ajv.compile(schema)])) as Record<
-  TriadMetric,
-  ValidateFunction
->;
+// Compiled on first use: an offline run, which judges heuristically, never loads Ajv.
+const validators = new Map<TriadMetric, ValidateFunction>();
+
+function validatorOf(metric: TriadMetric): ValidateFunction {
+  let validate = validators.get(metric);
+  if (!validate) {
+    validate = compileValidator({ options: { allErrors: true }, schema: JUDGE_SCHEMAS[metric] });
+    validators.set(metric, validate);
+  }
+  return validate;
+}
 
 /**
  * Checks a judge's output: the metric's JSON Schema, then what a schema cannot say (each source
  * rated once, refs that exist). Returns the problem in words, or null when valid.
  */
 export function judgmentProblem(metric: TriadMetric, value: unknown, result: AskResult): string | null {
-  const validate = VALIDATORS[metric];
+  const validate = validatorOf(metric);
   if (!validate(value))
     return `does not match the schema: ${(validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? ""}`.trim()).join("; ")}`;
   const refs = new Set(result.sources.map((s) => s.ref));

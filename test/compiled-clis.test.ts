@@ -159,6 +159,19 @@ describe("bin/check-build.mjs: a stale build does not run", () => {
     );
   });
 
+  it("leaves a referenced project's declarations to that project's record, and finds the file list anywhere in a record", () => {
+    const lib = project("lib2");
+    const app = project("app2", ["../lib2/tsconfig.build.json"]);
+    // app's build read lib's declaration, which a later build of lib rewrote: lib's own record decides.
+    const declaration = join(lib.dir, "dist/a.d.ts");
+    writeFileSync(declaration, "export {};\n");
+    writeFileSync(app.info, JSON.stringify({ version: "5.9.3", fileNames: ["../src/a.ts", "../../lib2/dist/a.d.ts"] }));
+    utimesSync(declaration, inAMinute(), inAMinute());
+    expect(start(app.dir)).toEqual({ status: 0, stdout: "ran\n", stderr: "" });
+    utimesSync(app.source, inAMinute(), inAMinute());
+    expect(start(app.dir).stderr).toBe("tool: the compiled CLI is out of date: src/a.ts changed after the last build; run `pnpm build`\n");
+  });
+
   it("leaves any other script alone (a child process that inherited the preload)", () => {
     const other = join(scratch, "other.mjs");
     writeFileSync(other, 'process.stdout.write("ran\\n");\n');

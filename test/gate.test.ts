@@ -11,7 +11,7 @@ import { type Baseline, emptyBaseline } from "@hybrid-search/eval-gate/baseline"
 import { reportProblems } from "@hybrid-search/eval-gate/report-file";
 import type { Report } from "@hybrid-search/eval-gate/report";
 import { main as compareMain } from "../bin/eval-compare.js";
-import { evaliteMeanLine } from "../bin/eval.js";
+import { evaliteMeanLine } from "../bin/eval-verdict.js";
 import { stripAnsi } from "../helpers/evalite-terminal.js";
 import { type EvalRun, evalInProcess, type Outcome, ROOT, RUN_TIMEOUT_MS, runEval } from "./eval-run.js";
 

@@ -4,7 +4,8 @@
  * language is the model's statement, not a guess from its wording. What comes back is validated
  * with AJV against this schema before it is used.
  */
-import { Ajv, type ErrorObject } from "ajv";
+import type { ErrorObject } from "ajv";
+import { createAjv } from "../ajv.js";
 
 export interface StructuredAnswer {
   answer: string;
@@ -39,7 +40,7 @@ let validate: (((value: unknown) => boolean) & { errors?: ErrorObject[] | null }
 
 /** AJV's problems with `value` as a structured answer, in words; empty when it is one. */
 export function structuredAnswerProblems(value: unknown): string[] {
-  validate ??= new Ajv({ allErrors: true, strict: true }).compile(ANSWER_SCHEMA);
+  validate ??= createAjv({ allErrors: true, strict: true }).compile(ANSWER_SCHEMA);
   if (validate(value)) return [];
   return (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? "is invalid"}`.trim());
 }

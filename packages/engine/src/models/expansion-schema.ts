@@ -4,7 +4,8 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { Ajv, type ErrorObject } from "ajv";
+import type { ErrorObject } from "ajv";
+import { createAjv } from "../ajv.js";
 import type { Expansion } from "../types.js";
 
 export const EXPANSION_SCHEMA_PATH = resolve(import.meta.dirname, "../../../../fixtures/schemas/expansion.schema.json");
@@ -15,7 +16,7 @@ function load(): NonNullable<typeof compiled> {
   if (!compiled) {
     const schema = JSON.parse(readFileSync(EXPANSION_SCHEMA_PATH, "utf8")) as Record<string, unknown>;
     // Same options as the fixture loader, so errors read the same wherever they are shown.
-    const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictRequired: false });
+    const ajv = createAjv({ allErrors: true, verbose: true, strict: true, strictRequired: false });
     const fn = ajv.compile(schema);
     compiled = { schema, validate: (v) => fn(v) as boolean, errors: () => [...(fn.errors ?? [])] };
   }

@@ -6,7 +6,8 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
+import { createAjv } from "../ajv.js";
 import { documentsFromSource } from "../ingest/documents.js";
 import { readSource } from "../ingest/source.js";
 import type { DocumentIds, DocumentInput } from "../types.js";
@@ -55,7 +56,7 @@ function contract(): NonNullable<typeof loaded> {
   if (!loaded) {
     const schema = JSON.parse(readFileSync(CONTRACT_SCHEMA_PATH, "utf8")) as { $id: string };
     loaded = {
-      ajv: new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).addSchema(schema),
+      ajv: createAjv({ allErrors: true, strict: true, allowUnionTypes: true }).addSchema(schema),
       id: schema.$id,
       validators: new Map(),
     };
