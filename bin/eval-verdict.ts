@@ -96,7 +96,7 @@ export async function runAndJudge(checked: CheckedRun): Promise<number> {
     process.env[GATED_ENV] = "1";
     // Run from dist/ after the build check (bin/check-build.mjs): the eval files load the suite
     // compiled (helpers/compiled-suite.ts). Run from source (a test importing main), they do not.
-    if (isCompiledEntry(import.meta.url)) process.env[COMPILED_SUITE_ENV] = "1";
+    if (isCompiledEntry(import.meta.url, root)) process.env[COMPILED_SUITE_ENV] = "1";
     else delete process.env[COMPILED_SUITE_ENV];
     if (selected === null) delete process.env[SELECTION_ENV];
     else process.env[SELECTION_ENV] = JSON.stringify(selected);

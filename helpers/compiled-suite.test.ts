@@ -85,9 +85,17 @@ describe("compiledSuitePlugin", () => {
 });
 
 describe("isCompiledEntry", () => {
-  it("is true for a module under a dist/ folder only", () => {
-    expect(isCompiledEntry(pathToFileURL(join(root, "dist/bin/eval.js")).href)).toBe(true);
-    expect(isCompiledEntry(pathToFileURL(join(root, "bin/eval.ts")).href)).toBe(false);
-    expect(isCompiledEntry(pathToFileURL(join(root, "distribution/bin/eval.ts")).href)).toBe(false);
+  it("is true for a module under the repository's own dist/ folder only", () => {
+    expect(isCompiledEntry(pathToFileURL(join(root, "dist/bin/eval.js")).href, root)).toBe(true);
+    expect(isCompiledEntry(pathToFileURL(join(root, "bin/eval.ts")).href, root)).toBe(false);
+    expect(isCompiledEntry(pathToFileURL(join(root, "distribution/bin/eval.ts")).href, root)).toBe(false);
+    expect(isCompiledEntry(pathToFileURL(join(root, "dist")).href, root)).toBe(false);
+  });
+
+  it("is false for the sources of a checkout that sits inside a folder named dist", () => {
+    const checkout = join("/", "home", "dist", "project");
+    expect(isCompiledEntry(pathToFileURL(join(checkout, "bin/eval-verdict.ts")).href, checkout)).toBe(false);
+    expect(isCompiledEntry(pathToFileURL(join(checkout, "dist/bin/eval-verdict.js")).href, checkout)).toBe(true);
+    expect(isCompiledEntry(pathToFileURL(join(checkout, "../dist/bin/eval-verdict.js")).href, checkout)).toBe(false);
   });
 });

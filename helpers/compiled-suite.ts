@@ -1,5 +1,5 @@
 /**
- * Runs the eval files over the compiled suite: when `pnpm eval` starts Evalite (bin/eval.ts, whose
+ * Runs the eval files over the compiled suite: when `pnpm eval` starts Evalite (bin/eval-verdict.ts, whose
  * build check has just confirmed that dist/ is newer than every source), each import an eval file
  * makes of the suite's TypeScript (helpers/, scorers/, packages/<name>/src/) resolves to its
  * compiled JavaScript in dist/ and is loaded by Node itself instead of being transformed by Vite
@@ -13,15 +13,20 @@
  * Kept free of heavy imports: evalite.config.ts loads it.
  */
 import { existsSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** Set to "1" by `pnpm eval` after its build check: the config then loads the suite compiled. */
 export const COMPILED_SUITE_ENV = "EVAL_COMPILED_SUITE";
 
-/** Whether the module at `url` runs compiled, from a dist/ folder (the CLIs' build-checked entries). */
-export function isCompiledEntry(url: string): boolean {
-  return fileURLToPath(url).split(sep).includes("dist");
+/**
+ * Whether the module at `url` runs compiled, from the repository's own dist/ folder (the CLIs'
+ * build-checked entries). Compared with `root`/dist, not with any folder named dist: a checkout
+ * that sits inside a folder called dist still runs its sources as sources.
+ */
+export function isCompiledEntry(url: string, root: string): boolean {
+  const path = relative(join(root, "dist"), fileURLToPath(url));
+  return path !== "" && !path.startsWith(`..${sep}`) && path !== ".." && !isAbsolute(path);
 }
 
 /**
