@@ -39,6 +39,7 @@ import { prepareLexicalQuery } from "../src/retrieval/bm25.js";
 import { HashedNgramEmbedder } from "../src/embed/hashed-ngram.js";
 import { makeSnippet } from "../src/retrieval/snippet.js";
 import { wasmResidentRows } from "../src/retrieval/dot-rows-wasm.js";
+import { PARALLEL_SCAN_MIN_VALUES, scanThreadsFor } from "../src/retrieval/scan-threads.js";
 import { unitQuery } from "../src/retrieval/vector.js";
 import { DEFAULT_ANALYZER } from "../src/text/analyze.js";
 import type { IndexReport, SearchResponse } from "../src/types.js";
@@ -615,6 +616,9 @@ async function main(): Promise<void> {
         `WASM / JS bare scan, per query (median) ${fmt(vectorBreakdown.pairedWasmOverJsScan.p50)}×`,
     );
     lines.push(
+      `  the engine scans on ${scanThreadsFor(rowCount, dimensions)} thread(s) (scan-threads.ts: two from ${int(PARALLEL_SCAN_MIN_VALUES)} values on, with two cores or more); the bare scans on one`,
+    );
+    lines.push(
       `  CPU time per query, p50 / p95: bare scan JS ${fmt(vectorCpuMs.bareScan.p50)} / ${fmt(vectorCpuMs.bareScan.p95)} ms, ` +
         `WASM ${fmt(vectorCpuMs.bareScanWasm.p50)} / ${fmt(vectorCpuMs.bareScanWasm.p95)} ms, engine vsearch ${fmt(vectorCpuMs.vsearch.p50)} / ${fmt(vectorCpuMs.vsearch.p95)} ms`,
     );
@@ -668,6 +672,7 @@ async function main(): Promise<void> {
         bm25Ratio: ratios,
         vectorRatio,
         vectorRatioWasm,
+        vsearchScanThreads: scanThreadsFor(rowCount, dimensions),
         vectorCpuMs,
         vectorBreakdown,
         bm25ByKind: byKind,

@@ -460,6 +460,7 @@ export class Engine {
   }
 
   close(): void {
+    this.current?.vectors?.dispose();
     this.db.close();
   }
 
@@ -939,6 +940,8 @@ export class Engine {
         );
       }
       const catalog = new Catalog(this.db);
+      // The old state's vector rows go (and their scan's helper thread with them).
+      this.current?.vectors?.dispose();
       this.current = { key, catalog, vocabulary: new IndexVocabulary(this.db, catalog.languages, catalog.passageDocument.size) };
       return this.current;
     } catch (error) {

@@ -78,6 +78,11 @@
  * JavaScript loop, which gives the same scores.
  */
 
+import { type ScanLayout, type Scanner, startThreadedScan } from "./scan-threads.js";
+
+/** Threads that scan resident rows: 1, 2, or "auto" (2 for a large matrix on two or more cores). */
+export type ScanThreads = 1 | 2 | "auto";
+
 /** The rows of a matrix kept resident for repeated scans against one query at a time. */
 export interface ResidentRows {
   /** rows × dims float32 values, row-major: written once when the matrix is built, then only read. */
@@ -86,8 +91,14 @@ export interface ResidentRows {
   readonly scores: Float64Array;
   /** Which loop computes the scores (the same numbers either way). */
   readonly kernel: "wasm-simd" | "js";
+  /** How many threads scan the rows (1, or 2 with a helper thread; the same numbers either way). */
+  readonly threads: number;
+  /** Pieces of the rows the helper thread has scanned, over all scans (0 without one). */
+  readonly helperPieces: number;
   /** `scores[r]` = row r · `query` (`dims` values), exactly as `dotRows` sums it. */
   scan(query: Float64Array): void;
+  /** Stops the helper thread, if any; the rows must not be scanned after. */
+  dispose(): void;
 }
 
 // ---- the WebAssembly API, typed here: the project's TypeScript libs (ES2023, @types/node) do not declare it ----
@@ -102,11 +113,14 @@ interface WasmApi {
   validate(bytes: Uint8Array): boolean;
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object, imports: Record<string, Record<string, unknown>>) => WasmInstance;
-  Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory;
+  Memory: new (descriptor: { initial: number; maximum: number; shared?: boolean }) => WasmMemory;
 }
 type DotRowsExport = (matrix: number, rows: number, dims: number, query: number, out: number) => void;
 
 // ---- the module's bytes ----
+
+const WASM_PAGE_BYTES = 65_536;
+const MAX_WASM_PAGES = 65_536; // 4 GiB: 32-bit addresses
 
 /** Unsigned LEB128, as the binary format writes sizes, counts, indices and offsets. */
 function uleb(value: number): number[] {
@@ -324,55 +338,69 @@ const DOT_ROWS_BODY: number[] = [
   [OP.end], // the function
 ].flat();
 
-/** The kernel module's bytes (a few hundred). */
-export const DOT_ROWS_WASM: Uint8Array = Uint8Array.from([
-  ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00], // "\0asm", version 1
-  // types: (func (param i32 i32 i32 i32 i32))
-  ...section(1, vector([[0x60, ...vector([[I32], [I32], [I32], [I32], [I32]]), ...vector([])]])),
-  // imports: "env" "memory", a memory of at least 0 pages
-  ...section(2, vector([[...utf8("env"), ...utf8("memory"), 0x02, 0x00, 0x00]])),
-  // functions: one, of type 0
-  ...section(3, vector([[0]])),
-  // exports: "dotRows" = function 0
-  ...section(7, vector([[...utf8("dotRows"), 0x00, 0]])),
-  // code: locals 8 × i32, 6 × v128, 2 × f64, then the body
-  ...section(
-    10,
-    vector([
-      (() => {
-        const body = [
-          ...vector([
-            [8, I32],
-            [6, V128],
-            [2, F64],
-          ]),
-          ...DOT_ROWS_BODY,
-        ];
-        return [...uleb(body.length), ...body];
-      })(),
-    ]),
-  ),
-]);
+/**
+ * The imported memory's type: `(memory 0)`, or for a scan shared with a helper thread
+ * `(memory 0 65536 shared)` (limits flag 3: a maximum, shared; a shared memory must declare one).
+ */
+const memoryType = (shared: boolean): number[] => (shared ? [0x03, ...uleb(0), ...uleb(MAX_WASM_PAGES)] : [0x00, ...uleb(0)]);
+
+/** The kernel module's bytes (a few hundred); the two variants differ only in the memory they import. */
+function kernelBytes(shared: boolean): Uint8Array {
+  return Uint8Array.from([
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00], // "\0asm", version 1
+    // types: (func (param i32 i32 i32 i32 i32))
+    ...section(1, vector([[0x60, ...vector([[I32], [I32], [I32], [I32], [I32]]), ...vector([])]])),
+    // imports: "env" "memory", a memory of at least 0 pages (shared: at most 65,536)
+    ...section(2, vector([[...utf8("env"), ...utf8("memory"), 0x02, ...memoryType(shared)]])),
+    // functions: one, of type 0
+    ...section(3, vector([[0]])),
+    // exports: "dotRows" = function 0
+    ...section(7, vector([[...utf8("dotRows"), 0x00, 0]])),
+    // code: locals 8 × i32, 6 × v128, 2 × f64, then the body
+    ...section(
+      10,
+      vector([
+        (() => {
+          const body = [
+            ...vector([
+              [8, I32],
+              [6, V128],
+              [2, F64],
+            ]),
+            ...DOT_ROWS_BODY,
+          ];
+          return [...uleb(body.length), ...body];
+        })(),
+      ]),
+    ),
+  ]);
+}
+
+/** The kernel over a memory of its own. */
+export const DOT_ROWS_WASM: Uint8Array = kernelBytes(false);
+/** The same kernel over a shared memory, which a helper thread scans too (scan-threads.ts). */
+export const DOT_ROWS_WASM_SHARED: Uint8Array = kernelBytes(true);
 
 // ---- loading ----
 
-const WASM_PAGE_BYTES = 65_536;
-const MAX_WASM_PAGES = 65_536; // 4 GiB: 32-bit addresses
+const kernelModules = new Map<boolean, object | null>();
 
-let kernelModule: object | null | undefined;
-
-/** The compiled kernel, or undefined where WebAssembly or its fixed-width SIMD is unavailable. */
-function compiledKernel(): object | undefined {
-  if (kernelModule === undefined) {
+/**
+ * The compiled kernel (`shared`: the variant over a shared memory), or undefined where
+ * WebAssembly, its fixed-width SIMD or shared memories are unavailable.
+ */
+function compiledKernel(shared = false): object | undefined {
+  if (!kernelModules.has(shared)) {
     const api = wasmApi();
-    kernelModule = null;
+    const bytes = shared ? DOT_ROWS_WASM_SHARED : DOT_ROWS_WASM;
+    kernelModules.set(shared, null);
     try {
-      if (api?.validate(DOT_ROWS_WASM)) kernelModule = new api.Module(DOT_ROWS_WASM);
+      if (api?.validate(bytes)) kernelModules.set(shared, new api.Module(bytes));
     } catch {
       // A runtime that refuses to compile (e.g. --jitless) leaves the JavaScript loop.
     }
   }
-  return kernelModule ?? undefined;
+  return kernelModules.get(shared) ?? undefined;
 }
 
 function wasmApi(): WasmApi | undefined {
@@ -389,17 +417,41 @@ export function simdScanAvailable(): boolean {
  * f64][matrix: rows × dims f32] and sized once, never grown (growing would detach the views handed
  * out, e.g. `passageVector`'s). Undefined when the kernel is unavailable or the memory cannot be
  * had (over 4 GiB, or the address space is exhausted): the caller falls back to the JavaScript loop.
+ *
+ * With `threads: "auto"` (the engine's choice) a matrix of at least PARALLEL_SCAN_MIN_VALUES
+ * values on a machine with two or more cores lives in a shared memory, and a helper thread scans
+ * part of the rows of every query (scan-threads.ts); `threads: 2` does so for any size (tests).
+ * (`helperOnly`, for tests: the helper scans every row.)
+ * Each row's score is the same kernel's, so the scores are the same. Where the helper cannot be had
+ * (no shared memories, no worker), the rows stay on one thread. `dispose()` stops the helper.
  */
-export function wasmResidentRows(rows: number, dims: number): ResidentRows | undefined {
+export function wasmResidentRows(
+  rows: number,
+  dims: number,
+  options: { threads?: ScanThreads; helperOnly?: boolean } = {},
+): ResidentRows | undefined {
+  const threads = options.threads ?? 1;
   const module = compiledKernel();
   const api = wasmApi();
   if (module === undefined || api === undefined) return undefined;
-  const queryAt = 0;
-  const scoresAt = dims * 8;
-  const matrixAt = scoresAt + rows * 8;
-  const bytes = matrixAt + rows * dims * 4;
+  const layout: ScanLayout = { rows, dims, queryAt: 0, scoresAt: dims * 8, matrixAt: dims * 8 + rows * 8 };
+  const bytes = layout.matrixAt + rows * dims * 4;
   const pages = Math.max(1, Math.ceil(bytes / WASM_PAGE_BYTES));
   if (pages > MAX_WASM_PAGES) return undefined;
+  const sharedModule = threads !== 1 ? compiledKernel(true) : undefined;
+  if (sharedModule !== undefined) {
+    try {
+      const memory = new api.Memory({ initial: pages, maximum: pages, shared: true });
+      const dotRowsExport = new api.Instance(sharedModule, { env: { memory } }).exports.dotRows as DotRowsExport;
+      const scan = startThreadedScan(sharedModule, memory, dotRowsExport, layout, {
+        force: threads === 2,
+        helperOnly: options.helperOnly === true,
+      });
+      if (scan) return residentOver(memory, layout, scan, "wasm-simd");
+    } catch {
+      // No shared memory of that size: one thread, below.
+    }
+  }
   let memory: WasmMemory;
   let dotRowsExport: DotRowsExport;
   try {
@@ -408,14 +460,33 @@ export function wasmResidentRows(rows: number, dims: number): ResidentRows | und
   } catch {
     return undefined;
   }
+  const { matrixAt, queryAt, scoresAt } = layout;
+  return residentOver(
+    memory,
+    layout,
+    { threads: 1, helperPieces: 0, scan: () => dotRowsExport(matrixAt, rows, dims, queryAt, scoresAt), dispose: () => {} },
+    "wasm-simd",
+  );
+}
+
+/** The views over a kernel's memory, and `scan` writing the query where the kernel reads it. */
+function residentOver(memory: WasmMemory, layout: ScanLayout, scanner: Scanner, kernel: "wasm-simd"): ResidentRows {
+  const { rows, dims, queryAt, scoresAt, matrixAt } = layout;
   const query = new Float64Array(memory.buffer, queryAt, dims);
   return {
     matrix: new Float32Array(memory.buffer, matrixAt, rows * dims),
     scores: new Float64Array(memory.buffer, scoresAt, rows),
-    kernel: "wasm-simd",
+    kernel,
+    get threads(): number {
+      return scanner.threads;
+    },
+    get helperPieces(): number {
+      return scanner.helperPieces;
+    },
     scan(q: Float64Array): void {
       query.set(q);
-      dotRowsExport(matrixAt, rows, dims, queryAt, scoresAt);
+      scanner.scan();
     },
+    dispose: scanner.dispose,
   };
 }

@@ -11,7 +11,7 @@ import { EngineError } from "../errors.js";
 import type { Catalog } from "../store/catalog.js";
 import type { Db } from "../store/database.js";
 import type { DocCandidate } from "./bm25.js";
-import { type ResidentRows, wasmResidentRows } from "./dot-rows-wasm.js";
+import { type ResidentRows, type ScanThreads, wasmResidentRows } from "./dot-rows-wasm.js";
 import { byScoreThenDocIdDesc, TopK } from "./order.js";
 
 export class VectorIndex {
@@ -26,6 +26,16 @@ export class VectorIndex {
 
   get size(): number {
     return this.rowPassage.length;
+  }
+
+  /** Threads that scan the rows for a query (docs/benchmarks.md, vector scan). */
+  get scanThreads(): number {
+    return this.rows.threads;
+  }
+
+  /** Stops the scan's helper thread, if any: called when the index changes and on close. */
+  dispose(): void {
+    this.rows.dispose();
   }
 
   static load(db: Db, catalog: Catalog, embedder: string, dimensions: number, file: string): VectorIndex {
@@ -125,15 +135,15 @@ export class VectorIndex {
  * WebAssembly memory for the SIMD kernel where the runtime has it, else in typed arrays for
  * `dotRows`.
  */
-export function residentRows(rows: number, dims: number): ResidentRows {
-  return wasmResidentRows(rows, dims) ?? jsResidentRows(rows, dims);
+export function residentRows(rows: number, dims: number, threads: ScanThreads = "auto"): ResidentRows {
+  return wasmResidentRows(rows, dims, { threads }) ?? jsResidentRows(rows, dims);
 }
 
 /** The fallback: a Float32Array scanned by `dotRows` (and the reference the kernel is tested against). */
 export function jsResidentRows(rows: number, dims: number): ResidentRows {
   const matrix = new Float32Array(rows * dims);
   const scores = new Float64Array(rows);
-  return { matrix, scores, kernel: "js", scan: (q) => dotRows(matrix, dims, q, scores) };
+  return { matrix, scores, kernel: "js", threads: 1, helperPieces: 0, scan: (q) => dotRows(matrix, dims, q, scores), dispose: () => {} };
 }
 
 /** Scales `dims` values of `matrix` from `offset` to unit length (all-zero rows stay zero). */
