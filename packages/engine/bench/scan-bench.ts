@@ -1,11 +1,12 @@
 /**
  * The exact vector scan alone (`pnpm bench:scan`): the JavaScript loop (`dotRows`, issue 18's
- * floor) against the engine's WebAssembly SIMD kernel (retrieval/dot-rows-wasm.ts), on one matrix
- * of seeded random unit rows, in one process, alternating which goes first in each pair, so a
- * shared machine's load hits both. Reports CPU time per scan (user + system of this process, which
- * load inflates less than wall time), wall time, the ratio of the medians and the median of the
- * per-pair ratios, with the load average at start and end; and checks after every pair that the two
- * gave bit-identical scores (exit 1 if not).
+ * floor) against the engine's WebAssembly SIMD kernel (retrieval/dot-rows-wasm.ts) on one thread
+ * and on two (retrieval/scan-threads.ts, as the engine runs it on large matrices), on one matrix of
+ * seeded random unit rows, in one process, rotating which goes first in each round, so a shared
+ * machine's load hits all three. Reports CPU time per scan (user + system of this process, all its
+ * threads; load inflates it less than wall time), wall time at p50 and p95, the ratio of the
+ * medians and the median of the per-round ratios, with the load average at start and end; and
+ * checks after every round that all three gave bit-identical scores (exit 1 if not).
  *
  *   pnpm bench:scan [--rows 100000] [--dims 384] [--scans 40] [--seed 42]
  */
@@ -98,49 +99,61 @@ function main(): void {
     return q.map((v) => Math.fround(v / norm));
   };
 
+  const threaded = wasmResidentRows(rows, dims, { threads: 2 });
+  if (threaded?.threads !== 2) {
+    process.stderr.write("bench:scan: no shared WebAssembly memory or worker thread in this runtime: nothing to compare on two threads\n");
+    process.exit(1);
+  }
+  threaded.matrix.set(js.matrix);
+
   const loadAtStart = loadAverage();
   const firstWasm = timed(() => wasm.scan(query()));
   for (let k = 0; k < WARMUP_SCANS; k++) {
     const q = query();
     js.scan(q);
     wasm.scan(q);
+    threaded.scan(q);
   }
-  const jsTimes: ScanTime[] = [];
-  const wasmTimes: ScanTime[] = [];
+  const contenders = [
+    { name: "JS dotRows", rows: js, times: [] as ScanTime[] },
+    { name: "WASM SIMD kernel", rows: wasm, times: [] as ScanTime[] },
+    { name: "WASM SIMD, 2 threads", rows: threaded, times: [] as ScanTime[] },
+  ];
   let mismatches = 0;
   for (let k = 0; k < scans; k++) {
     const q = query();
-    if (k % 2 === 0) {
-      jsTimes.push(timed(() => js.scan(q)));
-      wasmTimes.push(timed(() => wasm.scan(q)));
-    } else {
-      wasmTimes.push(timed(() => wasm.scan(q)));
-      jsTimes.push(timed(() => js.scan(q)));
+    for (let i = 0; i < contenders.length; i++) {
+      const c = contenders[(k + i) % contenders.length]!;
+      c.times.push(timed(() => c.rows.scan(q)));
     }
-    for (let r = 0; r < rows; r++) if (!Object.is(js.scores[r], wasm.scores[r])) mismatches++;
+    for (let r = 0; r < rows; r++) {
+      if (!Object.is(js.scores[r], wasm.scores[r]) || !Object.is(js.scores[r], threaded.scores[r])) mismatches++;
+    }
   }
+  const helperPieces = threaded.helperPieces;
+  threaded.dispose();
 
-  const gbps = (cpuMs: number): string => (js.matrix.byteLength / (cpuMs / 1000) / 1e9).toFixed(1);
-  const jsCpu = median(jsTimes.map((t) => t.cpuMs));
-  const wasmCpu = median(wasmTimes.map((t) => t.cpuMs));
+  const gbps = (wallOrCpuMs: number): string => (js.matrix.byteLength / (wallOrCpuMs / 1000) / 1e9).toFixed(1);
+  const p95 = (values: readonly number[]): number =>
+    [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil(values.length * 0.95) - 1)]!;
+  const [jsTimes, wasmTimes, threadedTimes] = contenders.map((c) => c.times) as [ScanTime[], ScanTime[], ScanTime[]];
+  const ratio = (a: ScanTime[], b: ScanTime[], of: (t: ScanTime) => number): string =>
+    `ratio of medians ${(median(a.map(of)) / median(b.map(of))).toFixed(3)}×, median of per-round ratios ${median(a.map((t, k) => of(t) / of(b[k]!))).toFixed(3)}×`;
   const lines = [
-    `vector scan, ${rows.toLocaleString("en-US")} × ${dims} float32 (${(js.matrix.byteLength / 1024 ** 2).toFixed(0)} MiB), ${scans} scans each, alternating; Node ${process.version}, ${os.cpus().length} CPUs`,
+    `vector scan, ${rows.toLocaleString("en-US")} × ${dims} float32 (${(js.matrix.byteLength / 1024 ** 2).toFixed(0)} MiB), ${scans} scans each, rotating; Node ${process.version}, ${os.cpus().length} CPUs`,
     `load average (1, 5, 15 min): ${loadAtStart} at start, ${loadAverage()} at end`,
     `first WASM scan (before V8's optimizing tier): ${ms(firstWasm.cpuMs)} ms CPU`,
     "",
-    `${"scan".padEnd(24)}${"CPU p50".padStart(9)}${"min".padStart(9)}${"max".padStart(9)}${"wall p50".padStart(10)}${"GB/s".padStart(7)}`,
-    ...(
-      [
-        ["JS dotRows", jsTimes],
-        ["WASM SIMD kernel", wasmTimes],
-      ] as const
-    ).map(([name, times]) => {
+    `${"scan".padEnd(24)}${"CPU p50".padStart(9)}${"min".padStart(9)}${"max".padStart(9)}${"wall p50".padStart(10)}${"wall p95".padStart(10)}${"GB/s wall".padStart(11)}`,
+    ...contenders.map(({ name, times }) => {
       const cpu = times.map((t) => t.cpuMs);
-      const c = median(cpu);
-      return `${name.padEnd(24)}${ms(c).padStart(9)}${ms(Math.min(...cpu)).padStart(9)}${ms(Math.max(...cpu)).padStart(9)}${ms(median(times.map((t) => t.wallMs))).padStart(10)}${gbps(c).padStart(7)}`;
+      const wall = times.map((t) => t.wallMs);
+      return `${name.padEnd(24)}${ms(median(cpu)).padStart(9)}${ms(Math.min(...cpu)).padStart(9)}${ms(Math.max(...cpu)).padStart(9)}${ms(median(wall)).padStart(10)}${ms(p95(wall)).padStart(10)}${gbps(median(wall)).padStart(11)}`;
     }),
     "",
-    `WASM / JS, CPU: ratio of medians ${(wasmCpu / jsCpu).toFixed(3)}×, median of per-pair ratios ${median(wasmTimes.map((t, k) => t.cpuMs / jsTimes[k]!.cpuMs)).toFixed(3)}×`,
+    `WASM / JS, CPU: ${ratio(wasmTimes, jsTimes, (t) => t.cpuMs)}`,
+    `WASM on 2 threads / WASM on 1, wall: ${ratio(threadedTimes, wasmTimes, (t) => t.wallMs)}; CPU: ${ratio(threadedTimes, wasmTimes, (t) => t.cpuMs)}`,
+    `the helper thread scanned ${helperPieces} pieces of the rows (the rest were the calling thread's)`,
     `scores: ${mismatches === 0 ? "bit-identical in every scan" : `${mismatches} differ`}`,
   ];
   process.stdout.write(`${lines.join("\n")}\n`);
