@@ -1,7 +1,8 @@
 /**
  * `pnpm eval:init` in process (bin/eval-init.ts's main): what it writes and says, and its one-line
- * errors, and the `pnpm eval search` it suggests next, run on what it wrote. What the starter
- * dataset holds is tested in helpers/starter-dataset.test.ts; the
+ * errors, and the `pnpm eval search` it suggests next, run on what it wrote — the suite's one run
+ * of a one-file filter on the in-process engine, so it also shows what such a filter runs and
+ * builds. What the starter dataset holds is tested in helpers/starter-dataset.test.ts; the
  * compiled CLI is spawned in test/compiled-clis.test.ts.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -9,7 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../bin/eval-init.js";
-import { RUN_TIMEOUT_MS, runEval } from "./eval-run.js";
+import { stripAnsi } from "../helpers/evalite-terminal.js";
+import { ROOT, RUN_TIMEOUT_MS, runEval } from "./eval-run.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "eval-init-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -39,7 +41,7 @@ describe("pnpm eval:init", () => {
   });
 
   it(
-    "the command it suggests next measures the starter dataset: EVAL_DATASET=<folder> pnpm eval search exits 0, every query scored",
+    "the command it suggests next measures the starter dataset: EVAL_DATASET=<folder> pnpm eval search exits 0, every query scored, running evals/search.eval.ts only (not vsearch.eval.ts) and building only the dataset's index",
     async () => {
       const folder = join(scratch, "next");
       const written = init([folder]);
@@ -53,6 +55,12 @@ describe("pnpm eval:init", () => {
       const evals = r.output!.suites.find((s) => s.name === "Search (BM25)")!.evals;
       expect(evals).toHaveLength(5);
       for (const s of evals.flatMap((e) => e.scores)) expect(s.score >= 0 && s.score <= 1, `${s.name} = ${s.score}`).toBe(true);
+      // `search` names one file exactly (Evalite's own filter also ran vsearch.eval.ts), and the run
+      // builds only the index that file measures, not the lanes'.
+      expect(new Set(r.output!.suites.map((s) => s.filepath))).toEqual(new Set([join(ROOT, "evals/search.eval.ts")]));
+      const out = stripAnsi(r.stdout);
+      expect(out.match(/evals\/\w+\.eval\.ts/g)).toEqual(["evals/search.eval.ts"]);
+      expect(out.match(/^index: building .*$/gm)).toEqual(["index: building dataset next…"]);
     },
     RUN_TIMEOUT_MS,
   );

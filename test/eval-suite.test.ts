@@ -1,7 +1,9 @@
 /**
- * `pnpm eval` on the user's own data (EVAL_DATASET). The full offline run on the fixtures, and what
- * the suite checks on it, is in test/targets-e2e.test.ts, where the targets are compared with it:
- * one run for both.
+ * `pnpm eval` on the user's own data (EVAL_DATASET), and a plain `evalite run` of one file. The
+ * full offline run on the fixtures, and what the suite checks on it, is in test/targets-e2e.test.ts,
+ * where the targets are compared with it: one run for both. What a one-file filter runs and builds
+ * (`pnpm eval search`: search.eval.ts only, the dataset's index only) is checked on the `pnpm eval
+ * search` that test/eval-init.test.ts makes on the starter dataset.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -21,20 +23,7 @@ async function run(args: string[], env: Record<string, string> = {}): Promise<Ev
   return r;
 }
 
-describe("one file, however it is run", () => {
-  it(
-    "pnpm eval search runs evals/search.eval.ts only (not vsearch.eval.ts) and builds only the dataset's index",
-    async () => {
-      const r = await run(["search"]);
-      expect(r.code, r.stdout + r.stderr).toBe(0);
-      expect(new Set(r.output!.suites.map((s) => s.filepath))).toEqual(new Set([join(ROOT, "evals/search.eval.ts")]));
-      const out = stripAnsi(r.stdout);
-      expect(out.match(/evals\/\w+\.eval\.ts/g)).toEqual(["evals/search.eval.ts"]);
-      expect(out.match(/^index: building .*$/gm)).toEqual(["index: building dataset fixtures…"]);
-    },
-    RUN_TIMEOUT_MS,
-  );
-
+describe("one file, run by Evalite itself", () => {
   it(
     "a plain `evalite run evals/search.eval.ts` passes as pnpm eval search does, saying it is not gated and what gives the verdict",
     async () => {

@@ -255,6 +255,10 @@ describe.skipIf(!haveBrowser)("Evalite UI in headless Chromium", () => {
       expect(run.stdout).toMatch(/ {2}Cross-language recall\|Recall@5\|all {2}0\.\d{4} < floor 0\.9900/);
       const reportFile = readdirSync(run.reportsDir).find((f) => /Z\.json$/.test(f))!;
       const report = JSON.parse(readFileSync(join(run.reportsDir, reportFile), "utf8")) as Report;
+      // A one-file run on the committed floors: the raised floor fell, and the floors of the files
+      // the filter left out are not run, never missing (test/eval-init.test.ts: what the filter runs).
+      expect(report.gate.failures.map((c) => c.key)).toEqual([`${SUITE}|Recall@5|all`]);
+      expect(report.gate.missing).toBe(0);
       const gated = join(run.dir, "evalite.db");
 
       const output = join(scratch, "export");

@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../src/cli.js";
 import { Engine, type SearchOptions, type SearchResponse } from "../src/index.js";
 import { type ContractMode, contractProblems, readContractDocuments } from "../src/serve/contract.js";
 import { type EngineServer, SERVED_ROUTES, serveEngine } from "../src/serve/server.js";
@@ -431,14 +432,13 @@ describe("pnpm engine serve", () => {
   }, 30_000);
 
   it("refuses a bad --port with one line, exit 2", async () => {
-    const cli = resolve(import.meta.dirname, "../src/entry.ts");
-    const tsx = resolve(import.meta.dirname, "../../../node_modules/.bin/tsx");
-    const child = spawn(tsx, [cli, "serve", "--db", join(setup.dir, "index.db"), "--port", "http"]);
+    // In process, through the CLI's main(argv, io): the refusal comes before any server starts. The
+    // process's exit status and streams are the test above's (and test/compiled-clis.test.ts's).
+    let stdout = "";
     let stderr = "";
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d;
-    });
-    expect(await new Promise((r) => child.on("exit", r))).toBe(2);
+    const io = { stdout: (s: string) => void (stdout += s), stderr: (s: string) => void (stderr += s), env: process.env };
+    expect(await main(["serve", "--db", join(setup.dir, "index.db"), "--port", "http"], io)).toBe(2);
+    expect(stdout).toBe("");
     expect(stderr).toBe('engine: --port must be an integer from 0 to 65535, got "http"\n');
-  }, 30_000);
+  });
 });
