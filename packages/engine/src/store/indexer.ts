@@ -268,7 +268,7 @@ async function writeRun(
           hashes.slice(i * EMBED_BATCH, (i + 1) * EMBED_BATCH).map((h) => toEmbed.get(h)!),
         ),
       );
-      await new Promise((resolve) => setImmediate(resolve)); // the worker's replies, meanwhile
+      await yieldToEventLoop(); // the worker's replies, meanwhile
       if (thread?.failed) throw thread.failed;
       return true;
     };
@@ -359,6 +359,9 @@ async function writeRun(
       batches[b]!.forEach((doc, k) => {
         writeDocument(doc, terms?.[k]);
       });
+      // Let the worker's replies in (an awaited promise that is already settled does not): each
+      // embedding reply hands the worker its next batch.
+      if (queue) await yieldToEventLoop();
     }
     if (queue) {
       while (await embedOneBatchHere());
@@ -401,6 +404,8 @@ async function writeRun(
     skippedFiles: source.skippedFiles,
   };
 }
+
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** The planned documents in batches of whole documents of at least `TERMS_BATCH` passages (the last may hold fewer). */
 function documentBatches(planned: readonly PlannedDocument[]): PlannedDocument[][] {
