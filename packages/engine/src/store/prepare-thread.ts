@@ -67,7 +67,11 @@ export class PrepareThread {
   readonly exited: Promise<number>;
 
   constructor(setup: PrepareSetup) {
-    this.worker = startWorker(setup);
+    try {
+      this.worker = startWorker(setup);
+    } catch (error) {
+      throw new Error(`${FAILED}: the worker could not start: ${(error as Error).message}`, { cause: error });
+    }
     this.exited = new Promise((resolve) => {
       this.worker.once("exit", (code) => {
         this.fail(new Error(`${FAILED}: the worker exited (code ${code}) before it answered`));
