@@ -667,7 +667,7 @@ async function main(): Promise<void> {
     );
     lines.push("");
     lines.push("targets:");
-    for (const target of targets) lines.push(`  ${target.pass ? "PASS" : "MISS"}  ${target.name.padEnd(46)}${target.measured}`);
+    for (const target of targets) lines.push(`  ${target.pass ? "PASS" : "MISS"}  ${target.name.padEnd(56)}${target.measured}`);
     process.stdout.write(`${lines.join("\n")}\n`);
 
     if (json) {
