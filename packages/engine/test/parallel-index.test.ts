@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { writeCorpus } from "../bench/corpus.js";
@@ -154,6 +154,18 @@ describe("an index run on a worker thread writes the same index as on its own th
       expect(firstDifference(snapshot(runs.never.file), snapshot(runs.always.file))).toBeUndefined();
     }, 120_000);
   }
+});
+
+describe("EngineOptions.indexWorker", () => {
+  it("is auto, always or never; anything else throws RangeError before a file is created", () => {
+    const file = join(dir, "never-created.db");
+    expect(() => Engine.open(file, { create: true, indexWorker: "sometimes" as IndexWorkerMode })).toThrow(
+      new RangeError(`Expected "indexWorker" to be one of auto, always, never, got "sometimes"`),
+    );
+    expect(existsSync(file)).toBe(false);
+    for (const mode of ["auto", "always", "never"] as const)
+      Engine.open(join(dir, `${mode}.db`), { create: true, indexWorker: mode }).close();
+  });
 });
 
 describe("a failure on the worker thread", () => {
