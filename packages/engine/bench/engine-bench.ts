@@ -5,7 +5,7 @@
  * baseline measured in the same run, because machines are noisy.
  *
  *   pnpm bench:engine [corpus-folder|corpus.jsonl] [--queries 500] [--seed 42] [--passages 100000]
- *                     [--warmup 20] [--json results.json]
+ *                     [--warmup 20] [--index-worker auto|always|never] [--json results.json]
  *
  * Without a corpus argument, a deterministic synthetic corpus (bench/corpus.ts) is written as
  * Markdown files under a temp folder until the engine's own chunker yields `--passages` passages.
@@ -21,8 +21,10 @@
  * first, so drift and noise hit both.
  *
  * Ingest and vector search are reported against floors measured in the same run on the same data
- * (bench/floors.ts): ingest against a bare FTS5 insert loop of the same passages' terms, with the
- * analysis and the offline embedder timed apart; vsearch against a bare scan of the same unit
+ * (bench/floors.ts): ingest against a bare FTS5 insert loop of the same passages' terms, with
+ * nothing subtracted (a large run analyzes and embeds on a worker thread while it writes, so the
+ * embedder's time is no longer a separate phase of the wall time), with the analysis and the
+ * offline embedder timed apart, and with the ingest's CPU time (all threads) beside its wall time; vsearch against a bare scan of the same unit
  * vectors with a top-k heap (the JavaScript loop, `dotRows`, as issue 18 defines the floor; and
  * the same scan with the engine's WebAssembly SIMD kernel, which the engine runs where the runtime
  * has it), the three interleaved per query in rotating order, with the engine's time beyond the
@@ -42,7 +44,7 @@ import { wasmResidentRows } from "../src/retrieval/dot-rows-wasm.js";
 import { PARALLEL_SCAN_MIN_VALUES, scanThreadsFor } from "../src/retrieval/scan-threads.js";
 import { unitQuery } from "../src/retrieval/vector.js";
 import { DEFAULT_ANALYZER } from "../src/text/analyze.js";
-import type { IndexReport, SearchResponse } from "../src/types.js";
+import type { IndexReport, IndexWorkerMode, SearchResponse } from "../src/types.js";
 import {
   type BenchQuery,
   buildVocabulary,
@@ -54,7 +56,7 @@ import {
 } from "./corpus.js";
 import { bareScan, loadUnitRows, measureIngestFloors } from "./floors.js";
 
-const USAGE = `Usage: pnpm bench:engine [corpus-folder|corpus.jsonl] [--queries N] [--seed N] [--passages N] [--warmup N] [--json file]`;
+const USAGE = `Usage: pnpm bench:engine [corpus-folder|corpus.jsonl] [--queries N] [--seed N] [--passages N] [--warmup N] [--index-worker auto|always|never] [--json file]`;
 
 const TARGETS = {
   bm25Ratio: 1.3,
@@ -127,35 +129,54 @@ function positiveInt(name: string, value: string | undefined, fallback: number):
 interface IngestResult {
   report: IndexReport;
   wallMs: number;
+  /** CPU time (user + system) of the whole process during `index()`: every thread, the worker's included. */
+  cpuMs: number;
   passagesPerSec: number;
+  /** Whether the engine prepared the passages on a worker thread (its progress line says so). */
+  onWorker: boolean;
   /**
-   * Estimated from the engine's progress messages ("embedded k/n passages", every 10%): embedding runs
-   * at a steady rate, so its start is extrapolated back from the first message.
+   * On one thread: estimated from the engine's progress messages ("embedded k/n passages", every
+   * 10%): embedding runs at a steady rate, so its start is extrapolated back from the first message.
    */
   phases: { readChunkHashMs: number; embedMs: number; writeTransactionMs: number } | null;
+  /** On a worker thread: read + chunk + hash until the worker starts, then the write transaction with analysis and embedding beside it. */
+  workerPhases: { readChunkHashMs: number; writeTransactionMs: number } | null;
 }
 
 async function ingest(engine: Engine, location: string): Promise<IngestResult> {
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const progress: Array<{ at: number; done: number; total: number }> = [];
+  let workerAt: number | undefined;
   const report = await engine.index(location, {
     collection: "bench",
     onMessage: (line) => {
       const m = /^embedded (\d+)\/(\d+) passages/.exec(line);
       if (m) progress.push({ at: performance.now() - t0, done: Number(m[1]), total: Number(m[2]) });
+      if (/ on a worker thread /.test(line)) workerAt ??= performance.now() - t0;
       say(`engine: ${line}`);
     },
   });
   const wallMs = performance.now() - t0;
+  const cpuMs = cpuMsSince(cpu0);
   let phases: IngestResult["phases"] = null;
   const first = progress[0];
   const last = progress[progress.length - 1];
-  if (first && last && last !== first && last.done === last.total) {
+  if (workerAt === undefined && first && last && last !== first && last.done === last.total) {
     const msPerPassage = (last.at - first.at) / (last.done - first.done);
     const embedStart = first.at - msPerPassage * first.done;
     phases = { readChunkHashMs: embedStart, embedMs: last.at - embedStart, writeTransactionMs: wallMs - last.at };
   }
-  return { report, wallMs, passagesPerSec: report.passages.written / (wallMs / 1000), phases };
+  const workerPhases = workerAt === undefined ? null : { readChunkHashMs: workerAt, writeTransactionMs: wallMs - workerAt };
+  return {
+    report,
+    wallMs,
+    cpuMs,
+    passagesPerSec: report.passages.written / (wallMs / 1000),
+    onWorker: workerAt !== undefined,
+    phases,
+    workerPhases,
+  };
 }
 
 function stageMsOf(name: string, response: SearchResponse): number {
@@ -189,11 +210,15 @@ function readArguments() {
         seed: { type: "string" },
         passages: { type: "string" },
         warmup: { type: "string" },
+        "index-worker": { type: "string" },
         json: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
     if (positionals.length > 1) throw new Error(`expected at most one corpus argument, got ${positionals.length}`);
+    const indexWorker = values["index-worker"] ?? "auto";
+    if (indexWorker !== "auto" && indexWorker !== "always" && indexWorker !== "never")
+      throw new Error(`--index-worker must be auto, always or never, got "${indexWorker}"`);
     return {
       help: values.help === true,
       json: values.json,
@@ -201,6 +226,7 @@ function readArguments() {
       seed: positiveInt("seed", values.seed, 42),
       targetPassages: positiveInt("passages", values.passages, TARGETS.passages),
       warmupCount: positiveInt("warmup", values.warmup, 20),
+      indexWorker: indexWorker as IndexWorkerMode,
       userCorpus: positionals[0] === undefined ? undefined : resolve(positionals[0]),
     };
   } catch (error) {
@@ -210,7 +236,7 @@ function readArguments() {
 }
 
 async function main(): Promise<void> {
-  const { help, json, queryCount, seed, targetPassages, warmupCount, userCorpus } = readArguments();
+  const { help, json, queryCount, seed, targetPassages, warmupCount, indexWorker, userCorpus } = readArguments();
   if (help) {
     process.stdout.write(`${USAGE}\n`);
     return;
@@ -242,7 +268,7 @@ async function main(): Promise<void> {
     const memAfterCorpus = memory();
 
     // ---- ingest ----
-    engine = Engine.open(dbFile, { create: true });
+    engine = Engine.open(dbFile, { create: true, indexWorker });
     const ingestResult = await ingest(engine, location);
     const { report } = ingestResult;
     say(`indexed ${int(report.passages.written)} passages in ${fmt(ingestResult.wallMs / 1000, 1)} s`);
@@ -500,10 +526,18 @@ async function main(): Promise<void> {
     };
     const embedMs = ingestFloors.embedMs;
     const ingestRatios = {
-      /** The issue's measure: the engine's ingest without the embedder's own time, against the bare FTS5 insert. */
+      /**
+       * The target's measure: the engine's whole ingest, nothing subtracted, against the bare FTS5
+       * insert. (Issue 18 subtracted the embedder's own time; with the embedder beside the writes on
+       * another thread, its time is no longer part of the wall time to subtract.)
+       */
+      overFtsInsert: ingestResult.wallMs / ingestFloors.ftsInsertMs,
+      /** The earlier measure, kept for comparison with older runs; it means little when embedding overlaps the writes. */
       withoutEmbeddingOverFtsInsert: (ingestResult.wallMs - embedMs) / ingestFloors.ftsInsertMs,
       /** The whole ingest against the sum of its floors (analysis + embedding + FTS5 insert). */
       overSumOfFloors: ingestResult.wallMs / (ingestFloors.analysisMs + embedMs + ingestFloors.ftsInsertMs),
+      /** CPU time of the ingest (all threads) over its wall time: above 1 when two threads ran at once. */
+      cpuOverWall: ingestResult.cpuMs / ingestResult.wallMs,
     };
     const byKind = Object.fromEntries(
       [...kinds.entries()].map(([kind, k]) => {
@@ -532,9 +566,9 @@ async function main(): Promise<void> {
       },
       { name: "vsearch p95 < 30 ms", measured: `${fmt(latency.vsearch.p95, 1)} ms`, pass: latency.vsearch.p95 < TARGETS.vsearchP95Ms },
       {
-        name: "ingest − embedding ≤ 1.5 × bare FTS5 insert",
-        measured: `${fmt(ingestRatios.withoutEmbeddingOverFtsInsert)}×`,
-        pass: ingestRatios.withoutEmbeddingOverFtsInsert <= TARGETS.ingestOverFtsInsert,
+        name: "ingest ≤ 1.5 × bare FTS5 insert (nothing subtracted)",
+        measured: `${fmt(ingestRatios.overFtsInsert)}×`,
+        pass: ingestRatios.overFtsInsert <= TARGETS.ingestOverFtsInsert,
       },
       { name: "ingest ≥ 5,000 passages/s", measured: `${int(ingestPerSec)} passages/s`, pass: ingestPerSec >= TARGETS.ingestPerSec },
       {
@@ -563,15 +597,20 @@ async function main(): Promise<void> {
         : `corpus: ${userCorpus}: ${int(report.documents.total)} documents, ${int(report.passages.total)} passages, languages ${languages.join(", ") || "(unknown)"}`,
     );
     const ph = ingestResult.phases;
+    const wph = ingestResult.workerPhases;
     lines.push(
       `ingest: ${int(report.passages.written)} passages in ${fmt(ingestResult.wallMs / 1000, 1)} s = ${int(ingestPerSec)} passages/s` +
+        `, CPU ${fmt(ingestResult.cpuMs / 1000, 1)} s (user + system, all threads) = ${fmt(ingestRatios.cpuOverWall)}× wall` +
         (ph
-          ? ` (phases ≈ read+chunk+hash ${fmt(ph.readChunkHashMs / 1000, 1)} s, embed ${fmt(ph.embedMs / 1000, 1)} s, write transaction (analysis, FTS, vectors) ${fmt(ph.writeTransactionMs / 1000, 1)} s)`
+          ? ` (one thread, phases ≈ read+chunk+hash ${fmt(ph.readChunkHashMs / 1000, 1)} s, embed ${fmt(ph.embedMs / 1000, 1)} s, write transaction (analysis, FTS, vectors) ${fmt(ph.writeTransactionMs / 1000, 1)} s)`
+          : "") +
+        (wph
+          ? ` (analysis and embedding on a worker thread; read+chunk+hash ${fmt(wph.readChunkHashMs / 1000, 1)} s, then writes with analysis and embedding beside them ${fmt(wph.writeTransactionMs / 1000, 1)} s)`
           : ""),
     );
     lines.push(
       `  floors, same passages: bare FTS5 insert (one transaction) ${fmt(ingestFloors.ftsInsertMs / 1000, 1)} s, analysis ${fmt(ingestFloors.analysisMs / 1000, 1)} s, offline embedder ${fmt(embedMs / 1000, 1)} s` +
-        `; ingest − embedding = ${fmt(ingestRatios.withoutEmbeddingOverFtsInsert)}× FTS5 insert; ingest = ${fmt(ingestRatios.overSumOfFloors)}× (analysis + embedding + FTS5 insert)`,
+        `; ingest = ${fmt(ingestRatios.overFtsInsert)}× FTS5 insert (nothing subtracted; ingest − embedding = ${fmt(ingestRatios.withoutEmbeddingOverFtsInsert)}×, the measure before the worker thread); ingest = ${fmt(ingestRatios.overSumOfFloors)}× (analysis + embedding + FTS5 insert)`,
     );
     lines.push(
       `first calls: search ${fmt(firstSearchMs, 0)} ms (catalog), vsearch ${fmt(firstVsearchMs, 0)} ms (vector load), thorough ${fmt(firstThoroughMs, 0)} ms (term list for spelling)`,
@@ -632,7 +671,7 @@ async function main(): Promise<void> {
     );
     lines.push("");
     lines.push("targets:");
-    for (const target of targets) lines.push(`  ${target.pass ? "PASS" : "MISS"}  ${target.name.padEnd(46)}${target.measured}`);
+    for (const target of targets) lines.push(`  ${target.pass ? "PASS" : "MISS"}  ${target.name.padEnd(56)}${target.measured}`);
     process.stdout.write(`${lines.join("\n")}\n`);
 
     if (json) {
@@ -646,6 +685,7 @@ async function main(): Promise<void> {
           engineFtsLimit: ENGINE_FTS_LIMIT,
           corpus: userCorpus ?? "generated",
           targetPassages,
+          indexWorker,
         },
         corpus: corpus
           ? {
@@ -662,8 +702,12 @@ async function main(): Promise<void> {
           passages: report.passages.written,
           wallMs: ingestResult.wallMs,
           engineElapsedMs: report.elapsedMs,
+          cpuMs: ingestResult.cpuMs,
           passagesPerSec: ingestPerSec,
+          indexWorker,
+          onWorkerThread: ingestResult.onWorker,
           phases: ingestResult.phases,
+          workerPhases: ingestResult.workerPhases,
           floors: ingestFloors,
           ratios: ingestRatios,
         },

@@ -34,6 +34,7 @@ import { parseInstant } from "./ingest/validity.js";
 import { Catalog } from "./store/catalog.js";
 import { openIndex, sqliteFailure, type Db } from "./store/database.js";
 import { type IndexerContext, indexRead, indexSource, passageBody } from "./store/indexer.js";
+import { INDEX_WORKER_MODES } from "./store/prepare-thread.js";
 import { sourceFromDocuments } from "./ingest/documents.js";
 import { readMeta } from "./store/meta.js";
 import { SCHEMA_VERSION } from "./store/schema.js";
@@ -62,6 +63,7 @@ import type {
   IndexFingerprint,
   IndexOptions,
   IndexReport,
+  IndexWorkerMode,
   QueryExpander,
   QueryOptions,
   RerankingModel,
@@ -121,6 +123,8 @@ export class Engine {
   readonly languageModels: Partial<Record<Preset, LanguageModelV3>>;
   /** Limits of every model call: answers, embeddings, reranking. */
   readonly modelLimits: CallPolicy;
+  /** Where an index run prepares its passages (`EngineOptions.indexWorker`). */
+  readonly indexWorker: IndexWorkerMode;
   private readonly db: Db;
   /** The lexical scorer behind sources and evidence of `ask()` (the heuristic reranker's features), whatever reranks. */
   private readonly lexicalScorer: HeuristicReranker;
@@ -147,6 +151,7 @@ export class Engine {
     }
     this.extractive = new ExtractiveAnswerer(this.lexicalScorer);
     this.modelLimits = { ...(options.modelLimits ?? DEFAULT_CALL_POLICY) };
+    this.indexWorker = options.indexWorker ?? "auto";
     this.bm25 = new Bm25Retriever(db, this.hybrid.columnWeights);
     this.passageText = db.prepare("SELECT heading, text FROM passages WHERE id = ?");
   }
@@ -155,7 +160,19 @@ export class Engine {
   static open(file: string, options: OpenEngineOptions = {}): Engine {
     checkOptions(
       options,
-      ["create", "embedder", "reranker", "expander", "languageModels", "modelLimits", "analyzer", "chunker", "hybrid", "busyTimeoutMs"],
+      [
+        "create",
+        "embedder",
+        "reranker",
+        "expander",
+        "languageModels",
+        "modelLimits",
+        "analyzer",
+        "chunker",
+        "hybrid",
+        "busyTimeoutMs",
+        "indexWorker",
+      ],
       "Engine.open",
     );
     if (typeof file !== "string" || file === "") throw new TypeError(`Expected the index path to be a non-empty string`);
@@ -163,6 +180,10 @@ export class Engine {
     if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0)
       throw new RangeError(`Expected "busyTimeoutMs" to be a non-negative integer, got ${busyTimeoutMs}`);
     if (options.modelLimits !== undefined) checkCallPolicy(options.modelLimits, "modelLimits");
+    if (options.indexWorker !== undefined && !INDEX_WORKER_MODES.includes(options.indexWorker))
+      throw new RangeError(
+        `Expected "indexWorker" to be one of ${INDEX_WORKER_MODES.join(", ")}, got ${JSON.stringify(options.indexWorker)}`,
+      );
     // Check every parameter before a file is created: a typo must not leave an empty index behind.
     resolveParameters(options, options.embedder ?? defaultEmbedder());
     const db = openIndex(file, { create: options.create ?? false, busyTimeoutMs });
@@ -212,6 +233,7 @@ export class Engine {
       chunker: this.chunker,
       embedder: this.embedder,
       modelLimits: this.modelLimits,
+      indexWorker: this.indexWorker,
     };
   }
 

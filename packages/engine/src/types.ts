@@ -54,7 +54,17 @@ export interface EngineOptions {
   hybrid?: Partial<HybridConfig>;
   /** How long to wait for another process's lock before failing with `DB_LOCKED`. @default 2000 */
   busyTimeoutMs?: number;
+  /**
+   * Where an index run computes its passages' terms and the offline embedder's vectors: `auto` on
+   * a worker thread while the run's thread writes, when the run prepares at least 10,000 texts and
+   * the process may use two CPUs or more; `always`, `never` force one way. The index is
+   * the same either way. @default "auto"
+   */
+  indexWorker?: IndexWorkerMode;
 }
+
+/** Where an index run prepares its passages (`EngineOptions.indexWorker`, store/prepare-thread.ts). */
+export type IndexWorkerMode = "auto" | "always" | "never";
 
 export interface HybridConfig {
   /**

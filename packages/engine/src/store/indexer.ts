@@ -15,6 +15,13 @@
  *    `updated_at`, which marks the index as finished). Any failure rolls the whole run back.
  * A rebuild of the full-text rows for the whole index happens in the same transaction when the
  * analyzer changed.
+ *
+ * A large run (`useIndexWorker`: 10,000 texts or more, two CPUs) computes the passages' FTS5 terms
+ * on a worker thread (store/prepare-thread.ts) while this thread writes them in step 5; with the
+ * offline embedder, step 4 moves there too: the worker embeds from the first batch on, this thread
+ * from the last whenever it has nothing to write, and the vectors are written after the passages,
+ * in the same order as on one thread. Terms and vectors are pure functions of their text
+ * (store/prepare.ts), so the index is the same byte for byte (test/parallel-index.test.ts).
  */
 import { createHash } from "node:crypto";
 import { EngineError } from "../errors.js";
@@ -23,10 +30,23 @@ import { readSource, type Source, type SourceDocument } from "../ingest/source.j
 import { baseLanguage } from "../ingest/language-path.js";
 import { analyzerId, indexTerms, type AnalyzerConfig } from "../text/analyze.js";
 import { embedderId, embedTexts } from "../embed/embedder.js";
-import type { CallPolicy, EmbeddingModel, IndexOptions, IndexReport } from "../types.js";
+import type { CallPolicy, EmbeddingModel, IndexOptions, IndexReport, IndexWorkerMode } from "../types.js";
 import { beginIndexRun, INDEX_RUN_CACHE_KIB, sqliteFailure, type Db } from "./database.js";
 import { readMeta } from "./meta.js";
+import type { HashedNgramEmbedder } from "../embed/hashed-ngram.js";
+import {
+  type DocumentTerms,
+  documentTerms,
+  embedPacked,
+  offlineEmbedderDimensions,
+  passageBody,
+  pathTerms,
+  type TermsJob,
+} from "./prepare.js";
+import { PreparationQueue, PrepareThread, useIndexWorker } from "./prepare-thread.js";
 import { REINDEX_REQUIRED } from "./schema.js";
+
+export { passageBody, pathTerms } from "./prepare.js";
 
 export interface IndexerContext {
   db: Db;
@@ -36,6 +56,8 @@ export interface IndexerContext {
   embedder: EmbeddingModel;
   /** Limits of each embedding call. */
   modelLimits: CallPolicy;
+  /** Where the passages' terms and offline vectors are computed (store/prepare-thread.ts). @default "auto" */
+  indexWorker?: IndexWorkerMode;
 }
 
 interface NewPassage {
@@ -52,24 +74,11 @@ interface PlannedDocument {
 }
 
 const EMBED_BATCH = 256;
-
-/** The text a passage is embedded and matched as: its heading trail, then its text. */
-export function passageBody(heading: string, text: string): string {
-  return heading === "" ? text : `${heading}\n${text}`;
-}
+/** Passages per terms request to the worker thread (whole documents, so a batch may hold more). */
+const TERMS_BATCH = 256;
 
 function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
-}
-
-/**
- * Terms for the `path` column: a folder document's path without its extension (so `md` does not
- * match everything); nothing for a JSONL record, whose id is a key, not text (`p 05` matched every
- * `*-p05` id, `1400` document 1400).
- */
-export function pathTerms(path: string, language: string | null, analyzer: AnalyzerConfig, searchable = true): string {
-  if (!searchable) return "";
-  return indexTerms(path.replace(/\.(md|markdown|mdx|txt|text)$/i, ""), language ? baseLanguage(language) : undefined, analyzer);
 }
 
 /** Meta key recording where a collection came from (`folder` or `jsonl`): only folder paths are searchable. */
@@ -190,42 +199,103 @@ async function writeRun(
       `embedder changed (${meta.embedder}, ${meta.dimensions} dimensions → ${embedder}): re-embedding ${stale.length} stored passages; vectors of the two are never mixed`,
     );
   }
-  const vectors = new Map<string, Float32Array>();
   const hashes = [...toEmbed.keys()];
+  /** The vector of each of `hashes`, in its order. */
+  const vectors = new Array<Float32Array>(hashes.length);
   let dimensions = embedderChanged ? 0 : (meta.dimensions ?? 0);
-  for (let i = 0; i < hashes.length; i += EMBED_BATCH) {
-    const batch = hashes.slice(i, i + EMBED_BATCH);
-    const embedded = await embedTexts(
-      ctx.embedder,
-      batch.map((h) => toEmbed.get(h)!),
-      ctx.modelLimits,
-    );
-    embedded.forEach((vector, j) => {
-      if (dimensions === 0) dimensions = vector.length;
-      if (vector.length !== dimensions || vector.length === 0) {
-        throw new EngineError(
-          "PROVIDER_ERROR",
-          `${embedder} returned a ${vector.length}-dimensional vector where ${dimensions} were expected; nothing was written`,
-        );
-      }
-      vectors.set(batch[j]!, vector);
-    });
-    const done = Math.min(i + EMBED_BATCH, hashes.length);
+  const checkDimensions = (vector: Float32Array): void => {
+    if (dimensions === 0) dimensions = vector.length;
+    if (vector.length !== dimensions || vector.length === 0) {
+      throw new EngineError(
+        "PROVIDER_ERROR",
+        `${embedder} returned a ${vector.length}-dimensional vector where ${dimensions} were expected; nothing was written`,
+      );
+    }
+  };
+  let embeddedCount = 0;
+  const embedded = (count: number): void => {
+    const before = embeddedCount;
+    embeddedCount += count;
     if (
       hashes.length >= 10 * EMBED_BATCH &&
-      (done === hashes.length || Math.floor(done / (hashes.length / 10)) > Math.floor(i / (hashes.length / 10)))
+      (embeddedCount === hashes.length || Math.floor(embeddedCount / (hashes.length / 10)) > Math.floor(before / (hashes.length / 10)))
     ) {
-      notices.progress(`embedded ${done}/${hashes.length} passages`);
+      notices.progress(`embedded ${embeddedCount}/${hashes.length} passages`);
     }
-  }
-  if (dimensions === 0) {
-    const probe = await embedTexts(ctx.embedder, ["dimension probe"], ctx.modelLimits);
-    dimensions = probe[0]!.length;
-  }
+  };
 
-  // 5. The writes, in the run's transaction.
+  // Where the passages' terms (and the offline embedder's vectors) are computed: on this thread,
+  // or on a worker thread while this one writes (store/prepare-thread.ts). The index is the same.
+  const batches = documentBatches(planned);
+  const termsJobs = rebuildFts ? [] : batches.map((batch) => batch.map((doc) => termsJob(doc, source.kind === "folder")));
+  const termTexts = rebuildFts ? 0 : planned.reduce((n, doc) => n + doc.passages.length, 0);
+  const workerDimensions = offlineEmbedderDimensions(ctx.embedder);
+  const workerEmbeds = workerDimensions !== undefined && hashes.length > 0 ? hashes.length : 0;
+  const prepared = termTexts + workerEmbeds;
   const counts = { written: 0, removedPassages: 0, added: 0, updated: 0 };
-  {
+  const thread =
+    prepared > 0 && useIndexWorker(ctx.indexWorker ?? "auto", prepared)
+      ? new PrepareThread({ analyzer: ctx.analyzer, dimensions: workerEmbeds > 0 ? workerDimensions! : null })
+      : undefined;
+  /** Whether the vectors are computed by the worker thread and this one together (the offline embedder). */
+  const embedOnWorker = thread !== undefined && workerEmbeds > 0;
+  try {
+    let queue: PreparationQueue | undefined;
+    /** Places the packed vectors of embedding batch `i` (hashes i × EMBED_BATCH …). */
+    const placeVectors = (i: number, packed: Float32Array): void => {
+      const count = Math.min(EMBED_BATCH, hashes.length - i * EMBED_BATCH);
+      const dims = packed.length / count;
+      for (let j = 0; j < count; j++) vectors[i * EMBED_BATCH + j] = packed.subarray(j * dims, (j + 1) * dims);
+      embedded(count);
+    };
+    if (thread) {
+      notices.progress(
+        `preparing ${termTexts} passages' terms${embedOnWorker ? ` and ${hashes.length} vectors` : ""} on a worker thread while this one writes`,
+      );
+      const embedJobs: string[][] = [];
+      for (let i = 0; embedOnWorker && i < hashes.length; i += EMBED_BATCH)
+        embedJobs.push(hashes.slice(i, i + EMBED_BATCH).map((h) => toEmbed.get(h)!));
+      queue = new PreparationQueue(thread, termsJobs, embedJobs, placeVectors);
+    }
+    /** This thread's share of the worker's embedding: one batch from the back, if any is left. */
+    const embedOneBatchHere = async (): Promise<boolean> => {
+      const i = queue?.takeLast();
+      if (i === undefined) return false;
+      placeVectors(
+        i,
+        embedPacked(
+          ctx.embedder as HashedNgramEmbedder,
+          hashes.slice(i * EMBED_BATCH, (i + 1) * EMBED_BATCH).map((h) => toEmbed.get(h)!),
+        ),
+      );
+      await yieldToEventLoop(); // the worker's replies, meanwhile
+      if (thread?.failed) throw thread.failed;
+      return true;
+    };
+
+    // 4. On this thread: embeddings through the embedder's own calls (a model's are async; the
+    // lock is held, nothing is written yet).
+    if (!embedOnWorker) {
+      for (let i = 0; i < hashes.length; i += EMBED_BATCH) {
+        const batch = hashes.slice(i, i + EMBED_BATCH);
+        const batchVectors = await embedTexts(
+          ctx.embedder,
+          batch.map((h) => toEmbed.get(h)!),
+          ctx.modelLimits,
+        );
+        batchVectors.forEach((vector, j) => {
+          checkDimensions(vector);
+          vectors[i + j] = vector;
+        });
+        embedded(batch.length);
+      }
+      if (dimensions === 0) {
+        const probe = await embedTexts(ctx.embedder, ["dimension probe"], ctx.modelLimits);
+        dimensions = probe[0]!.length;
+      }
+    }
+
+    // 5. The writes, in the run's transaction.
     const passageIdsOf = db.prepare("SELECT id FROM passages WHERE document_id = ?").pluck();
     const deleteFts = db.prepare("DELETE FROM passages_fts WHERE rowid = ?");
     const deletePassages = db.prepare("DELETE FROM passages WHERE document_id = ?");
@@ -247,15 +317,8 @@ async function writeRun(
       }
       deletePassages.run(documentId);
     };
-    const setMeta = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
-    setMeta.run(sourceKindKey(collection), source.kind);
-    if (rebuildFts) db.prepare("INSERT INTO passages_fts (passages_fts) VALUES ('delete-all')").run();
-
-    for (const id of removed) {
-      dropPassages(id);
-      deleteDocument.run(id);
-    }
-    for (const doc of planned) {
+    /** Writes one planned document, its passages and (unless the run rebuilds them all) their FTS5 rows. */
+    const writeDocument = (doc: PlannedDocument, terms: DocumentTerms | undefined): void => {
       const s = doc.source;
       let documentId: number;
       const validity = validityColumns(s);
@@ -271,19 +334,45 @@ async function writeRun(
         );
         counts.added++;
       }
-      const lang = s.language ? baseLanguage(s.language) : undefined;
-      const titleTerms = indexTerms(s.title, lang, ctx.analyzer);
-      const path = pathTerms(s.path, s.language, ctx.analyzer, source.kind === "folder");
-      for (const p of doc.passages) {
+      doc.passages.forEach((p, k) => {
         const passageId = Number(insertPassage.run(documentId, p.seq, p.heading, p.text, p.contentHash).lastInsertRowid);
-        if (!rebuildFts) insertFts.run(passageId, titleTerms, indexTerms(passageBody(p.heading, p.text), lang, ctx.analyzer), path);
+        if (terms) insertFts.run(passageId, terms.title, terms.bodies[k], terms.path);
         counts.written++;
-      }
+      });
+    };
+    const setMeta = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
+    setMeta.run(sourceKindKey(collection), source.kind);
+    if (rebuildFts) db.prepare("INSERT INTO passages_fts (passages_fts) VALUES ('delete-all')").run();
+
+    for (const id of removed) {
+      dropPassages(id);
+      deleteDocument.run(id);
+    }
+    for (let b = 0; b < batches.length; b++) {
+      let terms: DocumentTerms[] | undefined;
+      if (rebuildFts) terms = undefined;
+      else if (queue) {
+        // Waiting for the worker's terms: embed a batch of its vectors meanwhile.
+        while (!queue.termsReady(b) && (await embedOneBatchHere()));
+        terms = await queue.terms(b);
+      } else terms = termsJobs[b]!.map((job) => documentTerms(job, ctx.analyzer));
+      batches[b]!.forEach((doc, k) => {
+        writeDocument(doc, terms?.[k]);
+      });
+      // Let the worker's replies in (an awaited promise that is already settled does not): each
+      // embedding reply hands the worker its next batch.
+      if (queue) await yieldToEventLoop();
+    }
+    if (queue) {
+      while (await embedOneBatchHere());
+      await queue.finished();
+      if (embedOnWorker) vectors.forEach(checkDimensions);
     }
     if (rebuildFts) rebuildFullText(db, ctx.analyzer);
-    for (const [hash, vector] of vectors) {
+    hashes.forEach((hash, k) => {
+      const vector = vectors[k]!;
       insertVector.run(hash, embedder, vector.length, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
-    }
+    });
     // Cached vectors of text that no passage holds any more are garbage; vectors of other
     // embedders for live text stay, so switching back does not pay again.
     db.prepare("DELETE FROM embeddings WHERE content_hash NOT IN (SELECT content_hash FROM passages)").run();
@@ -295,6 +384,8 @@ async function writeRun(
     if (db.prepare("SELECT 1 FROM documents WHERE content_hash = '' LIMIT 1").get() === undefined) {
       db.prepare("DELETE FROM meta WHERE key = ?").run(REINDEX_REQUIRED);
     }
+  } finally {
+    await thread?.close();
   }
 
   const totals = db
@@ -309,8 +400,40 @@ async function writeRun(
     source: source.location,
     documents: { added: counts.added, updated: counts.updated, unchanged, removed: removed.length, total: totals.docs },
     passages: { written: counts.written, removed: counts.removedPassages, total: totals.passages },
-    embeddings: { computed: vectors.size, reused, embedder, dimensions },
+    embeddings: { computed: hashes.length, reused, embedder, dimensions },
     skippedFiles: source.skippedFiles,
+  };
+}
+
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** The planned documents in batches of whole documents of at least `TERMS_BATCH` passages (the last may hold fewer). */
+function documentBatches(planned: readonly PlannedDocument[]): PlannedDocument[][] {
+  const batches: PlannedDocument[][] = [];
+  let batch: PlannedDocument[] = [];
+  let passages = 0;
+  for (const doc of planned) {
+    batch.push(doc);
+    passages += doc.passages.length;
+    if (passages >= TERMS_BATCH) {
+      batches.push(batch);
+      batch = [];
+      passages = 0;
+    }
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
+
+/** What the analyzer needs of a planned document. */
+function termsJob(doc: PlannedDocument, searchablePath: boolean): TermsJob {
+  const s = doc.source;
+  return {
+    title: s.title,
+    path: s.path,
+    language: s.language,
+    searchablePath,
+    bodies: doc.passages.map((p) => passageBody(p.heading, p.text)),
   };
 }
 
