@@ -78,7 +78,7 @@
  * JavaScript loop, which gives the same scores.
  */
 
-import { type ScanLayout, type Scanner, startThreadedScan } from "./scan-threads.js";
+import { type ScanLayout, type Scanner, scanThreadsFor, startThreadedScan } from "./scan-threads.js";
 
 /** Threads that scan resident rows: 1, 2, or "auto" (2 for a large matrix on two or more cores). */
 export type ScanThreads = 1 | 2 | "auto";
@@ -438,16 +438,15 @@ export function wasmResidentRows(
   const bytes = layout.matrixAt + rows * dims * 4;
   const pages = Math.max(1, Math.ceil(bytes / WASM_PAGE_BYTES));
   if (pages > MAX_WASM_PAGES) return undefined;
-  const sharedModule = threads !== 1 ? compiledKernel(true) : undefined;
+  // Decided before any memory is allocated: a matrix that stays on one thread gets one memory.
+  const twoThreads = threads === 2 || (threads === "auto" && scanThreadsFor(rows, dims) === 2);
+  const sharedModule = twoThreads ? compiledKernel(true) : undefined;
   if (sharedModule !== undefined) {
     try {
       const memory = new api.Memory({ initial: pages, maximum: pages, shared: true });
       const dotRowsExport = new api.Instance(sharedModule, { env: { memory } }).exports.dotRows as DotRowsExport;
-      const scan = startThreadedScan(sharedModule, memory, dotRowsExport, layout, {
-        force: threads === 2,
-        helperOnly: options.helperOnly === true,
-      });
-      if (scan) return residentOver(memory, layout, scan, "wasm-simd");
+      const scan = startThreadedScan(sharedModule, memory, dotRowsExport, layout, { helperOnly: options.helperOnly === true });
+      if (scan) return residentOver(memory, layout, scan);
     } catch {
       // No shared memory of that size: one thread, below.
     }
@@ -461,22 +460,22 @@ export function wasmResidentRows(
     return undefined;
   }
   const { matrixAt, queryAt, scoresAt } = layout;
-  return residentOver(
-    memory,
-    layout,
-    { threads: 1, helperPieces: 0, scan: () => dotRowsExport(matrixAt, rows, dims, queryAt, scoresAt), dispose: () => {} },
-    "wasm-simd",
-  );
+  return residentOver(memory, layout, {
+    threads: 1,
+    helperPieces: 0,
+    scan: () => dotRowsExport(matrixAt, rows, dims, queryAt, scoresAt),
+    dispose: () => {},
+  });
 }
 
 /** The views over a kernel's memory, and `scan` writing the query where the kernel reads it. */
-function residentOver(memory: WasmMemory, layout: ScanLayout, scanner: Scanner, kernel: "wasm-simd"): ResidentRows {
+function residentOver(memory: WasmMemory, layout: ScanLayout, scanner: Scanner): ResidentRows {
   const { rows, dims, queryAt, scoresAt, matrixAt } = layout;
   const query = new Float64Array(memory.buffer, queryAt, dims);
   return {
     matrix: new Float32Array(memory.buffer, matrixAt, rows * dims),
     scores: new Float64Array(memory.buffer, scoresAt, rows),
-    kernel,
+    kernel: "wasm-simd",
     get threads(): number {
       return scanner.threads;
     },

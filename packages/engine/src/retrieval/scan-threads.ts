@@ -116,20 +116,20 @@ function stopHelper(helper: Helper): void {
 const orphans = new FinalizationRegistry(stopHelper);
 
 /**
- * A two-thread scan over `memory` (shared), or undefined when it is not worth a thread (a small
- * matrix, or one core; `force` skips that check) or no worker can be started: the caller then
- * scans on one thread. `helperOnly` (tests) leaves every piece to the helper, and waits for it up
- * to STOP_WAIT_MS instead of STALL_MS, so that a test sees the helper's scores whatever the load.
+ * A two-thread scan over `memory` (shared; whether a matrix is worth it is the caller's call,
+ * `scanThreadsFor`), or undefined when the rows are empty or no worker can be started: the caller
+ * then scans on one thread. `helperOnly` (tests) leaves every piece to the helper, and waits for
+ * it up to STOP_WAIT_MS instead of STALL_MS, so that a test sees the helper's scores whatever the
+ * load.
  */
 export function startThreadedScan(
   module: object,
   memory: { buffer: ArrayBuffer | SharedArrayBuffer },
   dotRows: DotRows,
   layout: ScanLayout,
-  options: { force?: boolean; helperOnly?: boolean } = {},
+  options: { helperOnly?: boolean } = {},
 ): Scanner | undefined {
   const { rows, dims, queryAt, scoresAt, matrixAt } = layout;
-  if (!options.force && scanThreadsFor(rows, dims) < 2) return undefined;
   if (rows === 0) return undefined;
   const pieceRows = Math.max(1, Math.ceil(rows / CHUNKS));
   const pieces = Math.ceil(rows / pieceRows);
