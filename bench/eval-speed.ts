@@ -4,7 +4,10 @@
  *
  * On the fixtures (default): the README command, `npx -y pnpm@<version> eval` (pnpm's start-up
  * included), against the framework's floor — `evalite run` of one trivial eval (one case, one
- * scorer, SQLite storage like ours) in a scratch folder. Goal: at most 3×.
+ * scorer, SQLite storage like ours) in a scratch folder. Goal: at most 3×. Beside it, a second
+ * floor: `evalite run` of trivial eval files of the suite run's shape (its files, suites, cases,
+ * scores per case and traces, read from that run's storage; helpers/evalite-shape.ts) with the
+ * suite's Evalite settings: what Evalite itself costs for that many cases, whatever they do.
  *
  * On a BEIR folder (`--dataset <folder>`, e.g. one written by `pnpm bench:beir`): the suite's wall
  * time for `pnpm eval` with EVAL_DATASET=<folder>, against the engine doing the same distinct work
@@ -22,6 +25,7 @@ import { loadavg, tmpdir } from "node:os";
 import { basename, delimiter, join, resolve } from "node:path";
 import { argumentsOrExit, parseCommandLine, positiveInteger, UsageError } from "../helpers/cli-args.js";
 import { judgedCases, loadDataset } from "../helpers/dataset.js";
+import { readRunShape, writeShapeEvals } from "../helpers/evalite-shape.js";
 import { endedChildrenCpuMs, treeRss } from "../helpers/process-tree.js";
 
 const USAGE = "Usage: pnpm bench:eval [--runs N] [--dataset <BEIR folder>]";
@@ -112,15 +116,37 @@ const suiteEnv = (run: string): NodeJS.ProcessEnv => ({
   EVAL_REPORTS_DIR: join(scratch, "reports"),
 });
 
+/** A scratch Evalite project in `folder` on the repository's node_modules, with `config` as its evalite.config.ts. */
+function evaliteProject(folder: string, config: string): void {
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, "package.json"), JSON.stringify({ type: "module", private: true }));
+  symlinkSync(join(root, "node_modules"), join(folder, "node_modules"), "dir");
+  writeFileSync(join(folder, "evalite.config.ts"), config);
+}
+
+/** Evalite's defaults, with its SQLite storage. */
+const STOCK_CONFIG = `import { defineConfig } from "evalite/config";
+import { createSqliteStorage } from "evalite/sqlite-storage";
+export default defineConfig({ storage: () => createSqliteStorage(process.env.EVALITE_STORAGE!) });
+`;
+
+/**
+ * The suite's own Evalite settings (evalite.config.ts): its storage (helpers/evalite-storage.ts),
+ * one worker, one module graph, 5 cases at once; so the floor is what the suite's cases cost in
+ * Evalite as the suite runs it, not more.
+ */
+const SUITE_SETTINGS_CONFIG = `import { defineConfig } from "evalite/config";
+import { createFastSqliteStorage } from ${JSON.stringify(join(root, "helpers/evalite-storage.ts"))};
+export default defineConfig({
+  storage: () => createFastSqliteStorage(process.env.EVALITE_STORAGE!),
+  maxConcurrency: 5,
+  viteConfig: { test: { isolate: false, maxWorkers: 1 } },
+});
+`;
+
 async function onFixtures(runs: number): Promise<void> {
   const floorDir = join(scratch, "floor");
-  mkdirSync(floorDir);
-  writeFileSync(join(floorDir, "package.json"), JSON.stringify({ type: "module", private: true }));
-  symlinkSync(join(root, "node_modules"), join(floorDir, "node_modules"), "dir");
-  writeFileSync(
-    join(floorDir, "evalite.config.ts"),
-    `import { defineConfig } from "evalite/config";\nimport { createSqliteStorage } from "evalite/sqlite-storage";\nexport default defineConfig({ storage: () => createSqliteStorage(process.env.EVALITE_STORAGE!) });\n`,
-  );
+  evaliteProject(floorDir, STOCK_CONFIG);
   writeFileSync(
     join(floorDir, "trivial.eval.ts"),
     `import { evalite } from "evalite";\nevalite("Trivial", { data: [{ input: "a", expected: "a" }], task: (i) => i, scorers: [{ name: "same", scorer: ({ output, expected }) => (output === expected ? 1 : 0) }] });\n`,
@@ -128,13 +154,24 @@ async function onFixtures(runs: number): Promise<void> {
   const readme = ["-y", pkg.packageManager, "eval"];
   const suite: Measured[] = [];
   const floor: Measured[] = [];
+  const shaped: Measured[] = [];
   for (let i = 0; i < runs; i++) {
     floor.push(
       await measure(join(root, "node_modules/.bin/evalite"), ["run"], floorDir, { ...process.env, ...suiteEnv(`floor-${i}`) }, [0, 1]),
     );
     suite.push(await measure("npx", readme, root, { ...process.env, ...suiteEnv(`suite-${i}`) }, [0, 1]));
+    // Evalite's own cost of the run just measured: its files, suites, cases, scores and traces, with trivial tasks.
+    const shape = readRunShape(join(scratch, `suite-${i}.db`));
+    const shapeDir = join(scratch, `shape-${i}`);
+    evaliteProject(shapeDir, SUITE_SETTINGS_CONFIG);
+    writeShapeEvals(shapeDir, shape);
+    shaped.push(
+      await measure(join(root, "node_modules/.bin/evalite"), ["run"], shapeDir, { ...process.env, ...suiteEnv(`shape-${i}`) }, [0, 1]),
+    );
+    const count = (key: "cases" | "traces") => shape.reduce((n, s) => n + s[key], 0);
+    const scores = shape.reduce((n, s) => n + s.cases * s.scoresPerCase, 0);
     console.log(
-      `run ${i + 1}: npx ${readme.join(" ")} ${seconds(suite[i]!.ms)} (CPU ${seconds(suite[i]!.cpuMs)}, load ${suite[i]!.load.toFixed(2)}, peak ${mib(suite[i]!.peakRss)}); evalite run, one trivial eval ${seconds(floor[i]!.ms)} (CPU ${seconds(floor[i]!.cpuMs)}, load ${floor[i]!.load.toFixed(2)})`,
+      `run ${i + 1}: npx ${readme.join(" ")} ${seconds(suite[i]!.ms)} (CPU ${seconds(suite[i]!.cpuMs)}, load ${suite[i]!.load.toFixed(2)}, peak ${mib(suite[i]!.peakRss)}); evalite run, one trivial eval ${seconds(floor[i]!.ms)} (CPU ${seconds(floor[i]!.cpuMs)}, load ${floor[i]!.load.toFixed(2)}); evalite run, trivial evals of the suite's shape (${new Set(shape.map((s) => s.file)).size} files, ${shape.length} suites, ${count("cases")} cases, ${scores} scores, ${count("traces")} traces) ${seconds(shaped[i]!.ms)} (CPU ${seconds(shaped[i]!.cpuMs)}, load ${shaped[i]!.load.toFixed(2)})`,
     );
   }
   const ratios = suite.map((s, i) => s.ms / floor[i]!.ms);
@@ -144,10 +181,18 @@ async function onFixtures(runs: number): Promise<void> {
   console.log(
     `evalite run, one trivial eval:                         median ${seconds(median(floor.map((s) => s.ms)))} over ${runs} runs [${floor.map((s) => seconds(s.ms)).join(", ")}]`,
   );
+  console.log(
+    `evalite run, trivial evals of the suite's shape:       median ${seconds(median(shaped.map((s) => s.ms)))} over ${runs} runs [${shaped.map((s) => seconds(s.ms)).join(", ")}]`,
+  );
   const ratio = median(ratios);
   const cpuRatio = median(suite.map((s, i) => s.cpuMs / floor[i]!.cpuMs));
   console.log(
     `ratio: median ${ratio.toFixed(2)}× the framework's floor [${ratios.map((r) => `${r.toFixed(2)}×`).join(", ")}]; goal ≤ 3× — ${ratio <= 3 ? "met" : "MISSED"}; CPU time ratio ${cpuRatio.toFixed(2)}×; load average now ${load()}`,
+  );
+  const shapeRatio = median(shaped.map((s, i) => s.ms / floor[i]!.ms));
+  const suiteOverShape = median(suite.map((s, i) => s.ms / shaped[i]!.ms));
+  console.log(
+    `Evalite alone, for the suite's cases, scores and traces: median ${shapeRatio.toFixed(2)}× the one-case floor (CPU ${median(shaped.map((s, i) => s.cpuMs / floor[i]!.cpuMs)).toFixed(2)}×), without pnpm's start-up; the suite ${suiteOverShape.toFixed(2)}× that (CPU ${median(suite.map((s, i) => s.cpuMs / shaped[i]!.cpuMs)).toFixed(2)}×)`,
   );
 }
 
