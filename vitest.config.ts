@@ -5,15 +5,21 @@ import { defineConfig } from "vitest/config";
 
 /**
  * Vitest's order (the previous run's longest files first, larger files first when it has no
- * record), except that the end-to-end files (test/, each spawning `pnpm eval` runs that take tens
- * of seconds) always start first: the longest files begin while the short ones fill the other
- * worker, so a fresh clone's first run does not end on one long file running alone.
+ * record), except that the long files always start first: the end-to-end files (test/, each
+ * spawning `pnpm eval` runs that take tens of seconds), then the packages' integration tests
+ * (packages/<name>/test/, which build indexes of 10,000 documents, start servers and processes),
+ * then the unit tests beside the code. The longest files begin while the short ones fill the other
+ * worker, so a fresh clone's run (CI's, with no record) does not end on one long file running alone.
  */
-class EndToEndFirst extends BaseSequencer {
+class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const endToEnd = (spec: TestSpecification) => relative(spec.project.config.root, spec.moduleId).startsWith("test/");
-    return [...sorted.filter(endToEnd), ...sorted.filter((spec) => !endToEnd(spec))];
+    const rank = (spec: TestSpecification): number => {
+      const path = relative(spec.project.config.root, spec.moduleId);
+      if (path.startsWith("test/")) return 0;
+      return /^packages\/[^/]+\/test\//.test(path) ? 1 : 2;
+    };
+    return [0, 1, 2].flatMap((r) => sorted.filter((spec) => rank(spec) === r));
   }
 }
 
@@ -43,7 +49,7 @@ export default defineConfig({
     // files one after another. The long files mostly wait on the processes and servers they start,
     // so two workers at least.
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    sequence: { sequencer: EndToEndFirst },
+    sequence: { sequencer: LongestFirst },
     // The end-to-end tests spawn the compiled CLIs: build them first (incremental). The root's
     // global setup runs once for the whole run, whichever projects have files in it.
     globalSetup: ["./test/build-clis.ts"],
