@@ -41,18 +41,16 @@ const ASK_BUDGET_MS = offline ? 2_000 : 20_000;
 
 const ask = (suite: string) => (c: AskCase, preset: Preset) => askCase(suite, c, preset);
 
-const columns = ({ input, output }: { input: AskCase; output: RecognizedAnswer }) => [
-  { label: "Question", value: `${input.id} (${input.category}): ${input.question}` },
-  { label: "Answerer", value: `${output.answerer}${output.preset ? ` [${output.preset}]` : ""}` },
-  { label: "Answer", value: output.error ? `ERROR: ${output.error}` : output.answer },
-  { label: "Citations", value: output.citations.map((c) => `[${c.ref}] ${c.docId}`).join("\n") || "(none)" },
-  {
-    label: "Diagnosis",
-    value:
-      formatDiagnosis(diagnose(input, output, citationPolicy)) +
-      (goldenSetWarning(input, output) ? `\n⚠ ${goldenSetWarning(input, output)!.message}` : ""),
-  },
-];
+const columns = ({ input, output }: { input: AskCase; output: RecognizedAnswer }) => {
+  const warning = goldenSetWarning(input, output);
+  return [
+    { label: "Question", value: `${input.id} (${input.category}): ${input.question}` },
+    { label: "Answerer", value: `${output.answerer}${output.preset ? ` [${output.preset}]` : ""}` },
+    { label: "Answer", value: output.error ? `ERROR: ${output.error}` : output.answer },
+    { label: "Citations", value: output.citations.map((c) => `[${c.ref}] ${c.docId}`).join("\n") || "(none)" },
+    { label: "Diagnosis", value: formatDiagnosis(diagnose(input, output, citationPolicy)) + (warning ? `\n⚠ ${warning.message}` : "") },
+  ];
+};
 
 const rows = (subset: readonly AskCase[]) => subset.map((input) => ({ input }));
 const judged = (metric: string) => ({

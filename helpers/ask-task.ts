@@ -9,6 +9,7 @@
 import type { Preset } from "@hybrid-search/engine";
 import { PRESET_ORDER, type PresetValues } from "../scorers/tier-order.js";
 import { type RecognizedAnswer, recognizeRefusal } from "../scorers/refusal.js";
+import { rankedLists } from "../scorers/stage-loss.js";
 import { expectationsMet, questionVerdict, type VerdictOptions } from "../scorers/verdict.js";
 import { evalTarget } from "./eval-index.js";
 import { type AskCase, loadRefusalMarkers } from "./fixtures.js";
@@ -38,7 +39,10 @@ export async function askCase(suite: string, c: AskCase, preset: Preset): Promis
     headers: trialHeaders(`judge:refusal:${suite}:${preset}:${c.id}`),
     timeoutMs: models.selection.limits.timeoutMs,
   });
-  return { ...result, refusalCheck };
+  // The output keeps only the trace's ranked lists (what the diagnosis reads): the whole trace,
+  // forwarded above, is the case's trace view; stored again in every output, it was most of an
+  // answer run's storage and of what its worker sends (docs/evals.md, "Answer quality").
+  return { ...result, trace: rankedLists(result.trace), refusalCheck };
 }
 
 /** Per preset, one value of a question (or the mean over questions). */

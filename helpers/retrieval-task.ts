@@ -157,8 +157,18 @@ export async function runRetrieval(
 
 /** Each engine stage to Evalite's trace, shaped for its trace view (helpers/trace-view.ts). */
 export function forwardTrace(trace: readonly TraceStage[]): void {
-  for (const stage of trace) reportTrace({ ...stageView(stage), start: stage.start, end: stage.end });
+  for (const stage of trace) {
+    let view = stageViews.get(stage);
+    if (view === undefined) stageViews.set(stage, (view = stageView(stage)));
+    reportTrace({ ...view, start: stage.start, end: stage.end });
+  }
 }
+
+/**
+ * Each stage's view, made once: a response computed once per run (helpers/run-cache.ts) is
+ * forwarded by every eval that reads it (an answer by seven suites), and its stages never change.
+ */
+const stageViews = new WeakMap<TraceStage, ReturnType<typeof stageView>>();
 
 /** The columns every retrieval eval shows: query, top 3, time, and what was lost where. */
 export function retrievalColumns({

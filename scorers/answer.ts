@@ -532,10 +532,18 @@ export function answerLanguage(result: AskResult, c: AskCase): string {
   return detectLanguage(stripCitationMarkers(result.answer)) ?? c.language;
 }
 
-/** A retrieved source as evidence text: title, heading and passage. */
+/**
+ * A retrieved source as evidence text: title, heading and passage. Analyzed once per source: an
+ * answer computed once per run is graded by several suites and graders (and its golden-set check),
+ * and neither a source nor its analysis is ever changed.
+ */
 export function sourceText(source: AskResult["sources"][number]): AnalyzedText {
-  return analyzedText(`${source.title}\n${source.heading}\n${source.text}`, source.language);
+  let text = analyzedSources.get(source);
+  if (text === undefined)
+    analyzedSources.set(source, (text = analyzedText(`${source.title}\n${source.heading}\n${source.text}`, source.language)));
+  return text;
 }
+const analyzedSources = new WeakMap<AskResult["sources"][number], AnalyzedText>();
 
 export function round(x: number): number {
   return Math.round(x * 1000) / 1000;

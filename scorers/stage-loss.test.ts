@@ -1,6 +1,9 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { TraceStage } from "@hybrid-search/engine";
-import { relevantDocPaths, summarizeLosses } from "./stage-loss.js";
+import { Engine, type TraceStage } from "@hybrid-search/engine";
+import { rankedLists, relevantDocPaths, summarizeLosses } from "./stage-loss.js";
 
 /** A ranked list whose ids are ranked in the order given; "-" leaves a rank filled by another doc. */
 function stage(stage: TraceStage["stage"], ids: string[], name: string = stage): TraceStage {
@@ -102,5 +105,65 @@ describe("relevantDocPaths: the stage that removed a document from the final top
     expect(summarizeLosses(paths)).toBe("b: fusion rank 3 > 2; e: not in bm25 top 3, vector top 2; c: fusion rank 4 > 2");
     expect(summarizeLosses(paths.slice(0, 1))).toBe("all found");
     expect(summarizeLosses([])).toBe("no relevant documents");
+  });
+});
+
+describe("rankedLists: what relevantDocPaths reads of a trace, and nothing else", () => {
+  it("gives every path of an engine ask()'s trace as the whole trace does, at a fraction of its size", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ranked-lists-"));
+    const engine = Engine.open(join(dir, "index.db"), { create: true });
+    try {
+      const texts = [
+        "Cancel a monthly plan: your paid plan stays active until the end of the current billing month.",
+        "Two-factor authentication: download your recovery codes; each code works once.",
+        "Family plan prices: the family plan costs 14.99 per month for up to six people.",
+        "Shared folders: invite people by email; they can edit or only view.",
+        "Storage quota: the free plan has 5 GB, paid plans more; old versions count too.",
+        "Monthly billing: you are billed at the start of each month; a cancelled plan runs to its end.",
+      ];
+      await engine.indexDocuments(
+        texts.map((text, i) => ({ id: `doc-${i}`, title: text.split(":")[0]!, text, language: "en" })),
+        { collection: "docs", ids: "keys" },
+      );
+      const result = await engine.ask("How long does my paid plan stay active after I cancel the monthly plan?");
+      const lists = rankedLists(result.trace);
+      expect(lists.length).toBeGreaterThan(1);
+      expect(lists.every((s) => Array.isArray(s.output))).toBe(true);
+      expect(result.trace.some((s) => !Array.isArray(s.output))).toBe(true);
+      // Every document, ranked or not, judged relevant at once: the same path through the slim lists.
+      const judgments = Object.fromEntries(texts.map((_, i) => [`doc-${i}`, 1 + (i % 2)]));
+      const results = result.sources.map((s) => ({ docId: s.docId }));
+      for (const k of [1, 2, 10])
+        expect(relevantDocPaths(lists, results, judgments, k)).toEqual(relevantDocPaths(result.trace, results, judgments, k));
+      expect(JSON.stringify(lists).length).toBeLessThan(JSON.stringify(result.trace).length / 2);
+    } finally {
+      engine.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps each list's name, and only a document's id, rank and score", () => {
+    const fused: TraceStage = {
+      stage: "fusion",
+      input: { name: "fusion", k: 60, lists: ["bm25", "vector"] },
+      output: [{ docId: "a", passageId: "a#2", score: 0.5, rank: 1, detail: { bm25: 1, vector: 3 } }],
+      start: 1,
+      end: 2,
+      note: "two lists",
+    };
+    const generation: TraceStage = { stage: "generation", input: { model: "m" }, output: { answer: "x" }, start: 2, end: 3 };
+    expect(rankedLists([stage("bm25", ["a", "b"], "bm25:expansion 1"), fused, generation])).toEqual([
+      {
+        stage: "bm25",
+        input: { name: "bm25:expansion 1" },
+        output: [
+          { docId: "a", rank: 1, score: 1 },
+          { docId: "b", rank: 2, score: 0.5 },
+        ],
+        start: 0,
+        end: 1,
+      },
+      { stage: "fusion", input: { name: "fusion" }, output: [{ docId: "a", rank: 1, score: 0.5 }], start: 1, end: 2 },
+    ]);
   });
 });

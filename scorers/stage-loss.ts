@@ -80,6 +80,24 @@ function loss(
   return { lostAt: "final", why: `every stage had it within ${k}, not in the results` };
 }
 
+/**
+ * Of a trace, what `relevantDocPaths` reads: each ranked list's stage, name, start and end, and its
+ * documents' ranks and scores (no passages, no score details, no unranked stages such as an
+ * answer's generation). An answer case keeps this in its output for the diagnosis, a few kB where
+ * the whole trace is tens (helpers/ask-task.ts); the whole trace is the case's trace view.
+ */
+export function rankedLists(trace: readonly TraceStage[]): TraceStage[] {
+  return trace
+    .filter((s): s is RankedStage => Array.isArray(s.output))
+    .map((s) => ({
+      stage: s.stage,
+      input: typeof s.input.name === "string" ? { name: s.input.name } : {},
+      output: s.output.map((i) => ({ docId: i.docId, rank: i.rank, score: i.score })),
+      start: s.start,
+      end: s.end,
+    }));
+}
+
 export function relevantDocPaths(
   trace: readonly TraceStage[],
   results: readonly Pick<Hit, "docId">[],
