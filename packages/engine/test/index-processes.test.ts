@@ -1,7 +1,7 @@
 // Index runs as real processes (the compiled `pnpm engine`, built by the test run's global setup):
-// two at once on one index, and one killed with SIGKILL before its first run finished. What reads
-// the index afterwards runs in this process, through the CLI's `main(argv, io)`: a read needs no
-// process of its own, and each spawn of the CLI costs about half a CPU-second.
+// two at once on one index, and one killed with SIGKILL before its first run finished. What only
+// prepares or reads the index runs in this process, through the CLI's `main(argv, io)`: it needs
+// no process of its own, and each spawn of the CLI costs about half a CPU-second.
 import Database from "better-sqlite3";
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -114,7 +114,8 @@ describe("two index runs at once on one index", () => {
 
   it("into an existing index: one writer at a time, and the result is one source exactly", async () => {
     const db = join(dir, "existing.db");
-    const first = await start(["index", corpus("seed", seed), "--db", db, "--collection", "docs"]);
+    // The existing index, built in this process (it races nobody).
+    const first = await inProcess(["index", corpus("seed", seed), "--db", db, "--collection", "docs"]);
     expect(first.code, first.stderr).toBe(0);
     await race(db, b, c);
   }, 120_000);
