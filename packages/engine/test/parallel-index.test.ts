@@ -217,6 +217,9 @@ describe("a failure on the worker thread", () => {
     await writeCorpus(latin, 11, 500);
     await runWith(file, latin, broken, "always");
     const before = snapshot(file);
+    // Other files' threads share this process (isolate: false), and one may still be ending (an
+    // unreferenced vector-scan helper ends when it is collected): the count only has to come back
+    // to at most what it was, never above it (a worker left running is two threads more).
     const baseline = threads();
     await expect(runWith(file, corpus, broken, "never")).rejects.toThrow(TypeError);
     await expect(runWith(file, corpus, broken, "always")).rejects.toThrow(
@@ -224,7 +227,7 @@ describe("a failure on the worker thread", () => {
     );
     expect(firstDifference(before, snapshot(file))).toBeUndefined();
     for (let i = 0; i < 100 && threads() > baseline; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(threads()).toBe(baseline);
+    expect(threads()).toBeLessThanOrEqual(baseline);
   }, 120_000);
 
   it("a worker that dies rejects every pending and later request, and close() ends it", async () => {
