@@ -58,6 +58,17 @@ interface Pending {
 
 const FAILED = "preparing passages on a worker thread failed";
 
+let running = 0;
+
+/**
+ * Workers this thread has started and that have not exited yet: after an index run, failed or
+ * not, none of its own (test/parallel-index.test.ts). Counted here because the process's thread
+ * count also holds every other thread (Vitest's other workers, a vector scan's helper).
+ */
+export function runningPrepareWorkers(): number {
+  return running;
+}
+
 export class PrepareThread {
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
@@ -72,8 +83,10 @@ export class PrepareThread {
     } catch (error) {
       throw new Error(`${FAILED}: the worker could not start: ${(error as Error).message}`, { cause: error });
     }
+    running++;
     this.exited = new Promise((resolve) => {
       this.worker.once("exit", (code) => {
+        running--;
         this.fail(new Error(`${FAILED}: the worker exited (code ${code}) before it answered`));
         resolve(code);
       });
