@@ -8,6 +8,7 @@ import { defineFor } from "../helpers/targets/eval-target.js";
 import { loadTemporalCases } from "../helpers/fixtures.js";
 import { forwardTrace, rank, type RetrievalMode } from "../helpers/retrieval-task.js";
 import { recallAtK } from "../scorers/retrieval.js";
+import { rankedLists } from "../scorers/stage-loss.js";
 import { citesThenValid, staleHidden, staleMarked, statesThenValid, type TemporalRankings } from "../scorers/temporal.js";
 
 const K = 10;
@@ -81,7 +82,8 @@ defineFor({ inProcessOnly: true })("Temporal answers", {
     const { engine } = await laneIndex("temporal");
     const result = await engine.ask(input.query, instant(input.asOf));
     forwardTrace(result.trace);
-    return result;
+    // Like every answer eval's output: the trace's ranked lists, the whole trace being the case's trace view.
+    return { ...result, trace: rankedLists(result.trace) };
   },
   scorers: [statesThenValid(), citesThenValid()],
   columns: ({ input, output }) => [
