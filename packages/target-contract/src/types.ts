@@ -40,7 +40,9 @@ export interface SearchRequest {
 
 /** A result's validity at the call's instant: present for a document that declares validity or is superseded by one that does. */
 export interface Validity {
+  /** From when the document is valid (inclusive), as it declares it. @example "2024-01-01" */
   validFrom?: string;
+  /** Until when the document is valid (exclusive), as it declares it. */
   validUntil?: string;
   /** Ids this document replaces. Absent: read as none. */
   supersedes?: string[];
@@ -56,8 +58,11 @@ export interface Validity {
 export interface Hit {
   /** The dataset's document id (what the judgments name); not empty. @example "en/billing/refunds.md" */
   docId: string;
+  /** The target's score; the suite takes `results` in the order given, not by score. */
   score: number;
+  /** The passage that matched, when the target ranks passages. @example "en/billing/refunds.md#2" */
   passageId?: string;
+  /** Text to show for the hit; the suite does not grade it. */
   snippet?: string;
   title?: string;
   validity?: Validity;
@@ -92,11 +97,15 @@ export type TraceStageName = "validity" | "bm25" | "vector" | "fusion" | "rerank
  */
 export interface TraceStage {
   stage: TraceStageName;
+  /** What the stage was given (query text, list sizes, parameters). */
   input: Record<string, unknown>;
+  /** A ranked list for bm25, vector, fusion and rerank; any object for the others (an expansion). */
   output: TraceItem[] | Record<string, unknown>;
-  /** Epoch milliseconds. */
+  /** Epoch milliseconds, fractional. */
   start: number;
+  /** Epoch milliseconds, fractional. */
   end: number;
+  /** Anything the stage wants a reader to know (a fallback, a truncation). */
   note?: string;
 }
 
