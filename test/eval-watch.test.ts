@@ -57,7 +57,9 @@ describe("pnpm eval:watch", () => {
   it("says in one line, exit 2, when Evalite cannot start (every port it may take is in use)", async () => {
     const out = { stdout: "", stderr: "" };
     const code = await main(["search"], { stdout: (t) => (out.stdout += t), stderr: (t) => (out.stderr += t) }, async () => {
-      throw new Error("Ports 3006-3009 are all in use: set server.port in evalite.config.ts to a free port, or to 0 for any free port\n    at …");
+      throw new Error(
+        "Ports 3006-3009 are all in use: set server.port in evalite.config.ts to a free port, or to 0 for any free port\n    at …",
+      );
     });
     expect(code).toBe(2);
     expect(out).toEqual({
