@@ -4,7 +4,8 @@
  * header `query-id<TAB>corpus-id<TAB>score` and holds one integer judgment per line.
  *
  * Errors are FormatErrors naming file and line: a missing file or folder (the message lists the
- * splits that exist), a bad header, a line without 3 tab-separated fields, a non-integer score,
+ * splits that exist), a bad header, a line without 3 tab-separated fields, a score that is not an
+ * integer grade within ±MAX_GRADE (grade.ts: the limit and wording of the TREC qrels reader),
  * a query-id absent from queries.jsonl (an unknown topic), a corpus-id absent from corpus.jsonl
  * (unless `allowUnknownDocs`), a repeated (query, doc) pair.
  */
@@ -13,6 +14,7 @@ import { join } from "node:path";
 import { compareUtf8, topicQrels } from "../judged-ranking.js";
 import { type BeirQuery, readBeirQueries, readCorpusIds } from "./beir-jsonl.js";
 import { FormatError, fileError, quote } from "./format-error.js";
+import { parseGrade } from "./grade.js";
 import type { Qrels, QrelsTopic } from "./trec-qrels.js";
 
 export interface BeirDataset {
@@ -87,7 +89,8 @@ export function readBeirQrels(file: string, known: { queryIds?: ReadonlySet<stri
       throw new FormatError(file, lineNo, `expected 3 tab-separated fields (query-id corpus-id score), found ${fields.length}`);
     const [queryId, docId, scoreText] = fields.map((f) => f.trim()) as [string, string, string];
     if (queryId === "" || docId === "") throw new FormatError(file, lineNo, "empty query-id or corpus-id");
-    if (!/^[+-]?\d+$/.test(scoreText)) throw new FormatError(file, lineNo, `score '${quote(scoreText)}' is not an integer grade`);
+    const read = parseGrade(scoreText, quote(scoreText), "score");
+    if ("problem" in read) throw new FormatError(file, lineNo, read.problem);
     if (known.queryIds && !known.queryIds.has(queryId))
       throw new FormatError(file, lineNo, `unknown topic: query-id "${quote(queryId)}" is not in queries.jsonl`);
     if (known.docIds && !known.docIds.has(docId))
@@ -107,7 +110,7 @@ export function readBeirQrels(file: string, known: { queryIds?: ReadonlySet<stri
       grades.set(queryId, topic);
       firstLine.set(queryId, lineNo);
     }
-    topic.set(docId, Number(scoreText));
+    topic.set(docId, read.grade);
   }
   if (grades.size === 0) throw new FormatError(file, null, "no judgment lines after the header");
   const topics = new Map<string, QrelsTopic>();
