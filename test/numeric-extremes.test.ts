@@ -98,7 +98,7 @@ describe("TREC qrels (pnpm trec-eval)", () => {
       expect(() => readTrecQrels(qrels)).toThrow(FormatError);
       expect(() => readTrecQrels(qrels)).toThrow(expected);
       expect(code).toBe(2);
-      expect(stderr).toMatch(new RegExp(`^trec-eval: ${qrels}:1: grade '${escape(text.trim())}' `));
+      expect(stderr).toMatch(new RegExp(`^trec-eval: ${qrels}:1: grade '${literal(text.trim())}' `));
       expect(stderr.trimEnd().split("\n")).toHaveLength(1);
     }
   });
@@ -130,7 +130,7 @@ describe("BEIR qrels (readBeirDataset, EVAL_DATASET)", () => {
         error = caught;
       }
       expect(error).toBeInstanceOf(DatasetError);
-      expect((error as Error).message).toMatch(new RegExp(`^EVAL_DATASET: ${escape(file)}:2: score '${escape(text.trim())}' `));
+      expect((error as Error).message).toMatch(new RegExp(`^EVAL_DATASET: ${literal(file)}:2: score '${literal(text.trim())}' `));
       expect((error as Error).message).toMatch(expected);
       expect((error as Error).message).not.toContain("\n");
     }
@@ -249,12 +249,12 @@ describe("TREC runs (pnpm trec-eval, EVAL_RUN_DIR)", () => {
         error = caught;
       }
       expect(error).toBeInstanceOf(ConfigError);
-      expect((error as Error).message).toMatch(new RegExp(`^EVAL_RUN_DIR: ${escape(file)}:1: `));
+      expect((error as Error).message).toMatch(new RegExp(`^EVAL_RUN_DIR: ${literal(file)}:1: `));
       expect((error as Error).message).toMatch(expected);
       writeFileSync(join(dir, "qrels"), "q1 0 d1 1\n");
       let stderr = "";
       expect(trecEvalMain([join(dir, "qrels"), file], { stdout: () => undefined, stderr: (t) => (stderr += t) })).toBe(2);
-      expect(stderr).toMatch(new RegExp(`^trec-eval: ${escape(file)}:1: score `));
+      expect(stderr).toMatch(new RegExp(`^trec-eval: ${literal(file)}:1: score `));
       expect(stderr.trimEnd().split("\n")).toHaveLength(1);
     }
   });
@@ -285,6 +285,6 @@ describe("TREC runs (pnpm trec-eval, EVAL_RUN_DIR)", () => {
 });
 
 /** `text` as a literal in a regular expression. */
-function escape(text: string): string {
+function literal(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
