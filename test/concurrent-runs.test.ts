@@ -6,7 +6,7 @@
  * Where a UI server is wanted (`evalite run`/`serve`/`watch`, `pnpm eval:watch`), it binds before
  * it says a port, so two started together never die of EADDRINUSE.
  * The runs are of `expansion`, a one-file filter with no index of its own to build, so five at
- * once stay cheap.
+ * once stay cheap. The model cache still works on the socket: a second run replays every call.
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -19,6 +19,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { stripAnsi } from "../helpers/evalite-terminal.js";
 import { treeListeningPorts } from "../helpers/process-tree.js";
 import { ROOT, RUN_TIMEOUT_MS, runEval, type EvalRun } from "./eval-run.js";
+import { startStubServer } from "./stub-openai-server.js";
 
 const FILTER = "expansion";
 const dirs: string[] = [];
@@ -143,6 +144,38 @@ describe("Evalite's UI server where one is wanted", () => {
       const run = await evaliteRun(`evals/${FILTER}.eval.ts`, { EVALITE_PORT: "0", EVALITE_STORAGE: join(shared, "evalite.db") });
       expect(run.code, run.output.slice(-3000)).toBe(0);
       expect(stripAnsi(run.output)).toMatch(/^Port 0: using port [1-9]\d*, picked by the system$/m);
+    },
+    RUN_TIMEOUT_MS,
+  );
+});
+
+describe("Evalite's model cache on pnpm eval's socket", () => {
+  it(
+    "still works: a second run on the same storage replays every model call from the cache (0 requests to the model)",
+    async () => {
+      const shared = mkdtempSync(join(tmpdir(), "eval-cache-"));
+      dirs.push(shared);
+      const stub = await startStubServer("good");
+      try {
+        const env = {
+          OPENAI_COMPATIBLE_BASE_URL: stub.url,
+          OPENAI_COMPATIBLE_API_KEY: "sk-stub",
+          ENGINE_MODEL: "stub-model",
+          EVALITE_STORAGE: join(shared, "evalite.db"),
+        };
+        const first = await runEval([FILTER], env);
+        dirs.push(first.dir);
+        expect(first.code, first.stdout.slice(-2000)).toBe(0);
+        const called = stub.requests.length;
+        expect(called).toBeGreaterThan(0);
+        const second = await runEval([FILTER], env);
+        dirs.push(second.dir);
+        expect(second.code, second.stdout.slice(-2000)).toBe(0);
+        expect(stub.requests.length - called).toBe(0);
+        expect(`${first.stdout}${first.stderr}${second.stdout}${second.stderr}`).not.toMatch(/Cache (fetch|write) failed/);
+      } finally {
+        await stub.close();
+      }
     },
     RUN_TIMEOUT_MS,
   );
