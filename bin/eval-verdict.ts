@@ -42,6 +42,7 @@ import type { Dataset } from "../helpers/dataset.js";
 import type { EvalArgs } from "../helpers/eval-args.js";
 import { COMPILED_SUITE_ENV, isCompiledEntry } from "../helpers/compiled-suite.js";
 import { GATED_ENV, SELECTION_ENV } from "../helpers/eval-selection.js";
+import { evaliteSocketPath } from "../helpers/evalite-socket.js";
 import { filterEvaliteOutput } from "../helpers/evalite-terminal.js";
 import { REPO_ROOT } from "../helpers/fixtures/paths.js";
 import { processStartedAt, runWallSeconds } from "../helpers/run-clock.js";
@@ -104,6 +105,8 @@ export async function runAndJudge(checked: CheckedRun): Promise<number> {
       mode: "run-once",
       cwd: root,
       storage: recording.storage,
+      // No TCP port: the server only carries the model cache to the workers (helpers/evalite-socket.ts).
+      serverSocket: evaliteSocketPath(work),
       // No scoreThreshold: the gate decides, and says in its block whether --threshold was part of it.
       ...args.evalite,
       ...(args.verbose ? {} : { hideTable: true }),

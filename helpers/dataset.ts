@@ -6,7 +6,7 @@
  */
 import { readdirSync } from "node:fs";
 import { basename, join, relative, resolve, sep } from "node:path";
-import { FormatError, readBeirDataset } from "@hybrid-search/trec-eval/formats";
+import { FormatError, readBeirDataset, splitNameProblem } from "@hybrid-search/trec-eval/formats";
 // The fixtures' own modules, not the ./fixtures.js barrel: `pnpm eval` loads this before its first line.
 import { FIXTURES_DIR } from "./fixtures/paths.js";
 import { loadQueries } from "./fixtures/queries.js";
@@ -40,7 +40,7 @@ export interface Dataset {
 
 export function loadDataset(env: NodeJS.ProcessEnv = process.env): Dataset {
   const folder = env.EVAL_DATASET?.trim();
-  if (folder) return loadBeirDataset(resolve(folder), env.EVAL_DATASET_SPLIT?.trim() || "test");
+  if (folder) return loadBeirDataset(resolve(folder), datasetSplit(env));
   const cases = loadQueries().map((q) => ({
     id: q.id,
     query: q.query,
@@ -56,6 +56,25 @@ export function loadDataset(env: NodeJS.ProcessEnv = process.env): Dataset {
 /** A problem with the dataset named in EVAL_DATASET, reported on one line. */
 export class DatasetError extends Error {
   override readonly name = "DatasetError";
+}
+
+/** The split `EVAL_DATASET_SPLIT` names (default `test`): a name, never a path out of `qrels/` (`splitNameProblem`). */
+export function datasetSplit(env: NodeJS.ProcessEnv = process.env): string {
+  const split = env.EVAL_DATASET_SPLIT?.trim() || "test";
+  const problem = splitNameProblem(split);
+  if (problem !== null) throw new DatasetError(`EVAL_DATASET_SPLIT: ${problem}`);
+  return split;
+}
+
+/**
+ * Refuses cases none of which has a relevant document (grade ≥ 1): a dataset whose judgments are
+ * all 0 gives the ranking metrics nothing to score, which is an input error, not an empty run.
+ */
+export function checkJudgedCases(cases: readonly RetrievalCase[], where: string): void {
+  if (judgedCases(cases).length === 0)
+    throw new DatasetError(
+      `${where}: no query has a relevant document (a grade of 1 or more): every judgment is 0 or negative, so nothing can be scored`,
+    );
 }
 
 /** Queries without any judgment are left out: nothing could score them. */
@@ -76,6 +95,7 @@ function loadBeirDataset(folder: string, split: string): Dataset {
     cases.push({ id: q.id, query: q.text, judgments: Object.fromEntries(topic.grades) });
   }
   if (cases.length === 0) throw new DatasetError(`EVAL_DATASET: ${folder}: no query of queries.jsonl has a judgment in qrels/${split}.tsv`);
+  checkJudgedCases(cases, `EVAL_DATASET: ${join(folder, "qrels", `${split}.tsv`)}`);
   return {
     name: basename(folder),
     kind: "beir",

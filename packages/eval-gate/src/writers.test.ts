@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -396,6 +396,8 @@ describe("report writers", () => {
     expect(second.json).toBe(join(dir, "2026-11-29T12-00-00Z-2.json"));
     expect(first.junit).toBe(join(dir, "2026-11-29T12-00-00Z.junit.xml"));
     expect(first.badge).toBe(join(dir, "badge.json"));
+    // The badge is written beside and renamed into place: no partial file is left.
+    expect(readdirSync(dir).filter((f) => !f.startsWith("2026-11-29T12-00-00Z"))).toEqual(["badge.json"]);
     expect(reportProblems(JSON.parse(readFileSync(first.json, "utf8")))).toEqual([]);
     expect(readFileSync(first.markdown, "utf8")).toContain("# Eval run");
     const filteredDir = join(dir, "filtered");

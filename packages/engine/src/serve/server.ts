@@ -43,6 +43,12 @@ export interface ServeOptions {
   name?: string;
   /** Where a request's unexpected failure is logged (one line; the client gets `INTERNAL`). @default stderr */
   log?: (line: string) => void;
+  /**
+   * Lower-level notes, one line each: a client that disconnected before its answer was sent (mid-
+   * body, or while the engine worked). A disconnect is the client's doing, never logged as an
+   * internal error. @default dropped
+   */
+  debug?: (line: string) => void;
 }
 
 export interface EngineServer {
@@ -67,6 +73,9 @@ class HttpError extends Error {
   }
 }
 
+/** The client's connection ended before its request body was complete: no one to answer, no bug. */
+class ClientGone extends Error {}
+
 /** HTTP status of an engine error code: the caller's mistake, the provider's, or ours. */
 const ENGINE_STATUS: Partial<Record<string, number>> = {
   BAD_ARGUMENT: 400,
@@ -81,6 +90,7 @@ export async function serveEngine(engine: Engine, options: ServeOptions = {}): P
   const limiter = new Limiter(options.concurrency ?? 4, options.maxQueued ?? 64);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const redact = redactor([options.token]);
+  const debug = options.debug ?? (() => undefined);
   const token = options.token === undefined || options.token === "" ? null : Buffer.from(`Bearer ${options.token}`);
   const limits = { bodyBytes: options.maxBodyBytes ?? 2 ** 20, documentsBytes: options.maxDocumentsBytes ?? DEFAULT_DOCUMENTS_BYTES };
   const context: RouteContext = { engine, name: options.name ?? "hybrid-search-engine", limits };
@@ -89,10 +99,17 @@ export async function serveEngine(engine: Engine, options: ServeOptions = {}): P
   let closing = false;
   const server = createServer((req, res) => {
     inFlight.add(res);
-    res.on("close", () => inFlight.delete(res));
+    res.on("close", () => {
+      inFlight.delete(res);
+      if (!res.writableFinished) debug(`engine serve: ${req.method} ${req.url}: the client disconnected before its answer was sent`);
+    });
     // A request that arrives or finishes while the server closes is answered on a closing connection.
     if (closing) res.shouldKeepAlive = false;
-    handle(req, res).catch((error: unknown) => send(res, ...toHttpError(error, log, redact)));
+    handle(req, res).catch((error: unknown) => {
+      // Nobody is left to answer, and nothing went wrong here: the close handler above notes it.
+      if (error instanceof ClientGone) return;
+      send(res, ...toHttpError(error, log, redact));
+    });
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -266,7 +283,11 @@ function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
         reject(new HttpError(400, "BAD_JSON", `the body is not JSON: ${errorLine(error)}`));
       }
     });
-    req.on("error", reject);
+    // The connection failed or closed mid-body (Node says "aborted", ECONNRESET): the client went away.
+    req.on("error", () => reject(new ClientGone()));
+    req.on("close", () => {
+      if (!req.complete) reject(new ClientGone());
+    });
   });
 }
 
