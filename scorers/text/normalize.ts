@@ -14,7 +14,8 @@
  *    kept as written, so `10²` does not become `102`.
  * 3. **Case folding**: lower case, then the full case foldings lower case lacks: `ß`/`ẞ` → `ss`,
  *    final `ς` → `σ`; and, a decision of ours rather than Unicode's, Turkish dotless `ı` → `i`
- *    (with rule 4, `İ`, `I`, `ı` and `i` are one letter). Cherokee is not folded.
+ *    (with rule 4, `İ`, `I`, `ı` and `i` are one letter). Cherokee folds to its lower case, where
+ *    Unicode's folding goes to upper case: the same letters are equal either way.
  * 4. **Diacritics** (optional, on by default): NFD, then the combining marks on Latin and Greek
  *    letters are dropped (`é` → `e`, `ü` → `u`, `ά` → `α`), then NFC. Marks on other scripts are
  *    kept: kana voicing marks (`が` stays `が`), Cyrillic `й` and `ё`, Indic vowel signs, Hebrew and
