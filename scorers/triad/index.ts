@@ -131,4 +131,3 @@ export { answerRelevanceMetric } from "./answer-relevance.js";
 export { contextRelevanceMetric } from "./context-relevance.js";
 export { answerClaims, type Claim, faithfulnessMetric, SUPPORT_SHARE } from "./faithfulness.js";
 export { judgePrompt, type TriadMetric, type TriadMetricId } from "./metric.js";
-export { JUDGE_ATTEMPTS, withJudgeFallback } from "../judge-call.js";
