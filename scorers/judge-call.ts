@@ -6,7 +6,9 @@
  * that does not parse or validate is retried once, with an `x-judge-attempt: 2` header so that
  * Evalite's cache (keyed on every call option) cannot serve the first reply again. Never throws:
  * when both attempts fail it returns their errors, and the caller falls back to its heuristic,
- * labeled — never a 0, 1 or NaN standing in for a failed judgment.
+ * labeled — never a 0, 1 or NaN standing in for a failed judgment (`judgedGrade` does both for a
+ * grade). Every judged score passes through `askJudge`, so what belongs to each call — its tokens
+ * and cost, its agreement with other trials or with human labels — has one place to go.
  */
 import type { JSONSchema7, LanguageModelV3 } from "@ai-sdk/provider";
 import type { Grade } from "./answer/grade.js";
