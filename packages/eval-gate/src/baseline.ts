@@ -32,8 +32,6 @@ import { type CeilingTolerance, type Ceilings, DEFAULT_CEILING_TOLERANCE } from 
 import { ConfigError, quoteInput } from "./errors.js";
 import { defaultPassMarks, type PassMarks } from "./pass-marks.js";
 
-export { BASELINE_VERSION, METRIC_RENAMES, upgradeBaseline } from "./baseline-migration.js";
-
 export interface Tolerance {
   absolute: number;
   perSqrtN: number;

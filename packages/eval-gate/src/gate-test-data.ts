@@ -188,6 +188,13 @@ export function sliceOf(evalKey: string, name: string, n: number, metrics: Recor
   };
 }
 
+/** A run's slices of one eval: a whole, a language slice large enough for a floor (n 12) and one too small (n 3). */
+export const SEARCH_SLICES: readonly SliceAggregate[] = [
+  sliceOf("Search", "all", 58, { nDCG: 0.64, MRR: 0.8 }),
+  sliceOf("Search", "language=de", 12, { nDCG: 0.45 }),
+  sliceOf("Search", "language=xx", 3, { nDCG: 0.9 }),
+];
+
 /** A change context of the test runs: date, commit and `reason`. */
 export const changeContext = (reason: string) => ({ date: "2026-11-29T12:00:00.000Z", commit: "abc123", reason });
 

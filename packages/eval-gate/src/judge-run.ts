@@ -244,7 +244,7 @@ export function judgeRun(run: RecordedRun | UnrecordedRun, baseline: Baseline, o
  * The gate's checks of a run against the baseline of its mode: floors, latency ceilings, recorded
  * cases. `skipped`: the evals the run's target could not run, whose floors and ceilings are skipped.
  */
-export function checkRun(
+function checkRun(
   baseline: Baseline,
   mode: string,
   analysis: Pick<RunAnalysis, "aggregates" | "ranEvals" | "units" | "suites">,
@@ -266,7 +266,7 @@ function raiseRefused(evalite: EvaliteVerdict, faults: readonly Fault[]): string
 }
 
 /** What the verdict is decided from: the analysis, what Evalite knew, and the checks against the baseline. */
-export interface VerdictInputs {
+interface VerdictInputs {
   analysis: Pick<RunAnalysis, "cases" | "suites" | "faults">;
   evalite: EvaliteVerdict;
   output: Evalite.Exported.Output;
@@ -277,7 +277,7 @@ export interface VerdictInputs {
 }
 
 /** The verdict (module comment): every reason the run does not pass, in a fixed order; pass when there is none. */
-export function runVerdict(input: VerdictInputs): RunVerdict {
+function runVerdict(input: VerdictInputs): RunVerdict {
   const { failedTests, unloadedFiles } = input.evalite;
   const evalite = evaliteSummary(input.output, input.evalite, input.evaliteThreshold.threshold, input.analysis.suites);
   const reasons: string[] = [];
@@ -307,7 +307,7 @@ export function runVerdict(input: VerdictInputs): RunVerdict {
  * say (a mode without floors would otherwise pass it). One reason each, naming the suites and why
  * their scores were not scored.
  */
-export function nothingScored(cases: readonly CaseOutcome[]): string[] {
+function nothingScored(cases: readonly CaseOutcome[]): string[] {
   const bySuite = scoringBySuite(cases);
   const why = (counts: Record<string, number>): string =>
     Object.keys(counts).length === 0

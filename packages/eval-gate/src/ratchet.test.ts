@@ -1,16 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { emptyBaseline } from "./baseline.js";
 import { checkFloors, gateFailures } from "./floors.js";
-import { changeContext, sliceOf } from "./gate-test-data.js";
+import { changeContext, SEARCH_SLICES, sliceOf } from "./gate-test-data.js";
 import { describeChanges, logChanges, lowerFloors, ratchet } from "./ratchet.js";
 
 const slice = sliceOf;
 const ctx = changeContext;
-const run1 = [
-  slice("Search", "all", 58, { nDCG: 0.64, MRR: 0.8 }),
-  slice("Search", "language=de", 12, { nDCG: 0.45 }),
-  slice("Search", "language=xx", 3, { nDCG: 0.9 }),
-];
+const run1 = SEARCH_SLICES;
 
 describe("ratchet", () => {
   it("adds floors for new measurements, logs them, and leaves small slices unfloored", () => {
