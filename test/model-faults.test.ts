@@ -30,11 +30,15 @@ afterAll(() => {
 
 /** The three faults, one per preset: a model id that names a stub behaviour gets that behaviour. */
 const FAULTS = { ENGINE_MODEL_SLIM: "server-error", ENGINE_MODEL_BALANCED: "empty", ENGINE_MODEL_QUALITY: "timeout" };
-/** What each preset's failed answer says (model-answerer.ts), by preset. */
+/**
+ * What each preset's failed answer says, by preset. On a loaded machine an instant 500 or empty
+ * reply can still reach the client after its timeout (the stub shares this process with other
+ * test files): then the answer failed as timed out — failed all the same, which is what is tested.
+ */
 const ANSWER_ERRORS: Record<string, RegExp> = {
-  slim: /^answer model openai-compatible\.chat\/server-error failed: .*internal server error/i,
-  balanced: /^answer model openai-compatible\.chat\/empty (returned|failed)/,
-  quality: /^answer model openai-compatible\.chat\/timeout failed: .*(abort|time)/i,
+  slim: /^answer model openai-compatible\.chat\/server-error (failed: stub: internal server error|failed: no answer within)/,
+  balanced: /^answer model openai-compatible\.chat\/empty (returned no text|failed: no answer within)/,
+  quality: /^answer model openai-compatible\.chat\/timeout failed: no answer within/,
 };
 
 type Score = { name: string; score: number; metadata?: Record<string, unknown> };
@@ -135,7 +139,10 @@ describe("model faults across every answer eval: never a pass", () => {
       expect(line).toMatch(
         /^eval: FAIL \(1 eval\(s\) could score no case: Preset order over all questions \(1 case\(s\), not scored: failed 1\); \d+ case\(s\) errored: the target, a model or the task failed \(Answers: questions \[slim\] \d+, Answers: questions \[balanced\] \d+, Answers: questions \[quality\] \d+, Preset order per question \d+, Preset order over all questions 1\): /,
       );
-      for (const model of ["server-error", "empty", "timeout"]) expect(line).toContain(`answer model openai-compatible.chat/${model} `);
+      // The errors, most frequent first: with the answers of three presets failing about as often, at least two of them.
+      expect(
+        line.match(/"answer model openai-compatible\.chat\/(server-error|empty|timeout) [^"]*" ×\d+/g)?.length ?? 0,
+      ).toBeGreaterThanOrEqual(2);
       expect(line).toMatch(/; exit 1$/);
       expect(report.statusReasons.some((r) => r.includes("case(s) errored: the target, a model or the task failed"))).toBe(true);
     },
@@ -152,12 +159,13 @@ describe("model faults across every answer eval: never a pass", () => {
       );
 
       // An empty message is no expansion: the query ran unexpanded, and what would read as "kept every
-      // identifier" is not scored. Schema valid measures what the model sent: not JSON, 0.
+      // identifier" is not scored. Schema valid measures what the model sent: not JSON, 0. (On a
+      // loaded machine the empty reply can reach the client after its timeout: no expansion either.)
       const kept = rows(run, (s) => s === "Expansion keeps identifiers");
       expect(kept).toHaveLength(19 * 3);
       for (const r of kept) {
         expectNotScored(r, report);
-        expect(String(r.scores[0]!.metadata!.fallback)).toMatch(/^model output is not JSON/);
+        expect(String(r.scores[0]!.metadata!.fallback)).toMatch(/^model (output is not JSON|call failed: no answer within)/);
       }
       const expanded = rows(run, (s) => s === "Query expansion");
       expect(expanded).toHaveLength(67 * 3);
@@ -173,7 +181,7 @@ describe("model faults across every answer eval: never a pass", () => {
 
       const line = verdictLine(run);
       expect(line).toMatch(
-        /^eval: FAIL \(.*\d+ case\(s\) errored: the target, a model or the task failed \(Expansion keeps identifiers 19\): "model output is not JSON/,
+        /^eval: FAIL \(.*\d+ case\(s\) errored: the target, a model or the task failed \((Query expansion \d+, )?Expansion keeps identifiers 19\): "model (output is not JSON|call failed: no answer within)/,
       );
       expect(line).toMatch(/; exit 1$/);
     },
