@@ -7,7 +7,7 @@
 // slim) is measured per question and on the mean.
 import { evalite } from "evalite";
 import type { Preset } from "@hybrid-search/engine";
-import { askCase, presetComparison, presetMeans } from "../helpers/ask-task.js";
+import { askCase, presetComparison, presetMeans, presetValuesLine } from "../helpers/ask-task.js";
 import { evalDataset } from "../helpers/eval-index.js";
 import { logSummary } from "../helpers/summary-line.js";
 import { defineFor } from "../helpers/targets/eval-target.js";
@@ -121,12 +121,7 @@ defineOrder("Preset order per question", {
   scorers: [presetsOrdered("expectations met")],
   columns: ({ input, output }) => [
     { label: "Question", value: `${input.id} (${input.category}): ${input.question}` },
-    {
-      label: "Expectations met",
-      value: Object.entries(output["expectations met"])
-        .map(([p, v]) => `${p} ${v.toFixed(2)}`)
-        .join(", "),
-    },
+    { label: "Expectations met", value: presetValuesLine(output["expectations met"], 2) },
   ],
 });
 
@@ -134,10 +129,12 @@ defineOrder("Preset order over all questions", {
   data: [{ input: "all questions" }],
   task: async () => {
     const means = await presetMeans(cases, verdictOptions);
-    const line = Object.entries(means["expectations met"])
-      .map(([p, v]) => `${p} ${v.toFixed(3)}`)
-      .join(", ");
-    logSummary("Preset order over all questions", `expectations met per question, mean over ${means.questions} questions: ${line}`);
+    logSummary(
+      "Preset order over all questions",
+      means.failed > 0
+        ? `expectations met per question: no means, ${means.failed} of ${means.questions} questions have a failed answer at some preset`
+        : `expectations met per question, mean over ${means.questions} questions: ${presetValuesLine(means["expectations met"], 3)}`,
+    );
     return means;
   },
   scorers: [presetsOrdered("expectations met")],

@@ -17,7 +17,7 @@
  */
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { FloorCheck } from "./baseline.js";
+import type { FloorCheck } from "./floors.js";
 import type { CeilingCheck } from "./ceilings.js";
 import { isChecked, pct, type Report, type ReportVerdict } from "./report.js";
 import { type SkippedEval, skipCovering, skippedName } from "./run-info.js";
