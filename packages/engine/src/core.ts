@@ -61,6 +61,12 @@ export function openEngineCore(file: string, options: OpenEngineOptions = {}): E
   }
 }
 
+/** Stops the vector scan's helper thread, if any, and closes the index. */
+export function closeEngineCore(core: EngineCore): void {
+  core.index.close();
+  core.db.close();
+}
+
 function createCore(file: string, db: Db, options: OpenEngineOptions): EngineCore {
   const embedder = options.embedder ?? defaultEmbedder();
   const { analyzer, chunker, hybrid } = resolveParameters(options, embedder);

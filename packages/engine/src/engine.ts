@@ -13,7 +13,7 @@
  */
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { ask } from "./answer/ask.js";
-import { type EngineCore, indexerContext, openEngineCore } from "./core.js";
+import { closeEngineCore, type EngineCore, indexerContext, openEngineCore } from "./core.js";
 import type { ChunkerConfig } from "./ingest/chunk.js";
 import { sourceFromDocuments } from "./ingest/documents.js";
 import { checkOptions } from "./options/check.js";
@@ -165,7 +165,6 @@ export class Engine {
   }
 
   close(): void {
-    this.#core.index.close();
-    this.#core.db.close();
+    closeEngineCore(this.#core);
   }
 }

@@ -5,7 +5,7 @@
  * note? }` to the context's trace and returns the stage's value. A stage that throws leaves no
  * entry. Stage code never reads the clock or touches the trace itself.
  */
-import type { StageName, TraceItem, TraceStage } from "../types.js";
+import type { TraceItem, TraceStage } from "../types.js";
 
 /** Epoch milliseconds, fractional: the clock of every trace entry and of `elapsedMs`. */
 export const now = (): number => performance.timeOrigin + performance.now();
@@ -25,7 +25,7 @@ export interface StageReport<T> {
 export class TraceRecorder {
   constructor(readonly stages: TraceStage[] = []) {}
 
-  record(name: StageName, start: number, report: StageReport<unknown>): void {
+  record(name: TraceStage["stage"], start: number, report: StageReport<unknown>): void {
     this.stages.push({
       stage: name,
       input: report.input,
@@ -44,15 +44,15 @@ export interface Traced {
 
 /** A traced stage: `fn` timed, its report recorded under `name`, its value returned. Synchronous stages stay synchronous. */
 export function stage<C extends Traced, A extends unknown[], T>(
-  name: StageName,
+  name: TraceStage["stage"],
   fn: (ctx: C, ...args: A) => StageReport<T>,
 ): (ctx: C, ...args: A) => T;
 export function stage<C extends Traced, A extends unknown[], T>(
-  name: StageName,
+  name: TraceStage["stage"],
   fn: (ctx: C, ...args: A) => Promise<StageReport<T>>,
 ): (ctx: C, ...args: A) => Promise<T>;
 export function stage<C extends Traced, A extends unknown[], T>(
-  name: StageName,
+  name: TraceStage["stage"],
   fn: (ctx: C, ...args: A) => StageReport<T> | Promise<StageReport<T>>,
 ): (ctx: C, ...args: A) => T | Promise<T> {
   return (ctx, ...args) => {
