@@ -48,48 +48,39 @@ export type { OpenEngineOptions } from "./options/call-options.js";
 export { resolveParameters } from "./options/parameters.js";
 
 export class Engine {
+  readonly file: string;
+  readonly embedder: EmbeddingModel;
+  readonly reranker: RerankingModel;
+  readonly expander: QueryExpander;
+  readonly analyzer: AnalyzerConfig;
+  readonly chunker: ChunkerConfig;
+  readonly hybrid: HybridConfig;
+  readonly languageModels: Partial<Record<Preset, LanguageModelV3>>;
+  /** Limits of every model call: answers, embeddings, reranking. */
+  readonly modelLimits: CallPolicy;
+  /** Where an index run prepares its passages (`EngineOptions.indexWorker`). */
+  readonly indexWorker: IndexWorkerMode;
   readonly #core: EngineCore;
 
   private constructor(core: EngineCore) {
     this.#core = core;
+    ({
+      file: this.file,
+      embedder: this.embedder,
+      reranker: this.reranker,
+      expander: this.expander,
+      analyzer: this.analyzer,
+      chunker: this.chunker,
+      hybrid: this.hybrid,
+      languageModels: this.languageModels,
+      modelLimits: this.modelLimits,
+      indexWorker: this.indexWorker,
+    } = core);
   }
 
   /** Opens (or, with `create`, creates) the index at `file`. Throws EngineError when it cannot. */
   static open(file: string, options: OpenEngineOptions = {}): Engine {
     return new Engine(openEngineCore(file, options));
-  }
-
-  get file(): string {
-    return this.#core.file;
-  }
-  get embedder(): EmbeddingModel {
-    return this.#core.embedder;
-  }
-  get reranker(): RerankingModel {
-    return this.#core.reranker;
-  }
-  get expander(): QueryExpander {
-    return this.#core.expander;
-  }
-  get analyzer(): AnalyzerConfig {
-    return this.#core.analyzer;
-  }
-  get chunker(): ChunkerConfig {
-    return this.#core.chunker;
-  }
-  get hybrid(): HybridConfig {
-    return this.#core.hybrid;
-  }
-  get languageModels(): Partial<Record<Preset, LanguageModelV3>> {
-    return this.#core.languageModels;
-  }
-  /** Limits of every model call: answers, embeddings, reranking. */
-  get modelLimits(): CallPolicy {
-    return this.#core.modelLimits;
-  }
-  /** Where an index run prepares its passages (`EngineOptions.indexWorker`). */
-  get indexWorker(): IndexWorkerMode {
-    return this.#core.indexWorker;
   }
 
   /** Indexes a folder of Markdown/text files or a JSONL corpus into one collection. */
