@@ -44,9 +44,6 @@ import type {
   SearchResponse,
 } from "./types.js";
 
-export type { OpenEngineOptions } from "./options/call-options.js";
-export { resolveParameters } from "./options/parameters.js";
-
 export class Engine {
   readonly file: string;
   readonly embedder: EmbeddingModel;
