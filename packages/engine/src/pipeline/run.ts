@@ -12,7 +12,7 @@ import { initialFlow, type QueryFlow } from "./compose.js";
 import { lexicalQuery, type QueryContext } from "./context.js";
 import { shapeHits } from "./hits.js";
 import { validity, validityApplies } from "./stages/validity.js";
-import { COMPOSITIONS, type Compositions, type Mode } from "./tiers.js";
+import { COMPOSITIONS, type Compositions } from "./tiers.js";
 import { now, TraceRecorder } from "./trace.js";
 
 /** BM25 search; synchronous, as no model is involved. */
@@ -46,7 +46,13 @@ export async function query(
 }
 
 /** A call's context, after its options, its collection filter and its text are checked; validity applied. */
-function openQuery(core: EngineCore, text: unknown, options: SearchOptions, where: Mode | "query", started: number): QueryContext {
+function openQuery(
+  core: EngineCore,
+  text: unknown,
+  options: SearchOptions,
+  where: "search" | "vsearch" | "query",
+  started: number,
+): QueryContext {
   const resolved = resolveSearchOptions(options, where);
   const state = core.index.state();
   checkCollection(state.catalog, resolved.collection);

@@ -81,7 +81,7 @@ export const retrieveLists: Step = async (ctx, flow) => {
  * the Rocchio query's vector list take the original query's lists' places and weights (each
  * expanded query holds the original one). Runs when `feedbackDocs` > 0 and the query has terms.
  */
-export const feedBack: SyncStep = (ctx, flow) => {
+export const applyFeedback: SyncStep = (ctx, flow) => {
   const h = ctx.core.hybrid;
   if (h.feedbackDocs === 0 || ctx.query.lexical.terms.length === 0) return flow;
   const added = feedback(ctx, fuse(ctx.core, flow.lists), flow.queryVector);

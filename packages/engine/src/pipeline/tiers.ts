@@ -5,7 +5,7 @@
  * its name in `TIERS`, types.ts); a new stage is a module in stages/ and a step in an entry.
  */
 import { compose, type Step, type SyncStep } from "./compose.js";
-import { bm25Ranking, expandQueries, feedBack, fuseLists, rerankTop, retrieveLists, vectorRanking } from "./steps.js";
+import { bm25Ranking, expandQueries, applyFeedback, fuseLists, rerankTop, retrieveLists, vectorRanking } from "./steps.js";
 import type { Tier } from "../types.js";
 
 export type Mode = "search" | "vsearch" | Tier;
@@ -18,5 +18,5 @@ export const COMPOSITIONS = {
   vsearch: compose(vectorRanking),
   fast: compose(bm25Ranking),
   balanced: compose(retrieveLists, fuseLists, rerankTop("rerankDepth")),
-  thorough: compose(expandQueries, retrieveLists, feedBack, fuseLists, rerankTop("thoroughRerankDepth")),
+  thorough: compose(expandQueries, retrieveLists, applyFeedback, fuseLists, rerankTop("thoroughRerankDepth")),
 } as const satisfies Compositions;
