@@ -25,7 +25,8 @@ export async function vectorLists(ctx: QueryContext, queries: readonly string[],
   const first = await firstVectorList(ctx, queries, depth);
   if (first === undefined) return queries.map(() => ({ items: [], vector: undefined }));
   const lists = [first.list];
-  for (let i = 1; i < queries.length; i++) lists.push(laterVectorList(ctx, first.index, queries, i, first.vectors[i], depth));
+  for (let at = 1; at < queries.length; at++)
+    lists.push(laterVectorList(ctx, { index: first.index, queries, at, vector: first.vectors[at], depth }));
   return lists;
 }
 
@@ -58,34 +59,37 @@ const firstVectorList = stage(
     );
     let k = 0;
     const vectors = nonEmpty.map((present) => (present ? embedded[k++]! : undefined));
-    const report = searchList(ctx, index, queries, 0, vectors[0], depth);
+    const report = searchList(ctx, { index, queries, at: 0, vector: vectors[0], depth });
     return { ...report, value: { index, vectors, list: report.value } };
   },
 );
 
 const laterVectorList = stage("vector", searchList);
 
-function searchList(
-  ctx: QueryContext,
-  index: VectorIndex,
-  queries: readonly string[],
-  i: number,
-  vector: Float32Array | undefined,
-  depth: number,
-): StageReport<VectorList> {
+interface ListRequest {
+  index: VectorIndex;
+  queries: readonly string[];
+  /** Which query's list: 0, the query itself; then the expanded ones. */
+  at: number;
+  /** Its vector; undefined for an empty query, whose list is empty. */
+  vector: Float32Array | undefined;
+  depth: number;
+}
+
+function searchList(ctx: QueryContext, { index, queries, at, vector, depth }: ListRequest): StageReport<VectorList> {
   const items = vector ? index.documents(vector, depth, ctx.state.catalog, documentFilter(ctx)) : [];
   return {
     value: { items, vector },
     input: {
-      name: i === 0 ? "vector" : `vector:expansion ${i}`,
-      query: queries[i],
+      name: at === 0 ? "vector" : `vector:expansion ${at}`,
+      query: queries[at],
       embedder: embedderId(ctx.core.embedder),
       dimensions: index.dimensions,
       passages: index.size,
       depth,
     },
     output: traceItems(ctx, items),
-    note: queries[i]!.length > MAX_EMBED_QUERY_CHARS ? `query cut to ${MAX_EMBED_QUERY_CHARS} characters for embedding` : undefined,
+    note: queries[at]!.length > MAX_EMBED_QUERY_CHARS ? `query cut to ${MAX_EMBED_QUERY_CHARS} characters for embedding` : undefined,
   };
 }
 
