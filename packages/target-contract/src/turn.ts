@@ -76,6 +76,8 @@ export interface TurnStep {
   text?: string;
   /** Why the model's call ended (`tool-calls`, `stop`, `length`, …). */
   finishReason?: string;
+  /** Why the step did what it did, when the agent says (the offline policy names its rule). */
+  note?: string;
   /** Epoch milliseconds. */
   start?: number;
   end?: number;
