@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { citedDocuments, matchCitations, surfaces } from "../src/agent/citations.js";
-import { intentOf, topicOf } from "../src/agent/offline-policy.js";
+import { intentOf, questionParts, topicOf } from "../src/agent/offline-policy.js";
 import { Engine } from "../src/index.js";
 import { scriptedAgentModel } from "../src/testing.js";
 import type { TurnResult } from "../src/types.js";
@@ -61,6 +61,27 @@ describe("the offline policy", () => {
     expect(t.usage.totalTokens).toBe(t.usage.inputTokens + t.usage.outputTokens);
     expect(t.limits).toEqual({ maxSteps: 8, tokenBudget: 32000 });
     for (const s of t.steps) expect(s.end).toBeGreaterThanOrEqual(s.start);
+  });
+
+  it("reads a second document for the part of a question the first leaves uncovered (multi-hop)", async () => {
+    expect(questionParts("How do I cancel, and where do settings live? Und was noch")).toEqual([
+      "How do I cancel",
+      "where do settings live",
+      "was noch",
+    ]);
+    const t = await setup.engine.turn("How do I cancel my subscription, and which key limits parallel uploads in config.yaml?");
+    expect(names(t)).toEqual(["search", "read_document", "search", "read_document"]);
+    // The second search is the part of the question the first document read does not cover.
+    const read = t.steps.flatMap((s) =>
+      s.toolCalls.filter((c) => c.name === "read_document").map((c) => (c.input as { docId: string }).docId),
+    );
+    expect(new Set(read)).toEqual(new Set(["en/billing.md", "en/config.md"]));
+    const second = (t.steps[2]!.toolCalls[0]!.input as { query: string }).query;
+    expect(second).toBe(
+      read[0] === "en/config.md" ? "How do I cancel my subscription" : "which key limits parallel uploads in config.yaml",
+    );
+    expect(t.outcome).toBe("answered");
+    expect(new Set(t.citations.map((c) => c.docId))).toEqual(new Set(["en/billing.md", "en/config.md"]));
   });
 
   it("answers a where-question from the catalog", async () => {

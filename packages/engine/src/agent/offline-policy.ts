@@ -20,9 +20,11 @@
  *    coverage); name the best one or two covering at least half of the topic, each with its
  *    marker. None: search, and name the best result when its title and snippet cover a quarter of
  *    the topic; else refuse.
- * 3. **Anything else**: search the question (balanced, 5 results); read the best result; then read
- *    the result that adds most coverage of the question to what has been read, while one adds at
- *    least 0.05 (at most 3 documents); answer extractively from the sections read (the extractive
+ * 3. **Anything else**: search the question (balanced, 5 results); read the best result; then,
+ *    multi-hop, for each part of the question (its clauses: split at punctuation and at "and",
+ *    "und", "et", "e", "or"…) the documents read cover less than half of, search that part and
+ *    read its best result not read yet (at most 3 documents in all); answer extractively from the
+ *    sections read (the extractive
  *    answerer: up to three sentences that cover the question, instructions to an assistant never
  *    used), each sentence followed by `[doc: <id>]`. When the best section covers less than 0.4 of
  *    the question (`ask`'s evidence threshold), or no sentence covers enough, refuse with the
@@ -60,8 +62,8 @@ export const OFFLINE_POLICY_LABEL = "offline policy";
 
 /** Documents read at most before answering. */
 export const MAX_READS = 3;
-/** Coverage of the question a further document must add to be read. */
-export const MIN_READ_GAIN = 0.05;
+/** Coverage of a part of the question by the documents read, from which it needs no search of its own. */
+export const PART_COVERED = 0.5;
 /** Share of a where-question's topic a catalog entry's title and path must cover to be named. */
 export const WHERE_MIN_COVERAGE = 0.5;
 /** Characters a token, for the estimate of usage. */
@@ -254,30 +256,13 @@ function answer(state: PolicyState, ctx: PolicyScoring): Decision {
     if (!state.offered.has("search")) return refuse("no search on this surface");
     return searchFor(state.question, "search the question");
   }
-  const hits = lastOutput<SearchOutput>(state.calls, "search")?.results ?? [];
-  if (hits.length === 0) return refuse("the search found nothing");
+  const hits = (state.calls.find((c) => c.name === "search")?.output as SearchOutput | undefined)?.results ?? [];
   const reads = succeeded(state.calls, "read_document").map((c) => c.output as ReadOutput);
   if (state.offered.has("read_document")) {
-    const tried = new Set(state.calls.filter((c) => c.name === "read_document").map((c) => (c.input as { docId?: unknown }).docId));
-    const unread = hits.filter((h) => !tried.has(h.docId));
-    if (reads.length === 0 && unread.length > 0)
-      return { kind: "call", tool: "read_document", input: { docId: unread[0]!.docId }, rule: "read the best result" };
-    if (reads.length > 0 && tried.size < MAX_READS && unread.length > 0) {
-      const readText = reads.flatMap((r) => [r.title, ...r.sections.map((s) => `${s.heading}\n${s.text}`)]).join("\n");
-      const language = lang(reads[0]!.language);
-      const coverage = (text: string) => ctx.scorer.score(state.question, [{ title: "", text, language }], ctx.scoring)[0]!.coverage;
-      const base = coverage(readText);
-      const gains = unread.map((h) => coverage(`${readText}\n${h.title}\n${h.snippet}`) - base);
-      const best = gains.reduce((b, g, i) => (g > gains[b]! ? i : b), 0);
-      if (gains[best]! >= MIN_READ_GAIN)
-        return {
-          kind: "call",
-          tool: "read_document",
-          input: { docId: unread[best]!.docId },
-          rule: "read the result that adds most of the question",
-        };
-    }
+    const next = nextRead(state, hits, reads, ctx);
+    if (next) return next;
   }
+  if (hits.length === 0 && reads.length === 0) return refuse("the search found nothing");
   const sources = reads.length > 0 ? sectionSources(reads) : snippetSources(hits);
   const evidence = checkEvidence(state.question, sources, ctx.scorer, ctx.scoring, EVIDENCE_THRESHOLD.extractive);
   if (!evidence.evidence.sufficient)
@@ -293,6 +278,50 @@ function answer(state: PolicyState, ctx: PolicyScoring): Decision {
   if (extractive.answer === null) return refuse("refuse: no sentence covers enough of the question");
   const text = extractive.sentences.map((s) => `${s.sentence} ${docMarker(sources[s.ref - 1]!.docId)}`).join(" ");
   return { kind: "text", text, rule: `answer from ${reads.length > 0 ? `${reads.length} document(s) read` : "the search snippets"}` };
+}
+
+/** The question's parts: its clauses, split at punctuation and at "and", "und", "et", "e", "or"… */
+export function questionParts(question: string): string[] {
+  return question
+    .split(/[,;:?!]+|\s(?:and|und|sowie|et|e|y|or|oder|ou|o)\s/i)
+    .map((p) => p.trim())
+    .filter((p) => p !== "");
+}
+
+/**
+ * The next document to read, or none: first the question's best result; then, for each part of
+ * the question the documents read so far cover less than half of (at most MAX_READS reads in
+ * all), a search of that part and a read of its best result not read yet (multi-hop).
+ */
+function nextRead(
+  state: PolicyState,
+  hits: SearchOutput["results"],
+  reads: readonly ReadOutput[],
+  ctx: PolicyScoring,
+): Decision | undefined {
+  const tried = new Set(state.calls.filter((c) => c.name === "read_document").map((c) => (c.input as { docId?: unknown }).docId));
+  const read = (docId: string, rule: string): Decision => ({ kind: "call", tool: "read_document", input: { docId }, rule });
+  if (tried.size === 0) return hits[0] ? read(hits[0].docId, "read the best result") : undefined;
+  if (tried.size >= MAX_READS) return undefined;
+  const readText = reads.flatMap((r) => [r.title, ...r.sections.map((s) => `${s.heading}\n${s.text}`)]).join("\n");
+  const language = lang(reads[0]?.language);
+  const coverage = (part: string, text: string) => ctx.scorer.score(part, [{ title: "", text, language }], ctx.scoring)[0]!.coverage;
+  const parts = questionParts(state.question);
+  if (parts.length < 2) return undefined;
+  for (const part of parts) {
+    // A part with no content words (coverage of itself 0) is nothing to look up.
+    if (coverage(part, part) === 0 || coverage(part, readText) >= PART_COVERED) continue;
+    const at = state.calls.findIndex((c) => c.name === "search" && (c.input as { query?: unknown }).query === part);
+    if (at < 0) {
+      if (!state.offered.has("search")) continue;
+      return searchFor(part, `multi-hop: search the part the documents read do not cover: ${part}`);
+    }
+    // One read per part's search: the call right after it.
+    if (state.calls[at + 1]?.name === "read_document") continue;
+    const best = ((state.calls[at]!.output as SearchOutput | undefined)?.results ?? []).find((h) => !tried.has(h.docId));
+    if (best) return read(best.docId, `multi-hop: read the best result for: ${part}`);
+  }
+  return undefined;
 }
 
 /** Every section read, numbered as sources from 1. */
