@@ -15,7 +15,7 @@ const crossLanguage = () => evalDataset().cases.filter((c) => c.category === "cr
 
 define("Cross-language recall", {
   data: () => crossLanguage().map((c) => ({ input: c, expected: { judgments: c.judgments } })),
-  task: async (input) => runRetrieval(await evalTarget(), "balanced", input, knownDocIds),
+  task: async (input) => runRetrieval(await evalTarget(), "balanced", input, knownDocIds, { cutoff: 5 }),
   scorers: [recallAtK(5), crossLanguageRecallAtK(5, docLanguage)],
   columns: retrievalColumns,
 });

@@ -162,7 +162,7 @@ async function checkUi(browser: Browser, base: string, shots: string, storagePat
   const docs = await relevantDocumentsTable(page);
   expect(docs.header).toEqual(["document", "grade", "bm25", "vector", "fusion", "rerank", "final", "lost at"]);
   expect(docs.firstRow[7]).toMatch(
-    /^(found|not retrieved: not in .* top \d+|fusion: (fusion rank \d+ > 10|not in fusion top \d+)|rerank: rerank moved it \d+ → \d+)$/,
+    /^(found|not retrieved: not in .* top \d+|fusion: (fusion rank \d+ > 5|not in fusion top \d+)|rerank: rerank moved it \d+ → \d+)$/,
   );
   await page.close();
 
