@@ -6,7 +6,14 @@
  */
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { wrapAISDKModel } from "evalite/ai-sdk";
-import { describeModels, engineModelOptions, EXTRACTIVE_ANSWERER, selectModels, type ModelSelection } from "@hybrid-search/engine/models";
+import {
+  describeModels,
+  engineModelOptions,
+  EXTRACTIVE_ANSWERER,
+  OFFLINE_POLICY_MODEL,
+  selectModels,
+  type ModelSelection,
+} from "@hybrid-search/engine/models";
 import { DeterministicExpander, type EngineOptions, HeuristicReranker } from "@hybrid-search/engine";
 
 export interface EvalModels {
@@ -43,6 +50,7 @@ export function evalModels(env: NodeJS.ProcessEnv = process.env): EvalModels {
 const offlineReranker = new HeuristicReranker();
 const OFFLINE_IDS = {
   answerer: EXTRACTIVE_ANSWERER,
+  agent: `offline/${OFFLINE_POLICY_MODEL}`,
   expander: new DeterministicExpander().id,
   reranker: `${offlineReranker.provider}/${offlineReranker.modelId}`,
 };
@@ -50,7 +58,13 @@ const OFFLINE_IDS = {
 /** Model ids by role (no credentials). */
 export function modelIds(selection: ModelSelection): Record<string, string | null> {
   if (selection.mode === "offline") {
-    return { answerer: OFFLINE_IDS.answerer, judge: null, expander: OFFLINE_IDS.expander, reranker: OFFLINE_IDS.reranker };
+    return {
+      answerer: OFFLINE_IDS.answerer,
+      agent: OFFLINE_IDS.agent,
+      judge: null,
+      expander: OFFLINE_IDS.expander,
+      reranker: OFFLINE_IDS.reranker,
+    };
   }
   const p = selection.ids.presets!;
   return {
