@@ -10,7 +10,8 @@ import { evalModels } from "./models.js";
 import { buildLaneIndex, loadLane, type Lane, type LaneName } from "./lanes.js";
 import { perRun } from "./run-cache.js";
 import { buildTempIndex, type SuiteFingerprint } from "./setup-db.js";
-import { type MeasuredTarget, openTarget } from "./targets/eval-target.js";
+import { fingerprintOf, type MeasuredTarget, openTarget, seedable, seedFor } from "./targets/eval-target.js";
+import { seedTarget } from "./targets/seed.js";
 import { inProcessTarget } from "./targets/in-process.js";
 import { targetChoice } from "./targets/select.js";
 
@@ -83,11 +84,25 @@ let targetOpened: Promise<MeasuredTarget> | undefined;
 
 /**
  * The run's target (helpers/targets/), opened once per worker: the in-process engine on the run's
- * index unless EVAL_TARGET or EVAL_RUN_DIR names another.
+ * index unless EVAL_TARGET or EVAL_RUN_DIR names another. A target module that takes documents is
+ * handed the dataset's corpus here, in the process that calls it (global setup seeds its own
+ * copy, and removes the collection when the run ends); a seed that fails fails every case with
+ * its one line.
  */
 export function evalTarget(): Promise<MeasuredTarget> {
-  targetOpened ??= openTarget(targetChoice(), loadDataset(), evalModels().selection.configuration, evalIndex);
+  targetOpened ??= openEvalTarget();
   return targetOpened;
+}
+
+async function openEvalTarget(): Promise<MeasuredTarget> {
+  const choice = targetChoice();
+  const dataset = loadDataset();
+  const measured = await openTarget(choice, dataset, evalModels().selection.configuration, evalIndex);
+  const seed = choice.kind === "module" ? seedFor(choice, measured.target) : null;
+  if (!seed) return measured;
+  const quiet = { say: () => undefined, warn: () => undefined };
+  const session = await seedTarget(seedable(measured.target), dataset, { ...seed, keep: true }, quiet);
+  return { ...measured, fingerprint: fingerprintOf(session.fingerprint, dataset, session.collection) };
 }
 
 /** A lane's index as the in-process target: the lanes measure the in-repo engine only. */

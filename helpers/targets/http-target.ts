@@ -55,7 +55,7 @@ export interface SeedConfig {
 const COLLECTION = /^[A-Za-z0-9._-]{1,200}$/;
 
 /** EVAL_TARGET_SEED and its companions, or undefined when it is unset. */
-function seedConfig(env: NodeJS.ProcessEnv): SeedConfig | undefined {
+export function seedConfig(env: NodeJS.ProcessEnv): SeedConfig | undefined {
   const collection = env.EVAL_TARGET_SEED?.trim();
   const keep = env.EVAL_TARGET_KEEP_SEED?.trim();
   if (keep && keep !== "0" && keep !== "1")
@@ -71,7 +71,7 @@ function seedConfig(env: NodeJS.ProcessEnv): SeedConfig | undefined {
   return { collection, keep: keep === "1", timeoutMs: positiveInt(env, "EVAL_TARGET_SEED_TIMEOUT_MS", 600_000, 1) };
 }
 
-function positiveInt(env: NodeJS.ProcessEnv, key: string, fallback: number, min: number): number {
+export function positiveInt(env: NodeJS.ProcessEnv, key: string, fallback: number, min: number): number {
   const raw = env[key]?.trim();
   if (!raw) return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < min)
@@ -344,6 +344,8 @@ export interface HttpTarget extends Target {
   readonly health: HealthResponse;
   /** Where it is: the URL's origin only (a path or query could carry a secret). */
   readonly origin: string;
+  /** Why it takes no documents, when its capabilities say so and /health is not what says it (an adapter). */
+  readonly noDocuments?: string;
   /** GET /health again (after a seed changed what the target holds). */
   readHealth(): Promise<HealthResponse>;
   /**

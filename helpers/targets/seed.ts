@@ -11,11 +11,13 @@
  * are the ids the judgments use: a fixture document's path (`en/billing/refunds.md`), a BEIR
  * record's `_id`.
  */
+import { createHash } from "node:crypto";
 import { type ContractDocuments, readContractDocuments } from "@hybrid-search/engine/serve/documents";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import type { DocumentsResponse, Fingerprint } from "@hybrid-search/target-contract/types";
 import type { Dataset } from "../dataset.js";
 import type { HttpTarget, SeedConfig } from "./http-target.js";
+import type { ModuleTarget } from "./module-target.js";
 import { TargetError } from "./target.js";
 
 export interface SeedIo {
@@ -44,6 +46,16 @@ export function datasetDocuments(dataset: Dataset): ContractDocuments {
   return readContractDocuments(dataset.corpus);
 }
 
+/** A fingerprint a target reported; undefined for the placeholder of one that reports none (a module or an adapter without one). */
+function reportedFingerprint(value: Fingerprint): Fingerprint | undefined {
+  return typeof value === "string" && value.startsWith("not reported") ? undefined : value;
+}
+
+/** What a target that reports no fingerprint holds after a seed: exactly the corpus it was handed, named by its hash. */
+function seededFingerprint(corpus: ContractDocuments): Fingerprint {
+  return { corpusHash: createHash("sha256").update(JSON.stringify(corpus)).digest("hex") };
+}
+
 /** A fingerprint as /health gives it, or undefined when `value` is not one. */
 function fingerprintIn(value: unknown): Fingerprint | undefined {
   if (typeof value === "string" && value !== "") return value;
@@ -58,13 +70,16 @@ function fingerprintIn(value: unknown): Fingerprint | undefined {
  * holds another number of documents is a ConfigError (one line, exit 2); what a failed PUT may
  * have written is deleted first (unless kept).
  */
-export async function seedTarget(target: HttpTarget, dataset: Dataset, seed: SeedConfig, io: SeedIo): Promise<SeedSession> {
+/** What seeding needs of a target: a service (contract or adapter) or a target module. */
+export type SeedableTarget = Pick<HttpTarget | ModuleTarget, "name" | "health" | "origin" | "noDocuments" | "readHealth" | "putDocuments" | "deleteDocuments">;
+
+export async function seedTarget(target: SeedableTarget, dataset: Dataset, seed: SeedConfig, io: SeedIo): Promise<SeedSession> {
   const { collection } = seed;
   const where = `collection ${collection} of target ${target.name} (${target.origin})`;
   const deleteHint = `DELETE ${target.origin}/documents?collection=${encodeURIComponent(collection)}`;
   if (!target.health.capabilities.documents)
     throw new ConfigError(
-      `EVAL_TARGET_SEED: target ${target.name} (${target.origin}) does not take documents (its /health says capabilities.documents: false); index the dataset into it yourself and unset EVAL_TARGET_SEED`,
+      `EVAL_TARGET_SEED: target ${target.name} (${target.origin}) does not take documents (${target.noDocuments ?? "its /health says capabilities.documents: false"}); index the dataset into it yourself and unset EVAL_TARGET_SEED`,
     );
 
   let fingerprint: Fingerprint = target.health.fingerprint;
@@ -105,7 +120,7 @@ export async function seedTarget(target: HttpTarget, dataset: Dataset, seed: See
       );
     }
     documents = reply.documents;
-    fingerprint = fingerprintIn(reply.fingerprint) ?? (await target.readHealth()).fingerprint;
+    fingerprint = fingerprintIn(reply.fingerprint) ?? reportedFingerprint((await target.readHealth()).fingerprint) ?? seededFingerprint(corpus);
     io.say(
       `eval: seeded ${where} with the ${what} in ${((performance.now() - started) / 1000).toFixed(1)} s; ${seed.keep ? "kept after the run (EVAL_TARGET_KEEP_SEED=1)" : "deleted after the run"}`,
     );
@@ -150,7 +165,13 @@ export async function seedTarget(target: HttpTarget, dataset: Dataset, seed: See
       if (seed.keep) return kept();
       io.warn(`eval: ${why}: deleting the seeded ${where}`);
       try {
-        outcome(target.deleteDocuments(collection, { sync: true }) as DocumentsResponse);
+        const reply = target.deleteDocuments(collection, { sync: true });
+        // A module cannot answer synchronously: its promise is a failure of its own (rejected with why).
+        if (reply instanceof Promise) {
+          reply.catch(() => undefined);
+          throw new TargetError("unsupported", "a process that is exiting cannot wait for a module's documents.delete");
+        }
+        outcome(reply);
       } catch (error) {
         failed(error);
       }
