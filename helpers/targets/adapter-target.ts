@@ -402,7 +402,7 @@ export async function openAdapterTarget(config: HttpTargetConfig, loaded: Loaded
 
   const readFingerprint = async (): Promise<Fingerprint> => {
     if (!adapter.health) return adapter.fingerprint ?? NO_FINGERPRINT;
-    const request = fill(adapter.health.request, {}, "/health/request");
+    const request = fill(adapter.health.request, config.seed ? { collection: config.seed.collection } : {}, "/health/request");
     return send(request, (response) => {
       statusChecked(response);
       if (!adapter.health?.fingerprint) return adapter.fingerprint ?? "not reported (the adapter's health request reads no fingerprint)";
@@ -446,6 +446,15 @@ export async function openAdapterTarget(config: HttpTargetConfig, loaded: Loaded
     origin: new URL(config.url).origin,
     capabilities: health.capabilities,
     noDocuments: `the adapter ${loaded.given} has no documents.seed request`,
+    ...(adapter.documents && !adapter.documents.delete ? { cannotDelete: `the adapter ${loaded.given} has no documents.delete request` } : {}),
+    ...(adapter.documents?.delete
+      ? {
+          removal: (collection: string) => {
+            const request = deleteRequest(collection);
+            return client.redact(`${request.method} ${config.url}${request.path}`);
+          },
+        }
+      : {}),
     async search({ id: _id, asOf, ...request }): Promise<TargetRanking> {
       const entry = adapter.search?.[request.mode];
       if (!entry) throw new TargetError("unsupported", `${label} does not serve mode ${request.mode}`);

@@ -346,6 +346,10 @@ export interface HttpTarget extends Target {
   readonly origin: string;
   /** Why it takes no documents, when its capabilities say so and /health is not what says it (an adapter). */
   readonly noDocuments?: string;
+  /** Why the run cannot remove a collection it seeded, when it cannot (an adapter without a delete request). */
+  readonly cannotDelete?: string;
+  /** How a user removes a seeded collection by hand, when not by the contract's DELETE /documents (an adapter's delete request). */
+  removal?(collection: string): string;
   /** GET /health again (after a seed changed what the target holds). */
   readHealth(): Promise<HealthResponse>;
   /**

@@ -134,6 +134,8 @@ export interface ModuleTarget extends Target {
   /** Where it is: the path EVAL_TARGET gave. */
   readonly origin: string;
   readonly noDocuments: string;
+  readonly cannotDelete?: string;
+  removal(collection: string): string;
   readHealth(): Promise<HealthResponse>;
   putDocuments(collection: string, corpus: Omit<DocumentsRequest, "collection">): Promise<DocumentsResponse>;
   /** `sync`: a process that is exiting cannot wait for a module's promise, so that fails, saying so. */
@@ -210,6 +212,8 @@ export async function openModuleTarget(config: ModuleTargetConfig): Promise<Modu
     health,
     origin: config.given,
     noDocuments: "its definition has no documents.seed",
+    ...(documents && !documents.delete ? { cannotDelete: "its definition has no documents.delete" } : {}),
+    removal: (collection) => `the module's documents.delete({ collection: ${JSON.stringify(collection)} })`,
     capabilities,
     readHealth: async () => health,
     async search({ id: _id, asOf, ...request }): Promise<TargetRanking> {

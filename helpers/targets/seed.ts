@@ -71,12 +71,17 @@ function fingerprintIn(value: unknown): Fingerprint | undefined {
  * have written is deleted first (unless kept).
  */
 /** What seeding needs of a target: a service (contract or adapter) or a target module. */
-export type SeedableTarget = Pick<HttpTarget | ModuleTarget, "name" | "health" | "origin" | "noDocuments" | "readHealth" | "putDocuments" | "deleteDocuments">;
+export type SeedableTarget = Pick<
+  HttpTarget | ModuleTarget,
+  "name" | "health" | "origin" | "noDocuments" | "cannotDelete" | "removal" | "readHealth" | "putDocuments" | "deleteDocuments"
+>;
 
 export async function seedTarget(target: SeedableTarget, dataset: Dataset, seed: SeedConfig, io: SeedIo): Promise<SeedSession> {
   const { collection } = seed;
   const where = `collection ${collection} of target ${target.name} (${target.origin})`;
-  const deleteHint = `DELETE ${target.origin}/documents?collection=${encodeURIComponent(collection)}`;
+  const deleteHint = target.removal?.(collection) ?? `DELETE ${target.origin}/documents?collection=${encodeURIComponent(collection)}`;
+  /** Why the run cannot remove what it seeds, when it cannot (no delete request or function). */
+  const cannotDelete = target.cannotDelete;
   if (!target.health.capabilities.documents)
     throw new ConfigError(
       `EVAL_TARGET_SEED: target ${target.name} (${target.origin}) does not take documents (${target.noDocuments ?? "its /health says capabilities.documents: false"}); index the dataset into it yourself and unset EVAL_TARGET_SEED`,
@@ -88,6 +93,7 @@ export async function seedTarget(target: SeedableTarget, dataset: Dataset, seed:
   /** After a failed seed: removes what the PUT may have written, and says how that went (a clause of the error). */
   const cleanUp = async (): Promise<string> => {
     if (seed.keep) return `; whatever it seeded is kept (EVAL_TARGET_KEEP_SEED=1)`;
+    if (cannotDelete) return `; whatever it seeded stays on the target (${cannotDelete})`;
     try {
       await target.deleteDocuments(collection);
       return "; whatever it seeded was deleted";
@@ -122,7 +128,7 @@ export async function seedTarget(target: SeedableTarget, dataset: Dataset, seed:
     documents = reply.documents;
     fingerprint = fingerprintIn(reply.fingerprint) ?? reportedFingerprint((await target.readHealth()).fingerprint) ?? seededFingerprint(corpus);
     io.say(
-      `eval: seeded ${where} with the ${what} in ${((performance.now() - started) / 1000).toFixed(1)} s; ${seed.keep ? "kept after the run (EVAL_TARGET_KEEP_SEED=1)" : "deleted after the run"}`,
+      `eval: seeded ${where} with the ${what} in ${((performance.now() - started) / 1000).toFixed(1)} s; ${seed.keep ? "kept after the run (EVAL_TARGET_KEEP_SEED=1)" : cannotDelete ? `left on the target after the run (${cannotDelete})` : "deleted after the run"}`,
     );
   };
 
@@ -140,6 +146,9 @@ export async function seedTarget(target: SeedableTarget, dataset: Dataset, seed:
   };
   const failed = (error: unknown): void => notDeleted((error as Error).message);
   const kept = (): void => io.say(`eval: kept the seeded ${where} (EVAL_TARGET_KEEP_SEED=1); remove it with ${deleteHint}`);
+  /** What the run cannot remove: one line, once, at the end; nothing is attempted. */
+  const leftBehind = (): void =>
+    io.warn(`eval: WARNING: the seeded ${where} stays on the target (${cannotDelete}); remove it the service's own way; this run's verdict does not depend on it`);
   return {
     collection,
     get documents() {
@@ -153,6 +162,7 @@ export async function seedTarget(target: SeedableTarget, dataset: Dataset, seed:
       if (released) return;
       released = true;
       if (seed.keep) return kept();
+      if (cannotDelete) return leftBehind();
       try {
         outcome(await target.deleteDocuments(collection));
       } catch (error) {
@@ -163,6 +173,7 @@ export async function seedTarget(target: SeedableTarget, dataset: Dataset, seed:
       if (released) return;
       released = true;
       if (seed.keep) return kept();
+      if (cannotDelete) return leftBehind();
       io.warn(`eval: ${why}: deleting the seeded ${where}`);
       try {
         const reply = target.deleteDocuments(collection, { sync: true });

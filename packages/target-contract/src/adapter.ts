@@ -110,7 +110,7 @@ export const TEMPLATE_FIELDS = {
   search: ["query", "mode", "limit", "collection", "language", "traceDepth", "asOf", "includeSuperseded"],
   ask: ["question", "preset", "limit", "tier", "collection", "language", "asOf", "includeSuperseded"],
   expand: ["query"],
-  health: [],
+  health: ["collection"],
   seedAll: ["collection", "ids", "documents"],
   seedEach: ["collection", "ids", ...documentFields()],
   seedDocument: documentFields(),
