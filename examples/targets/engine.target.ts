@@ -13,14 +13,12 @@ import { Engine } from "@hybrid-search/engine";
 import { defineTarget } from "@hybrid-search/target-contract/define-target";
 import type { SearchRequest } from "@hybrid-search/target-contract/types";
 
-let folder: string | undefined;
 let engine: Engine | undefined;
 
 /** The module's own index, in a temporary folder removed when the process ends. */
 function opened(): Engine {
   if (!engine) {
     const dir = mkdtempSync(join(tmpdir(), "engine-target-"));
-    folder = dir;
     engine = Engine.open(join(dir, "index.db"));
     process.once("exit", () => {
       engine?.close();

@@ -35,7 +35,15 @@ import { jsonSyntaxProblem } from "../fixtures/json-syntax.js";
 import { loadRefusalMarkers } from "../fixtures/refusal-markers.js";
 import { refusalMarkerIn } from "../../scorers/refusal.js";
 import { contractValidity, toAskResult } from "./ask-result.js";
-import { HttpClient, type HttpRequest, type HttpTarget, type HttpTargetConfig, type RawResponse, serverTiming, statusChecked } from "./http-target.js";
+import {
+  HttpClient,
+  type HttpRequest,
+  type HttpTarget,
+  type HttpTargetConfig,
+  type RawResponse,
+  serverTiming,
+  statusChecked,
+} from "./http-target.js";
 import { TargetError, type TargetRanking, targetLabel } from "./target.js";
 
 /** An adapter file, checked, with the values of the environment variables it names. */
@@ -114,7 +122,8 @@ function fillTemplate(template: unknown, fields: Fields, env: Record<string, str
     }
     return template.replace(TEMPLATE_VARIABLE, (_, name: string) => {
       const value = lookup(name, fields, env);
-      if (value === undefined) throw new TargetError("adapter", `the adapter's ${at} puts {{${name}}} into a text, and this call has no ${name}`);
+      if (value === undefined)
+        throw new TargetError("adapter", `the adapter's ${at} puts {{${name}}} into a text, and this call has no ${name}`);
       return encode(typeof value === "string" ? value : JSON.stringify(value));
     });
   }
@@ -192,7 +201,10 @@ class Mapped {
       try {
         this.json = { value: JSON.parse(this.response.text) };
       } catch {
-        throw new TargetError("adapter", `the response is not JSON (${this.response.text.length} bytes), and the adapter's ${this.at}/${field} reads it by pointer`);
+        throw new TargetError(
+          "adapter",
+          `the response is not JSON (${this.response.text.length} bytes), and the adapter's ${this.at}/${field} reads it by pointer`,
+        );
       }
     }
     return this.json.value;
@@ -239,7 +251,8 @@ class Mapped {
       if (!required) return undefined;
       throw new TargetError("adapter", `the adapter's ${where}/list (pointer ${JSON.stringify(list.list)}) found nothing in the response`);
     }
-    if (!Array.isArray(items)) throw new TargetError("adapter", `the adapter's ${where}/list (pointer ${JSON.stringify(list.list)}) found no list`);
+    if (!Array.isArray(items))
+      throw new TargetError("adapter", `the adapter's ${where}/list (pointer ${JSON.stringify(list.list)}) found no list`);
     const { list: _list, ...fields } = list;
     return items.map((item, i) => {
       const out: Record<string, unknown> = {};
@@ -247,11 +260,15 @@ class Mapped {
         let value = atPointer(item, pointer);
         if (value === undefined) {
           if (name === "docId")
-            throw new TargetError("adapter", `the adapter's ${where}/docId (pointer ${JSON.stringify(pointer)}) found nothing in item ${i} of the list`);
+            throw new TargetError(
+              "adapter",
+              `the adapter's ${where}/docId (pointer ${JSON.stringify(pointer)}) found nothing in item ${i} of the list`,
+            );
           continue;
         }
         if (name === "docId" && typeof value === "number") value = String(value);
-        if ((name === "score" || name === "ref") && typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) value = Number(value);
+        if ((name === "score" || name === "ref") && typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)))
+          value = Number(value);
         out[name] = value;
       }
       return out;
@@ -340,12 +357,13 @@ export function mapAsk(response: RawResponse, adapter: Adapter): { body: AskResp
   const answer = mapped.value("answer", mapping.answer, true);
   const refs = (items: Array<Record<string, unknown>> | undefined): Array<Record<string, unknown>> =>
     (items ?? []).map((item, i) => ({ ...item, ref: item.ref ?? i + 1 }));
-  const citations = refs(mapping.citations ? mapped.list("citations", mapping.citations, false) : []).map(({ ref, docId, passageId }) => ({
+  // What the adapter maps must be there: a missing header or member is the service's failure, never "no citations".
+  const citations = refs(mapping.citations ? mapped.list("citations", mapping.citations, true) : []).map(({ ref, docId, passageId }) => ({
     ref,
     docId,
     ...(passageId === undefined ? {} : { passageId }),
   }));
-  const sources = refs(mapping.sources ? mapped.list("sources", mapping.sources, false) : []);
+  const sources = refs(mapping.sources ? mapped.list("sources", mapping.sources, true) : []);
   let refused: unknown = false;
   if (mapping.refused) {
     refused = mapped.value("refused", mapping.refused, true);
@@ -395,7 +413,8 @@ export async function openAdapterTarget(config: HttpTargetConfig, loaded: Loaded
     try {
       return adapterRequest(request, fields, loaded, at);
     } catch (error) {
-      if (error instanceof TargetError) throw new TargetError(error.reason, client.redact(`${request.method} ${request.path}: ${error.message}`));
+      if (error instanceof TargetError)
+        throw new TargetError(error.reason, client.redact(`${request.method} ${request.path}: ${error.message}`));
       throw error;
     }
   };
@@ -425,8 +444,7 @@ export async function openAdapterTarget(config: HttpTargetConfig, loaded: Loaded
 
   const seedRequests = (collection: string, documents: Document[], ids: string | undefined): HttpRequest[] => {
     const seed = adapter.documents!.seed;
-    if (seed.each)
-      return documents.map((document) => fill(seed.request, { collection, ids, document }, "/documents/seed/request"));
+    if (seed.each) return documents.map((document) => fill(seed.request, { collection, ids, document }, "/documents/seed/request"));
     const shaped =
       seed.document === undefined
         ? documents
@@ -446,7 +464,9 @@ export async function openAdapterTarget(config: HttpTargetConfig, loaded: Loaded
     origin: new URL(config.url).origin,
     capabilities: health.capabilities,
     noDocuments: `the adapter ${loaded.given} has no documents.seed request`,
-    ...(adapter.documents && !adapter.documents.delete ? { cannotDelete: `the adapter ${loaded.given} has no documents.delete request` } : {}),
+    ...(adapter.documents && !adapter.documents.delete
+      ? { cannotDelete: `the adapter ${loaded.given} has no documents.delete request` }
+      : {}),
     ...(adapter.documents?.delete
       ? {
           removal: (collection: string) => {
@@ -459,10 +479,13 @@ export async function openAdapterTarget(config: HttpTargetConfig, loaded: Loaded
       const entry = adapter.search?.[request.mode];
       if (!entry) throw new TargetError("unsupported", `${label} does not serve mode ${request.mode}`);
       const fields = { ...request, ...scope, ...(asOf === undefined ? {} : { asOf: instant(asOf) }) };
-      const { body, serverMs, clientMs } = await send(fill(entry.request, fields, `/search/${request.mode}/request`), (response, clientMs) => ({
-        ...mapSearch(response, adapter, request.mode),
-        clientMs,
-      }));
+      const { body, serverMs, clientMs } = await send(
+        fill(entry.request, fields, `/search/${request.mode}/request`),
+        (response, clientMs) => ({
+          ...mapSearch(response, adapter, request.mode),
+          clientMs,
+        }),
+      );
       return {
         results: body.results.map((h) => ({
           docId: h.docId,
@@ -485,10 +508,13 @@ export async function openAdapterTarget(config: HttpTargetConfig, loaded: Loaded
         ...(asOf === undefined ? {} : { asOf: instant(asOf) }),
         ...(includeSuperseded === undefined ? {} : { includeSuperseded }),
       };
-      const { body, textAnswer, serverMs, clientMs } = await send(fill(adapter.ask.request, fields, "/ask/request"), (response, clientMs) => ({
-        ...mapAsk(response, adapter),
-        clientMs,
-      }));
+      const { body, textAnswer, serverMs, clientMs } = await send(
+        fill(adapter.ask.request, fields, "/ask/request"),
+        (response, clientMs) => ({
+          ...mapAsk(response, adapter),
+          clientMs,
+        }),
+      );
       const result = toAskResult(question, body, label);
       result.elapsedMs = serverMs ?? clientMs;
       if (!textAnswer) return result;

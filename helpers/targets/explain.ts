@@ -41,14 +41,19 @@ export async function explainTarget(choice: TargetChoice, dataset: Dataset, ques
   if (choice.kind === "in-process") {
     lines.push("target: the in-process engine, on the run's temporary index of the dataset (no request leaves this process)");
     lines.push(`  ranking, for ${queryLine}:`);
-    lines.push(`    engine.search(query, ${JSON.stringify(SEARCH_OPTIONS)}); engine.vsearch(…); engine.query(…, { tier: fast | balanced | thorough })`);
+    lines.push(
+      `    engine.search(query, ${JSON.stringify(SEARCH_OPTIONS)}); engine.vsearch(…); engine.query(…, { tier: fast | balanced | thorough })`,
+    );
     if (questionLine) lines.push(`  answering, for ${questionLine}:`, `    engine.ask(question, { preset: "balanced" })`);
     return lines;
   }
   if (choice.kind === "recorded") {
-    lines.push(`target: ${targetLabel({ kind: "recorded", name: choice.name ?? choice.folder })}: recorded runs in ${choice.folder}, read, never called`);
+    lines.push(
+      `target: ${targetLabel({ kind: "recorded", name: choice.name ?? choice.folder })}: recorded runs in ${choice.folder}, read, never called`,
+    );
     lines.push(`  ranking, for ${queryLine}: the lines of ${query?.id ?? "its id"} in ${CONTRACT_MODES.map(RUN_FILE).join(", ")}`);
-    if (questionLine) lines.push(`  answering, for ${questionLine}: the line with "id": ${JSON.stringify(question!.id)} in ${ANSWERS_FILE}`);
+    if (questionLine)
+      lines.push(`  answering, for ${questionLine}: the line with "id": ${JSON.stringify(question!.id)} in ${ANSWERS_FILE}`);
     return lines;
   }
   if (choice.kind === "module") {
@@ -56,14 +61,19 @@ export async function explainTarget(choice: TargetChoice, dataset: Dataset, ques
     const name = choice.config.name ?? definition.name;
     const seeded = definition.documents ? (choice.config.seed?.collection ?? DEFAULT_MODULE_COLLECTION) : undefined;
     const scope = seeded ? { collection: seeded } : {};
-    lines.push(`target: ${targetLabel({ kind: "module", name })} (${choice.config.given}), called in this process, ${choice.config.concurrency} call(s) at once, each within ${choice.config.timeoutMs} ms`);
+    lines.push(
+      `target: ${targetLabel({ kind: "module", name })} (${choice.config.given}), called in this process, ${choice.config.concurrency} call(s) at once, each within ${choice.config.timeoutMs} ms`,
+    );
     const modes = CONTRACT_MODES.filter((m) => definition.search?.[m]);
     if (modes.length === 0) lines.push("  ranking: none (the definition has no search functions: the retrieval evals are skipped)");
-    for (const mode of modes) lines.push(`  ranking, for ${queryLine}:`, `    search.${mode}(${JSON.stringify({ ...searchFor(mode), ...scope })}, { signal })`);
+    for (const mode of modes)
+      lines.push(`  ranking, for ${queryLine}:`, `    search.${mode}(${JSON.stringify({ ...searchFor(mode), ...scope })}, { signal })`);
     if (questionLine)
       lines.push(
         `  answering, for ${questionLine}:`,
-        definition.ask ? `    ask(${JSON.stringify({ ...askFor(), ...scope })}, { signal })` : "    none (the definition has no ask: the answer evals are skipped)",
+        definition.ask
+          ? `    ask(${JSON.stringify({ ...askFor(), ...scope })}, { signal })`
+          : "    none (the definition has no ask: the answer evals are skipped)",
       );
     if (seeded) {
       const corpus = readContractDocuments(dataset.corpus);
@@ -88,13 +98,19 @@ export async function explainTarget(choice: TargetChoice, dataset: Dataset, ques
   };
   const scope = config.seed ? { collection: config.seed.collection } : {};
   if (!loaded) {
-    lines.push(`target: the service at ${config.url}, speaking the target contract (docs/targets.md), ${config.concurrency} request(s) at once`);
+    lines.push(
+      `target: the service at ${config.url}, speaking the target contract (docs/targets.md), ${config.concurrency} request(s) at once`,
+    );
     lines.push("  first, to learn its name and capabilities:", ...show({ method: "GET", path: "/health" }));
     lines.push(
       `  ranking, for ${queryLine} (one request per mode it serves: ${CONTRACT_MODES.join(", ")}):`,
       ...show({ method: "POST", path: "/search", body: JSON.stringify({ ...searchFor("balanced"), ...scope }) }),
     );
-    if (questionLine) lines.push(`  answering, for ${questionLine}:`, ...show({ method: "POST", path: "/ask", body: JSON.stringify({ ...askFor(), ...scope }) }));
+    if (questionLine)
+      lines.push(
+        `  answering, for ${questionLine}:`,
+        ...show({ method: "POST", path: "/ask", body: JSON.stringify({ ...askFor(), ...scope }) }),
+      );
     if (config.seed) {
       const corpus = readContractDocuments(dataset.corpus);
       lines.push(
@@ -108,7 +124,8 @@ export async function explainTarget(choice: TargetChoice, dataset: Dataset, ques
   lines.push(
     `target: ${targetLabel({ kind: "http", name: config.name ?? adapter.name })}: the service at ${config.url}, called as the adapter ${loaded.given} describes, ${config.concurrency} request(s) at once`,
   );
-  if (adapter.health) lines.push("  first (a failure stops the run):", ...show(adapterRequest(adapter.health.request, scope, loaded, "/health/request")));
+  if (adapter.health)
+    lines.push("  first (a failure stops the run):", ...show(adapterRequest(adapter.health.request, scope, loaded, "/health/request")));
   const modes = CONTRACT_MODES.filter((m) => adapter.search?.[m]);
   if (modes.length === 0) lines.push("  ranking: none (the adapter has no search requests: the retrieval evals are skipped)");
   for (const mode of modes)
@@ -135,7 +152,12 @@ export async function explainTarget(choice: TargetChoice, dataset: Dataset, ques
       ...show(request),
     );
     if (adapter.documents.delete)
-      lines.push("  after the run:", ...show(adapterRequest(adapter.documents.delete.request, { collection: config.seed.collection }, loaded, "/documents/delete/request")));
+      lines.push(
+        "  after the run:",
+        ...show(
+          adapterRequest(adapter.documents.delete.request, { collection: config.seed.collection }, loaded, "/documents/delete/request"),
+        ),
+      );
   }
   return lines;
 }

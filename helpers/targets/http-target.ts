@@ -305,7 +305,8 @@ export function statusChecked(response: RawResponse): void {
   const reason = `http ${status}`;
   if (status === 429 || status >= 500) {
     const retryAfter = Number(response.retryAfter);
-    if (Number.isFinite(retryAfter) && retryAfter > 0) throw new RetryAfter(reason, `HTTP ${status}${detail}`, Math.min(5000, retryAfter * 1000));
+    if (Number.isFinite(retryAfter) && retryAfter > 0)
+      throw new RetryAfter(reason, `HTTP ${status}${detail}`, Math.min(5000, retryAfter * 1000));
     throw new Retryable(reason, `HTTP ${status}${detail}`);
   }
   throw new TargetError(reason, `HTTP ${status}${detail}`);

@@ -35,7 +35,12 @@ import type { AskResult, ExpansionResult } from "@hybrid-search/engine";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import * as contract from "@hybrid-search/target-contract";
 import * as defineTargetModule from "@hybrid-search/target-contract/define-target";
-import { type Capability, definedModes, type TargetDefinition, targetDefinitionProblems } from "@hybrid-search/target-contract/define-target";
+import {
+  type Capability,
+  definedModes,
+  type TargetDefinition,
+  targetDefinitionProblems,
+} from "@hybrid-search/target-contract/define-target";
 import { Limiter } from "@hybrid-search/target-contract/limiter";
 import { redactor } from "@hybrid-search/target-contract/redact";
 import type { DocumentsRequest, DocumentsResponse, HealthResponse, SearchResponse } from "@hybrid-search/target-contract/types";
@@ -73,7 +78,8 @@ export function moduleTargetConfig(target: string, env: NodeJS.ProcessEnv): Modu
     throw new ConfigError(
       `EVAL_TARGET must be a service's http(s) URL or a target module's path (.ts, .mts, .js, .mjs, …), got ${JSON.stringify(target.slice(0, 200))}`,
     );
-  if (!existsSync(file) || !statSync(file).isFile()) throw new ConfigError(`EVAL_TARGET ${target}: no such file (paths are relative to ${process.cwd()})`);
+  if (!existsSync(file) || !statSync(file).isFile())
+    throw new ConfigError(`EVAL_TARGET ${target}: no such file (paths are relative to ${process.cwd()})`);
   if (env.EVAL_TARGET_ADAPTER?.trim())
     throw new ConfigError(`EVAL_TARGET_ADAPTER describes an HTTP service, and EVAL_TARGET names a module (${target}); unset one of them`);
   const name = env.EVAL_TARGET_NAME?.trim();
@@ -112,12 +118,19 @@ export async function loadTargetDefinition(config: Pick<ModuleTargetConfig, "fil
       "@hybrid-search/engine": engine,
     },
   });
-  let loaded: unknown;
+  let namespace: Record<string, unknown>;
   try {
-    loaded = await jiti.import(config.file, { default: true });
+    namespace = (await jiti.import(config.file)) as Record<string, unknown>;
   } catch (error) {
     throw new ConfigError(redact(`EVAL_TARGET ${config.given}: loading the module failed: ${firstLine(error)}`));
   }
+  // An ES module's default export; a CommonJS module's exports are the definition itself.
+  const keys = Object.keys(namespace);
+  if (!keys.includes("default") && !keys.includes("name"))
+    throw new ConfigError(
+      `EVAL_TARGET ${config.given}: the module has no default export (export default defineTarget({ name, search, … }))${keys.length > 0 ? `; it exports ${keys.slice(0, 5).join(", ")}` : ""}`,
+    );
+  const loaded = keys.includes("default") ? namespace.default : namespace;
   const problems = targetDefinitionProblems(loaded);
   if (problems.length > 0)
     throw new ConfigError(
@@ -260,7 +273,8 @@ export async function openModuleTarget(config: ModuleTargetConfig): Promise<Modu
     async deleteDocuments(collection, options = {}) {
       if (!documents?.delete) throw new TargetError("unsupported", `${label} has no documents.delete: it cannot remove what it was handed`);
       if (options.sync) throw new TargetError("unsupported", "a process that is exiting cannot wait for a module's documents.delete");
-      return (await call("documents.delete", documents.delete, { collection }, "DocumentsResponse", seedTimeout)).value as DocumentsResponse;
+      return (await call("documents.delete", documents.delete, { collection }, "DocumentsResponse", seedTimeout))
+        .value as DocumentsResponse;
     },
   };
 }

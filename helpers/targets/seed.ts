@@ -126,7 +126,8 @@ export async function seedTarget(target: SeedableTarget, dataset: Dataset, seed:
       );
     }
     documents = reply.documents;
-    fingerprint = fingerprintIn(reply.fingerprint) ?? reportedFingerprint((await target.readHealth()).fingerprint) ?? seededFingerprint(corpus);
+    fingerprint =
+      fingerprintIn(reply.fingerprint) ?? reportedFingerprint((await target.readHealth()).fingerprint) ?? seededFingerprint(corpus);
     io.say(
       `eval: seeded ${where} with the ${what} in ${((performance.now() - started) / 1000).toFixed(1)} s; ${seed.keep ? "kept after the run (EVAL_TARGET_KEEP_SEED=1)" : cannotDelete ? `left on the target after the run (${cannotDelete})` : "deleted after the run"}`,
     );
@@ -148,7 +149,9 @@ export async function seedTarget(target: SeedableTarget, dataset: Dataset, seed:
   const kept = (): void => io.say(`eval: kept the seeded ${where} (EVAL_TARGET_KEEP_SEED=1); remove it with ${deleteHint}`);
   /** What the run cannot remove: one line, once, at the end; nothing is attempted. */
   const leftBehind = (): void =>
-    io.warn(`eval: WARNING: the seeded ${where} stays on the target (${cannotDelete}); remove it the service's own way; this run's verdict does not depend on it`);
+    io.warn(
+      `eval: WARNING: the seeded ${where} stays on the target (${cannotDelete}); remove it the service's own way; this run's verdict does not depend on it`,
+    );
   return {
     collection,
     get documents() {

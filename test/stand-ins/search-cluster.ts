@@ -77,7 +77,11 @@ export async function startSearchCluster(apiKey: string): Promise<SearchCluster>
       }
       const ranked = [...best].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, request.size ?? 10);
       const pick = (source: Record<string, unknown>) =>
-        Array.isArray(request._source) ? Object.fromEntries(request._source.map((k) => [k, source[k]])) : request._source === false ? undefined : source;
+        Array.isArray(request._source)
+          ? Object.fromEntries(request._source.map((k) => [k, source[k]]))
+          : request._source === false
+            ? undefined
+            : source;
       return sendJson(res, 200, {
         took: Math.round(performance.now() - started),
         timed_out: false,

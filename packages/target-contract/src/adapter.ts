@@ -99,7 +99,9 @@ let validate: ValidateFunction | undefined;
 export function adapterProblems(value: unknown): string[] {
   if (!validate) {
     const { Ajv } = require("ajv") as typeof import("ajv");
-    validate = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(JSON.parse(readFileSync(ADAPTER_SCHEMA_FILE, "utf8")));
+    validate = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(
+      JSON.parse(readFileSync(ADAPTER_SCHEMA_FILE, "utf8")),
+    );
   }
   if (!validate(value)) return describe(validate.errors ?? []);
   return templateProblems(value as Adapter);
@@ -144,9 +146,12 @@ function templateProblems(adapter: Adapter): string[] {
       for (const [, name] of text.matchAll(TEMPLATE_VARIABLE)) {
         const env = /^env\.(.*)$/.exec(name!);
         if (env) {
-          if (!ENV_NAME.test(env[1]!)) problems.push(`${where}: {{${name}}}: an environment variable's name is upper-case letters, digits and _`);
+          if (!ENV_NAME.test(env[1]!))
+            problems.push(`${where}: {{${name}}}: an environment variable's name is upper-case letters, digits and _`);
         } else if (!fields.includes(name!))
-          problems.push(`${where}: {{${name}}} is not a field here (${fields.length > 0 ? `fields: ${fields.join(", ")}; ` : ""}secrets: {{env.NAME}})`);
+          problems.push(
+            `${where}: {{${name}}} is not a field here (${fields.length > 0 ? `fields: ${fields.join(", ")}; ` : ""}secrets: {{env.NAME}})`,
+          );
       }
       if (text.replace(TEMPLATE_VARIABLE, "").includes("{{")) problems.push(`${where}: an unclosed {{ (a field is {{name}})`);
     }
@@ -159,14 +164,18 @@ function templateProblems(adapter: Adapter): string[] {
   };
   check(adapter.headers ?? {}, "/headers", TEMPLATE_FIELDS.headers);
   request(adapter.health?.request, "/health/request", TEMPLATE_FIELDS.health);
-  for (const [mode, entry] of Object.entries(adapter.search ?? {})) request(entry?.request, `/search/${mode}/request`, TEMPLATE_FIELDS.search);
+  for (const [mode, entry] of Object.entries(adapter.search ?? {}))
+    request(entry?.request, `/search/${mode}/request`, TEMPLATE_FIELDS.search);
   request(adapter.ask?.request, "/ask/request", TEMPLATE_FIELDS.ask);
   request(adapter.expand?.request, "/expand/request", TEMPLATE_FIELDS.expand);
   const seed = adapter.documents?.seed;
   if (seed) {
     request(seed.request, "/documents/seed/request", seed.each ? TEMPLATE_FIELDS.seedEach : TEMPLATE_FIELDS.seedAll);
     if (seed.document !== undefined) {
-      if (seed.each) problems.push("/documents/seed/document: shapes a document inside {{documents}}, which a request per document (each: true) does not have");
+      if (seed.each)
+        problems.push(
+          "/documents/seed/document: shapes a document inside {{documents}}, which a request per document (each: true) does not have",
+        );
       else check(seed.document, "/documents/seed/document", TEMPLATE_FIELDS.seedDocument);
     }
   }
@@ -185,9 +194,10 @@ function describe(errors: readonly ErrorObject[]): string[] {
     list.push(e);
     byPlace.set(e.instancePath, list);
   }
-  // A place whose problems are only "fits none of the shapes" is said by a deeper place, if any.
+  // A value that fits none of a oneOf's shapes has each shape's complaints at its own place (an
+  // unknown field "body" from the pointer shape); a deeper problem says what is wrong more exactly.
   const places = [...byPlace.keys()].filter(
-    (place) => !byPlace.get(place)!.every((e) => e.keyword === "oneOf") || ![...byPlace.keys()].some((p) => p.startsWith(`${place}/`)),
+    (place) => !byPlace.get(place)!.some((e) => e.keyword === "oneOf") || ![...byPlace.keys()].some((p) => p.startsWith(`${place}/`)),
   );
   return places.map((place) => {
     const list = byPlace.get(place)!;
@@ -217,9 +227,16 @@ function words(e: ErrorObject, all: readonly ErrorObject[]): string {
     case "not":
       return "json and form are two bodies: give one";
     case "pattern":
-      return e.instancePath.endsWith("/path") ? "must start with / (it is below the base URL)" : `must match ${p.pattern}`;
+      if (e.instancePath.endsWith("/path")) return "must start with / (it is below the base URL)";
+      if (p.pattern === "^(/.*)?$") return 'must be a JSON Pointer: "" (the whole value) or /member/0/…';
+      return `must match ${p.pattern}`;
+    case "const":
+      return `must be ${all
+        .filter((o) => o.keyword === "const")
+        .map((o) => JSON.stringify((o.params as { allowedValue: unknown }).allowedValue))
+        .join(" or ")}`;
     case "oneOf":
-      return "fits none of its shapes: a value is {pointer}, {header, delimiter?}, {body: \"text\"} or {body: \"sse\", pointer?}; a list also {list, docId, …}";
+      return 'fits none of its shapes: a value is {pointer}, {header, delimiter?}, {body: "text"} or {body: "sse", pointer?}; a list also {list, docId, …}';
     default:
       return e.message ?? e.keyword;
   }

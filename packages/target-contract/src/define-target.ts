@@ -110,7 +110,8 @@ export function targetDefinitionProblems(value: unknown): string[] {
   if (v.trace !== undefined && typeof v.trace !== "boolean") problems.push(`/trace: must be true or false, got ${kind(v.trace)}`);
   if (v.turn !== undefined) problems.push("/turn: the agent turn is not part of the contract yet; remove it");
   if (v.search !== undefined) {
-    if (typeof v.search !== "object" || v.search === null) problems.push(`/search: must be an object of functions by mode, got ${kind(v.search)}`);
+    if (typeof v.search !== "object" || v.search === null)
+      problems.push(`/search: must be an object of functions by mode, got ${kind(v.search)}`);
     else
       for (const [mode, fn] of Object.entries(v.search)) {
         if (!(MODES as readonly string[]).includes(mode)) problems.push(`/search/${mode}: unknown mode (modes: ${MODES.join(", ")})`);
@@ -123,13 +124,17 @@ export function targetDefinitionProblems(value: unknown): string[] {
     const d = v.documents as Record<string, unknown> | null;
     if (typeof d !== "object" || d === null) problems.push(`/documents: must be { seed, delete? }, got ${kind(d)}`);
     else {
-      for (const key of Object.keys(d)) if (key !== "seed" && key !== "delete") problems.push(`/documents/${key}: unknown field (known: seed, delete)`);
+      for (const key of Object.keys(d))
+        if (key !== "seed" && key !== "delete") problems.push(`/documents/${key}: unknown field (known: seed, delete)`);
       if (typeof d.seed !== "function") problems.push(`/documents/seed: must be a function, got ${kind(d.seed)}`);
-      if (d.delete !== undefined && typeof d.delete !== "function") problems.push(`/documents/delete: must be a function, got ${kind(d.delete)}`);
+      if (d.delete !== undefined && typeof d.delete !== "function")
+        problems.push(`/documents/delete: must be a function, got ${kind(d.delete)}`);
     }
   }
   const serves =
-    (typeof v.search === "object" && v.search !== null && Object.keys(v.search).length > 0) || v.ask !== undefined || v.expand !== undefined;
+    (typeof v.search === "object" && v.search !== null && Object.keys(v.search).length > 0) ||
+    v.ask !== undefined ||
+    v.expand !== undefined;
   if (problems.length === 0 && !serves) problems.push("(the definition): serves nothing: give it search (by mode), ask or expand");
   return problems;
 }
@@ -140,11 +145,15 @@ export function definedModes(definition: TargetDefinition): Mode[] {
 }
 
 function isFingerprint(x: unknown): boolean {
-  return (typeof x === "string" && x !== "") || (typeof x === "object" && x !== null && typeof (x as { corpusHash?: unknown }).corpusHash === "string");
+  return (
+    (typeof x === "string" && x !== "") ||
+    (typeof x === "object" && x !== null && typeof (x as { corpusHash?: unknown }).corpusHash === "string")
+  );
 }
 
 function kind(x: unknown): string {
   if (x === null) return "null";
+  if (x === undefined) return "nothing";
   if (Array.isArray(x)) return "an array";
   if (typeof x === "function") return "a function";
   if (typeof x === "object") return "an object";
