@@ -61,7 +61,7 @@ const local = inProcessTarget(engine, "offline");
 
 const server = spawn(
   resolve("node_modules/.bin/tsx"),
-  ["packages/engine/src/cli.ts", "serve", "--db", index.dbPath, "--port", "0", "--concurrency", String(args.concurrency)],
+  ["packages/engine/src/entry.ts", "serve", "--db", index.dbPath, "--port", "0", "--concurrency", String(args.concurrency)],
   {
     stdio: ["ignore", "pipe", "inherit"],
   },

@@ -34,7 +34,7 @@ import { contractProblems } from "@hybrid-search/target-contract/validate";
 import { jsonSyntaxProblem } from "../fixtures/json-syntax.js";
 import { loadRefusalMarkers } from "../fixtures/refusal-markers.js";
 import { refusalMarkerIn } from "../../scorers/refusal.js";
-import { contractValidity, toAskResult } from "./ask-result.js";
+import { contractRanking, toAskResult, wireInstant } from "./ask-result.js";
 import {
   HttpClient,
   type HttpRequest,
@@ -439,7 +439,6 @@ export async function openAdapterTarget(config: HttpTargetConfig, loaded: Loaded
   const health: HealthResponse = { name, version: adapter.version ?? "", fingerprint, capabilities: capabilitiesOf(adapter) };
   const scope = config.seed ? { collection: config.seed.collection } : {};
   const seedTimeout = config.seed?.timeoutMs ?? config.timeoutMs;
-  const instant = (asOf: string | Date) => (asOf instanceof Date ? asOf.toISOString() : asOf);
   let markers: ReturnType<typeof loadRefusalMarkers> | undefined;
 
   const seedRequests = (collection: string, documents: Document[], ids: string | undefined): HttpRequest[] => {
@@ -478,7 +477,7 @@ export async function openAdapterTarget(config: HttpTargetConfig, loaded: Loaded
     async search({ id: _id, asOf, ...request }): Promise<TargetRanking> {
       const entry = adapter.search?.[request.mode];
       if (!entry) throw new TargetError("unsupported", `${label} does not serve mode ${request.mode}`);
-      const fields = { ...request, ...scope, ...(asOf === undefined ? {} : { asOf: instant(asOf) }) };
+      const fields = { ...request, ...scope, ...(asOf === undefined ? {} : { asOf: wireInstant(asOf) }) };
       const { body, serverMs, clientMs } = await send(
         fill(entry.request, fields, `/search/${request.mode}/request`),
         (response, clientMs) => ({
@@ -486,18 +485,7 @@ export async function openAdapterTarget(config: HttpTargetConfig, loaded: Loaded
           clientMs,
         }),
       );
-      return {
-        results: body.results.map((h) => ({
-          docId: h.docId,
-          score: h.score,
-          ...(h.passageId ? { passageId: h.passageId } : {}),
-          ...(h.snippet ? { snippet: h.snippet } : {}),
-          ...(h.validity ? { validity: contractValidity(h.validity) } : {}),
-        })),
-        trace: body.trace ?? null,
-        serverMs,
-        clientMs,
-      };
+      return contractRanking(body, { serverMs, clientMs });
     },
     async ask({ question, preset, asOf, includeSuperseded }): Promise<AskResult> {
       if (!adapter.ask) throw new TargetError("unsupported", `${label} does not answer questions`);
@@ -505,7 +493,7 @@ export async function openAdapterTarget(config: HttpTargetConfig, loaded: Loaded
         question,
         ...(preset ? { preset } : {}),
         ...scope,
-        ...(asOf === undefined ? {} : { asOf: instant(asOf) }),
+        ...(asOf === undefined ? {} : { asOf: wireInstant(asOf) }),
         ...(includeSuperseded === undefined ? {} : { includeSuperseded }),
       };
       const { body, textAnswer, serverMs, clientMs } = await send(

@@ -27,7 +27,7 @@ import { type ContractMessage, DEFAULT_DOCUMENTS_BYTES } from "@hybrid-search/ta
 import { redactor } from "@hybrid-search/target-contract/redact";
 import type { DocumentsRequest, DocumentsResponse, HealthResponse, SearchResponse } from "@hybrid-search/target-contract/types";
 import { contractProblems } from "@hybrid-search/target-contract/validate";
-import { contractValidity, toAskResult, type ContractAnswer } from "./ask-result.js";
+import { type ContractAnswer, contractRanking, toAskResult, wireInstant } from "./ask-result.js";
 import { type Target, TargetError, type TargetRanking } from "./target.js";
 
 export interface HttpTargetConfig {
@@ -390,27 +390,17 @@ export async function openHttpTarget(config: HttpTargetConfig): Promise<HttpTarg
     origin: new URL(config.url).origin,
     capabilities: health.capabilities,
     async search({ id: _id, asOf, ...request }): Promise<TargetRanking> {
-      const body = { ...request, ...scope, ...(asOf === undefined ? {} : { asOf: instant(asOf) }) };
+      const body = { ...request, ...scope, ...(asOf === undefined ? {} : { asOf: wireInstant(asOf) }) };
       const reply = await client.call("POST", "/search", body, "SearchResponse");
       const response = reply.body as SearchResponse;
-      return {
-        results: response.results.map((h) => ({
-          docId: h.docId,
-          score: h.score,
-          ...(h.passageId ? { passageId: h.passageId } : {}),
-          ...(h.validity ? { validity: contractValidity(h.validity) } : {}),
-        })),
-        trace: response.trace ?? null,
-        serverMs: response.elapsedMs ?? reply.serverMs,
-        clientMs: reply.clientMs,
-      };
+      return contractRanking(response, { serverMs: response.elapsedMs ?? reply.serverMs, clientMs: reply.clientMs });
     },
     async ask({ question, preset, asOf, includeSuperseded }): Promise<AskResult> {
       const body = {
         question,
         ...(preset ? { preset } : {}),
         ...scope,
-        ...(asOf === undefined ? {} : { asOf: instant(asOf) }),
+        ...(asOf === undefined ? {} : { asOf: wireInstant(asOf) }),
         ...(includeSuperseded === undefined ? {} : { includeSuperseded }),
       };
       const reply = await client.call("POST", "/ask", body, "AskResponse");
@@ -440,6 +430,3 @@ export async function openHttpTarget(config: HttpTargetConfig): Promise<HttpTarg
     },
   };
 }
-
-/** `asOf` on the wire: a `Date` as its ISO string. */
-const instant = (asOf: string | Date): string => (asOf instanceof Date ? asOf.toISOString() : asOf);

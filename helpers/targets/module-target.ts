@@ -47,7 +47,7 @@ import type { DocumentsRequest, DocumentsResponse, HealthResponse, SearchRespons
 import type { ContractMessage } from "@hybrid-search/target-contract";
 import { contractProblems } from "@hybrid-search/target-contract/validate";
 import { createJiti } from "jiti";
-import { contractValidity, toAskResult, type ContractAnswer } from "./ask-result.js";
+import { type ContractAnswer, contractRanking, toAskResult, wireInstant } from "./ask-result.js";
 import { type SeedConfig, positiveInt, seedConfig } from "./http-target.js";
 import { type Target, TargetError, type TargetRanking, targetLabel } from "./target.js";
 
@@ -232,21 +232,10 @@ export async function openModuleTarget(config: ModuleTargetConfig): Promise<Modu
     async search({ id: _id, asOf, ...request }): Promise<TargetRanking> {
       const fn = search[request.mode];
       if (!fn) throw new TargetError("unsupported", `${label} does not serve mode ${request.mode}`);
-      const body = { ...request, ...scope, ...(asOf === undefined ? {} : { asOf: asOf instanceof Date ? asOf.toISOString() : asOf }) };
+      const body = { ...request, ...scope, ...(asOf === undefined ? {} : { asOf: wireInstant(asOf) }) };
       const { value, clientMs } = await call(`search(${request.mode})`, fn, body, "SearchResponse");
       const response = value as SearchResponse;
-      return {
-        results: response.results.map((h) => ({
-          docId: h.docId,
-          score: h.score,
-          ...(h.passageId ? { passageId: h.passageId } : {}),
-          ...(h.snippet ? { snippet: h.snippet } : {}),
-          ...(h.validity ? { validity: contractValidity(h.validity) } : {}),
-        })),
-        trace: response.trace ?? null,
-        serverMs: response.elapsedMs ?? null,
-        clientMs,
-      };
+      return contractRanking(response, { serverMs: response.elapsedMs ?? null, clientMs });
     },
     async ask({ question, preset, asOf, includeSuperseded }): Promise<AskResult> {
       if (!ask) throw new TargetError("unsupported", `${label} does not answer questions`);
@@ -254,7 +243,7 @@ export async function openModuleTarget(config: ModuleTargetConfig): Promise<Modu
         question,
         ...(preset ? { preset } : {}),
         ...scope,
-        ...(asOf === undefined ? {} : { asOf: asOf instanceof Date ? asOf.toISOString() : asOf }),
+        ...(asOf === undefined ? {} : { asOf: wireInstant(asOf) }),
         ...(includeSuperseded === undefined ? {} : { includeSuperseded }),
       };
       const { value, clientMs } = await call("ask", ask, body, "AskResponse");
