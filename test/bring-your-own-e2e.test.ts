@@ -282,4 +282,31 @@ export default defineTarget({
     expect(r2).toMatchObject({ code: 2, stdout: "" });
     expect(r2.stderr).toBe(`eval: EVAL_TARGET_ADAPTER ${unknown}: /search/search/response/results: unknown field "docid"\n`);
   });
+
+  it("--explain-target prints the resolved requests for one query and one question, credentials redacted, and runs nothing", async () => {
+    const r = await evalInProcess(["--explain-target"], {
+      EVAL_TARGET: "http://127.0.0.1:9",
+      EVAL_TARGET_ADAPTER: "examples/targets/elasticsearch.adapter.json",
+      EVAL_TARGET_SEED: "eval-docs",
+      EVAL_TARGET_TOKEN: SECRET,
+      ES_API_KEY: SECRET,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      "target: http:es-docs: the service at http://127.0.0.1:9, called as the adapter examples/targets/elasticsearch.adapter.json describes",
+    );
+    expect(r.stdout).toMatch(/^ {2}ranking in mode search, for query q-\d+ ".+":\n {4}POST http:\/\/127\.0\.0\.1:9\/eval-docs\/_search\n/m);
+    expect(r.stdout).toContain("    authorization: ApiKey [redacted]");
+    expect(r.stdout).toMatch(/"size":10,"_source":\["title"\],"query":\{"multi_match":\{"query":".+","fields":\["title\^2","body"\]\}\}/);
+    expect(r.stdout).toMatch(
+      /seeding \(EVAL_TARGET_SEED\), one request per document \(58\), the first:\n {4}PUT http:\/\/127\.0\.0\.1:9\/eval-docs\/_doc\/[^/\s]+%2F/,
+    );
+    expect(r.stdout).toContain("none (the adapter has no ask request: the answer evals are skipped)");
+    expect(r.stdout).not.toContain(SECRET);
+    const module = await evalInProcess(["--explain-target"], { EVAL_TARGET: "examples/targets/engine.target.ts" });
+    expect(module.stdout).toMatch(
+      /^ {4}search\.balanced\(\{"query":".+","mode":"balanced","limit":10,"traceDepth":50,"collection":"eval"\}, \{ signal \}\)$/m,
+    );
+    expect(module.stdout).toMatch(/^ {4}ask\(\{"question":".+","preset":"balanced","collection":"eval"\}, \{ signal \}\)$/m);
+  });
 });
