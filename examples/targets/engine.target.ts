@@ -19,7 +19,7 @@ let engine: Engine | undefined;
 function opened(): Engine {
   if (!engine) {
     const dir = mkdtempSync(join(tmpdir(), "engine-target-"));
-    engine = Engine.open(join(dir, "index.db"));
+    engine = Engine.open(join(dir, "index.db"), { create: true });
     process.once("exit", () => {
       engine?.close();
       rmSync(dir, { recursive: true, force: true });
