@@ -28,8 +28,12 @@ function opened(): Engine {
   return engine;
 }
 
-/** A search request's options as the engine takes them (everything but the query and the mode). */
-const options = ({ query: _query, mode: _mode, ...rest }: SearchRequest) => rest;
+/**
+ * A search request's options as the engine takes them: all but the query, the mode and the
+ * collection. This index holds exactly the one collection the run handed it, so it searches the
+ * whole index, as the in-process engine searches its own (the same engine calls, no filter).
+ */
+const options = ({ query: _query, mode: _mode, collection: _collection, ...rest }: SearchRequest) => rest;
 
 export default defineTarget({
   name: "engine-module",
@@ -51,7 +55,7 @@ export default defineTarget({
     balanced: (request) => opened().query(request.query, { ...options(request), tier: "balanced" }),
     thorough: (request) => opened().query(request.query, { ...options(request), tier: "thorough" }),
   },
-  ask: ({ question, ...rest }) => opened().ask(question, rest),
+  ask: ({ question, collection: _collection, ...rest }) => opened().ask(question, rest),
   expand: async ({ query }) => {
     const { expansion, ...rest } = await opened().expand(query);
     return { ...rest, expansion: { ...expansion } };

@@ -174,6 +174,26 @@ export function adapterRequest(
   return { method: request.method, path: `${path}${search ? `?${search}` : ""}`, headers, ...(body === undefined ? {} : { body }) };
 }
 
+/**
+ * The requests that seed `documents` into `collection`: one per document (`each`), or one for all,
+ * each document shaped by the adapter's `document` template when it has one.
+ */
+export function adapterSeedRequests(
+  loaded: Pick<LoadedAdapter, "adapter" | "env">,
+  collection: string,
+  documents: readonly Document[],
+  ids: string | undefined,
+): HttpRequest[] {
+  const seed = loaded.adapter.documents!.seed;
+  const at = "/documents/seed/request";
+  if (seed.each) return documents.map((document) => adapterRequest(seed.request, { collection, ids, document }, loaded, at));
+  const shaped =
+    seed.document === undefined
+      ? documents
+      : documents.map((document, i) => fillTemplate(seed.document, { document }, loaded.env, `/documents/seed/document (document ${i})`));
+  return [adapterRequest(seed.request, { collection, ids, documents: shaped }, loaded, at)];
+}
+
 /** RFC 6901: the value at `pointer` in `document`, or undefined when there is none. */
 export function atPointer(document: unknown, pointer: string): unknown {
   if (pointer === "") return document;
@@ -442,13 +462,12 @@ export async function openAdapterTarget(config: HttpTargetConfig, loaded: Loaded
   let markers: ReturnType<typeof loadRefusalMarkers> | undefined;
 
   const seedRequests = (collection: string, documents: Document[], ids: string | undefined): HttpRequest[] => {
-    const seed = adapter.documents!.seed;
-    if (seed.each) return documents.map((document) => fill(seed.request, { collection, ids, document }, "/documents/seed/request"));
-    const shaped =
-      seed.document === undefined
-        ? documents
-        : documents.map((document, i) => fillTemplate(seed.document, { document }, loaded.env, `/documents/seed/document (document ${i})`));
-    return [fill(seed.request, { collection, ids, documents: shaped }, "/documents/seed/request")];
+    try {
+      return adapterSeedRequests(loaded, collection, documents, ids);
+    } catch (error) {
+      if (error instanceof TargetError) throw new TargetError(error.reason, client.redact(`seeding: ${error.message}`));
+      throw error;
+    }
   };
   const deleteRequest = (collection: string): HttpRequest => {
     const remove = adapter.documents?.delete;

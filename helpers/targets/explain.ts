@@ -7,12 +7,11 @@
  * credential (the token, the cookie, an adapter's environment variables) is shown as `[redacted]`.
  * A target module is loaded (that is how its capabilities are known), not called.
  */
-import type { Document } from "@hybrid-search/target-contract/types";
 import { CONTRACT_MODES, type Mode } from "@hybrid-search/target-contract";
 import { readContractDocuments } from "@hybrid-search/engine/serve/documents";
 import { type Dataset, judgedCases } from "../dataset.js";
 import type { AskCase } from "../fixtures.js";
-import { adapterRequest } from "./adapter-target.js";
+import { adapterRequest, adapterSeedRequests } from "./adapter-target.js";
 import { HttpClient, type HttpRequest } from "./http-target.js";
 import { DEFAULT_MODULE_COLLECTION, loadTargetDefinition } from "./module-target.js";
 import { RUN_FILE, ANSWERS_FILE } from "./recorded-target.js";
@@ -143,10 +142,7 @@ export async function explainTarget(choice: TargetChoice, dataset: Dataset, ques
   if (config.seed && adapter.documents) {
     const { ids, documents } = readContractDocuments(dataset.corpus);
     const seed = adapter.documents.seed;
-    const first = documents[0] as Document;
-    const request = seed.each
-      ? adapterRequest(seed.request, { collection: config.seed.collection, ids, document: first }, loaded, "/documents/seed/request")
-      : adapterRequest(seed.request, { collection: config.seed.collection, ids, documents }, loaded, "/documents/seed/request");
+    const request = adapterSeedRequests(loaded, config.seed.collection, seed.each ? documents.slice(0, 1) : documents, ids)[0]!;
     lines.push(
       `  seeding (EVAL_TARGET_SEED), ${seed.each ? `one request per document (${documents.length}), the first:` : `one request for all ${documents.length} documents:`}`,
       ...show(request),
