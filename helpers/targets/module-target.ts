@@ -110,7 +110,7 @@ export async function loadTargetDefinition(config: Pick<ModuleTargetConfig, "fil
   const redact = redactor(config.secrets);
   jiti ??= createJiti(import.meta.url, {
     interopDefault: true,
-    // A watch-mode rerun loads an edited module afresh.
+    // Nothing of an earlier load is reused (a module and what it imports are compiled and run anew).
     moduleCache: false,
     virtualModules: {
       "@hybrid-search/target-contract": contract,
