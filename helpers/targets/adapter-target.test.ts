@@ -12,7 +12,10 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import type { Adapter } from "@hybrid-search/target-contract/adapter";
-import { adapterRequest, atPointer, loadAdapter, openAdapterTarget } from "./adapter-target.js";
+import { loadAdapter } from "./adapter-file.js";
+import { adapterRequest } from "./adapter-request.js";
+import { atPointer } from "./adapter-response.js";
+import { openAdapterTarget } from "./adapter-target.js";
 import { TargetError } from "./target.js";
 
 const SECRET = "adp-SECRET-7e21c9";

@@ -11,7 +11,7 @@ import { CONTRACT_MODES, type Mode } from "@hybrid-search/target-contract";
 import { readContractDocuments } from "@hybrid-search/engine/serve/documents";
 import { type Dataset, judgedCases } from "../dataset.js";
 import type { AskCase } from "../fixtures.js";
-import { adapterRequest, adapterSeedRequests } from "./adapter-target.js";
+import { adapterRequest, adapterSeedRequests } from "./adapter-request.js";
 import { HttpClient, type HttpRequest } from "./http-target.js";
 import { DEFAULT_MODULE_COLLECTION, loadTargetDefinition } from "./module-target.js";
 import { RUN_FILE, ANSWERS_FILE } from "./recorded-target.js";

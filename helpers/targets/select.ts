@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "@hybrid-search/eval-gate";
-import { type LoadedAdapter, loadAdapter } from "./adapter-target.js";
+import { type LoadedAdapter, loadAdapter } from "./adapter-file.js";
 import { type HttpTargetConfig, httpTargetConfig } from "./http-target.js";
 import { type ModuleTargetConfig, moduleTargetConfig } from "./module-target.js";
 import { type Target, targetLabel } from "./target.js";
