@@ -25,7 +25,7 @@ import { loadRefusalMarkers } from "../fixtures/refusal-markers.js";
 import type { LoadedAdapter } from "./adapter-file.js";
 import { adapterRequest, adapterSeedRequests } from "./adapter-request.js";
 import { checked, mapAsk, Mapped, mapSearch } from "./adapter-response.js";
-import { contractRanking, toAskResult, wireInstant } from "./ask-result.js";
+import { askRequest, contractRanking, toAskResult, wireInstant } from "./ask-result.js";
 import { HttpClient, type HttpRequest, type HttpTarget, type HttpTargetConfig, type RawResponse, statusChecked } from "./http-target.js";
 import { TargetError, type TargetRanking, targetLabel } from "./target.js";
 
@@ -136,15 +136,9 @@ export async function openAdapterTarget(config: HttpTargetConfig, loaded: Loaded
       );
       return contractRanking(body, { serverMs, clientMs });
     },
-    async ask({ question, preset, asOf, includeSuperseded }): Promise<AskResult> {
+    async ask(request): Promise<AskResult> {
       if (!adapter.ask) throw new TargetError("unsupported", `${label} does not answer questions`);
-      const fields = {
-        question,
-        ...(preset ? { preset } : {}),
-        ...scope,
-        ...(asOf === undefined ? {} : { asOf: wireInstant(asOf) }),
-        ...(includeSuperseded === undefined ? {} : { includeSuperseded }),
-      };
+      const fields: Fields = { ...askRequest(request, scope) };
       const { body, textAnswer, serverMs, clientMs } = await send(
         fill(adapter.ask.request, fields, "/ask/request"),
         (response, clientMs) => ({
@@ -152,7 +146,7 @@ export async function openAdapterTarget(config: HttpTargetConfig, loaded: Loaded
           clientMs,
         }),
       );
-      const result = toAskResult(question, body, label);
+      const result = toAskResult(request.question, body, label);
       result.elapsedMs = serverMs ?? clientMs;
       if (!textAnswer) return result;
       // Free text: refused when the dataset's refusal markers say so; the suite reads it as such (answerFormat "text").

@@ -5,8 +5,8 @@
  * counted as invalid, a source without text is empty text (the triad finds nothing in it).
  */
 import type { AskResult, AskSource, Citation, HitValidity, Preset } from "@hybrid-search/engine";
-import type { AskResponse, SearchResponse, Validity } from "@hybrid-search/target-contract/types";
-import type { TargetRanking } from "./target.js";
+import type { AskRequest, AskResponse, SearchResponse, Validity } from "@hybrid-search/target-contract/types";
+import type { TargetAsk, TargetRanking } from "./target.js";
 
 /** An `AskResponse`, and what the engine's own answers carry beyond it (`engine ask --batch` writes these too). */
 export interface ContractAnswer extends AskResponse {
@@ -41,6 +41,20 @@ export function contractRanking(response: SearchResponse, times: Pick<TargetRank
 
 /** `asOf` on the wire: a `Date` as its ISO string. */
 export const wireInstant = (asOf: string | Date): string => (asOf instanceof Date ? asOf.toISOString() : asOf);
+
+/** The contract's `AskRequest` for a case's question: the fields it sets, and `scope` (a seeded collection). */
+export function askRequest(
+  { question, preset, asOf, includeSuperseded }: Pick<TargetAsk, "question" | "preset" | "asOf" | "includeSuperseded">,
+  scope: { collection?: string },
+): AskRequest {
+  return {
+    question,
+    ...(preset ? { preset } : {}),
+    ...scope,
+    ...(asOf === undefined ? {} : { asOf: wireInstant(asOf) }),
+    ...(includeSuperseded === undefined ? {} : { includeSuperseded }),
+  };
+}
 
 export function toAskResult(question: string, answer: ContractAnswer, fallbackAnswerer: string): AskResult {
   const sources: AskSource[] = answer.sources.map((s, i) => ({

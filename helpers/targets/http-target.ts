@@ -27,7 +27,7 @@ import { type ContractMessage, DEFAULT_DOCUMENTS_BYTES } from "@hybrid-search/ta
 import { redactor } from "@hybrid-search/target-contract/redact";
 import type { DocumentsRequest, DocumentsResponse, HealthResponse, SearchResponse } from "@hybrid-search/target-contract/types";
 import { contractProblems } from "@hybrid-search/target-contract/validate";
-import { type ContractAnswer, contractRanking, toAskResult, wireInstant } from "./ask-result.js";
+import { askRequest, type ContractAnswer, contractRanking, toAskResult, wireInstant } from "./ask-result.js";
 import { type Target, TargetError, type TargetRanking } from "./target.js";
 
 export interface HttpTargetConfig {
@@ -395,16 +395,10 @@ export async function openHttpTarget(config: HttpTargetConfig): Promise<HttpTarg
       const response = reply.body as SearchResponse;
       return contractRanking(response, { serverMs: response.elapsedMs ?? reply.serverMs, clientMs: reply.clientMs });
     },
-    async ask({ question, preset, asOf, includeSuperseded }): Promise<AskResult> {
-      const body = {
-        question,
-        ...(preset ? { preset } : {}),
-        ...scope,
-        ...(asOf === undefined ? {} : { asOf: wireInstant(asOf) }),
-        ...(includeSuperseded === undefined ? {} : { includeSuperseded }),
-      };
+    async ask(request): Promise<AskResult> {
+      const body = askRequest(request, scope);
       const reply = await client.call("POST", "/ask", body, "AskResponse");
-      return toAskResult(question, reply.body as ContractAnswer, name);
+      return toAskResult(request.question, reply.body as ContractAnswer, name);
     },
     ...(health.capabilities.expand
       ? { expand: async (query: string) => (await client.call("POST", "/expand", { query }, "ExpandResponse")).body as ExpansionResult }

@@ -47,7 +47,7 @@ import type { DocumentsRequest, DocumentsResponse, HealthResponse, SearchRespons
 import type { ContractMessage } from "@hybrid-search/target-contract";
 import { contractProblems } from "@hybrid-search/target-contract/validate";
 import { createJiti } from "jiti";
-import { type ContractAnswer, contractRanking, toAskResult, wireInstant } from "./ask-result.js";
+import { askRequest, type ContractAnswer, contractRanking, toAskResult, wireInstant } from "./ask-result.js";
 import { type SeedConfig, positiveInt, seedConfig } from "./http-target.js";
 import { type Target, TargetError, type TargetRanking, targetLabel } from "./target.js";
 
@@ -237,18 +237,12 @@ export async function openModuleTarget(config: ModuleTargetConfig): Promise<Modu
       const response = value as SearchResponse;
       return contractRanking(response, { serverMs: response.elapsedMs ?? null, clientMs });
     },
-    async ask({ question, preset, asOf, includeSuperseded }): Promise<AskResult> {
+    async ask(request): Promise<AskResult> {
       if (!ask) throw new TargetError("unsupported", `${label} does not answer questions`);
-      const body = {
-        question,
-        ...(preset ? { preset } : {}),
-        ...scope,
-        ...(asOf === undefined ? {} : { asOf: wireInstant(asOf) }),
-        ...(includeSuperseded === undefined ? {} : { includeSuperseded }),
-      };
+      const body = askRequest(request, scope);
       const { value, clientMs } = await call("ask", ask, body, "AskResponse");
       const answer = value as ContractAnswer;
-      return { ...toAskResult(question, answer, label), elapsedMs: answer.elapsedMs ?? clientMs };
+      return { ...toAskResult(request.question, answer, label), elapsedMs: answer.elapsedMs ?? clientMs };
     },
     ...(expand
       ? { expand: async (query: string) => (await call("expand", expand, { query }, "ExpandResponse")).value as ExpansionResult }
