@@ -5,7 +5,8 @@
 // (packages/trec-eval, packages/eval-gate) depend on nothing of the suite or of each other; the
 // target contract (packages/target-contract) depends on nothing of the workspace, and only the
 // engine's server implements it among the packages; the suite (evals/, scorers/, helpers/) depends
-// on them; bin/ and bench/ only wire.
+// on them; bin/ and bench/ only wire; examples/ (target modules a user would write) use the
+// packages only and are loaded by path, never imported.
 /** Dependencies on npm packages and Node built-ins, which any package may have. */
 const EXTERNAL = ["npm", "npm-dev", "core", "npm-optional", "npm-peer", "npm-no-pkg", "npm-unknown"];
 
@@ -64,6 +65,21 @@ module.exports = {
         path: "^(bin/entry|bench|evals)/|/bench/|^packages/[^/]+/src/entry\\.ts$",
         pathNot: "^packages/[^/]+/bench/[^/]+\\.ts$",
       },
+    },
+    {
+      name: "examples-stand-alone",
+      severity: "error",
+      comment:
+        "An example target module (examples/) is what a user writes: it imports the packages and npm packages only, and the run loads it by its path (EVAL_TARGET); nothing imports it.",
+      from: { path: "^examples/" },
+      to: { path: "^(helpers|scorers|evals|bin|bench|test)/" },
+    },
+    {
+      name: "nothing-imports-examples",
+      severity: "error",
+      comment: "Example target modules are loaded by their path at run time (EVAL_TARGET), never imported.",
+      from: {},
+      to: { path: "^examples/" },
     },
     {
       name: "commands-for-entries-and-tests",

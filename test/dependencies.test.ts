@@ -11,7 +11,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const depcruise = join(root, "node_modules/.bin/depcruise");
 const config = join(root, ".dependency-cruiser.cjs");
 /** Everything that holds code. */
-const CODE_FOLDERS = ["packages", "scorers", "helpers", "evals", "bin", "bench", "test"];
+const CODE_FOLDERS = ["packages", "scorers", "helpers", "evals", "bin", "bench", "test", "examples"];
 
 function cruise(cwd: string, folders: readonly string[]): { status: number | null; output: string } {
   const r = spawnSync(depcruise, ["--config", config, "--output-type", "err", ...folders], { cwd, encoding: "utf8" });
@@ -53,8 +53,10 @@ describe("dependency rules", () => {
       "bin/entry/c.ts": 'import { main } from "../c.js";\nmain();\n',
       "evals/c.eval.ts": 'import { main } from "../bin/c.js";\nmain();\n',
       "test/c.test.ts": 'import "../bin/entry/c.js";\n',
+      "examples/x.target.ts": 'import { h } from "../helpers/h.js";\nexport default { name: "x", h };\n',
+      "test/x.test.ts": 'import x from "../examples/x.target.js";\nexport const y = x;\n',
     });
-    const r = cruise(planted, ["packages", "scorers", "helpers", "evals", "bin", "test"]);
+    const r = cruise(planted, ["packages", "scorers", "helpers", "evals", "bin", "test", "examples"]);
     expect(r.status).not.toBe(0);
     for (const rule of [
       "engine-self-contained",
@@ -66,6 +68,8 @@ describe("dependency rules", () => {
       "no-circular",
       "nothing-imports-entry-points",
       "commands-for-entries-and-tests",
+      "examples-stand-alone",
+      "nothing-imports-examples",
     ]) {
       expect(r.output, rule).toContain(`error ${rule}:`);
     }
