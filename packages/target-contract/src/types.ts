@@ -89,7 +89,16 @@ export interface TraceItem {
 }
 
 /** The stages the suite reads by name: the diagnosis ("lost at") and the UI's stage views. */
-export type KnownTraceStageName = "validity" | "bm25" | "vector" | "fusion" | "rerank" | "expansion" | "feedback" | "evidence" | "generation";
+export type KnownTraceStageName =
+  | "validity"
+  | "bm25"
+  | "vector"
+  | "fusion"
+  | "rerank"
+  | "expansion"
+  | "feedback"
+  | "evidence"
+  | "generation";
 
 /**
  * A stage's name: one the suite knows, or a stage of the target's own pipeline (a system composes
