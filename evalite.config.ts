@@ -18,7 +18,7 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { configDefaults } from "vitest/config";
 import { defineConfig } from "evalite/config";
-import { createFastSqliteStorage } from "./helpers/evalite-storage.js";
+import { createFastSqliteStorage } from "./helpers/fast-sqlite-storage.js";
 import { unselectedEvalFiles, selectedEvalFiles } from "./helpers/eval-selection.js";
 import { fixtureWatchTrigger } from "./helpers/index-plan.js";
 import { COMPILED_MODULE, COMPILED_SUITE_ENV, compiledSuitePlugin } from "./helpers/compiled-suite.js";
@@ -34,7 +34,7 @@ export default defineConfig({
   trialCount: 1,
   cache: true,
   server: { port: Number(process.env.EVALITE_PORT ?? 3006) },
-  // Evalite's SQLite storage with indexes, fewer syncs and lazily parsed reads (helpers/evalite-storage.ts).
+  // Evalite's SQLite storage with indexes, fewer syncs and lazily parsed reads (helpers/fast-sqlite-storage.ts).
   storage: () => createFastSqliteStorage(process.env.EVALITE_STORAGE ?? ".evalite/evalite.db"),
   // Evalite's list replaces Vitest's defaults, so they are kept explicitly. Engine source and prompt
   // files re-run every selected file in watch mode (a prompt file is not in the import graph).

@@ -1,6 +1,5 @@
 /**
- * `pnpm eval` end to end on systems that do not speak the target contract (issue 30's "done
- * when"): a target module over a third-party search library (MiniSearch), an adapter for an
+ * `pnpm eval` end to end on systems that do not speak the target contract: a target module over a third-party search library (MiniSearch), an adapter for an
  * Elasticsearch-shaped cluster and one for a golden-Q&A service shaped like seed 000's, each
  * started here on 127.0.0.1 and stopped; a misbehaving module (throws, the wrong shape, never
  * settles) and a misbehaving service behind an adapter (a 500, a mapping that finds nothing, a

@@ -1,7 +1,7 @@
 /**
  * `pnpm eval` end to end on the fixtures: one full offline run (every eval file, the committed
  * floors), read by the tests of the suite itself and as the reference the targets must reproduce
- * (a full run costs tens of seconds: it is made once). And issue 12's "done when":
+ * (a full run costs tens of seconds: it is made once). And what a target must reproduce:
  * - `pnpm engine serve` on the fixture index + EVAL_TARGET scores as the in-process run, to 4 decimals;
  * - runs written by `pnpm engine run` and `engine ask --batch`, read through EVAL_RUN_DIR, too;
  * - `engine serve` on an EMPTY index, seeded by the run (EVAL_TARGET_SEED), too, and the seeded
