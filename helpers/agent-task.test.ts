@@ -37,6 +37,9 @@ describe("a turn in the Evalite UI", () => {
     expect(toolsInOrder(null)).toBe("(no turn)");
     expect(agentLabel({ agent: "offline/agent-policy-v1" }, { kind: "in-process", name: "offline" })).toBe("agent: offline policy");
     expect(agentLabel({ agent: "google/gemini-2.5-flash" }, { kind: "in-process", name: "google" })).toBe("agent: google/gemini-2.5-flash");
-    expect(agentLabel(null, { kind: "http", name: "staging" })).toBe("agent: not reported (http staging)");
+    expect(agentLabel(null, { kind: "http", name: "staging" })).toBe("agent: not reported (http:staging)");
+    expect(agentLabel({ agent: "offline/agent-policy-v1" }, { kind: "recorded", name: "nightly" })).toBe(
+      "agent: offline policy (run:nightly)",
+    );
   });
 });

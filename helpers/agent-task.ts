@@ -14,18 +14,19 @@ import type { TurnCase } from "../scorers/agent/turn-case.js";
 import { evalTarget } from "./eval-index.js";
 import { trialHeaders } from "./models.js";
 import { once } from "./run-cache.js";
-import { TargetError } from "./targets/target.js";
+import { type Target, TargetError, targetLabel } from "./targets/target.js";
 import { inputView, outputView } from "./trace-view.js";
 
 const OFFLINE_POLICY_ID = `offline/${OFFLINE_POLICY_MODEL}`;
 
 /**
  * Who drove a turn, as people read it: `agent: offline policy` for the engine's offline policy,
- * else `agent: <what the turn names>` (a model id), with the target when it is not the in-process engine.
+ * else `agent: <what the turn names>` (a model id), with the target (`http:<name>`, `module:<name>`,
+ * `run:<name>`) when it is not the in-process engine.
  */
-export function agentLabel(turn: Pick<TurnResponse, "agent"> | null, target: { kind: string; name: string }): string {
+export function agentLabel(turn: Pick<TurnResponse, "agent"> | null, target: Pick<Target, "kind" | "name">): string {
   const driver = turn?.agent === OFFLINE_POLICY_ID ? OFFLINE_POLICY_LABEL : (turn?.agent ?? "not reported");
-  return `agent: ${driver}${target.kind === "in-process" ? "" : ` (${target.kind} ${target.name})`}`;
+  return `agent: ${driver}${target.kind === "in-process" ? "" : ` (${targetLabel(target)})`}`;
 }
 
 /** One trace entry per tool call of each step, and one for a step's text (the answer); times from the trace. */

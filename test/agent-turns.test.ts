@@ -2,9 +2,9 @@
  * Agent turns end to end: the turn cases of fixtures/turn-cases.json on the fixture index, graded
  * by scorers/agent/.
  *
- * - The same cases on the engine in this process, on `engine serve` over HTTP (POST /turn) and as
- *   recorded turns (`engine turn --batch` → turns.jsonl in EVAL_RUN_DIR) give identical verdicts,
- *   fact for fact.
+ * - The same cases on the engine in this process, on `engine serve` over HTTP (POST /turn), as
+ *   recorded turns (`engine turn --batch` → turns.jsonl in EVAL_RUN_DIR) and through a target
+ *   module's `turn()` (the engine example module) give identical verdicts, fact for fact.
  * - An AI SDK mock model driving the loop in the ways an agent regresses is caught by name: it
  *   skips the catalog for a where-question, cites a path it never retrieved, calls the action tool
  *   the injected forum post asks for, loops past the step cap.
@@ -22,6 +22,8 @@ import { loadDataset } from "../helpers/dataset.js";
 import { loadTurnCases } from "../helpers/fixtures.js";
 import { buildTempIndex, type TempIndex } from "../helpers/setup-db.js";
 import { openHttpTarget } from "../helpers/targets/http-target.js";
+import { moduleTargetConfig, openModuleTarget } from "../helpers/targets/module-target.js";
+import { datasetDocuments } from "../helpers/targets/seed.js";
 import { inProcessTarget } from "../helpers/targets/in-process.js";
 import { openRecordedTarget, TURNS_FILE } from "../helpers/targets/recorded-target.js";
 import { type Target, TargetError, type TargetTurn } from "../helpers/targets/target.js";
@@ -109,8 +111,15 @@ describe("the same turn cases on every kind of target", () => {
     expect(recorded.capabilities).toMatchObject({ turn: true, ask: false, modes: [] });
     const fromRecord = await verdicts(recorded);
 
+    // The engine wrapped as a target module, handed the corpus as a run hands it.
+    const module = await openModuleTarget(moduleTargetConfig("examples/targets/engine.target.ts", {}));
+    await module.putDocuments("eval", datasetDocuments(dataset));
+    expect(module.capabilities.turn).toBe(true);
+    const throughModule = await verdicts(module);
+
     expect(overHttp).toEqual(inProcess);
     expect(fromRecord).toEqual(inProcess);
+    expect(throughModule).toEqual(inProcess);
     // Not vacuous: most cases pass, some fail, and the failures name facts.
     expect(inProcess.filter(([, pass]) => pass).length).toBeGreaterThanOrEqual(15);
     expect(inProcess.some(([, pass, failed]) => !pass && failed.length > 0)).toBe(true);
