@@ -18,7 +18,7 @@ import { errorResponse } from "@hybrid-search/target-contract/errors";
 import { Busy, Limiter } from "@hybrid-search/target-contract/limiter";
 import { CONTRACT_MODES, type ContractMessage, DEFAULT_DOCUMENTS_BYTES } from "@hybrid-search/target-contract/messages";
 import { redactor } from "@hybrid-search/target-contract/redact";
-import type { TurnRequest } from "@hybrid-search/target-contract/turn";
+import type { TurnRequest, TurnResponse } from "@hybrid-search/target-contract/turn";
 import type { AskRequest, DocumentsRequest, ExpandRequest, HealthResponse, SearchRequest } from "@hybrid-search/target-contract/types";
 import { contractProblems } from "@hybrid-search/target-contract/validate";
 import type { Engine } from "../engine.js";
@@ -215,7 +215,9 @@ const ROUTES: Record<string, Route> = {
     handle: async ({ engine }, body) => {
       const { question, tools, ...rest } = body as TurnRequest;
       const result = await engine.turn(question, { ...rest, ...(tools ? { tools: tools as AgentToolName[] } : {}) });
-      return { body: result, elapsedMs: result.elapsedMs };
+      // The engine's trace is the contract's TurnResponse: typed so, a field that drifts from the contract fails to compile.
+      const response: TurnResponse = result;
+      return { body: response, elapsedMs: result.elapsedMs };
     },
   },
   "POST /expand": {
