@@ -22,8 +22,7 @@ export interface ConfusionMatrix {
 }
 
 export function confusionMatrix(person: readonly boolean[], judge: readonly boolean[]): ConfusionMatrix {
-  if (person.length !== judge.length)
-    throw new RangeError(`the two lists must be equally long (got ${person.length} and ${judge.length})`);
+  if (person.length !== judge.length) throw new RangeError(`the two lists must be equally long (got ${person.length} and ${judge.length})`);
   const m: ConfusionMatrix = { tp: 0, fn: 0, fp: 0, tn: 0 };
   for (let i = 0; i < person.length; i++) {
     if (person[i]) judge[i] ? m.tp++ : m.fn++;
