@@ -72,6 +72,9 @@ export interface CallSettings {
 /** Every call this process recorded, in order. */
 export const recordedCalls: ModelCall[] = [];
 
+/** The keys of the calls a dry run counted: the same call again would be answered by the cache, as in a real run. */
+const dryRunKeys = new Set<string>();
+
 function record(settings: CallSettings, call: ModelCall): void {
   recordedCalls.push(call);
   if (settings.usageFile) appendFileSync(settings.usageFile, `${JSON.stringify(call)}\n`);
@@ -247,6 +250,11 @@ export function instrumentLanguageModel(model: LanguageModelV3, role: string, se
         const start = performance.now();
         const key = cacheKey({ kind: "generate", provider: model.provider, modelId: model.modelId, endpoint: settings.endpoint, params });
         const hit = settings.cache?.get(key);
+        if (settings.dryRun && hit === undefined && dryRunKeys.has(key)) {
+          record(settings, { ...estimateCall(role, model.modelId, label, params), cacheHit: true, dryRun: true });
+          if (role === "judge") throw new DryRunCall(`--dry-run: the judge call to ${label} was counted as a cache hit`);
+          return dryReply(params, estimateCall(role, model.modelId, label, params));
+        }
         if (hit !== undefined) {
           const result = revived(hit);
           record(settings, {
@@ -261,6 +269,7 @@ export function instrumentLanguageModel(model: LanguageModelV3, role: string, se
         const estimate = estimateCall(role, model.modelId, label, params);
         if (settings.dryRun) {
           record(settings, { ...estimate, dryRun: true });
+          if (settings.cache) dryRunKeys.add(key);
           if (role === "judge") throw new DryRunCall(`--dry-run: the judge call to ${label} was counted, not made`);
           return dryReply(params, estimate);
         }
@@ -340,8 +349,12 @@ export function instrumentEmbeddingModel(model: EmbeddingModelV3, settings: Call
           });
           return hit;
         }
-        if (settings.dryRun) {
+        if (settings.dryRun && settings.cache && dryRunKeys.has(key)) record(settings, { ...base, cacheHit: true, dryRun: true });
+        else if (settings.dryRun) {
           record(settings, { ...base, dryRun: true });
+          if (settings.cache) dryRunKeys.add(key);
+        }
+        if (settings.dryRun) {
           return { embeddings: params.values.map((v) => Array.from(offline.embedOne(v))), usage: { tokens }, warnings: [] };
         }
         const settle = admit(settings, base, label);

@@ -129,3 +129,10 @@ export function trialHeaders(caseKey: string): Record<string, string> {
   trials.set(caseKey, n);
   return { "x-eval-trial": String(n) };
 }
+
+/** The model ids a run with this selection calls that the price table has no price for. */
+export function unpricedModels(selection: ModelSelection, prices: PriceTable): string[] {
+  if (selection.mode === "offline") return [];
+  const ids = [...Object.values(selection.ids.presets ?? {}), selection.ids.judge, selection.ids.expansion, selection.ids.embedder];
+  return [...new Set(ids.filter((id): id is string => id !== null && prices.models[id] === undefined))];
+}

@@ -185,7 +185,7 @@ const n = (x: number): string => x.toLocaleString("en-US");
 
 /** The terminal's lines: one per role and model, then the total and the budget. */
 export function usageLines(u: UsageSummary): string[] {
-  const word = u.estimated ? "would make" : "made";
+  const word = u.estimated ? "would be made" : "made";
   if (u.rows.length === 0) return ["tokens: no model calls (offline)"];
   const lines = u.rows.map((r) => {
     const parts = [`${r.calls} call(s) ${word}`, `${r.cacheHits} cache hit(s)`];
