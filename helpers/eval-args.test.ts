@@ -14,6 +14,11 @@ describe("pnpm eval's command line", () => {
       passMarks: [],
       reason: "initial floors",
       keepReport: false,
+      trials: 1,
+      maxFlipRate: null,
+      dryRun: false,
+      maxCost: null,
+      noCache: false,
       threshold: null,
       outputPath: null,
       filter: "search",
@@ -132,8 +137,8 @@ describe("pnpm eval's command line", () => {
   });
 
   it("pnpm eval:watch takes a filter and Evalite's flags; a flag of the gate is refused, saying whose it is", () => {
-    expect(parseWatchArgs(["search", "--hideTable"])).toEqual({ help: false, filter: "search", evalite: { hideTable: true } });
-    expect(parseWatchArgs([])).toEqual({ help: false, filter: null, evalite: {} });
+    expect(parseWatchArgs(["search", "--hideTable"])).toEqual({ help: false, filter: "search", evalite: { hideTable: true }, noCache: false });
+    expect(parseWatchArgs([])).toEqual({ help: false, filter: null, evalite: {}, noCache: false });
     expect(() => parseWatchArgs(["--threshold", "70"])).toThrow(
       "--threshold is pnpm eval's flag: watch mode is not gated and writes no report",
     );
