@@ -137,7 +137,12 @@ describe("pnpm eval's command line", () => {
   });
 
   it("pnpm eval:watch takes a filter and Evalite's flags; a flag of the gate is refused, saying whose it is", () => {
-    expect(parseWatchArgs(["search", "--hideTable"])).toEqual({ help: false, filter: "search", evalite: { hideTable: true }, noCache: false });
+    expect(parseWatchArgs(["search", "--hideTable"])).toEqual({
+      help: false,
+      filter: "search",
+      evalite: { hideTable: true },
+      noCache: false,
+    });
     expect(parseWatchArgs([])).toEqual({ help: false, filter: null, evalite: {}, noCache: false });
     expect(() => parseWatchArgs(["--threshold", "70"])).toThrow(
       "--threshold is pnpm eval's flag: watch mode is not gated and writes no report",
