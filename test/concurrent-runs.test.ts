@@ -6,7 +6,7 @@
  * Where a UI server is wanted (`evalite run`/`serve`/`watch`, `pnpm eval:watch`), it binds before
  * it says a port, so two started together never die of EADDRINUSE.
  * The runs are of `expansion`, a one-file filter with no index of its own to build, so five at
- * once stay cheap. The model cache still works on the socket: a second run replays every call.
+ * once stay cheap. The model cache (helpers/model-cache.ts, beside the storage) works across runs: a second run replays every call.
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -149,9 +149,9 @@ describe("Evalite's UI server where one is wanted", () => {
   );
 });
 
-describe("Evalite's model cache on pnpm eval's socket", () => {
+describe("the model cache across runs", () => {
   it(
-    "still works: a second run on the same storage replays every model call from the cache (0 requests to the model)",
+    "a second run beside the same storage replays every model call from the cache (0 requests to the model)",
     async () => {
       const shared = mkdtempSync(join(tmpdir(), "eval-cache-"));
       dirs.push(shared);
