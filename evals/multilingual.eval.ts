@@ -4,14 +4,17 @@ import { evalite } from "evalite";
 import { evalDataset, evalTarget, knownDocIds } from "../helpers/eval-index.js";
 import { logSummary } from "../helpers/summary-line.js";
 import { defineFor } from "../helpers/targets/eval-target.js";
+import { rankAhead } from "../helpers/rank-ahead.js";
 import { docLanguage } from "../helpers/fixtures.js";
 import { rank, retrievalColumns, retrievalOptions, runRetrieval } from "../helpers/retrieval-task.js";
 import { crossLanguageRecallAtK, formatLanguageMatrix, languageRecallMatrix } from "../scorers/language-matrix.js";
 import { recallAtK } from "../scorers/retrieval.js";
 
 // Language comes from the fixture corpus layout (en/, de/…); a BEIR dataset has none.
-const define = evalDataset().kind === "fixtures" ? defineFor({ modes: ["balanced"] }) : evalite.skip;
+const fixtures = evalDataset().kind === "fixtures";
+const define = fixtures ? defineFor({ modes: ["balanced"] }) : evalite.skip;
 const crossLanguage = () => evalDataset().cases.filter((c) => c.category === "cross-language");
+if (fixtures) rankAhead(["balanced"], crossLanguage);
 
 define("Cross-language recall", {
   data: () => crossLanguage().map((c) => ({ input: c, expected: { judgments: c.judgments } })),

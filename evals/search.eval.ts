@@ -2,8 +2,11 @@
 import { judgedCases } from "../helpers/dataset.js";
 import { evalDataset, evalTarget, knownDocIds } from "../helpers/eval-index.js";
 import { defineFor } from "../helpers/targets/eval-target.js";
+import { rankAhead } from "../helpers/rank-ahead.js";
 import { RESULT_DEPTH, retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
 import { mrr, ndcgAtK, recallAtK } from "../scorers/retrieval.js";
+
+rankAhead(["search"], () => judgedCases(evalDataset().cases));
 
 defineFor({ modes: ["search"] })("Search (BM25)", {
   data: () => judgedCases(evalDataset().cases).map((c) => ({ input: c, expected: { judgments: c.judgments } })),
