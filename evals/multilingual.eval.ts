@@ -18,7 +18,7 @@ if (fixtures) rankAhead(["balanced"], crossLanguage);
 
 define("Cross-language recall", {
   data: () => crossLanguage().map((c) => ({ input: c, expected: { judgments: c.judgments } })),
-  task: async (input) => runRetrieval(await evalTarget(), "balanced", input, knownDocIds),
+  task: async (input) => runRetrieval(await evalTarget(), "balanced", input, knownDocIds, { cutoff: 5 }),
   scorers: [recallAtK(5), crossLanguageRecallAtK(5, docLanguage)],
   columns: retrievalColumns,
 });

@@ -11,7 +11,7 @@ rankAhead(["balanced"], () => judgedCases(evalDataset().cases));
 
 defineFor({ modes: ["balanced"] })("Hybrid query (balanced)", {
   data: () => judgedCases(evalDataset().cases).map((c) => ({ input: c, expected: { judgments: c.judgments } })),
-  task: async (input) => runRetrieval(await evalTarget(), "balanced", input, knownDocIds),
+  task: async (input) => runRetrieval(await evalTarget(), "balanced", input, knownDocIds, { cutoff: 5 }),
   scorers: [recallAtK(5), ndcgAtK(10), latencyBudget(2000)],
   columns: retrievalColumns,
 });

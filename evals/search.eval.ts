@@ -10,7 +10,7 @@ rankAhead(["search"], () => judgedCases(evalDataset().cases));
 
 defineFor({ modes: ["search"] })("Search (BM25)", {
   data: () => judgedCases(evalDataset().cases).map((c) => ({ input: c, expected: { judgments: c.judgments } })),
-  task: async (input) => runRetrieval(await evalTarget(), "search", input, knownDocIds),
+  task: async (input) => runRetrieval(await evalTarget(), "search", input, knownDocIds, { cutoff: 5 }),
   scorers: [recallAtK(5), recallAtK(10), ndcgAtK(10), mrr({ k: RESULT_DEPTH })],
   columns: retrievalColumns,
 });

@@ -36,7 +36,7 @@ rankAhead(
 
 evalite.each(served)("Thoroughness", {
   data: () => cases().map((c) => ({ input: c, expected: { judgments: c.judgments } })),
-  task: async (input, tier) => runRetrieval(await evalTarget(), tier, input, knownDocIds),
+  task: async (input, tier) => runRetrieval(await evalTarget(), tier, input, knownDocIds, { cutoff: 5 }),
   scorers: [recallAtK(5), ndcgAtK(10), latencyBudget((output) => TIER_BUDGET_MS[output.mode as keyof typeof TIER_BUDGET_MS])],
   columns: retrievalColumns,
 });

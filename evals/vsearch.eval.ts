@@ -11,7 +11,7 @@ rankAhead(["vsearch"], () => judgedCases(evalDataset().cases));
 
 defineFor({ modes: ["vsearch"] })("Vector search", {
   data: () => judgedCases(evalDataset().cases).map((c) => ({ input: c, expected: { judgments: c.judgments } })),
-  task: async (input) => runRetrieval(await evalTarget(), "vsearch", input, knownDocIds),
+  task: async (input) => runRetrieval(await evalTarget(), "vsearch", input, knownDocIds, { cutoff: 5 }),
   scorers: [recallAtK(5), recallAtK(10), ndcgAtK(10), mrr({ k: RESULT_DEPTH })],
   columns: retrievalColumns,
 });

@@ -13,8 +13,8 @@
  * This file is the public face; each concern lives in helpers/fixtures/: the records (types.ts),
  * where they live (paths.ts), the error and its message format (errors.ts), AJV's errors in plain
  * words (ajv-messages.ts), invalid JSON (json-syntax.ts), loading (loader.ts, corpus.ts), and the
- * lint of each fixture kind (queries.ts, ask-cases.ts, translations.ts, lexical-lane.ts,
- * cjk-lane.ts, temporal-lane.ts, with checks.ts and leaks.ts shared).
+ * lint of each fixture kind (queries.ts, ask-cases.ts, turn-cases.ts, translations.ts,
+ * lexical-lane.ts, cjk-lane.ts, temporal-lane.ts, with checks.ts and leaks.ts shared).
  */
 export { formatValidationErrors } from "./fixtures/ajv-messages.js";
 export { lintAskCases, loadAskCases } from "./fixtures/ask-cases.js";
@@ -39,6 +39,7 @@ export { lintQueries, loadQueries } from "./fixtures/queries.js";
 export { lintRefusalMarkers, loadRefusalMarkers } from "./fixtures/refusal-markers.js";
 export { lintTemporalCases, loadTemporalCases, readTemporalCorpus } from "./fixtures/temporal-lane.js";
 export { fixtureTranslationMap, lintTranslations, loadTranslations, translationsByDoc } from "./fixtures/translations.js";
+export { lintTurnCases, loadTurnCases, type TurnCasesFile } from "./fixtures/turn-cases.js";
 export {
   ASK_CATEGORIES,
   type AskCase,

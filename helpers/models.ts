@@ -7,7 +7,14 @@
  * option, headers too, so `trialHeaders` gives each trial of a case its own entry.
  */
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { describeModels, engineModelOptions, EXTRACTIVE_ANSWERER, selectModels, type ModelSelection } from "@hybrid-search/engine/models";
+import {
+  describeModels,
+  engineModelOptions,
+  EXTRACTIVE_ANSWERER,
+  OFFLINE_POLICY_MODEL,
+  selectModels,
+  type ModelSelection,
+} from "@hybrid-search/engine/models";
 import { DeterministicExpander, type EngineOptions, HeuristicReranker } from "@hybrid-search/engine";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import { mergePrices, type PriceTable, readPrices } from "@hybrid-search/eval-gate/usage";
@@ -98,6 +105,7 @@ function callSettings(env: NodeJS.ProcessEnv, selection: ModelSelection): CallSe
 const offlineReranker = new HeuristicReranker();
 const OFFLINE_IDS = {
   answerer: EXTRACTIVE_ANSWERER,
+  agent: `offline/${OFFLINE_POLICY_MODEL}`,
   expander: new DeterministicExpander().id,
   reranker: `${offlineReranker.provider}/${offlineReranker.modelId}`,
 };
@@ -105,7 +113,13 @@ const OFFLINE_IDS = {
 /** Model ids by role (no credentials). */
 export function modelIds(selection: ModelSelection): Record<string, string | null> {
   if (selection.mode === "offline") {
-    return { answerer: OFFLINE_IDS.answerer, judge: null, expander: OFFLINE_IDS.expander, reranker: OFFLINE_IDS.reranker };
+    return {
+      answerer: OFFLINE_IDS.answerer,
+      agent: OFFLINE_IDS.agent,
+      judge: null,
+      expander: OFFLINE_IDS.expander,
+      reranker: OFFLINE_IDS.reranker,
+    };
   }
   const p = selection.ids.presets!;
   return {

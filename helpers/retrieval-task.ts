@@ -27,8 +27,10 @@ export interface RetrievalTaskOutput extends RetrievalRanking {
   clientMs: number | null;
   /** The target's own time for the call, when it reports one (in-process: the engine's); null otherwise. */
   serverMs: number | null;
-  /** Each judged-relevant document's rank at every stage, and the stage that lost it; empty without a trace. */
+  /** Each judged-relevant document's rank at every stage, and the stage that lost it from the top `cutoff`; empty without a trace. */
   relevantPaths: RelevantDocPath[];
+  /** The eval's own cut-off, which "lost at" reads: the smallest k of its metrics. */
+  cutoff: number;
   /** Whether the target returned a stage trace ("lost at" needs one). */
   traced: boolean;
   /** Returned document ids the dataset does not hold: unjudged, counted and shown, scored as non-relevant. */
@@ -111,14 +113,17 @@ function reportNoTrace(target: Target): void {
 
 /**
  * A case's ranking on the measured target, its trace forwarded, the relevant documents followed
- * through it. `knownDocs` (the dataset's ids) is checked for targets other than the in-process
- * engine, whose ids come from the index built from the dataset.
+ * through it to the eval's own cut-off (`cutoff`: the smallest k its metrics read, so that a
+ * Recall@5 row never says "all found" of a document at rank 7). `knownDocs` (the dataset's ids)
+ * is checked for targets other than the in-process engine, whose ids come from the index built
+ * from the dataset.
  */
 export async function runRetrieval(
   measured: MeasuredTarget,
   mode: RetrievalMode,
   c: RetrievalCase,
   knownDocs?: () => ReadonlySet<string>,
+  { cutoff = RESULT_DEPTH }: { cutoff?: number } = {},
 ): Promise<RetrievalTaskOutput> {
   const { target, fingerprint } = measured;
   const response = await rank(measured, mode, c, retrievalOptions(c));
@@ -126,11 +131,11 @@ export async function runRetrieval(
   const failedExpander = expanderFailure(response);
   if (response.trace) {
     forwardTrace(response.trace);
-    relevantPaths = relevantDocPaths(response.trace, response.results, c.judgments, RESULT_DEPTH);
+    relevantPaths = relevantDocPaths(response.trace, response.results, c.judgments, cutoff);
     // Not a stage of the engine: it takes no time, so it sits at the end of the last stage.
     const end = response.trace.at(-1)?.end ?? performance.timeOrigin + performance.now();
     reportTrace({
-      input: inputView("relevant documents", { query: c.query, judged: relevantPaths.length, k: RESULT_DEPTH }),
+      input: inputView("relevant documents", { query: c.query, judged: relevantPaths.length, k: cutoff }),
       output: relevantDocumentsTable(relevantPaths),
       start: end,
       end,
@@ -152,6 +157,7 @@ export async function runRetrieval(
     clientMs: response.clientMs,
     serverMs: response.serverMs,
     relevantPaths,
+    cutoff,
     traced: response.trace !== null,
     unknownDocs: known ? response.results.map((h) => h.docId).filter((id) => !known.has(id)) : [],
     index: fingerprint.corpusHash.slice(0, 12),
@@ -214,7 +220,10 @@ export function retrievalColumns({
           ? "not reported"
           : `${output.elapsedMs.toFixed(1)} ms${output.clientMs === null ? "" : ` (client ${output.clientMs.toFixed(1)} ms)`}`,
     },
-    { label: "Lost at", value: output.traced ? summarizeLosses(output.relevantPaths) : "no trace from target" },
+    {
+      label: `Lost at (top ${output.cutoff})`,
+      value: output.traced ? summarizeLosses(output.relevantPaths) : "no trace from target",
+    },
     // Only for another target: the in-process engine's columns stay as they were.
     ...(output.target === undefined
       ? []

@@ -68,7 +68,7 @@ describe("the compiled CLIs, spawned as pnpm runs them", () => {
     const help = run("eval", ["--help"], ROOT);
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/^Usage: pnpm eval /);
-    expectOneLineError(run("eval", ["no-such-eval"], ROOT), /^eval: no eval file is named "no-such-eval" \(eval names: ask, /);
+    expectOneLineError(run("eval", ["no-such-eval"], ROOT), /^eval: no eval file is named "no-such-eval" \(eval names: agent, ask, /);
     const compareHelp = run("eval:compare", ["--help"], ROOT);
     expect(compareHelp).toEqual({ status: 0, stdout: "Usage: pnpm eval:compare <a.json> <b.json> [--force] [--json]\n", stderr: "" });
     expectOneLineError(run("eval:compare", ["a.json"], ROOT), /^eval:compare: two reports are needed, got 1; Usage: /);
@@ -78,7 +78,7 @@ describe("the compiled CLIs, spawned as pnpm runs them", () => {
     const help = run("eval:watch", ["--help"], ROOT);
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/^Usage: pnpm eval:watch \[filter\] /);
-    expectOneLineError(run("eval:watch", ["searc"], ROOT), /^eval:watch: no eval file is named "searc" \(eval names: ask, /);
+    expectOneLineError(run("eval:watch", ["searc"], ROOT), /^eval:watch: no eval file is named "searc" \(eval names: agent, ask, /);
   });
 
   it("pnpm eval:export: help on stdout with exit 0, a bad argument in one line with exit 2", () => {

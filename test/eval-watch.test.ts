@@ -46,7 +46,7 @@ describe("pnpm eval:watch", () => {
     const none = await watch(["searc"]);
     expect(none).toMatchObject({ code: 2, stdout: "", started: [] });
     expect(none.stderr).toBe(
-      `eval:watch: no eval file is named "searc" (eval names: ask, cjk, expansion, lexical, multilingual, query, search, temporal, thoroughness, vsearch; a glob such as '*search' selects several)\n`,
+      `eval:watch: no eval file is named "searc" (eval names: agent, ask, cjk, expansion, lexical, multilingual, query, search, temporal, thoroughness, vsearch; a glob such as '*search' selects several)\n`,
     );
     const threshold = await watch(["search", "--threshold", "70"]);
     expect(threshold).toMatchObject({ code: 2, started: [] });

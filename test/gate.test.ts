@@ -322,7 +322,7 @@ describe("pnpm eval gates on per-metric floors", () => {
       expect(filter.code).toBe(2);
       expect(filter.stdout).toBe("");
       expect(filter.stderr).toBe(
-        `eval: no eval file is named ${JSON.stringify(name)} (eval names: ask, cjk, expansion, lexical, multilingual, query, search, temporal, thoroughness, vsearch; a glob such as '*search' selects several)\n`,
+        `eval: no eval file is named ${JSON.stringify(name)} (eval names: agent, ask, cjk, expansion, lexical, multilingual, query, search, temporal, thoroughness, vsearch; a glob such as '*search' selects several)\n`,
       );
     }
     const reason = await refused(["query", "--lower-floor", HYBRID]);

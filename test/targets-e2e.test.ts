@@ -267,7 +267,8 @@ describe("pnpm eval on the fixtures, offline", () => {
       expect(q.diagnosis?.verdict, q.key).toBe("retrieval");
     // What the Evalite columns show is in the JSON for CI scripts: every question's diagnosis, and the
     // golden-set warnings under `warnings`, each with its question.
-    const questions = report.verdicts.filter((v) => v.kind === "question");
+    // The answer suites' questions (the agent eval's turn cases are judged by every expectation too, with no diagnosis).
+    const questions = report.verdicts.filter((v) => v.kind === "question" && v.key.startsWith("Answers: "));
     expect(questions.length).toBe(30);
     for (const q of questions)
       expect(q.diagnosis?.verdict, q.key).toEqual(q.outcome === "pass" ? "pass" : expect.stringMatching(/^(retrieval|generation)$/));
@@ -418,11 +419,18 @@ describe("the same scores through any target", () => {
     expect(r.stdout).toContain('eval: skipped "Query expansion": target recorded-engine does not expand queries');
     const report = reportOf(r);
     expect(report.floorMode).toBe("run:recorded-engine");
+    // No turns.jsonl in the folder: the agent eval is skipped, saying why (test/agent-turns.test.ts records turns).
     expect(skippedOf(report)).toEqual({
-      names: [...LANE_EVALS, "Expansion keeps identifiers", "Query expansion"].sort(),
-      reasons: new Set([inTheRepo("recorded-engine", "recorded"), "target recorded-engine does not expand queries"]),
+      names: [...LANE_EVALS, "Agent turns", "Expansion keeps identifiers", "Query expansion"].sort(),
+      reasons: new Set([
+        inTheRepo("recorded-engine", "recorded"),
+        "target recorded-engine does not expand queries",
+        "target recorded-engine does not answer agent turns",
+      ]),
     });
-    const expected = new Map([...inProcess].filter(([key]) => !LANES.test(key) && !/^(Query expansion|Expansion keeps)/.test(key)));
+    const expected = new Map(
+      [...inProcess].filter(([key]) => !LANES.test(key) && !/^(Query expansion|Expansion keeps|Agent turns)/.test(key)),
+    );
     expect(means(report)).toEqual(expected);
     // Recorded runs carry no time: their latency is not scored, never "within budget".
     const latency = report.aggregates

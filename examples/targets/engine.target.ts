@@ -1,7 +1,7 @@
 /**
  * The in-repo engine wrapped as a target module: handed the dataset's corpus by the run, it
- * indexes it into an index of its own and serves every mode, answers and expansion with its
- * stage traces. It scores as the in-process engine does, to four decimals
+ * indexes it into an index of its own and serves every mode, answers, expansion and agent turns
+ * with its stage traces. It scores as the in-process engine does, to four decimals
  * (test/targets-e2e.test.ts): the module seam adds nothing to the measurement.
  *
  *   EVAL_TARGET=examples/targets/engine.target.ts pnpm eval
@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Engine } from "@hybrid-search/engine";
+import { type AgentToolName, Engine } from "@hybrid-search/engine";
 import { defineTarget } from "@hybrid-search/target-contract/define-target";
 import type { SearchRequest, SearchResponse } from "@hybrid-search/target-contract/types";
 
@@ -75,6 +75,8 @@ export default defineTarget({
     thorough: async (request) => ranked(await opened().query(request.query, { ...options(request), tier: "thorough" })),
   },
   ask: ({ question, collection: _collection, ...rest }) => opened().ask(question, rest),
+  turn: ({ question, tools, collection: _collection, ...rest }) =>
+    opened().turn(question, { ...rest, ...(tools ? { tools: tools as AgentToolName[] } : {}) }),
   expand: async ({ query }) => {
     const { expansion, ...rest } = await opened().expand(query);
     return { ...rest, expansion: { ...expansion } };

@@ -110,7 +110,8 @@ export async function openAdapterTarget(config: HttpTargetConfig, loaded: Loaded
     kind: "http",
     health,
     origin: new URL(config.url).origin,
-    capabilities: health.capabilities,
+    // An adapter maps searches, answers and documents; agent turns are the contract's and a module's only.
+    capabilities: { ...health.capabilities, turn: false },
     noDocuments: `the adapter ${loaded.given} has no documents.seed request`,
     ...(adapter.documents && !adapter.documents.delete
       ? { cannotDelete: `the adapter ${loaded.given} has no documents.delete request` }

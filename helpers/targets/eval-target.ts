@@ -118,14 +118,15 @@ export function providedTarget(): Pick<TargetInfo, "kind" | "name" | "capabiliti
   const provided = inject("evalTarget") as TargetInfo | undefined;
   if (provided) return provided;
   const kind = targetChoice().kind;
-  return { kind, name: kind, capabilities: { modes: CONTRACT_MODES, ask: true, expand: true, trace: kind === "in-process" } };
+  return { kind, name: kind, capabilities: { modes: CONTRACT_MODES, ask: true, expand: true, trace: kind === "in-process", turn: true } };
 }
 
-/** What an eval needs of the target: modes, answers, expansion, or the in-process engine itself (the lanes). */
+/** What an eval needs of the target: modes, answers, expansion, agent turns, or the in-process engine itself (the lanes). */
 export interface TargetNeeds {
   modes?: readonly TargetMode[];
   ask?: boolean;
   expand?: boolean;
+  turn?: boolean;
   /** It measures the in-repo engine's text analysis on an index of its own: no other target can stand in. */
   inProcessOnly?: boolean;
 }

@@ -25,10 +25,11 @@ import { errorOf } from "@hybrid-search/target-contract/errors";
 import { Limiter } from "@hybrid-search/target-contract/limiter";
 import { type ContractMessage, DEFAULT_DOCUMENTS_BYTES } from "@hybrid-search/target-contract/messages";
 import { redactor } from "@hybrid-search/target-contract/redact";
+import type { TurnResponse } from "@hybrid-search/target-contract/turn";
 import type { DocumentsRequest, DocumentsResponse, HealthResponse, SearchResponse } from "@hybrid-search/target-contract/types";
 import { contractProblems } from "@hybrid-search/target-contract/validate";
 import { askRequest, type ContractAnswer, contractRanking, toAskResult, wireInstant } from "./ask-result.js";
-import { type Target, TargetError, type TargetRanking } from "./target.js";
+import { type Target, TargetError, type TargetRanking, type TargetTurn } from "./target.js";
 
 export interface HttpTargetConfig {
   url: string;
@@ -388,7 +389,7 @@ export async function openHttpTarget(config: HttpTargetConfig): Promise<HttpTarg
     kind: "http",
     health,
     origin: new URL(config.url).origin,
-    capabilities: health.capabilities,
+    capabilities: { ...health.capabilities, turn: health.capabilities.turn ?? false },
     async search({ id: _id, asOf, ...request }): Promise<TargetRanking> {
       const body = { ...request, ...scope, ...(asOf === undefined ? {} : { asOf: wireInstant(asOf) }) };
       const reply = await client.call("POST", "/search", body, "SearchResponse");
@@ -402,6 +403,21 @@ export async function openHttpTarget(config: HttpTargetConfig): Promise<HttpTarg
     },
     ...(health.capabilities.expand
       ? { expand: async (query: string) => (await client.call("POST", "/expand", { query }, "ExpandResponse")).body as ExpansionResult }
+      : {}),
+    ...(health.capabilities.turn
+      ? {
+          turn: async ({ question, tools, preset, maxSteps, tokenBudget }: TargetTurn) => {
+            const body = {
+              question,
+              tools,
+              ...(preset ? { preset } : {}),
+              ...(maxSteps ? { maxSteps } : {}),
+              ...(tokenBudget ? { tokenBudget } : {}),
+              ...scope,
+            };
+            return (await client.call("POST", "/turn", body, "TurnResponse")).body as TurnResponse;
+          },
+        }
       : {}),
     readHealth,
     async putDocuments(collection, corpus) {

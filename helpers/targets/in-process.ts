@@ -2,12 +2,12 @@
  * The default target: the in-repo engine, in this process, on the run's temp index. It calls the
  * engine exactly as the evals always have, so an in-process run scores as before.
  */
-import type { Engine } from "@hybrid-search/engine";
+import type { AgentToolName, Engine } from "@hybrid-search/engine";
 import { CONTRACT_MODES } from "@hybrid-search/target-contract";
-import type { Target, TargetAsk, TargetCapabilities, TargetRanking, TargetSearch } from "./target.js";
+import type { Target, TargetAsk, TargetCapabilities, TargetRanking, TargetSearch, TargetTurn } from "./target.js";
 
-/** The in-repo engine serves every mode, answers, expands and traces every stage. */
-export const IN_PROCESS_CAPABILITIES: TargetCapabilities = { modes: CONTRACT_MODES, ask: true, expand: true, trace: true };
+/** The in-repo engine serves every mode, answers, expands, traces every stage and answers agent turns. */
+export const IN_PROCESS_CAPABILITIES: TargetCapabilities = { modes: CONTRACT_MODES, ask: true, expand: true, trace: true, turn: true };
 
 /** The in-process target's name: floors keep the model configuration's name (`offline`, …) for it. */
 export function inProcessTarget(engine: Engine, name: string): Target {
@@ -32,5 +32,13 @@ export function inProcessTarget(engine: Engine, name: string): Target {
         ...(includeSuperseded === undefined ? {} : { includeSuperseded }),
       }),
     expand: (query, options) => engine.expand(query, options),
+    turn: ({ question, tools, preset, maxSteps, tokenBudget, headers }: TargetTurn) =>
+      engine.turn(question, {
+        tools: tools as AgentToolName[],
+        ...(preset ? { preset } : {}),
+        ...(maxSteps === undefined ? {} : { maxSteps }),
+        ...(tokenBudget === undefined ? {} : { tokenBudget }),
+        ...(headers ? { headers } : {}),
+      }),
   };
 }

@@ -44,13 +44,14 @@ import {
 } from "@hybrid-search/target-contract/define-target";
 import { Limiter } from "@hybrid-search/target-contract/limiter";
 import { redactor } from "@hybrid-search/target-contract/redact";
+import type { TurnResponse } from "@hybrid-search/target-contract/turn";
 import type { DocumentsRequest, DocumentsResponse, HealthResponse, SearchResponse } from "@hybrid-search/target-contract/types";
 import type { ContractMessage } from "@hybrid-search/target-contract";
 import { contractProblems } from "@hybrid-search/target-contract/validate";
 import { createJiti } from "jiti";
 import { askRequest, type ContractAnswer, contractRanking, toAskResult, wireInstant } from "./ask-result.js";
 import { type SeedConfig, positiveInt, seedConfig } from "./http-target.js";
-import { type Target, TargetError, type TargetRanking, targetLabel } from "./target.js";
+import { type Target, TargetError, type TargetRanking, type TargetTurn, targetLabel } from "./target.js";
 
 export interface ModuleTargetConfig {
   /** The module's absolute path. */
@@ -198,9 +199,15 @@ export async function openModuleTarget(config: ModuleTargetConfig): Promise<Modu
 
   const search = definition.search ?? {};
   const modes = definedModes(definition);
-  const { ask, expand, documents } = definition;
+  const { ask, expand, documents, turn } = definition;
   const seedTimeout = config.seed?.timeoutMs ?? 600_000;
-  const capabilities = { modes, ask: ask !== undefined, expand: expand !== undefined, trace: definition.trace === true };
+  const capabilities = {
+    modes,
+    ask: ask !== undefined,
+    expand: expand !== undefined,
+    trace: definition.trace === true,
+    turn: turn !== undefined,
+  };
   const health: HealthResponse = {
     name,
     version: definition.version ?? "",
@@ -235,6 +242,21 @@ export async function openModuleTarget(config: ModuleTargetConfig): Promise<Modu
     },
     ...(expand
       ? { expand: async (query: string) => (await call("expand", expand, { query }, "ExpandResponse")).value as ExpansionResult }
+      : {}),
+    ...(turn
+      ? {
+          turn: async ({ question, tools, preset, maxSteps, tokenBudget }: TargetTurn) => {
+            const body = {
+              question,
+              tools: [...tools],
+              ...(preset ? { preset } : {}),
+              ...(maxSteps ? { maxSteps } : {}),
+              ...(tokenBudget ? { tokenBudget } : {}),
+              ...scope,
+            };
+            return (await call("turn", turn, body, "TurnResponse")).value as TurnResponse;
+          },
+        }
       : {}),
     async putDocuments(collection, corpus) {
       if (!documents) throw new TargetError("unsupported", `${label} takes no documents (its definition has no documents.seed)`);

@@ -8,11 +8,15 @@
  *   <folder>/answers.jsonl
  *       one answer per line as `pnpm engine ask --batch` writes it (`id`, `answer`, `citations`,
  *       `refused`, `sources`, …); without it the answer evals are skipped.
+ *   <folder>/turns.jsonl
+ *       one agent turn per line as `pnpm engine turn --batch` writes it: the turn trace (the
+ *       contract's `TurnResponse`) with the turn case's `id`; without it the agent eval is skipped.
  *
  * Rankings are read as trec_eval reads them: by score, ties by document id descending (UTF-8
  * bytes), which is the engine's own order. A query the run has no line for retrieved nothing (as
  * `engine run` writes a query without results); a run that holds none of the dataset's queries is
- * the wrong run: a ConfigError. An answer missing from answers.jsonl fails its case.
+ * the wrong run: a ConfigError. An answer missing from answers.jsonl, or a turn from turns.jsonl,
+ * fails its case.
  */
 import { existsSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
@@ -21,11 +25,13 @@ import { readJsonlObjects } from "@hybrid-search/engine/formats";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import { CONTRACT_MODES, contractProblems } from "@hybrid-search/target-contract";
 import { FormatError, readTrecRun } from "@hybrid-search/trec-eval/formats";
+import type { TurnResponse } from "@hybrid-search/target-contract/turn";
 import { toAskResult, type ContractAnswer } from "./ask-result.js";
 import { type Target, TargetError, type TargetHit, type TargetMode } from "./target.js";
 
 export const RUN_FILE = (mode: TargetMode): string => `${mode}.run`;
 export const ANSWERS_FILE = "answers.jsonl";
+export const TURNS_FILE = "turns.jsonl";
 
 const utf8 = (s: string) => Buffer.from(s, "utf8");
 
@@ -52,8 +58,9 @@ function readRun(file: string): Map<string, TargetHit[]> {
   return topics;
 }
 
-function readAnswers(file: string): Map<string, ContractAnswer & { question?: string }> {
-  const answers = new Map<string, ContractAnswer & { question?: string }>();
+/** Each recorded line `{id, …}` checked as the contract's `message`, by id; a ConfigError names the file, line and problem. */
+function readRecords<T>(file: string, message: "AskResponse" | "TurnResponse", what: string): Map<string, T> {
+  const records = new Map<string, T>();
   let lines: ReturnType<typeof readJsonlObjects>;
   try {
     lines = readJsonlObjects(file);
@@ -63,12 +70,12 @@ function readAnswers(file: string): Map<string, ContractAnswer & { question?: st
   for (const { line, value } of lines) {
     const id = value.id;
     if (typeof id !== "string" && typeof id !== "number") throw new ConfigError(`EVAL_RUN_DIR: ${file}:${line}: missing "id"`);
-    const problems = contractProblems("AskResponse", value);
-    if (problems.length > 0) throw new ConfigError(`EVAL_RUN_DIR: ${file}:${line}: not an answer: ${problems[0]}`);
-    if (answers.has(String(id))) throw new ConfigError(`EVAL_RUN_DIR: ${file}:${line}: id ${JSON.stringify(String(id))} repeats`);
-    answers.set(String(id), value as unknown as ContractAnswer);
+    const problems = contractProblems(message, value);
+    if (problems.length > 0) throw new ConfigError(`EVAL_RUN_DIR: ${file}:${line}: not ${what}: ${problems[0]}`);
+    if (records.has(String(id))) throw new ConfigError(`EVAL_RUN_DIR: ${file}:${line}: id ${JSON.stringify(String(id))} repeats`);
+    records.set(String(id), value as unknown as T);
   }
-  return answers;
+  return records;
 }
 
 /**
@@ -90,15 +97,25 @@ export function openRecordedTarget(folder: string, queryIds: ReadonlySet<string>
     runs.set(mode, run);
   }
   const answersFile = join(dir, ANSWERS_FILE);
-  const answers = existsSync(answersFile) ? readAnswers(answersFile) : null;
-  if (runs.size === 0 && answers === null)
-    throw new ConfigError(`EVAL_RUN_DIR: ${folder} holds no run file (${CONTRACT_MODES.map(RUN_FILE).join(", ")}) and no ${ANSWERS_FILE}`);
+  const answers = existsSync(answersFile) ? readRecords<ContractAnswer>(answersFile, "AskResponse", "an answer") : null;
+  const turnsFile = join(dir, TURNS_FILE);
+  const turns = existsSync(turnsFile) ? readRecords<TurnResponse>(turnsFile, "TurnResponse", "a turn") : null;
+  if (runs.size === 0 && answers === null && turns === null)
+    throw new ConfigError(
+      `EVAL_RUN_DIR: ${folder} holds no run file (${CONTRACT_MODES.map(RUN_FILE).join(", ")}), no ${ANSWERS_FILE} and no ${TURNS_FILE}`,
+    );
   const targetName = name ?? basename(dir);
   return {
     name: targetName,
     kind: "recorded",
     folder: dir,
-    capabilities: { modes: CONTRACT_MODES.filter((m) => runs.has(m)), ask: answers !== null, expand: false, trace: false },
+    capabilities: {
+      modes: CONTRACT_MODES.filter((m) => runs.has(m)),
+      ask: answers !== null,
+      expand: false,
+      trace: false,
+      turn: turns !== null,
+    },
     async search({ id, mode, limit }) {
       const run = runs.get(mode);
       if (!run) throw new TargetError("unsupported", `no ${RUN_FILE(mode)} in ${folder}`);
@@ -108,6 +125,11 @@ export function openRecordedTarget(folder: string, queryIds: ReadonlySet<string>
       const answer = answers?.get(id);
       if (!answer) throw new TargetError("not recorded", `no answer for ${JSON.stringify(id)} in ${join(folder, ANSWERS_FILE)}`);
       return toAskResult(question, answer, targetName);
+    },
+    async turn({ id }) {
+      const turn = turns?.get(id);
+      if (!turn) throw new TargetError("not recorded", `no turn for ${JSON.stringify(id)} in ${join(folder, TURNS_FILE)}`);
+      return turn;
     },
   };
 }

@@ -1,11 +1,13 @@
 /**
  * The seam every eval calls the system under test through: a `Target` ranks (each mode), answers
- * and, when it can, expands. Four implement it (docs/targets.md): the in-process engine on the
- * run's temp index (the default), a service over HTTP (`EVAL_TARGET=<URL>`) speaking the target
- * contract or described by an adapter (`EVAL_TARGET_ADAPTER`), a target module in this process
- * (`EVAL_TARGET=<path>`), and recorded runs (`EVAL_RUN_DIR`).
+ * and, when it can, expands and answers agent turns. Four implement it (docs/targets.md): the
+ * in-process engine on the run's temp index (the default), a service over HTTP
+ * (`EVAL_TARGET=<URL>`) speaking the target contract or described by an adapter
+ * (`EVAL_TARGET_ADAPTER`), a target module in this process (`EVAL_TARGET=<path>`), and recorded
+ * runs (`EVAL_RUN_DIR`).
  */
 import type { AskResult, ExpansionResult, HitValidity, Preset, TraceStage } from "@hybrid-search/engine";
+import type { TurnResponse } from "@hybrid-search/target-contract/turn";
 import type { Mode } from "@hybrid-search/target-contract/types";
 
 export type TargetMode = Mode;
@@ -17,6 +19,8 @@ export interface TargetCapabilities {
   expand: boolean;
   /** Whether the target returns the engine's stage trace (then "lost at" can be diagnosed). */
   trace: boolean;
+  /** Whether the target answers agent turns (`POST /turn`, recorded `turns.jsonl`). */
+  turn: boolean;
 }
 
 export interface TargetSearch {
@@ -63,6 +67,19 @@ export interface TargetAsk {
   includeSuperseded?: boolean;
 }
 
+/** An agent turn asked of a target (the contract's `TurnRequest`, and the case id recorded turns are looked up by). */
+export interface TargetTurn {
+  id: string;
+  question: string;
+  /** The surface: the tools the turn may call. */
+  tools: readonly string[];
+  preset?: Preset;
+  maxSteps?: number;
+  tokenBudget?: number;
+  /** Extra headers for model calls (in-process: makes trials distinct in Evalite's cache). */
+  headers?: Record<string, string>;
+}
+
 export interface Target {
   /** What floors and reports call this target: `offline` in-process, EVAL_TARGET_NAME, the run folder's name. */
   readonly name: string;
@@ -72,6 +89,8 @@ export interface Target {
   ask(request: TargetAsk): Promise<AskResult>;
   /** Present when `capabilities.expand`. */
   expand?(query: string, options: { headers?: Record<string, string> }): Promise<ExpansionResult>;
+  /** Present when `capabilities.turn`: the turn trace. */
+  turn?(request: TargetTurn): Promise<TurnResponse>;
 }
 
 /**
@@ -102,11 +121,12 @@ export class TargetError extends Error {
 /** Why an eval cannot run on `target` (a mode, ask or expand it lacks), or null when it can. */
 export function missingCapability(
   target: Pick<Target, "name" | "capabilities">,
-  needs: { modes?: readonly TargetMode[]; ask?: boolean; expand?: boolean },
+  needs: { modes?: readonly TargetMode[]; ask?: boolean; expand?: boolean; turn?: boolean },
 ): string | null {
   const lacking = (needs.modes ?? []).filter((m) => !target.capabilities.modes.includes(m));
   if (lacking.length > 0) return `target ${target.name} does not serve mode ${lacking.join(", ")}`;
   if (needs.ask && !target.capabilities.ask) return `target ${target.name} does not answer questions`;
   if (needs.expand && !target.capabilities.expand) return `target ${target.name} does not expand queries`;
+  if (needs.turn && !target.capabilities.turn) return `target ${target.name} does not answer agent turns`;
   return null;
 }

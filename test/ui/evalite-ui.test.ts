@@ -7,7 +7,8 @@
  * carried by patches/), reads each stage's name, the relevant-documents table and the
  * cross-language matrix, and what the UI says of a suite: its duration (Evalite's is always 0),
  * its mark (⊗ exactly where the gate failed a suite) and the summary (the mean the terminal
- * prints). Screenshots land in the git-ignored artifacts/ui/ (the path is printed). Without
+ * prints). The agent eval is served too: a turn case's trace links open its steps, one tool call
+ * (or the answer) each, in the order of the turn the task returned. Screenshots land in the git-ignored artifacts/ui/ (the path is printed). Without
  * /usr/bin/chromium the test is skipped with a warning, unless REQUIRE_BROWSER=1 (as in
  * .ci/run), where a missing browser fails it.
  */
@@ -22,7 +23,10 @@ import type { Report } from "@hybrid-search/eval-gate/report";
 import { createSqliteStorage } from "evalite/sqlite-storage";
 import { type Browser, chromium, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OFFLINE_POLICY_LABEL } from "@hybrid-search/engine/models";
 import { main as exportUi } from "../../bin/eval-export.js";
+import { toolsInOrder, turnTraceEntries } from "../../helpers/agent-task.js";
+import type { AgentTurnOutput } from "../../scorers/agent/turn-verdict.js";
 import { ROOT, RUN_TIMEOUT_MS, runEval } from "../eval-run.js";
 import { serveStatic } from "./static-server.js";
 
@@ -68,6 +72,11 @@ async function clickThroughTraces(page: Page, shots: string): Promise<string[]> 
     .locator(`a[href*="${encodeURIComponent(SUITE)}/eval/0"]`)
     .first()
     .click();
+  return stagesOfTraces(page, shots);
+}
+
+/** On a case's page: click each "Trace N" link in turn; returns the stage each one shows. */
+async function stagesOfTraces(page: Page, shots: string): Promise<string[]> {
   const traceLinks = page.getByRole("link", { name: /^Trace \d+/ });
   await traceLinks.first().waitFor({ timeout: RENDER_MS });
   const count = await traceLinks.count();
@@ -162,7 +171,7 @@ async function checkUi(browser: Browser, base: string, shots: string, storagePat
   const docs = await relevantDocumentsTable(page);
   expect(docs.header).toEqual(["document", "grade", "bm25", "vector", "fusion", "rerank", "final", "lost at"]);
   expect(docs.firstRow[7]).toMatch(
-    /^(found|not retrieved: not in .* top \d+|fusion: (fusion rank \d+ > 10|not in fusion top \d+)|rerank: rerank moved it \d+ → \d+)$/,
+    /^(found|not retrieved: not in .* top \d+|fusion: (fusion rank \d+ > 5|not in fusion top \d+)|rerank: rerank moved it \d+ → \d+)$/,
   );
   await page.close();
 
@@ -174,6 +183,60 @@ async function checkUi(browser: Browser, base: string, shots: string, storagePat
   await matrix.close();
 }
 
+/**
+ * `evalite serve <evalFile>` on a port the system picks, once its first run is over and `suites`
+ * are in: the server (to stop by its process group) and the UI's URL.
+ */
+async function serveEvalite(evalFile: string, storage: string, suites: readonly string[]): Promise<{ server: ChildProcess; base: string }> {
+  // Port 0: the server binds a port the system picks and says which (patched Evalite,
+  // docs/evals.md#evalites-ui-patch), so no other process can take it between a check and the bind.
+  const server = spawn(join(ROOT, "node_modules/.bin/evalite"), ["serve", evalFile], {
+    cwd: ROOT,
+    env: { ...process.env, EVALITE_PORT: "0", EVALITE_STORAGE: storage },
+    stdio: ["ignore", "pipe", "ignore"],
+    detached: true,
+  });
+  const base = await new Promise<string>((resolve, reject) => {
+    let printed = "";
+    server.stdout!.on("data", (d: Buffer) => {
+      printed += d.toString();
+      const port = /^Port 0: using port (\d+), picked by the system$/m.exec(printed)?.[1];
+      if (port) resolve(`http://127.0.0.1:${port}`);
+    });
+    server.on("exit", (code) => reject(new Error(`evalite serve exited (${code}) before saying its port: ${printed.slice(-2000)}`)));
+  });
+  // Serving starts with a run; wait until the suites are in and the run is over.
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      const menu = (await (await fetch(`${base}/api/menu-items`)).json()) as { suites: Array<{ name: string }> };
+      const state = (await (await fetch(`${base}/api/server-state`)).json()) as { type: string };
+      const names = menu.suites.map((s) => s.name);
+      if (suites.every((suite) => names.includes(suite)) && state.type === "idle") break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`evalite serve did not finish its run on ${base} within 120 s`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return { server, base };
+}
+
+function stopServer(server: ChildProcess | undefined): void {
+  if (!server?.pid) return;
+  try {
+    process.kill(-server.pid, "SIGTERM");
+  } catch {
+    // already gone
+  }
+}
+
+const launchBrowser = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+  });
+
 describe.skipIf(!haveBrowser)("Evalite UI in headless Chromium", () => {
   let server: ChildProcess;
   let browser: Browser;
@@ -182,54 +245,15 @@ describe.skipIf(!haveBrowser)("Evalite UI in headless Chromium", () => {
   const storage = join(scratch, "evalite.db");
 
   beforeAll(async () => {
-    // Port 0: the server binds a port the system picks and says which (patched Evalite,
-    // docs/evals.md#evalites-ui-patch), so no other process can take it between a check and the bind.
-    server = spawn(join(ROOT, "node_modules/.bin/evalite"), ["serve", EVAL_FILE], {
-      cwd: ROOT,
-      env: { ...process.env, EVALITE_PORT: "0", EVALITE_STORAGE: storage },
-      stdio: ["ignore", "pipe", "ignore"],
-      detached: true,
-    });
-    base = await new Promise<string>((resolve, reject) => {
-      let printed = "";
-      server.stdout!.on("data", (d: Buffer) => {
-        printed += d.toString();
-        const port = /^Port 0: using port (\d+), picked by the system$/m.exec(printed)?.[1];
-        if (port) resolve(`http://127.0.0.1:${port}`);
-      });
-      server.on("exit", (code) => reject(new Error(`evalite serve exited (${code}) before saying its port: ${printed.slice(-2000)}`)));
-    });
-    // Serving starts with a run; wait until the suites are in and the run is over.
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      try {
-        const menu = (await (await fetch(`${base}/api/menu-items`)).json()) as { suites: Array<{ name: string }> };
-        const state = (await (await fetch(`${base}/api/server-state`)).json()) as { type: string };
-        const names = menu.suites.map((s) => s.name);
-        if (names.includes(SUITE) && names.includes(MATRIX) && state.type === "idle") break;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error(`evalite serve did not finish its run on ${base} within 120 s`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
-    });
+    ({ server, base } = await serveEvalite(EVAL_FILE, storage, [SUITE, MATRIX]));
+    browser = await launchBrowser();
     mkdirSync(ARTIFACTS, { recursive: true });
   }, 180_000);
 
   afterAll(async () => {
     if (existsSync(ARTIFACTS)) console.log(`\nEvalite UI screenshots: ${ARTIFACTS}\n`);
     await browser?.close();
-    if (server?.pid) {
-      try {
-        process.kill(-server.pid, "SIGTERM");
-      } catch {
-        // already gone
-      }
-    }
+    stopServer(server);
     rmSync(scratch, { recursive: true, force: true });
   });
 
@@ -305,4 +329,57 @@ describe.skipIf(!haveBrowser)("Evalite UI in headless Chromium", () => {
     },
     RUN_TIMEOUT_MS + 300_000,
   );
+});
+
+/** The agent eval's offline suite: each step of a turn is one trace entry (helpers/agent-task.ts). */
+const AGENT_FILE = "evals/agent.eval.ts";
+const AGENT_SUITE = `Agent turns [agent: ${OFFLINE_POLICY_LABEL}]`;
+
+/** The first case of the newest run of `suite` in `storagePath`: its output, as the agent task returned it. */
+async function firstCaseOutput(storagePath: string, suite: string): Promise<AgentTurnOutput> {
+  const storage = await createSqliteStorage(storagePath);
+  try {
+    const [row] = await storage.suites.getMany({ name: suite, orderBy: "created_at", orderDirection: "desc", limit: 1 });
+    const [first] = await storage.evals.getMany({ suiteIds: [row!.id], order: 0 });
+    return first!.output as AgentTurnOutput;
+  } finally {
+    await storage.close();
+  }
+}
+
+describe.skipIf(!haveBrowser)("an agent turn in the Evalite UI, in headless Chromium", () => {
+  let server: ChildProcess;
+  let browser: Browser;
+  let base: string;
+  const scratch = mkdtempSync(join(tmpdir(), "evalite-ui-agent-"));
+  const storage = join(scratch, "evalite.db");
+
+  beforeAll(async () => {
+    ({ server, base } = await serveEvalite(AGENT_FILE, storage, [AGENT_SUITE]));
+    browser = await launchBrowser();
+    mkdirSync(ARTIFACTS, { recursive: true });
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    stopServer(server);
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it("opens a turn's trace: one entry per step's tool call and one for its answer, in the turn's order; the row lists the tools", async () => {
+    const { turn } = await firstCaseOutput(storage, AGENT_SUITE);
+    expect(turn, "the first turn case has a turn").not.toBeNull();
+    // What the trace must show, from the turn the task returned: `step 1: catalog`, …, `step N: answer`.
+    const expected = turnTraceEntries(turn!, 0).map((e) => (e.input as { stage: string }).stage);
+    expect(expected.length).toBeGreaterThanOrEqual(2);
+    expect(expected.at(-1)).toMatch(/^step \d+: answer$/);
+
+    const page = await openPage(browser, `${base}/suite/${encodeURIComponent(AGENT_SUITE)}`);
+    // The row's "Tools" column: the tools called, in order (`1 catalog`, `1 search → 2 read_document`).
+    await page.getByText(toolsInOrder(turn), { exact: true }).first().waitFor({ timeout: RENDER_MS });
+    await page.screenshot({ path: join(ARTIFACTS, "agent-suite.png") });
+    await page.goto(`${base}/suite/${encodeURIComponent(AGENT_SUITE)}/eval/0`, { waitUntil: "domcontentloaded" });
+    expect(await stagesOfTraces(page, "agent")).toEqual(expected);
+    await page.close();
+  }, 240_000);
 });

@@ -13,6 +13,7 @@ import { retrievalCommand } from "./cli/retrieve.js";
 import { serveCommand } from "./cli/serve.js";
 import { statsCommand } from "./cli/stats.js";
 import { trecRunCommand } from "./cli/trec-run.js";
+import { turnCommand } from "./cli/turn.js";
 import { EngineError, errorLine, quoteInput } from "./errors.js";
 import { parseInstant } from "./ingest/validity.js";
 import { engineModelOptions, PRESETS, selectModels } from "./models/select.js";
@@ -26,13 +27,16 @@ const USAGE = `Usage:
   pnpm engine query   "<text>" --db <file> [--tier fast|balanced|thorough] [--limit <n>] [--collection <c>] [--language <l>] [--json]
   pnpm engine run <queries.jsonl> --db <file> [--mode search|vsearch|query] [--tier <tier>] [--limit <n>]
                    [--out <run.txt>] [--tag <name>] [--collection <c>] [--language <l>]
-  (search, vsearch, query, run and ask also take [--as-of <date>] [--include-superseded])
+  (search, vsearch, query, run, ask and turn also take [--as-of <date>] [--include-superseded])
   pnpm engine stats --db <file> [--json]
   pnpm engine expand "<query>" [--db <file>] [--json]
   pnpm engine ask "<question>" --db <file> [--preset slim|balanced|quality] [--limit <n>] [--tier <tier>]
                    [--collection <c>] [--language <l>] [--json]
   pnpm engine ask --batch <questions.jsonl> --db <file> [--preset <p>] [--limit <n>] [--out <answers.jsonl>]
                    [--collection <c>] [--language <l>]
+  pnpm engine turn "<question>" --db <file> [--preset <p>] [--tools search,read_document,catalog,file_correction]
+                   [--max-steps <n>] [--token-budget <n>] [--collection <c>] [--language <l>] [--json]
+  pnpm engine turn --batch <questions.jsonl> --db <file> [--tools <list>] [--max-steps <n>] [--out <turns.jsonl>]
   pnpm engine serve --db <file> [--port 8080] [--host 127.0.0.1] [--concurrency 4] [--max-body <bytes>]
                    [--max-documents-body <bytes>] [--name <name>]
 
@@ -52,8 +56,12 @@ const USAGE = `Usage:
   ask      Answer a question from the index with [n] citations, or refuse when the sources do not
            support an answer. --batch reads {"id"|"_id", "text"|"question"} lines and writes one JSON
            answer per line (id, answer, citations, refused, answerer, error, sources).
+  turn     Answer as an agent: a tool loop (search, read_document, catalog; file_correction needs
+           approval, and the turn stops there) driven by the preset's model, else by the offline
+           policy; prints the answer and each step. --batch writes one turn trace per line ({id, ...}),
+           the recorded turns the eval suite reads (turns.jsonl).
   serve    The index as an HTTP service implementing the target contract (docs/targets.md):
-           GET /health, POST /search, /ask, /expand, PUT and DELETE /documents. With
+           GET /health, POST /search, /ask, /expand, /turn, PUT and DELETE /documents. With
            ENGINE_SERVE_TOKEN set, requests need "Authorization: Bearer <token>". Stops on
            SIGINT/SIGTERM after answering the requests it has.
 
@@ -72,6 +80,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   stats: statsCommand,
   expand: expandCommand,
   ask: askCommand,
+  turn: turnCommand,
   serve: serveCommand,
 };
 

@@ -9,9 +9,11 @@
  *   search, vsearch, query  pipeline/run.ts: the tiers as compositions of stages (pipeline/tiers.ts)
  *   expand                  pipeline/stages/expansion.ts
  *   ask                     answer/ask.ts
+ *   turn                    agent/turn.ts
  *   fingerprint, stats      store/fingerprint.ts
  */
 import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { turn } from "./agent/turn.js";
 import { ask } from "./answer/ask.js";
 import { closeEngineCore, type EngineCore, indexerContext, openEngineCore } from "./core.js";
 import type { ChunkerConfig } from "./ingest/chunk.js";
@@ -42,6 +44,8 @@ import type {
   RerankingModel,
   SearchOptions,
   SearchResponse,
+  TurnOptions,
+  TurnResult,
 } from "./types.js";
 
 export class Engine {
@@ -130,6 +134,16 @@ export class Engine {
    */
   ask(question: string, options: AskOptions = {}): Promise<AskResult> {
     return ask(this.#core, question, options);
+  }
+
+  /**
+   * Answers a question as an agent: a tool loop (search, read_document, catalog, and
+   * file_correction, which needs approval and stops the turn) driven by the preset's language
+   * model, or by the offline policy when the preset has none; a step cap and a token budget always
+   * apply. Returns the turn trace. Never throws for a model failure: the outcome is then `error`.
+   */
+  turn(question: string, options: TurnOptions = {}): Promise<TurnResult> {
+    return turn(this.#core, question, options);
   }
 
   /**

@@ -7,6 +7,7 @@ import { resolve } from "node:path";
 
 export const ASK_PROMPT_PATH = resolve(import.meta.dirname, "../prompts/ask.md");
 export const EXPAND_PROMPT_PATH = resolve(import.meta.dirname, "../prompts/expand.md");
+export const AGENT_PROMPT_PATH = resolve(import.meta.dirname, "../prompts/agent.md");
 
 const loaded = new Map<string, string>();
 

@@ -29,3 +29,35 @@ export function scriptedModel(modelId: string, ...replies: Array<string | Error>
     },
   });
 }
+
+/** One move of a scripted agent model: tool calls (one step), final text, or a failure. */
+export type AgentMove = { calls: Array<{ tool: string; input: unknown }> } | { text: string } | Error;
+
+/**
+ * A model `mock/<modelId>` that drives an agent turn by script: each call of it is the next move
+ * (the last one repeats): tool calls, with their ids `<modelId>-<step>-<n>`, or the final text.
+ * `seen` receives every prompt it was given, to check what the loop handed it.
+ */
+export function scriptedAgentModel(modelId: string, moves: readonly AgentMove[], seen?: (prompt: unknown) => void): MockLanguageModelV3 {
+  let step = 0;
+  return new MockLanguageModelV3({
+    provider: "mock",
+    modelId,
+    doGenerate: async (options) => {
+      seen?.(options.prompt);
+      const move = moves[Math.min(step++, moves.length - 1)]!;
+      if (move instanceof Error) throw move;
+      if ("text" in move) return textReply(move.text);
+      return {
+        ...textReply(""),
+        content: move.calls.map((c, n) => ({
+          type: "tool-call" as const,
+          toolCallId: `${modelId}-${step}-${n + 1}`,
+          toolName: c.tool,
+          input: JSON.stringify(c.input),
+        })),
+        finishReason: { unified: "tool-calls", raw: "tool_calls" },
+      } as LanguageModelV3GenerateResult;
+    },
+  });
+}

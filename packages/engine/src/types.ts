@@ -414,3 +414,100 @@ export interface AskResult {
   trace: TraceStage[];
   elapsedMs: number;
 }
+
+/**
+ * The tools of an agent turn (docs/engine.md, Agent turns): `search` ranks the index in a mode,
+ * `read_document` returns a document's sections, `catalog` lists the collections and every
+ * document's id (its path), title and language, `file_correction` proposes a correction to a
+ * document and needs a person's approval: a turn never runs it, it stops there.
+ */
+export type AgentToolName = "search" | "read_document" | "catalog" | "file_correction";
+export const AGENT_TOOLS: readonly AgentToolName[] = ["search", "read_document", "catalog", "file_correction"];
+
+export interface TurnOptions {
+  /** Which language model drives the loop; a preset without one is driven by the offline policy. @default "balanced" */
+  preset?: Preset;
+  /** The surface: the tools the turn may call (none twice). @default every tool (AGENT_TOOLS) */
+  tools?: readonly AgentToolName[];
+  /** Model steps at most, 1–50 (a step: one model call and the tools it calls). @default 8 */
+  maxSteps?: number;
+  /** Tokens the turn may use, every step's input and output together, 1–10,000,000. @default 32000 */
+  tokenBudget?: number;
+  /** What `search`, `read_document` and `catalog` see: as for `search`. */
+  collection?: string;
+  language?: string;
+  asOf?: string | Date;
+  includeSuperseded?: boolean;
+  /** Extra HTTP headers for the model calls (the eval suite makes trials distinct with one). */
+  headers?: Record<string, string>;
+  /** Give up on the turn's model calls after this long (ms), all steps together. @default the engine's modelLimits.timeoutMs */
+  timeoutMs?: number;
+}
+
+/** One call of a tool within a step. */
+export interface TurnToolCall {
+  id: string;
+  name: string;
+  input: unknown;
+  /** What the tool returned; present when `status` is `done`. */
+  output?: unknown;
+  /** Why it failed, one line; present when `status` is `error`. */
+  error?: string;
+  /**
+   * `done`; `error` (the tool threw, or the call named a tool or an input the surface does not
+   * take); `awaiting-approval` (a tool that needs approval: never run within the turn).
+   */
+  status: "done" | "error" | "awaiting-approval";
+  needsApproval: boolean;
+  /** How long the tool ran (0 for a call that never ran). */
+  durationMs: number;
+}
+
+/** One step of the loop: a model call, the text it wrote and the tools it called, in order. */
+export interface TurnStep {
+  /** 1-based. */
+  index: number;
+  toolCalls: TurnToolCall[];
+  text: string;
+  finishReason: string;
+  /** Why the step did what it did, when the agent says so (its reasoning; the offline policy names its rule). */
+  note?: string;
+  /** Epoch milliseconds. */
+  start: number;
+  end: number;
+}
+
+/** A document the answer cites: surfaced when a tool's output in the turn returned it (with a quote: the quoted words in its text). */
+export interface TurnCitation {
+  docId: string;
+  quote?: string;
+  surfaced: boolean;
+  /** The call that surfaced it: its step and position within the step, 1-based. */
+  match?: { step: number; call: number };
+}
+
+/** How a turn ended (see the target contract's turn.ts). */
+export type TurnOutcome = "answered" | "refused" | "stopped-at-approval" | "step-limit" | "budget-exhausted" | "error";
+
+export interface TurnResult {
+  question: string;
+  /** What drove the loop: `offline/agent-policy-v1` or `provider/modelId`. */
+  agent: string;
+  /** The preset asked for; null when the offline policy drove the turn. */
+  preset: Preset | null;
+  /** The surface the turn had. */
+  tools: AgentToolName[];
+  outcome: TurnOutcome;
+  /** The answer with its `[doc: <id>]` markers; the refusal sentence when refused; "" otherwise. */
+  answer: string;
+  citations: TurnCitation[];
+  /** The action the turn stopped at, for a person to approve. */
+  proposal?: { tool: string; input: unknown; step: number; summary: string };
+  steps: TurnStep[];
+  /** Tokens used, every step together: as the model reported them, or estimated (4 characters a token) for the offline policy. */
+  usage: { inputTokens: number; outputTokens: number; totalTokens: number; counted: "model" | "estimate" };
+  limits: { maxSteps: number; tokenBudget: number };
+  /** Set when outcome is `error`: what failed, one line. */
+  error?: string;
+  elapsedMs: number;
+}

@@ -143,6 +143,33 @@ describe("engine CLI", () => {
     expect(ids(await engine("search", "Plus plan costs", "--db", pricesDb, "--json"))).toEqual(["new.md"]);
   });
 
+  it("turn prints the answer and each step; turn --batch writes one turn trace per line, as recorded turns", async () => {
+    const one = await engine("turn", "Where can I find the article about the configuration file?", "--db", db);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toMatch(/^You can find it in "Configuration file" \(en\/config\.md\) \[doc: en\/config\.md\]\.\n/);
+    expect(one.stdout).toMatch(/ {2}1\. catalog \{\} → done {2}\[where-question: list the catalog\]/);
+    expect(one.stdout).toMatch(/\(offline\/agent-policy-v1, answered, 2\/8 steps, \d+\/32000 tokens \(estimated\), \d+ ms\)\n$/);
+    const questions = at("turn-questions.jsonl");
+    writeFileSync(
+      questions,
+      `${JSON.stringify({ id: "t1", question: "How do I cancel my subscription?" })}\n${JSON.stringify({ _id: "t2", text: "Please file a correction to the article about cancelling." })}\n`,
+    );
+    const out = at("turns.jsonl");
+    const batch = await engine("turn", "--batch", questions, "--db", db, "--out", out, "--max-steps", "6");
+    expect(batch).toEqual({ code: 0, stdout: "", stderr: `engine: wrote 2 turns to ${out}\n` });
+    const lines = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.id, l.outcome, l.limits.maxSteps])).toEqual([
+      ["t1", "answered", 6],
+      ["t2", "stopped-at-approval", 6],
+    ]);
+    expectOneLineError(await engine("turn", "q", "--db", db, "--tools", "search,shell"), /"tools".*"shell"/);
+    expectOneLineError(await engine("turn", "q", "--db", db, "--max-steps", "0"), /--max-steps must be an integer from 1 to 50/);
+    expectOneLineError(await engine("turn", "q", "--db", db, "--out", out), /--out applies to "turn --batch" only/);
+  });
+
   describe("errors: one line, exit 2, no stack, index untouched", () => {
     const untouched = (): string => readFileSync(db).toString("base64");
 

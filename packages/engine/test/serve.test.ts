@@ -95,6 +95,31 @@ describe("engine serve: the contract", () => {
     expect(contractProblems("ExpandResponse", e.json)).toEqual([]);
   });
 
+  it("POST /turn answers the turn trace, as the engine in this process turns; a bad surface is a 400", async () => {
+    const body = { question: "Where can I find the article about the configuration file?", tools: ["catalog", "search"], maxSteps: 4 };
+    const r = await call("/turn", { body });
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    expect(contractProblems("TurnResponse", r.json)).toEqual([]);
+    expect(r.headers.get("server-timing")).toMatch(/^engine;dur=/);
+    const local = await setup.engine.turn(body.question, { tools: ["catalog", "search"], maxSteps: 4 });
+    const comparable = (t: Record<string, unknown>) => ({
+      ...t,
+      elapsedMs: 0,
+      steps: (t.steps as Array<object>).map((s) => ({
+        ...s,
+        start: 0,
+        end: 0,
+        toolCalls: (s as { toolCalls: Array<object> }).toolCalls.map((c) => ({ ...c, durationMs: 0 })),
+      })),
+    });
+    expect(comparable(r.json)).toEqual(comparable(JSON.parse(JSON.stringify(local))));
+    expect((await call("/health")).json.capabilities).toMatchObject({ turn: true });
+    const bad = await call("/turn", { body: { question: "q", tools: ["rm_rf"] } });
+    expect(bad.status).toBe(400);
+    expect(bad.json).toEqual({ error: { code: "BAD_ARGUMENT", message: expect.stringMatching(/"tools".*rm_rf/) } });
+    expect((await call("/turn", { body: { question: "q", maxSteps: 99 } })).status).toBe(400);
+  });
+
   it("PUT /documents seeds a collection, DELETE /documents removes it", async () => {
     const put = await call("/documents", {
       method: "PUT",

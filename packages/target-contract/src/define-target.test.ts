@@ -44,11 +44,10 @@ describe("targetDefinitionProblems", () => {
       "/documents/drop: unknown field (known: seed, delete)",
       "/documents/seed: must be a function, got a number",
     ]);
-    expect(targetDefinitionProblems({ name: "x", search: { search }, turn: search })).toEqual([
-      "/turn: the agent turn is not part of the contract yet; remove it",
-    ]);
+    expect(targetDefinitionProblems({ name: "x", turn: search })).toEqual([]);
+    expect(targetDefinitionProblems({ name: "x", search: { search }, turn: "agent" })).toEqual(["/turn: must be a function, got a string"]);
     expect(targetDefinitionProblems({ name: "x", search: {} })).toEqual([
-      "(the definition): serves nothing: give it search (by mode), ask or expand",
+      "(the definition): serves nothing: give it search (by mode), ask, expand or turn",
     ]);
   });
 });

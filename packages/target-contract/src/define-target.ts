@@ -26,6 +26,7 @@ import type {
   SearchRequest,
   SearchResponse,
 } from "./types.js";
+import type { TurnRequest, TurnResponse } from "./turn.js";
 
 /** What the suite hands every call besides its request. */
 export interface CallContext {
@@ -74,11 +75,8 @@ export interface TargetDefinition {
    * reads a trace whenever a response has one. @default false
    */
   trace?: boolean;
-  /**
-   * Reserved for the agent turn: its request and response join the contract with it, and this slot
-   * then takes its function. Nothing can be given here yet.
-   */
-  turn?: never;
+  /** Agent turns: the contract's `POST /turn`, a question in, the turn trace out (turn.ts). */
+  turn?: Capability<TurnRequest, TurnResponse>;
 }
 
 /** Types a target module's definition (a module's default export); returns it as it is. */
@@ -108,7 +106,6 @@ export function targetDefinitionProblems(value: unknown): string[] {
   if (v.fingerprint !== undefined && !isFingerprint(v.fingerprint))
     problems.push(`/fingerprint: must be a string or an object with a string corpusHash, got ${kind(v.fingerprint)}`);
   if (v.trace !== undefined && typeof v.trace !== "boolean") problems.push(`/trace: must be true or false, got ${kind(v.trace)}`);
-  if (v.turn !== undefined) problems.push("/turn: the agent turn is not part of the contract yet; remove it");
   if (v.search !== undefined) {
     if (typeof v.search !== "object" || v.search === null)
       problems.push(`/search: must be an object of functions by mode, got ${kind(v.search)}`);
@@ -118,7 +115,7 @@ export function targetDefinitionProblems(value: unknown): string[] {
         else if (typeof fn !== "function") problems.push(`/search/${mode}: must be a function, got ${kind(fn)}`);
       }
   }
-  for (const key of ["ask", "expand"] as const)
+  for (const key of ["ask", "expand", "turn"] as const)
     if (v[key] !== undefined && typeof v[key] !== "function") problems.push(`/${key}: must be a function, got ${kind(v[key])}`);
   if (v.documents !== undefined) {
     const d = v.documents as Record<string, unknown> | null;
@@ -134,8 +131,9 @@ export function targetDefinitionProblems(value: unknown): string[] {
   const serves =
     (typeof v.search === "object" && v.search !== null && Object.keys(v.search).length > 0) ||
     v.ask !== undefined ||
-    v.expand !== undefined;
-  if (problems.length === 0 && !serves) problems.push("(the definition): serves nothing: give it search (by mode), ask or expand");
+    v.expand !== undefined ||
+    v.turn !== undefined;
+  if (problems.length === 0 && !serves) problems.push("(the definition): serves nothing: give it search (by mode), ask, expand or turn");
   return problems;
 }
 

@@ -9,8 +9,9 @@
  *
  * Subpaths: `/types` (every message as a type), `/messages` (message names, modes, the default
  * documents limit), `/validate` (the validators and how they load), `/limiter` (`Limiter`, `Busy`),
- * `/errors` (the error shape), `/redact` (credential redaction), `/build-validators` (the build
- * step), `/schemas/target.schema.json` (the schema itself).
+ * `/errors` (the error shape), `/redact` (credential redaction), `/turn` (the agent turn's
+ * messages: `POST /turn`), `/build-validators` (the build step), `/schemas/target.schema.json` and
+ * `/schemas/turn.schema.json` (the schemas themselves).
  */
 export { contractProblems } from "./validate.js";
 export { CONTRACT_MODES, type ContractMessage } from "./messages.js";

@@ -1,7 +1,9 @@
 /**
  * The contract's messages by name, and the values its schema states in words, so that both sides
- * of a call read them from one place (schemas/target.schema.json decides; types.ts mirrors it).
+ * of a call read them from one place (schemas/target.schema.json decides; types.ts mirrors it;
+ * the agent turn's messages are turn.ts's, schemas/turn.schema.json's).
  */
+import type { TurnMessage } from "./turn.js";
 
 /** The messages of the HTTP target contract (schemas/target.schema.json), each a schema definition of that name. */
 export const TARGET_MESSAGES = [
@@ -18,7 +20,7 @@ export const TARGET_MESSAGES = [
 ] as const;
 
 /** A message the contract defines: what `contractProblems` checks a value against. */
-export type ContractMessage = (typeof TARGET_MESSAGES)[number];
+export type ContractMessage = (typeof TARGET_MESSAGES)[number] | TurnMessage;
 
 /** The ranking modes of the contract, in the schema's order (its `Mode`). */
 export const CONTRACT_MODES = ["search", "vsearch", "fast", "balanced", "thorough"] as const;

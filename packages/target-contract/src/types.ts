@@ -210,6 +210,8 @@ export interface Capabilities {
   documents: boolean;
   /** Whether responses carry the stage trace. */
   trace: boolean;
+  /** Whether `POST /turn` answers agent turns (turn.ts). @default false */
+  turn?: boolean;
 }
 
 /**

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildContractValidators } from "./build-validators.js";
 import { CONTRACT_MODES, type ContractMessage, TARGET_MESSAGES } from "./messages.js";
+import { TURN_MESSAGES } from "./turn.js";
 import { contractProblems, loadValidators, problemsBy, validatorSources, validatorsFile } from "./validate.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "contract-validators-"));
@@ -57,10 +58,64 @@ const VALUES: Array<[ContractMessage, unknown]> = [
   ["DocumentsResponse", { collection: 1, documents: -1 }],
   ["ErrorResponse", { error: { code: "BAD_REQUEST", message: "m" } }],
   ["ErrorResponse", { error: { code: "bad", message: "x".repeat(1001), more: 1 } }],
+  ["TurnRequest", { question: "where is the refund policy?", tools: ["catalog", "search"], maxSteps: 4, tokenBudget: 8000 }],
+  ["TurnRequest", { question: "", tools: ["Search", "search", "search"], maxSteps: 51, tokenBudget: 0, preset: "max", more: 1 }],
+  [
+    "TurnResponse",
+    {
+      answer: "It costs €9.99 [doc: en/billing/plans-and-pricing.md]",
+      outcome: "answered",
+      steps: [
+        {
+          index: 1,
+          toolCalls: [
+            {
+              id: "c1",
+              name: "search",
+              input: { query: "price" },
+              output: { results: [] },
+              status: "done",
+              needsApproval: false,
+              durationMs: 2,
+            },
+          ],
+        },
+        { index: 2, toolCalls: [], text: "It costs €9.99" },
+      ],
+      citations: [{ docId: "en/billing/plans-and-pricing.md", surfaced: true, match: { step: 1, call: 1 } }],
+      usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15, counted: "estimate" },
+    },
+  ],
+  [
+    "TurnResponse",
+    {
+      answer: 1,
+      outcome: "done",
+      steps: [{ index: 0, toolCalls: [{ name: "", input: {}, status: "error", needsApproval: "no", durationMs: -1 }] }],
+      citations: [{ docId: "a", surfaced: true }, { surfaced: false }],
+      proposal: { tool: "file_correction" },
+      usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2, counted: "guess" },
+    },
+  ],
+  ["TurnResponse", { answer: "", outcome: "error", steps: [], citations: [] }],
+  [
+    "TurnResponse",
+    {
+      answer: "",
+      outcome: "stopped-at-approval",
+      steps: [
+        { index: 1, toolCalls: [{ name: "file_correction", input: {}, status: "awaiting-approval", needsApproval: false, durationMs: 0 }] },
+      ],
+      citations: [],
+    },
+  ],
 ];
 
 describe("contract validators", () => {
   it("say each problem in one plain line, naming where it is", () => {
+    expect(contractProblems("TurnResponse", { answer: "", outcome: "error", steps: [], citations: [] })).toEqual([
+      '(the body): missing required field "error"',
+    ]);
     expect(contractProblems("SearchRequest", { query: "ok", mode: "balanced", limit: 10 })).toEqual([]);
     expect(contractProblems("SearchRequest", { query: "x", mode: "bogus", limit: 0, extra: 1 })).toEqual([
       '(the body): unknown field "extra"',
@@ -78,10 +133,11 @@ describe("contract validators", () => {
   it("from the build's code give the problems Ajv compiling the schemas gives, for every message", () => {
     const sources = validatorSources();
     const dir = join(scratch, "current");
-    expect(buildContractValidators(dir, sources)).toBe(TARGET_MESSAGES.length);
+    const messages = [...TARGET_MESSAGES, ...TURN_MESSAGES];
+    expect(buildContractValidators(dir, sources)).toBe(messages.length);
     const built = loadValidators(sources, dir);
     const compiled = loadValidators(sources, join(scratch, "none"));
-    for (const message of TARGET_MESSAGES) {
+    for (const message of messages) {
       // Ajv's compiled functions carry their schema environment; the build's standalone code does not.
       expect("schemaEnv" in built(message), message).toBe(false);
       expect("schemaEnv" in compiled(message), message).toBe(true);
@@ -92,7 +148,7 @@ describe("contract validators", () => {
       if (problems.length > 0) failing++;
       expect(problemsBy(built, message, value), `${message} ${JSON.stringify(value)}`).toEqual(problems);
     }
-    expect(failing).toBe(VALUES.length - 4);
+    expect(failing).toBe(VALUES.length - 6);
   });
 
   it("use the build's code only while it is current: an edited schema is compiled by Ajv, with the edit", () => {

@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Ajv, ErrorObject, Options, ValidateFunction } from "ajv";
 import { type ContractMessage, TARGET_MESSAGES } from "./messages.js";
+import { TURN_MESSAGES } from "./turn.js";
 
 // Ajv is CommonJS and checks synchronously: required when first needed, not imported (about 0.1 s of CPU).
 const require = createRequire(import.meta.url);
@@ -30,6 +31,7 @@ export const VALIDATORS_DIR = fileURLToPath(new URL("../dist/validators/", impor
 /** Each schema file and the messages it defines under `definitions`: a new concern adds its file and its messages here. */
 const SCHEMA_FILES: ReadonlyArray<{ file: string; messages: readonly ContractMessage[] }> = [
   { file: "target.schema.json", messages: TARGET_MESSAGES },
+  { file: "turn.schema.json", messages: TURN_MESSAGES },
 ];
 
 const OPTIONS: Options = { allErrors: true, strict: true, allowUnionTypes: true };
@@ -93,14 +95,18 @@ export function loadValidators(sources: ValidatorSources, validatorsDir: string 
 
 /** Ajv's errors in plain words, one per problem: `/limit must be <= 10000`. */
 function describe(errors: readonly ErrorObject[]): string[] {
-  return errors.map((e) => {
-    const where = e.instancePath || "(the body)";
-    if (e.keyword === "additionalProperties")
-      return `${where}: unknown field "${(e.params as { additionalProperty: string }).additionalProperty}"`;
-    if (e.keyword === "required") return `${where}: missing required field "${(e.params as { missingProperty: string }).missingProperty}"`;
-    if (e.keyword === "enum") return `${where}: must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(", ")}`;
-    return `${where}: ${e.message}`;
-  });
+  // An if/then rule's own error only repeats the problem its `then` reported beside it.
+  return errors
+    .filter((e) => e.keyword !== "if")
+    .map((e) => {
+      const where = e.instancePath || "(the body)";
+      if (e.keyword === "additionalProperties")
+        return `${where}: unknown field "${(e.params as { additionalProperty: string }).additionalProperty}"`;
+      if (e.keyword === "required")
+        return `${where}: missing required field "${(e.params as { missingProperty: string }).missingProperty}"`;
+      if (e.keyword === "enum") return `${where}: must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(", ")}`;
+      return `${where}: ${e.message}`;
+    });
 }
 
 /** Problems of `value` as `message` by `validators`, in plain words; empty when it fits. */

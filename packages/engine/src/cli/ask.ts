@@ -69,8 +69,8 @@ export const askCommand: Command = {
   }),
 };
 
-/** Questions for `ask --batch`: BEIR-style query lines, with `question` accepted for `text`. */
-function readQuestionsJsonl(file: string): Array<{ id: string; text: string }> {
+/** Questions for `ask --batch` and `turn --batch`: BEIR-style query lines, with `question` accepted for `text`. */
+export function readQuestionsJsonl(file: string): Array<{ id: string; text: string }> {
   const seen = new Map<string, number>();
   return readJsonlObjects(file).map(({ line, value }) => {
     const id = value._id ?? value.id;

@@ -34,6 +34,9 @@ export const OPTIONS = {
   json: { type: "boolean" },
   "as-of": { type: "string" },
   "include-superseded": { type: "boolean" },
+  tools: { type: "string" },
+  "max-steps": { type: "string" },
+  "token-budget": { type: "string" },
   help: { type: "boolean", short: "h" },
 } satisfies ParseArgsConfig["options"];
 

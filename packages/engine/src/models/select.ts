@@ -70,7 +70,8 @@ export interface ModelSelection {
 
 /** One line for the start of a run: mode and every model id. */
 export function describeModels(s: ModelSelection): string {
-  if (s.mode === "offline") return "models: offline (extractive answers, heuristic judge, deterministic expander, hashed n-gram embedder)";
+  if (s.mode === "offline")
+    return "models: offline (extractive answers, agent: offline policy, heuristic judge, deterministic expander, hashed n-gram embedder)";
   const p = s.ids.presets!;
   return (
     `models: ${s.mode}${s.endpoint ? ` at ${s.endpoint}` : ""}; presets slim=${p.slim}, balanced=${p.balanced}, quality=${p.quality}; ` +

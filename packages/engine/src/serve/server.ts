@@ -3,7 +3,7 @@
  * (@hybrid-search/target-contract, docs/targets.md), the reference implementation the suite's HTTP
  * target is tested against.
  *
- * Built on node's `http` module: the contract is five routes of JSON, the contract's own validators
+ * Built on node's `http` module: the contract is seven routes of JSON, the contract's own validators
  * (Ajv) check every request, and a framework would add a dependency and a second schema layer for
  * routing that fits in one function. What a framework would otherwise give is
  * here and tested: a body-size limit, bounded concurrency, JSON errors, graceful close.
@@ -18,12 +18,13 @@ import { errorResponse } from "@hybrid-search/target-contract/errors";
 import { Busy, Limiter } from "@hybrid-search/target-contract/limiter";
 import { CONTRACT_MODES, type ContractMessage, DEFAULT_DOCUMENTS_BYTES } from "@hybrid-search/target-contract/messages";
 import { redactor } from "@hybrid-search/target-contract/redact";
+import type { TurnRequest, TurnResponse } from "@hybrid-search/target-contract/turn";
 import type { AskRequest, DocumentsRequest, ExpandRequest, HealthResponse, SearchRequest } from "@hybrid-search/target-contract/types";
 import { contractProblems } from "@hybrid-search/target-contract/validate";
 import type { Engine } from "../engine.js";
 import { EngineError, errorLine } from "../errors.js";
 import { firstInvalidUtf8Offset } from "../formats/text-file.js";
-import type { IndexReport, SearchOptions, SearchResponse } from "../types.js";
+import type { AgentToolName, IndexReport, SearchOptions, SearchResponse } from "../types.js";
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -187,7 +188,7 @@ const ROUTES: Record<string, Route> = {
         name,
         version: VERSION,
         fingerprint: engine.fingerprint(),
-        capabilities: { modes: [...CONTRACT_MODES], ask: true, expand: true, documents: true, trace: true },
+        capabilities: { modes: [...CONTRACT_MODES], ask: true, expand: true, documents: true, trace: true, turn: true },
         limits,
       };
       return { body };
@@ -207,6 +208,16 @@ const ROUTES: Record<string, Route> = {
       const { question, ...rest } = body as AskRequest;
       const result = await engine.ask(question, rest);
       return { body: result, elapsedMs: result.elapsedMs };
+    },
+  },
+  "POST /turn": {
+    request: "TurnRequest",
+    handle: async ({ engine }, body) => {
+      const { question, tools, ...rest } = body as TurnRequest;
+      const result = await engine.turn(question, { ...rest, ...(tools ? { tools: tools as AgentToolName[] } : {}) });
+      // The engine's trace is the contract's TurnResponse: typed so, a field that drifts from the contract fails to compile.
+      const response: TurnResponse = result;
+      return { body: response, elapsedMs: result.elapsedMs };
     },
   },
   "POST /expand": {

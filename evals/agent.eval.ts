@@ -1,0 +1,47 @@
+// Agent turns: the target's tool loop on the turn cases of fixtures/turn-cases.json, each turn's
+// trace graded deterministically by one grader per kind of expectation (scorers/agent/). Offline
+// the engine's turns are driven by its offline policy, and the suite says so ("agent: offline
+// policy"); with a model configured, one suite per preset; on another target, one suite named by it. A case passes when every expectation
+// holds; the row names the facts that failed, and each step of the turn is a trace entry.
+import { evalite } from "evalite";
+import type { Preset } from "@hybrid-search/engine";
+import { OFFLINE_POLICY_LABEL } from "@hybrid-search/engine/models";
+import { agentTurn, toolsInOrder } from "../helpers/agent-task.js";
+import { evalDataset } from "../helpers/eval-index.js";
+import { loadTurnCases } from "../helpers/fixtures.js";
+import { evalModels } from "../helpers/models.js";
+import { defineFor, providedTarget } from "../helpers/targets/eval-target.js";
+import { targetLabel } from "../helpers/targets/target.js";
+import type { TurnCase } from "../scorers/agent/turn-case.js";
+import { type AgentTurnOutput, expectationsMetScorer, turnVerdict, turnVerdictScorer } from "../scorers/agent/turn-verdict.js";
+
+const offline = evalModels().selection.mode === "offline";
+const target = providedTarget();
+// Another target's agent answers for itself: one suite, named by the target.
+const variants: Array<{ name: string; input: Preset }> =
+  target.kind !== "in-process"
+    ? [{ name: targetLabel(target), input: "balanced" }]
+    : offline
+      ? [{ name: `agent: ${OFFLINE_POLICY_LABEL}`, input: "balanced" }]
+      : (["slim", "balanced", "quality"] as const).map((p) => ({ name: p, input: p }));
+const cases = loadTurnCases();
+// The turn cases ask about the fixture corpus: on another dataset they would measure only that it differs.
+const each = evalite.each(variants);
+const define = evalDataset().kind === "fixtures" ? defineFor({ turn: true }, each) : each.skip;
+
+define("Agent turns", {
+  data: cases.map((input) => ({ input })),
+  task: (c: TurnCase, preset: Preset) => agentTurn("agent", c, preset),
+  scorers: [turnVerdictScorer(), expectationsMetScorer()],
+  columns: ({ input, output }: { input: TurnCase; output: AgentTurnOutput }) => {
+    const verdict = turnVerdict(input, output);
+    return [
+      { label: "Case", value: `${input.id} (${input.category}, ${input.surface}): ${input.question}` },
+      { label: "Agent", value: output.agent },
+      { label: "Tools", value: toolsInOrder(output.turn) },
+      { label: "Outcome", value: output.turn ? output.turn.outcome : `ERROR: ${output.error}` },
+      { label: "Answer", value: output.turn?.answer || "(none)" },
+      { label: "Failed", value: verdict.pass ? `all ${input.expect.length} hold` : verdict.failed.join("\n") },
+    ];
+  },
+});
