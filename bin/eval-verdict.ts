@@ -41,6 +41,7 @@ import type { Vitest } from "vitest/node";
 import type { Dataset } from "../helpers/dataset.js";
 import type { EvalArgs } from "../helpers/eval-args.js";
 import { COMPILED_SUITE_ENV, isCompiledEntry } from "../helpers/compiled-suite.js";
+import { applyDatasetGate } from "../helpers/datasets/thresholds.js";
 import { GATED_ENV, SELECTION_ENV } from "../helpers/eval-selection.js";
 import { filterEvaliteOutput } from "../helpers/evalite-terminal.js";
 import { REPO_ROOT } from "../helpers/fixtures/paths.js";
@@ -162,9 +163,12 @@ async function judgeRun(run: RunToJudge): Promise<number> {
     return configError(error, io);
   }
   if (runId === undefined) {
-    say(
-      `eval: Evalite recorded no run (every eval file failed to load, or every eval was skipped); its output above says why${verdict.unloadedFiles.length > 0 ? ` (did not load: ${verdict.unloadedFiles.join(", ")})` : ""}`,
-    );
+    // Which evals could not run and why: the skipped ones with their reasons, the files that did not load.
+    if (skipped.length > 0 && verdict.unloadedFiles.length === 0) say(`eval: no eval could run: every selected eval was skipped`);
+    else
+      say(
+        `eval: Evalite recorded no run (every eval file failed to load, or every eval was skipped); its output above says why${verdict.unloadedFiles.length > 0 ? ` (did not load: ${verdict.unloadedFiles.join(", ")})` : ""}`,
+      );
     if (skipped.length > 0) say(skippedLine(skipped));
     return 1;
   }
@@ -261,6 +265,8 @@ async function judgeRun(run: RunToJudge): Promise<number> {
     skipped,
     root,
   });
+  // A dataset's own thresholds (a golden Q&A set's) are part of the verdict, with that format's semantics.
+  const datasetGate = applyDatasetGate(report, run.dataset.gate);
   const reportsDir = resolve(process.env.EVAL_REPORTS_DIR?.trim() || join(root, "reports"));
   const paths = writeReportSet(args.keepReport ? join(reportsDir, "kept") : reportsDir, report);
   try {
@@ -270,6 +276,7 @@ async function judgeRun(run: RunToJudge): Promise<number> {
     say(`eval: the gate's verdicts could not be written to Evalite's storage (the UI's ⊗ marks): ${firstLine(error)}`);
   }
   printVerdict(report, changes, baselinePath, say);
+  for (const line of datasetGate) say(line);
   printCases(report, caseChanges, say);
   const written = [paths.markdown, paths.junit, ...(paths.badge ? [paths.badge] : [])].map((p) => relative(process.cwd(), p));
   say(

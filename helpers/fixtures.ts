@@ -50,6 +50,7 @@ export {
   type CjkForm,
   type CjkLanguage,
   type CjkQuery,
+  type FixtureAskCase,
   type Grade,
   type JudgedQuery,
   type Judgments,

@@ -49,7 +49,7 @@ describe("the synthetic BEIR dataset", () => {
     const folder = scratch();
     writeBeir(folder, generateBeir(300, 12, 1));
     const dataset = loadDataset({ EVAL_DATASET: folder });
-    expect(dataset.kind).toBe("beir");
+    expect(dataset.format).toBe("beir");
     expect(judgedCases(dataset.cases)).toHaveLength(12);
   });
 

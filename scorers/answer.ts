@@ -527,9 +527,9 @@ export function termOverlap(text: string, language: string | null | undefined, e
   };
 }
 
-/** The answer's language: detected from its text, else the case's (answers follow the question). */
-export function answerLanguage(result: AskResult, c: AskCase): string {
-  return detectLanguage(stripCitationMarkers(result.answer)) ?? c.language;
+/** The answer's language: detected from its text, else the case's (answers follow the question), else the question's. */
+export function answerLanguage(result: AskResult, c: AskCase): string | undefined {
+  return detectLanguage(stripCitationMarkers(result.answer)) ?? c.language ?? detectLanguage(c.question);
 }
 
 /**
