@@ -36,6 +36,8 @@ export interface RetrievalCase {
   /** The query's category when the dataset gives one; in the lanes (helpers/lanes.ts), the CJK category, the lexical matrix cell or the kind of temporal change. */
   category?: string;
   collection?: string;
+  /** An identifier query's identifier, as the relevant document spells it (the fixture format's `identifier`). */
+  identifier?: string;
   /** docId → graded relevance (0 = judged non-relevant). */
   judgments: Record<string, number>;
   /** What this query guards, when the dataset says. */

@@ -3,7 +3,7 @@
  *
  *   corpus/**\/*.md          the documents; a document's id is its path below corpus/
  *   queries.json            { version: 1, queries: [{ id, query, judgments: { docId: 0..3 }, … }] }   (optional)
- *   ask-cases.json          { version: 1, cases: [{ id, question, expectedSubstrings, mustCite, … }] }  (optional)
+ *   ask-cases.json          { version: 1, gate?, cases: [{ id, question, expectedSubstrings, mustCite, … }] }  (optional)
  *   translations.json       { version: 1, groups: [{ id, docs }] }                                      (optional)
  *   refusal-markers.json    { version: 1, markers: { <language>: [phrases] } }                           (optional)
  *
@@ -32,8 +32,13 @@ interface QueryRecord {
   note?: string;
 }
 
-/** Whether `folder` holds the fixture format: a queries.json or ask-cases.json that is a `{ version, … }` object. */
+/**
+ * Whether `folder` holds the fixture format: a queries.json or ask-cases.json that is a
+ * `{ version, … }` object, and a corpus/ folder (a corpus.jsonl instead makes it BEIR with answer
+ * cases beside it).
+ */
 export function isFixtureFormat(folder: string): boolean {
+  if (!isFolder(join(folder, "corpus")) && isFile(join(folder, "corpus.jsonl"))) return false;
   return ["queries.json", "ask-cases.json"].some((name) => {
     const path = join(folder, name);
     if (!isFile(path)) return false;
@@ -50,19 +55,19 @@ export function isFixtureFormat(folder: string): boolean {
 /** The answer cases (and translations, refusal markers) of the suite's format in `folder`, beside another format's retrieval data (BEIR). */
 export function readAnswerFiles(
   folder: string,
-  read: Pick<FormatRead, "askCases" | "askOrigins" | "translations" | "warnings" | "files"> & {
+  read: Pick<FormatRead, "askCases" | "askOrigins" | "translations" | "warnings" | "files" | "gate"> & {
     translationOrigins?: Map<TranslationGroup, RecordOrigin>;
   },
 ): void {
   const askPath = join(folder, "ask-cases.json");
   if (isFile(askPath)) {
     read.files.push(askPath);
-    const value = readJsonFile(askPath) as { cases?: unknown[] };
+    const value = readJsonFile(askPath) as { cases?: unknown[]; gate?: { minPassRate?: number; maxP95LatencyMs?: number } };
     checkSchema(askPath, "dataset-ask-cases.schema.json", value, recordNamer(value.cases ?? [], "case", "/cases"));
+    if (value.gate) read.gate = { ...value.gate, source: `${displayPath(askPath)} /gate` };
     (value.cases as AnswerCase[]).forEach((c, i) => {
-      const { $schema: _, ...fields } = c as AnswerCase & { $schema?: string };
-      read.askCases.push(fields);
-      read.askOrigins.set(fields, { file: askPath, record: `case ${c.id}`, pointer: `/cases/${i}` });
+      read.askCases.push(c);
+      read.askOrigins.set(c, { file: askPath, record: `case ${c.id}`, pointer: `/cases/${i}` });
     });
   }
   const translationsPath = join(folder, "translations.json");
@@ -127,6 +132,7 @@ export function readFixtureFormat(folder: string, collection: string): FormatRea
         ...(q.language ? { language: q.language } : {}),
         ...(q.category ? { category: q.category } : {}),
         ...(q.collection ? { collection: q.collection } : {}),
+        ...(q.identifier ? { identifier: q.identifier } : {}),
         judgments: { ...q.judgments },
         ...(q.note ? { note: q.note } : {}),
       };
@@ -154,6 +160,7 @@ export function readDemoFixtures(): FormatRead {
       language: q.language,
       category: q.category,
       ...(q.collection ? { collection: q.collection } : {}),
+      ...(q.identifier ? { identifier: q.identifier } : {}),
       judgments: { ...q.judgments },
       note: q.note,
     }),
