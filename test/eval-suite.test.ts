@@ -1,14 +1,15 @@
 /**
- * `pnpm eval` on the user's own data (EVAL_DATASET), and a plain `evalite run` of one file. The
+ * `pnpm eval` on the user's own data (EVAL_DATASET: a BEIR folder; a golden Q&A set whose
+ * thresholds decide the exit code), and a plain `evalite run` of one file. The
  * full offline run on the fixtures, and what the suite checks on it, is in test/targets-e2e.test.ts,
  * where the targets are compared with it: one run for both. What a one-file filter runs and builds
  * (`pnpm eval search`: search.eval.ts only, the dataset's index only) is checked on the `pnpm eval
  * search` that test/eval-init.test.ts makes on the starter dataset.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { stripAnsi } from "../helpers/evalite-terminal.js";
 import { evalInProcess, freePort, ROOT, RUN_TIMEOUT_MS, runEval, type EvalRun } from "./eval-run.js";
@@ -108,4 +109,52 @@ describe("pnpm eval on a BEIR folder (EVAL_DATASET)", () => {
     expect(r.stderr).toMatch(/^eval: EVAL_DATASET: \/no\/such\/beir: cannot read: no such folder/);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
   });
+});
+
+describe("pnpm eval on a golden Q&A set with thresholds", () => {
+  it(
+    "holds the answer eval's questions to the set's minPassRate and maxP95LatencyMs, shown in the verdict and the report: exit 0 when they hold, 1 when not",
+    async () => {
+      const sample = join(ROOT, "test/datasets/golden-qa/golden_qa.json");
+      const held = await run(["ask"], { EVAL_DATASET: sample });
+      expect(held.stdout).toMatch(
+        /^eval: dataset golden_qa \(5 queries, 6 answer cases\): golden Q&A set with an inline corpus \(detected: /m,
+      );
+      expect(held.stdout).toMatch(/^eval: dataset golden_qa: not mapped: \S+golden_qa\.json \/owner \(1 record\)/m);
+      const line = held.stdout.match(
+        /^gate: dataset thresholds \(\S+golden_qa\.json \/thresholds\) on Answers: questions \[offline extractive\]: pass rate (\S+) \((\d+)\/6\) ≥ 0\.5; p95 latency \d+ ms ≤ 60000 ms$/m,
+      );
+      expect(line, held.stdout).not.toBeNull();
+      expect(held.code, held.stdout + held.stderr).toBe(0);
+      const passed = Number(line![2]);
+      // The same set with a pass rate above what this run reached: the verdict fails, naming the thresholds.
+      const strict = join(dirname(held.dir), `strict-${basename(held.dir)}.json`);
+      dirs.push(strict);
+      writeFileSync(
+        strict,
+        readFileSync(sample, "utf8").replace('"minPassRate": 0.5', `"minPassRate": ${Math.min(1, (passed + 1) / 6).toFixed(4)}`),
+      );
+      const failed = await run(["ask"], { EVAL_DATASET: strict });
+      expect(failed.code, failed.stdout + failed.stderr).toBe(1);
+      expect(failed.stdout).toMatch(/: FAIL; p95 latency/);
+      expect(failed.stdout).toMatch(
+        /^eval: FAIL \(.*the dataset's thresholds \(\S+\.json \/thresholds\) did not hold on Answers: questions \[offline extractive\]\); exit 1$/m,
+      );
+      const report = JSON.parse(
+        readFileSync(
+          join(failed.reportsDir, readdirSync(failed.reportsDir).find((f) => f.endsWith(".json") && f !== "badge.json")!),
+          "utf8",
+        ),
+      );
+      expect(report.fixtures).toMatchObject({
+        kind: "golden-qa",
+        gate: { pass: false, checks: [{ passed, questions: 6, passRateOk: false }] },
+      });
+      expect(report.fixtures.unmapped).toEqual([
+        expect.objectContaining({ field: "/owner", records: 1 }),
+        expect.objectContaining({ field: "/questions/*/difficulty", records: 1 }),
+      ]);
+    },
+    2 * RUN_TIMEOUT_MS,
+  );
 });
