@@ -26,7 +26,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { basename, delimiter, join, resolve } from "node:path";
+import { delimiter, join, resolve } from "node:path";
 import { argumentsOrExit, parseCommandLine, positiveInteger, UsageError } from "../helpers/cli-args.js";
 import { type Dataset, judgedCases, loadDataset } from "../helpers/dataset.js";
 import { readRunShape, writeShapeEvals } from "../helpers/evalite-shape.js";
