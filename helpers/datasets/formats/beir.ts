@@ -12,8 +12,7 @@ import { FormatError, readBeirDataset } from "@hybrid-search/trec-eval/formats";
 import { displayPath } from "../../fixtures/paths.js";
 import { DatasetError, type RetrievalCase } from "../model.js";
 import { isFile, isFolder } from "../read.js";
-import type { FormatRead } from "./common.js";
-import { readRefusalMarkers } from "./common.js";
+import { type FormatRead, noRecords, readRefusalMarkers } from "./common.js";
 import { readAnswerFiles } from "./fixtures.js";
 
 /** Whether `folder` holds a BEIR dataset (its corpus.jsonl). */
@@ -40,8 +39,6 @@ export function readBeir(folder: string, split: string): FormatRead {
     if (!topic) continue;
     cases.push({ id: q.id, query: q.text, judgments: Object.fromEntries(topic.grades) });
   }
-  const warnings: string[] = [];
-  const files = [join(folder, "queries.jsonl"), join(folder, "qrels", `${split}.tsv`)];
   const corpus = join(folder, "corpus.jsonl");
   // The documents' texts are read only when an answer case's facts need checking against them.
   let texts: Map<string, string> | undefined;
@@ -56,22 +53,16 @@ export function readBeir(folder: string, split: string): FormatRead {
     return texts.get(id) ?? "";
   };
   const read: FormatRead = {
+    ...noRecords(),
     corpus,
     corpusSource: { kind: "jsonl", path: corpus },
     corpusView: { where: displayPath(corpus), ids: new Set(beir.corpusIds), text },
     corpusIds: beir.corpusIds,
     documentLanguages: new Map(),
     cases,
-    caseOrigins: new Map(),
-    askCases: [],
-    askOrigins: new Map(),
-    translations: [],
-    refusalMarkers: readRefusalMarkers(folder, warnings, files),
-    gate: null,
-    unmapped: [],
-    warnings,
-    files,
+    files: [join(folder, "queries.jsonl"), join(folder, "qrels", `${split}.tsv`)],
   };
+  read.refusalMarkers = readRefusalMarkers(folder, read.warnings, read.files);
   readAnswerFiles(folder, read);
   if (cases.length === 0 && read.askCases.length === 0)
     throw new DatasetError(

@@ -17,7 +17,7 @@ import { show } from "../../fixtures/errors.js";
 import { displayPath } from "../../fixtures/paths.js";
 import type { AnswerCase } from "../model.js";
 import { checkSchema, fail, isFile, readJsonFile, recordNamer } from "../read.js";
-import { documentsView, type FormatRead, languagesOf, readFolderDocuments, unmappedFields } from "./common.js";
+import { documentsCorpus, type FormatRead, noRecords, readFolderDocuments, unmappedFields } from "./common.js";
 
 export const GOLDEN_FILE = join("eval", "golden.json");
 
@@ -77,18 +77,10 @@ export function readBundle(root: string): FormatRead {
   });
   const extraTags = value.filter((r) => (r.tags ?? []).length > 1).length;
   return {
-    corpus: root,
-    corpusSource: { kind: "documents", documents, ids: "paths" },
-    corpusView: documentsView(`${displayPath(root)} (the bundle's documents)`, documents),
-    corpusIds: documents.map((d) => d.id),
-    documentLanguages: languagesOf(documents),
-    cases: [],
-    caseOrigins: new Map(),
+    ...documentsCorpus(root, `${displayPath(root)} (the bundle's documents)`, documents, "paths"),
+    ...noRecords(),
     askCases,
     askOrigins,
-    translations: [],
-    refusalMarkers: null,
-    gate: null,
     unmapped: [
       ...unmappedFields(path, value, new Set(["id", "question", "expected_answer", "must_cite", "tags"]), {}, "/*/"),
       ...(extraTags > 0
@@ -102,7 +94,6 @@ export function readBundle(root: string): FormatRead {
           ]
         : []),
     ],
-    warnings: [],
     files: [path],
   };
 }

@@ -42,6 +42,47 @@ export interface FormatRead {
   files: string[];
 }
 
+type CorpusPart = Pick<FormatRead, "corpus" | "corpusSource" | "corpusView" | "corpusIds" | "documentLanguages">;
+
+/** A corpus that is a folder the engine indexes itself: ids are paths below it. */
+export function folderCorpus(folder: string): CorpusPart {
+  const documents = readFolderDocuments(folder);
+  return {
+    corpus: folder,
+    corpusSource: { kind: "folder", path: folder },
+    corpusView: documentsView(displayPath(folder), documents),
+    corpusIds: documents.map((d) => d.id),
+    documentLanguages: languagesOf(documents),
+  };
+}
+
+/** A corpus of documents given as data (`corpus`: the file or folder they came from; `where`: how messages name it). */
+export function documentsCorpus(corpus: string, where: string, documents: DocumentInput[], ids: "paths" | "keys"): CorpusPart {
+  return {
+    corpus,
+    corpusSource: { kind: "documents", documents, ids },
+    corpusView: documentsView(where, documents),
+    corpusIds: documents.map((d) => d.id),
+    documentLanguages: languagesOf(documents),
+  };
+}
+
+/** A read's records before its reader fills them: none of each. */
+export function noRecords(): Omit<FormatRead, keyof CorpusPart> {
+  return {
+    cases: [],
+    caseOrigins: new Map(),
+    askCases: [],
+    askOrigins: new Map(),
+    translations: [],
+    refusalMarkers: null,
+    gate: null,
+    unmapped: [],
+    warnings: [],
+    files: [],
+  };
+}
+
 /** The documents of a folder, read by the engine's own reader (ids: paths below the folder; titles, languages, bodies as the index gets them). */
 export function readFolderDocuments(folder: string): DocumentInput[] {
   try {

@@ -14,10 +14,9 @@
  * given: the suite asks the real target).
  */
 import { join } from "node:path";
-import { displayPath } from "../../fixtures/paths.js";
 import type { AnswerCase, RetrievalCase } from "../model.js";
 import { checkSchema, fail, isFile, isFolder, readJsonFile, recordNamer } from "../read.js";
-import { documentsView, type FormatRead, languagesOf, readFolderDocuments, unmappedFields } from "./common.js";
+import { type FormatRead, folderCorpus, noRecords, unmappedFields } from "./common.js";
 
 interface LayoutQuery {
   id: string;
@@ -51,27 +50,8 @@ export function isFixturesLayout(folder: string): boolean {
 }
 
 export function readFixturesLayout(folder: string): FormatRead {
-  const corpusDir = join(folder, "corpus");
-  const documents = readFolderDocuments(corpusDir);
-  const files: string[] = [];
-  const read: FormatRead = {
-    corpus: corpusDir,
-    corpusSource: { kind: "folder", path: corpusDir },
-    corpusView: documentsView(displayPath(corpusDir), documents),
-    corpusIds: documents.map((d) => d.id),
-    documentLanguages: languagesOf(documents),
-    cases: [],
-    caseOrigins: new Map(),
-    relevantDocs: new Map(),
-    askCases: [],
-    askOrigins: new Map(),
-    translations: [],
-    refusalMarkers: null,
-    gate: null,
-    unmapped: [],
-    warnings: [],
-    files,
-  };
+  const read: FormatRead = { ...folderCorpus(join(folder, "corpus")), ...noRecords(), relevantDocs: new Map() };
+  const files = read.files;
   const queriesPath = join(folder, "queries.json");
   if (isFile(queriesPath)) {
     files.push(queriesPath);

@@ -18,7 +18,7 @@ import { displayPath, FIXTURES_DIR } from "../../fixtures/paths.js";
 import type { RecordOrigin } from "../lint.js";
 import type { AnswerCase, RetrievalCase, TranslationGroup } from "../model.js";
 import { checkSchema, fail, isFile, isFolder, readJsonFile, recordNamer } from "../read.js";
-import { documentsView, type FormatRead, languagesOf, readFolderDocuments, readRefusalMarkers } from "./common.js";
+import { type FormatRead, folderCorpus, noRecords, readRefusalMarkers } from "./common.js";
 
 interface QueryRecord {
   id: string;
@@ -90,27 +90,9 @@ export function readFixtureFormat(folder: string, collection: string): FormatRea
     fail(corpusDir, [
       { pointer: "", problem: "[empty-corpus] no corpus/ folder: the documents go in corpus/, one Markdown or text file each" },
     ]);
-  const documents = readFolderDocuments(corpusDir);
-  const warnings: string[] = [];
-  const files: string[] = [];
-  const read: FormatRead = {
-    corpus: corpusDir,
-    corpusSource: { kind: "folder", path: corpusDir },
-    corpusView: documentsView(displayPath(corpusDir), documents),
-    corpusIds: documents.map((d) => d.id),
-    documentLanguages: languagesOf(documents),
-    cases: [],
-    caseOrigins: new Map(),
-    relevantDocs: new Map(),
-    askCases: [],
-    askOrigins: new Map(),
-    translations: [],
-    refusalMarkers: readRefusalMarkers(folder, warnings, files),
-    gate: null,
-    unmapped: [],
-    warnings,
-    files,
-  };
+  const read: FormatRead = { ...folderCorpus(corpusDir), ...noRecords(), relevantDocs: new Map() };
+  const files = read.files;
+  read.refusalMarkers = readRefusalMarkers(folder, read.warnings, files);
   const queriesPath = join(folder, "queries.json");
   if (isFile(queriesPath)) {
     files.push(queriesPath);

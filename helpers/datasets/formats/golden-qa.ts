@@ -22,7 +22,7 @@ import { show } from "../../fixtures/errors.js";
 import { displayPath } from "../../fixtures/paths.js";
 import type { AnswerCase } from "../model.js";
 import { checkSchema, fail, isFile, readJsonFile, recordNamer } from "../read.js";
-import { documentsView, type FormatRead, unmappedFields } from "./common.js";
+import { documentsCorpus, type FormatRead, noRecords, unmappedFields } from "./common.js";
 
 export const GOLDEN_QA_FILE = "golden_qa.json";
 
@@ -101,19 +101,11 @@ export function readGoldenQa(path: string): FormatRead {
           source: `${displayPath(path)} /thresholds`,
         }
       : null;
-  const shown = displayPath(path);
   return {
-    corpus: path,
-    corpusSource: { kind: "documents", documents, ids: "keys" },
-    corpusView: documentsView(`${shown} /corpus`, documents),
-    corpusIds: documents.map((d) => d.id),
-    documentLanguages: new Map(documents.filter((d) => d.language).map((d) => [d.id, d.language!])),
-    cases: [],
-    caseOrigins: new Map(),
+    ...documentsCorpus(path, `${displayPath(path)} /corpus`, documents, "keys"),
+    ...noRecords(),
     askCases,
     askOrigins,
-    translations: [],
-    refusalMarkers: null,
     gate,
     unmapped: [
       ...unmappedFields(path, [value], new Set(["version", "description", "thresholds", "corpus", "questions"]), {}, "/"),
@@ -127,7 +119,6 @@ export function readGoldenQa(path: string): FormatRead {
         "/questions/*/",
       ),
     ],
-    warnings: [],
     files: [path],
   };
 }

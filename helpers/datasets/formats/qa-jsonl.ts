@@ -24,7 +24,7 @@ import { show } from "../../fixtures/errors.js";
 import { displayPath } from "../../fixtures/paths.js";
 import type { AnswerCase, RetrievalCase, UnmappedField } from "../model.js";
 import { checkSchema, fail, named, readJsonlFile } from "../read.js";
-import { documentsView, type FormatRead, unmappedFields } from "./common.js";
+import { documentsCorpus, type FormatRead, noRecords, unmappedFields } from "./common.js";
 
 interface QaRecord {
   id?: string | number;
@@ -166,20 +166,13 @@ export function readQaJsonl(path: string): FormatRead {
       why: "user_input is the question; question, given too, is not used",
     });
   return {
-    corpus: path,
-    corpusSource: { kind: "documents", documents, ids: "keys" },
-    corpusView: documentsView(`${displayPath(path)} (its reference_contexts)`, documents),
-    corpusIds: documents.map((d) => d.id),
-    documentLanguages: new Map(documents.filter((d) => d.language).map((d) => [d.id, d.language!])),
+    ...documentsCorpus(path, `${displayPath(path)} (its reference_contexts)`, documents, "keys"),
+    ...noRecords(),
     cases,
     caseOrigins,
     askCases,
     askOrigins,
-    translations: [],
-    refusalMarkers: null,
-    gate: null,
     unmapped,
-    warnings: [],
     files: [path],
   };
 }
