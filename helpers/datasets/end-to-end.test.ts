@@ -2,22 +2,25 @@
  * Each format's sample measured end to end, as a run measures it but without Evalite: its corpus
  * indexed (whatever its format: a folder, a corpus.jsonl, documents given as data), every judged
  * query ranked by the in-process engine and every answer case asked and given its question verdict
- * (every expectation it states). The same corpus is what a target is seeded with, and recorded
- * answers (`EVAL_RUN_DIR`) are judged against the same answer cases.
+ * (every expectation it states). The same corpus is what a target is seeded with (engine serve,
+ * seeded, answers as the engine in-process does), and recorded answers (`EVAL_RUN_DIR`) are judged
+ * against the same answer cases.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Engine } from "@hybrid-search/engine";
+import { serveEngine } from "@hybrid-search/engine/serve";
 import { afterAll, describe, expect, it } from "vitest";
 import { recognizeRefusal } from "../../scorers/refusal.js";
 import { questionVerdict } from "../../scorers/verdict.js";
 import { loadRefusalMarkers, translationsByDoc } from "../fixtures.js";
 import { REPO_ROOT } from "../fixtures/paths.js";
 import { buildTempIndex, type TempIndex } from "../setup-db.js";
+import { openHttpTarget } from "../targets/http-target.js";
 import { inProcessTarget } from "../targets/in-process.js";
 import { openRecordedTarget } from "../targets/recorded-target.js";
-import { datasetDocuments } from "../targets/seed.js";
+import { datasetDocuments, seedTarget } from "../targets/seed.js";
 import type { Target } from "../targets/target.js";
 import { indexSource, loadDataset } from "./load.js";
 import { type Dataset, judgedCases } from "./model.js";
@@ -144,4 +147,37 @@ describe("recorded answers against a golden Q&A set's cases", () => {
     expect(replayed.verdicts.map(outcome)).toEqual(live.verdicts.map(outcome));
     expect(live.verdicts.filter((v) => v.verdict.pass).length).toBeGreaterThan(0);
   });
+});
+
+describe("an HTTP target seeded with a dataset whose corpus is given as data (EVAL_TARGET_SEED)", () => {
+  it.each([
+    ["a golden Q&A set", join(SAMPLES, "golden-qa")],
+    ["question/reference JSONL", join(SAMPLES, "qa-jsonl/golden.jsonl")],
+  ])(
+    "%s: engine serve on an empty index holds its documents under their ids, and its answers get the in-process verdicts",
+    async (_what, source) => {
+      const dataset = loadDataset({ EVAL_DATASET: source });
+      const { target: local } = await inProcess(dataset);
+      const folder = mkdtempSync(join(tmpdir(), "seeded-"));
+      dirs.push(folder);
+      const empty = Engine.open(join(folder, "empty.db"), { create: true });
+      const server = await serveEngine(empty, { port: 0 });
+      try {
+        const seed = { collection: "eval-seed", keep: false, timeoutMs: 60_000 };
+        const remote = await openHttpTarget({ url: server.url, timeoutMs: 60_000, retries: 0, concurrency: 2, backoffMs: 5, seed });
+        const said: string[] = [];
+        const session = await seedTarget(remote, dataset, seed, { say: (l) => void said.push(l), warn: (l) => void said.push(l) });
+        expect(session.documents).toBe(dataset.corpusIds.length);
+        const [live, served] = [await measure(dataset, local), await measure(dataset, remote)];
+        const outcome = (v: (typeof live.verdicts)[number]) => [v.id, v.verdict.pass, v.answer.citations.map((c) => c.docId)];
+        expect(served.verdicts.map(outcome)).toEqual(live.verdicts.map(outcome));
+        expect(served.rankings.map((r) => r.docs)).toEqual(live.rankings.map((r) => r.docs));
+        await session.release();
+        expect(empty.stats().collections).toEqual([]);
+      } finally {
+        await server.close();
+        empty.close();
+      }
+    },
+  );
 });
