@@ -158,3 +158,19 @@ describe("pnpm eval on a golden Q&A set with thresholds", () => {
     2 * RUN_TIMEOUT_MS,
   );
 });
+
+describe("pnpm eval where the dataset feeds no selected eval", () => {
+  it(
+    "says that no eval could run, and which and why, instead of a run with nothing in it",
+    async () => {
+      // A bundle's questions state no language: the cross-language evals have nothing to measure.
+      const r = await run(["multilingual"], { EVAL_DATASET: join(ROOT, "test/datasets/bundle") });
+      expect(r.code, r.stdout + r.stderr).toBe(1);
+      expect(r.stdout).toMatch(/^eval: no eval could run: every selected eval was skipped$/m);
+      expect(r.stdout).toMatch(
+        /^eval: 2 eval\(s\) skipped, not scored: Cross-language recall, Cross-language recall matrix \(no query of dataset bundle states its language\)$/m,
+      );
+    },
+    RUN_TIMEOUT_MS,
+  );
+});
