@@ -16,12 +16,12 @@
  * mode the suite measures (search, vsearch, query at fast, balanced, thorough; top 10), and, when
  * the dataset has answer cases, one `pnpm engine ask --batch` of its questions. With answer cases
  * it also times the answer side alone: `pnpm eval ask` against `pnpm engine index` and `pnpm
- * engine ask --batch` of the same questions. Both run as package.json's scripts with
+ * engine ask --batch` of the same questions (`--answers-only`: that alone). Both run as package.json's scripts with
  * node_modules/.bin on the PATH, as pnpm runs them, without pnpm's own start-up. Reports each time,
  * their ratio (goal: at most 1.5×) and the peak memory (resident set, summed over the process and
  * its children).
  *
- * Usage: pnpm bench:eval [--runs N] [--dataset <folder>]
+ * Usage: pnpm bench:eval [--runs N] [--dataset <folder> [--answers-only]]
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -32,14 +32,19 @@ import { type Dataset, judgedCases, loadDataset } from "../helpers/dataset.js";
 import { readRunShape, writeShapeEvals } from "../helpers/evalite-shape.js";
 import { endedChildrenCpuMs, treeRss } from "../helpers/process-tree.js";
 
-const USAGE = "Usage: pnpm bench:eval [--runs N] [--dataset <folder>]";
+const USAGE = "Usage: pnpm bench:eval [--runs N] [--dataset <folder> [--answers-only]]";
 const root = resolve(import.meta.dirname, "..");
 const options = argumentsOrExit("bench:eval", () => {
-  const { values } = parseCommandLine({ options: { runs: { type: "string" }, dataset: { type: "string" } } }, USAGE);
+  const { values } = parseCommandLine(
+    { options: { runs: { type: "string" }, dataset: { type: "string" }, "answers-only": { type: "boolean" } } },
+    USAGE,
+  );
   const dataset = values.dataset === undefined ? null : resolve(values.dataset);
   if (dataset !== null && !existsSync(dataset))
     throw new UsageError(`--dataset: ${values.dataset} does not exist; pnpm bench:beir <folder> writes one`);
-  return { runs: positiveInteger("runs", values.runs, dataset === null ? 3 : 2), dataset };
+  if (values["answers-only"] && dataset === null)
+    throw new UsageError(`--answers-only times a dataset's answer side; name it with --dataset`);
+  return { runs: positiveInteger("runs", values.runs, dataset === null ? 3 : 2), dataset, answersOnly: values["answers-only"] === true };
 });
 
 const scratch = mkdtempSync(join(tmpdir(), "bench-eval-"));
@@ -220,7 +225,7 @@ function engineCorpus(dataset: Dataset): string {
   return path;
 }
 
-async function onDataset(folder: string, runs: number): Promise<void> {
+async function onDataset(folder: string, runs: number, answersOnly: boolean): Promise<void> {
   // The engine gets exactly the queries the suite's retrieval evals rank (the judged ones), and the questions its answer evals ask.
   const dataset = argumentsOrExit("bench:eval", () => {
     try {
@@ -260,7 +265,13 @@ async function onDataset(folder: string, runs: number): Promise<void> {
     peakRss: number;
   }> = [];
   const answerRounds: Array<{ suite: Measured; index: Measured; ask: Measured }> = [];
+  if (answersOnly && !answers) throw new Error(`--answers-only: dataset ${dataset.name} has no answer cases`);
   for (let i = 0; i < runs; i++) {
+    if (!answersOnly) await fullRound(i);
+    if (answers) await answerRound(i);
+  }
+  /** The whole suite against the engine's whole work. */
+  async function fullRound(i: number): Promise<void> {
     // Status 1 is a verdict (a floor fell, an eval failed), not a failure to run.
     const suite = await script("eval", [], { ...suiteEnv(`suite-${i}`), EVAL_DATASET: folder }, [0, 1]);
     suites.push(suite);
@@ -288,27 +299,31 @@ async function onDataset(folder: string, runs: number): Promise<void> {
     console.log(
       `  ratio:  suite ÷ engine ${(suite.ms / total).toFixed(2)}× wall, ${(suite.cpuMs / cpuMs).toFixed(2)}× CPU; ÷ the engine without its ${commands} start-ups (${seconds(work)}, CPU ${seconds(workCpuMs)}) ${(suite.ms / work).toFixed(2)}× wall, ${(suite.cpuMs / workCpuMs).toFixed(2)}× CPU`,
     );
-    if (answers) {
-      // The answer side alone: the answer evals against the engine indexing and answering the same questions.
-      const askSuite = await script("eval", ["ask"], { ...suiteEnv(`ask-${i}`), EVAL_DATASET: folder }, [0, 1]);
-      const askDb = join(scratch, `engine-ask-${i}.db`);
-      const askIndex = await script("engine", ["index", corpus, "--db", askDb, "--collection", dataset.collection]);
-      const ask = await script("engine", ["ask", "--batch", questions, "--db", askDb, "--out", join(scratch, "answers.jsonl")]);
-      answerRounds.push({ suite: askSuite, index: askIndex, ask });
-      const engineMs = askIndex.ms + ask.ms;
-      console.log(
-        `  answers: pnpm eval ask ${seconds(askSuite.ms)} (CPU ${seconds(askSuite.cpuMs)}, load ${askSuite.load.toFixed(2)}, peak ${mib(askSuite.peakRss)}); engine index ${seconds(askIndex.ms)} + ask --batch ${seconds(ask.ms)} = ${seconds(engineMs)} (CPU ${seconds(askIndex.cpuMs + ask.cpuMs)}, peak ${mib(Math.max(askIndex.peakRss, ask.peakRss))}); ratio ${(askSuite.ms / engineMs).toFixed(2)}× wall, ${(askSuite.cpuMs / (askIndex.cpuMs + ask.cpuMs)).toFixed(2)}× CPU`,
-      );
-    }
   }
-  const ratios = suites.map((s, i) => s.ms / engines[i]!.total);
-  const ratio = median(ratios);
-  const cpuRatio = median(suites.map((s, i) => s.cpuMs / engines[i]!.cpuMs));
-  const workRatio = median(suites.map((s, i) => s.ms / engines[i]!.work));
-  const workCpuRatio = median(suites.map((s, i) => s.cpuMs / engines[i]!.workCpuMs));
-  console.log(
-    `median over ${runs} runs: suite ${seconds(median(suites.map((s) => s.ms)))}, engine ${seconds(median(engines.map((e) => e.total)))}, ratio ${ratio.toFixed(2)}× [${ratios.map((r) => `${r.toFixed(2)}×`).join(", ")}]; goal ≤ 1.5× — ${ratio <= 1.5 ? "met" : "MISSED"}; CPU time ratio ${cpuRatio.toFixed(2)}×; without the engine's start-ups ${workRatio.toFixed(2)}× wall, ${workCpuRatio.toFixed(2)}× CPU; peak memory: suite ${mib(Math.max(...suites.map((s) => s.peakRss)))}, engine ${mib(Math.max(...engines.map((e) => e.peakRss)))}; load average now ${load()}`,
-  );
+  /** The answer side alone: the answer evals against the engine indexing and answering the same questions. */
+  async function answerRound(i: number): Promise<void> {
+    const askSuite = await script("eval", ["ask"], { ...suiteEnv(`ask-${i}`), EVAL_DATASET: folder }, [0, 1]);
+    const askDb = join(scratch, `engine-ask-${i}.db`);
+    const askIndex = await script("engine", ["index", corpus, "--db", askDb, "--collection", dataset.collection]);
+    const ask = await script("engine", ["ask", "--batch", questions, "--db", askDb, "--out", join(scratch, "answers.jsonl")]);
+    answerRounds.push({ suite: askSuite, index: askIndex, ask });
+    const engineMs = askIndex.ms + ask.ms;
+    if (answersOnly) console.log(`run ${i + 1} of ${runs}:`);
+    console.log(
+      `  answers: pnpm eval ask ${seconds(askSuite.ms)} (CPU ${seconds(askSuite.cpuMs)}, load ${askSuite.load.toFixed(2)}, peak ${mib(askSuite.peakRss)}); engine index ${seconds(askIndex.ms)} + ask --batch ${seconds(ask.ms)} = ${seconds(engineMs)} (CPU ${seconds(askIndex.cpuMs + ask.cpuMs)}, peak ${mib(Math.max(askIndex.peakRss, ask.peakRss))}); ratio ${(askSuite.ms / engineMs).toFixed(2)}× wall, ${(askSuite.cpuMs / (askIndex.cpuMs + ask.cpuMs)).toFixed(2)}× CPU`,
+    );
+  }
+  if (suites.length > 0) printFull();
+  function printFull(): void {
+    const ratios = suites.map((s, i) => s.ms / engines[i]!.total);
+    const ratio = median(ratios);
+    const cpuRatio = median(suites.map((s, i) => s.cpuMs / engines[i]!.cpuMs));
+    const workRatio = median(suites.map((s, i) => s.ms / engines[i]!.work));
+    const workCpuRatio = median(suites.map((s, i) => s.cpuMs / engines[i]!.workCpuMs));
+    console.log(
+      `median over ${runs} runs: suite ${seconds(median(suites.map((s) => s.ms)))}, engine ${seconds(median(engines.map((e) => e.total)))}, ratio ${ratio.toFixed(2)}× [${ratios.map((r) => `${r.toFixed(2)}×`).join(", ")}]; goal ≤ 1.5× — ${ratio <= 1.5 ? "met" : "MISSED"}; CPU time ratio ${cpuRatio.toFixed(2)}×; without the engine's start-ups ${workRatio.toFixed(2)}× wall, ${workCpuRatio.toFixed(2)}× CPU; peak memory: suite ${mib(Math.max(...suites.map((s) => s.peakRss)))}, engine ${mib(Math.max(...engines.map((e) => e.peakRss)))}; load average now ${load()}`,
+    );
+  }
   if (answerRounds.length > 0) {
     const askRatios = answerRounds.map((r) => r.suite.ms / (r.index.ms + r.ask.ms));
     const askRatio = median(askRatios);
@@ -319,4 +334,4 @@ async function onDataset(folder: string, runs: number): Promise<void> {
 }
 
 if (options.dataset === null) await onFixtures(options.runs);
-else await onDataset(options.dataset, options.runs);
+else await onDataset(options.dataset, options.runs, options.answersOnly);
