@@ -3,7 +3,9 @@
 //
 // Dependencies point one way: the system under test (packages/engine) and the measuring packages
 // (packages/trec-eval, packages/eval-gate) depend on nothing of the suite or of each other; the
-// suite (evals/, scorers/, helpers/) depends on them; bin/ and bench/ only wire.
+// target contract (packages/target-contract) depends on nothing of the workspace, and only the
+// engine's server implements it among the packages; the suite (evals/, scorers/, helpers/) depends
+// on them; bin/ and bench/ only wire.
 /** Dependencies on npm packages and Node built-ins, which any package may have. */
 const EXTERNAL = ["npm", "npm-dev", "core", "npm-optional", "npm-peer", "npm-no-pkg", "npm-unknown"];
 
@@ -17,18 +19,28 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
-    // The three packages: each imports nothing outside its own folder (npm packages and Node's own are fine).
+    // The packages: each imports nothing of the workspace outside its own folder (npm packages and
+    // Node's own are fine), except the target contract where a package implements it.
     ...[
-      ["engine", "The system under test must not know how it is measured."],
-      ["trec-eval", "The ruler (trec_eval's measures) must not depend on what it measures."],
-      ["eval-gate", "The gate takes its inputs as data."],
-    ].map(([pkg, why]) => ({
+      ["engine", "The system under test must not know how it is measured; it may implement the target contract.", ["target-contract"]],
+      ["trec-eval", "The ruler (trec_eval's measures) must not depend on what it measures.", []],
+      ["eval-gate", "The gate takes its inputs as data.", []],
+      ["target-contract", "The contract between a target and the suite belongs to neither side of a call.", []],
+    ].map(([pkg, why, allowed]) => ({
       name: `${pkg}-self-contained`,
       severity: "error",
-      comment: `${why} packages/${pkg} imports nothing outside itself.`,
+      comment: `${why} packages/${pkg} imports nothing outside itself${allowed.length > 0 ? ` but packages/${allowed.join(", ")}` : ""}.`,
       from: { path: `^packages/${pkg}/` },
-      to: { path: `^(?!packages/${pkg}/)`, dependencyTypesNot: EXTERNAL },
+      to: { path: `^(?!packages/(${[pkg, ...allowed].join("|")})/)`, dependencyTypesNot: EXTERNAL },
     })),
+    {
+      name: "engine-core-without-contract",
+      severity: "error",
+      comment:
+        "Only the engine's server (packages/engine/src/serve/) implements the target contract, and its tests check it; the engine's core (index, retrieval, models, ask, the CLI) never sees it.",
+      from: { path: "^packages/engine/", pathNot: "^packages/engine/(src/serve|test)/" },
+      to: { path: "^packages/target-contract/" },
+    },
     {
       name: "scorers-are-pure",
       severity: "error",

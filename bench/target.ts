@@ -13,7 +13,7 @@
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { Engine } from "@hybrid-search/engine";
-import { CONTRACT_MODES } from "@hybrid-search/engine/contract";
+import { CONTRACT_MODES } from "@hybrid-search/target-contract";
 import { percentile } from "@hybrid-search/eval-gate/stats";
 import { argumentsOrExit, parseCommandLine, positiveInteger } from "../helpers/cli-args.js";
 import { judgedCases, loadDataset } from "../helpers/dataset.js";

@@ -1,7 +1,7 @@
 /**
  * `pnpm bench:watch`: how long from saving a corpus document to updated scores in watch mode.
  * Starts `evalite watch <eval file>` (by default evals/search.eval.ts, one retrieval eval file on
- * the fixture corpus) on a free port with its own storage in a scratch folder, waits for the first
+ * the fixture corpus) on a port the system picks with its own storage in a scratch folder, waits for the first
  * run, then edits one corpus document N times (a sentence appended each time). Each edit is timed
  * from the write until Evalite's storage (the SQLite file at EVALITE_STORAGE, polled every 10 ms)
  * holds a new run whose every case is finished and scored — what the UI then shows. Prints each
@@ -12,7 +12,6 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import Database from "better-sqlite3";
@@ -50,17 +49,6 @@ function cleanUp(): void {
 }
 process.on("exit", cleanUp);
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130));
-
-/** A port nobody listens on now (the OS picks it). */
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-    server.on("error", fail);
-  });
-}
 
 interface RunState {
   id: number;
@@ -111,15 +99,17 @@ async function completeRunAfter(after: number, cases: number | null, timeoutMs: 
 }
 
 let output = "";
-const port = await freePort();
+// Port 0: the server binds a port the system picks and says which (patched Evalite), nothing to race for.
 watcher = spawn(join(root, "node_modules/.bin/evalite"), ["watch", args.evalFile], {
   cwd: root,
-  env: { ...process.env, EVALITE_PORT: String(port), EVALITE_STORAGE: storagePath },
+  env: { ...process.env, EVALITE_PORT: "0", EVALITE_STORAGE: storagePath },
   stdio: ["pipe", "pipe", "pipe"],
 });
 // The watcher's output, kept for the error message when it stops or stalls.
+let port = "unknown";
 const keep = (chunk: Buffer): void => {
   output = (output + chunk.toString()).slice(-20_000);
+  port = /^Port 0: using port (\d+)/m.exec(output)?.[1] ?? port;
 };
 watcher.stdout!.on("data", keep);
 watcher.stderr!.on("data", keep);

@@ -8,41 +8,25 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
-import {
-  type Baseline,
-  type CaseChange,
-  describeChanges,
-  type FloorChange,
-  floorMode,
-  logChanges,
-  lowerFloors,
-  ratchet,
-  writeBaseline,
-} from "@hybrid-search/eval-gate/baseline";
-import { acceptFailures, recordCases } from "@hybrid-search/eval-gate/case-ratchet";
+import type { EvaliteVerdict } from "@hybrid-search/eval-gate/analysis";
+import { type Baseline, type CaseChange, type FloorChange, writeBaseline } from "@hybrid-search/eval-gate/baseline";
 import { exportRun, markFailedSuites, type RecordingStorage, recordCreatedRuns } from "@hybrid-search/eval-gate/evalite-storage";
-import { checkPassMarkNames, withFlags } from "@hybrid-search/eval-gate/pass-marks";
-import {
-  analyzeRun,
-  buildReport,
-  checkRun,
-  type EvaliteVerdict,
-  evaliteStatus,
-  measuredMetrics,
-  pct,
-  type Report,
-} from "@hybrid-search/eval-gate/report";
+import { type GateOptions, judgeRun } from "@hybrid-search/eval-gate/judge-run";
+import { describeChanges } from "@hybrid-search/eval-gate/ratchet";
+import { pct, type Report } from "@hybrid-search/eval-gate/report";
 import { readRunInfo, readSkippedEvals, type RunInfo, type SkippedEval, skippedName } from "@hybrid-search/eval-gate/run-info";
 import { suiteVerdicts } from "@hybrid-search/eval-gate/suite-verdicts";
 import { notGatedReason, skippedCounts, targetCallsLine, writeReportSet } from "@hybrid-search/eval-gate/writers";
-import type { Evalite } from "evalite";
 import { runEvalite } from "evalite/runner";
+import type { Evalite } from "evalite";
 import type { Vitest } from "vitest/node";
+import { JUDGED_GRADERS } from "../scorers/judged-graders.js";
 import type { Dataset } from "../helpers/dataset.js";
 import type { EvalArgs } from "../helpers/eval-args.js";
 import { COMPILED_SUITE_ENV, isCompiledEntry } from "../helpers/compiled-suite.js";
-import { applyDatasetGate } from "../helpers/datasets/thresholds.js";
+import { datasetGateLines, QUESTIONS_EVAL } from "../helpers/datasets/thresholds.js";
 import { GATED_ENV, SELECTION_ENV } from "../helpers/eval-selection.js";
+import { evaliteSocketPath } from "../helpers/evalite-socket.js";
 import { filterEvaliteOutput } from "../helpers/evalite-terminal.js";
 import { REPO_ROOT } from "../helpers/fixtures/paths.js";
 import { processStartedAt, runWallSeconds } from "../helpers/run-clock.js";
@@ -105,6 +89,8 @@ export async function runAndJudge(checked: CheckedRun): Promise<number> {
       mode: "run-once",
       cwd: root,
       storage: recording.storage,
+      // No TCP port: the server only carries the model cache to the workers (helpers/evalite-socket.ts).
+      serverSocket: evaliteSocketPath(work),
       // No scoreThreshold: the gate decides, and says in its block whether --threshold was part of it.
       ...args.evalite,
       ...(args.verbose ? {} : { hideTable: true }),
@@ -118,7 +104,7 @@ export async function runAndJudge(checked: CheckedRun): Promise<number> {
   terminal.restore();
   const verdict = evaliteVerdict(vitest);
   try {
-    return await judgeRun({
+    return await judgeAndReport({
       ...checks,
       configuredThreshold: evalite.threshold,
       verdict,
@@ -146,12 +132,14 @@ interface RunToJudge extends Omit<CheckedRun, "evalite" | "selected"> {
 }
 
 /**
- * Step 3 (module comment): reads exactly this invocation's run back, gates it, writes the report
- * set, writes the gate's verdict into each suite of the run (status "fail" for a suite it failed:
- * the ⊗ of Evalite's UI, suite-verdicts.ts) and prints the verdict; returns the exit status.
+ * Step 3 (module comment): reads exactly this invocation's run back, has the gate judge it
+ * (`judgeRun`, packages/eval-gate/src/judge-run.ts: the verdict is decided there, once), writes
+ * what it returns — the baseline, the report set, the gate's verdict into each suite of the run
+ * (status "fail" for a suite it failed: the ⊗ of Evalite's UI, suite-verdicts.ts) — and prints the
+ * verdict; returns the exit status.
  */
-async function judgeRun(run: RunToJudge): Promise<number> {
-  const { args, io, baseline, baselinePath, verdict, recording } = run;
+async function judgeAndReport(run: RunToJudge): Promise<number> {
+  const { args, io, baselinePath, verdict, recording } = run;
   const say = (line: string): void => io.stdout(`${line}\n`);
   // Exactly the run this invocation created ("run-once" makes one, lazily, at its first eval).
   const [runId, ...more] = recording.createdRunIds;
@@ -162,25 +150,22 @@ async function judgeRun(run: RunToJudge): Promise<number> {
   } catch (error) {
     return configError(error, io);
   }
-  if (runId === undefined) {
-    // Which evals could not run and why: the skipped ones with their reasons, the files that did not load.
-    if (skipped.length > 0 && verdict.unloadedFiles.length === 0) say(`eval: no eval could run: every selected eval was skipped`);
-    else
-      say(
-        `eval: Evalite recorded no run (every eval file failed to load, or every eval was skipped); its output above says why${verdict.unloadedFiles.length > 0 ? ` (did not load: ${verdict.unloadedFiles.join(", ")})` : ""}`,
-      );
-    if (skipped.length > 0) say(skippedLine(skipped));
-    return 1;
-  }
-  if (output === null) {
+  if (runId !== undefined && output === null) {
     io.stderr(`eval: Evalite created runs ${recording.createdRunIds.join(", ")} in one "run-once" run; no verdict\n`);
     return 2;
   }
-  if (args.outputPath !== null) {
+  if (output !== null && args.outputPath !== null) {
     const path = resolve(args.outputPath);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, JSON.stringify(output, null, 2));
     say(`eval: this run's results (Evalite's JSON export, run ${output.run.id}): ${relative(process.cwd(), path)}`);
+  }
+  const shown = relative(process.cwd(), baselinePath) || baselinePath;
+  if (output === null) {
+    const unrecorded = judgeRun({ output: null, evalite: verdict, skipped }, run.baseline, gateOptions(run, shown));
+    say(`eval: ${unrecorded.reason}`);
+    if (skipped.length > 0) say(skippedLine(skipped));
+    return unrecorded.exitStatus;
   }
   let runInfo: RunInfo;
   try {
@@ -188,85 +173,32 @@ async function judgeRun(run: RunToJudge): Promise<number> {
   } catch (error) {
     return configError(error, io);
   }
-
-  const mode = floorMode(runInfo.mode, run.dataset.name);
-  const floorsOf = baseline.floors[mode] ?? {};
-  const passMarks = withFlags(baseline.passMarks, args.passMarks);
-  const analysis = analyzeRun(output, (evalKey) => Object.keys(floorsOf[evalKey] ?? {}), passMarks);
-  try {
-    // A mark for a metric nobody measures is a typo: named where it was set, exit 2.
-    const floored = Object.values(baseline.floors).flatMap((evals) => Object.values(evals).flatMap((metrics) => Object.keys(metrics)));
-    const flagged = new Set(args.passMarks.map((p) => p.metric));
-    checkPassMarkNames(passMarks, new Set([...measuredMetrics(analysis), ...floored]), (metric) =>
-      flagged.has(metric)
-        ? `--pass-mark ${metric}=…`
-        : `${relative(process.cwd(), baselinePath) || baselinePath}: /passMarks/metrics/${metric}`,
-    );
-  } catch (error) {
-    return configError(error, io);
-  }
-  const git = gitInfo(root);
-  const context = {
-    date: run.startedAt.toISOString(),
-    commit: git.commit,
-    dirty: git.dirty,
-    reason: args.reason ?? "pnpm eval --update-baseline",
-  };
-  const changes: FloorChange[] = [];
-  const caseChanges: CaseChange[] = [];
-  try {
-    if (args.lowerFloors.length > 0)
-      changes.push(...lowerFloors(baseline, mode, args.lowerFloors, analysis.aggregates, analysis.ranEvals, context));
-    if (args.acceptFailures.length > 0) {
-      const accepted = acceptFailures(baseline, mode, args.acceptFailures, analysis.units);
-      logChanges(baseline, mode, "lower", { cases: accepted }, context);
-      caseChanges.push(...accepted);
-    }
-  } catch (error) {
-    return configError(error, io);
-  }
-  // The gate holds this run to the baseline as it stands after an explicit lowering, before any raise.
-  const checks = checkRun(baseline, mode, analysis, skipped);
-  if (args.updateBaseline) {
-    if (evaliteStatus(verdict) === 0) {
-      changes.push(...ratchet(baseline, mode, analysis.aggregates, context));
-      const recorded = recordCases(baseline, mode, analysis.units, new Set(analysis.suites.map((s) => s.name)));
-      logChanges(baseline, mode, "raise", { cases: recorded }, context);
-      caseChanges.push(...recorded);
-    } else say(`baseline: not raised: an eval failed in this run`);
-  }
-  if (changes.length > 0 || caseChanges.length > 0 || (args.updateBaseline && run.upgradedFrom !== null))
-    writeBaseline(baselinePath, baseline);
+  const judged = judgeRun(
+    {
+      output,
+      evalite: verdict,
+      runInfo,
+      skipped,
+      fixtures: fixtureInfo(run.dataset),
+      startedAt: run.startedAt,
+      finishedAt: new Date(),
+      git: gitInfo(root),
+      args: run.argv,
+      filter: args.filter,
+      // A dataset's own thresholds (a golden Q&A set's) are part of the verdict, with that format's semantics.
+      datasetGate: run.dataset.gate ? { ...run.dataset.gate, eval: QUESTIONS_EVAL } : null,
+    },
+    run.baseline,
+    gateOptions(run, shown),
+  );
+  if (judged.kind === "refused") return configError(judged.error, io);
+  if (judged.notRaised !== null) say(`baseline: not raised: ${judged.notRaised}`);
+  if (judged.writeBaseline) writeBaseline(baselinePath, judged.baseline);
   if (run.upgradedFrom !== null)
     say(
-      `baseline: ${relative(process.cwd(), baselinePath) || baselinePath} is version ${run.upgradedFrom}, read as version 2 (MRR is now MRR@10; no ceilings or recorded cases yet)${args.updateBaseline ? "; written as version 2" : "; pnpm eval --update-baseline writes it as version 2"}`,
+      `baseline: ${shown} is version ${run.upgradedFrom}, read as version 2 (MRR is now MRR@10; no ceilings or recorded cases yet)${args.updateBaseline ? "; written as version 2" : "; pnpm eval --update-baseline writes it as version 2"}`,
     );
-
-  const report = buildReport({
-    startedAt: run.startedAt,
-    finishedAt: new Date(),
-    git,
-    args: run.argv,
-    runInfo,
-    floorMode: mode,
-    fixtures: fixtureInfo(run.dataset),
-    evalite: verdict,
-    evaliteThreshold:
-      args.threshold !== null
-        ? { threshold: args.threshold, source: "--threshold", binding: true }
-        : { threshold: run.configuredThreshold, source: run.configuredThreshold === null ? "none" : "evalite.config.ts", binding: false },
-    output,
-    analysis,
-    baselinePath: relative(root, baselinePath) || baselinePath,
-    ...checks,
-    changes,
-    caseChanges,
-    filter: args.filter,
-    skipped,
-    root,
-  });
-  // A dataset's own thresholds (a golden Q&A set's) are part of the verdict, with that format's semantics.
-  const datasetGate = applyDatasetGate(report, run.dataset.gate);
+  const { report, changes, caseChanges } = judged;
   const reportsDir = resolve(process.env.EVAL_REPORTS_DIR?.trim() || join(root, "reports"));
   const paths = writeReportSet(args.keepReport ? join(reportsDir, "kept") : reportsDir, report);
   try {
@@ -276,7 +208,7 @@ async function judgeRun(run: RunToJudge): Promise<number> {
     say(`eval: the gate's verdicts could not be written to Evalite's storage (the UI's ⊗ marks): ${firstLine(error)}`);
   }
   printVerdict(report, changes, baselinePath, say);
-  for (const line of datasetGate) say(line);
+  if (report.fixtures.gate) for (const line of datasetGateLines(report.fixtures.gate)) say(line);
   printCases(report, caseChanges, say);
   const written = [paths.markdown, paths.junit, ...(paths.badge ? [paths.badge] : [])].map((p) => relative(process.cwd(), p));
   say(
@@ -286,7 +218,26 @@ async function judgeRun(run: RunToJudge): Promise<number> {
   say(
     `eval: ${report.status.toUpperCase()}${report.statusReasons.length > 0 ? ` (${report.statusReasons.join("; ")})` : ""}; exit ${report.exitStatus}`,
   );
-  return report.exitStatus;
+  return judged.exitStatus;
+}
+
+/** The command line's say in the verdict (judge-run.ts `GateOptions`); `shown`: the baseline's path as messages name it. */
+function gateOptions(run: RunToJudge, shown: string): GateOptions {
+  const { args } = run;
+  return {
+    updateBaseline: args.updateBaseline,
+    lowerFloors: args.lowerFloors,
+    acceptFailures: args.acceptFailures,
+    reason: args.reason,
+    passMarks: args.passMarks,
+    threshold: args.threshold,
+    configuredThreshold: run.configuredThreshold,
+    judgedGraders: JUDGED_GRADERS,
+    baselinePath: relative(root, run.baselinePath) || run.baselinePath,
+    baselineShown: shown,
+    upgradedFrom: run.upgradedFrom,
+    root,
+  };
 }
 
 /**
@@ -311,7 +262,7 @@ function printVerdict(report: Report, changes: readonly FloorChange[], baselineP
   if (report.skipped.length > 0) say(skippedLine(report.skipped));
   if (g.checked + g.notRun + g.skipped === 0) {
     say(
-      `gate: NOT GATED: no ${report.floorMode} floors in ${where}, so no mean of this run is held to a floor; it passes only when no eval failed and every eval scored something. Set floors with: pnpm eval --update-baseline --reason "..."`,
+      `gate: NOT GATED: no ${report.floorMode} floors in ${where}, so no mean of this run is held to a floor; it passes only when no eval failed, the target and every model answered every case, and every eval scored something. Set floors with: pnpm eval --update-baseline --reason "..."`,
     );
   } else {
     say(

@@ -6,8 +6,8 @@
  * `evalite watch` runs), with the selection in EVAL_SELECTED_FILES for evalite.config.ts.
  *
  * Not gated: global setup prints so, and which `pnpm eval` command gives the verdict.
- * Exit status: 2 a bad argument or a filter that selects no eval file (one line); otherwise the
- * session runs until Evalite's `q` or Ctrl-C.
+ * Exit status: 2 a bad argument, a filter that selects no eval file, or Evalite failing to start
+ * (one line); otherwise the session runs until Evalite's `q` or Ctrl-C.
  */
 import { ConfigError } from "@hybrid-search/eval-gate";
 import type { runEvalite } from "evalite/runner";
@@ -41,6 +41,12 @@ export async function main(argv: string[], io: CommandIo = processIo(), start: S
   // evalite.config.ts is loaded in this process: it reads the selection from the environment.
   if (selected === null) delete process.env[SELECTION_ENV];
   else process.env[SELECTION_ENV] = JSON.stringify(selected);
-  await start({ mode: "watch-for-file-changes", cwd: REPO_ROOT, ...evalite });
+  try {
+    await start({ mode: "watch-for-file-changes", cwd: REPO_ROOT, ...evalite });
+  } catch (error) {
+    // E.g. every port from server.port to three after it taken (patched Evalite binds, then says so).
+    io.stderr(`eval:watch: Evalite could not start: ${(error instanceof Error ? error.message : String(error)).split("\n")[0]}\n`);
+    return 2;
+  }
   return 0;
 }

@@ -11,12 +11,15 @@
  *    output passes through helpers/evalite-terminal.ts: one line per eval file, no table, no
  *    threshold or port line of Evalite's, unless --verbose.
  * 3. Reads exactly that run back from the storage (and writes it to --outputPath as Evalite's JSON
- *    export), gates it on the floors, latency ceilings and recorded cases of the run's mode
- *    (docs/gate.md; the floors of skipped evals are reported as skipped), applies --lower-floor, --accept-failure and --update-baseline, writes the
- *    report set, writes the gate's verdict into the run's suites (status "fail", Evalite's ⊗, for
- *    each suite the gate failed) and prints the verdict.
+ *    export) and has the gate judge it (`judgeRun`, packages/eval-gate/src/judge-run.ts, pure: it
+ *    applies --lower-floor and --accept-failure, holds the run to the floors, latency ceilings and
+ *    recorded cases of its mode — the floors of skipped evals reported as skipped —, applies
+ *    --update-baseline and decides the verdict, docs/gate.md); then writes what it returns: the
+ *    baseline, the report set, the gate's verdict into the run's suites (status "fail", Evalite's
+ *    ⊗, for each suite the gate failed), and prints the verdict.
  *
- * Exit status: 0 pass; 1 an eval failed, a case regressed, a floor fell or went missing, a latency
+ * Exit status: 0 pass; 1 an eval failed, a case errored because the target, a model or its task
+ * failed (gated or not), a case regressed, a floor fell or went missing, a latency
  * ceiling was exceeded or went missing, a --threshold given on the command line was not met,
  * Evalite recorded nothing, nothing could be scored, or an eval could score none of its cases; 2 a
  * configuration or fixture error (a baseline path that does not exist included, unless

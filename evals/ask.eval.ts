@@ -7,16 +7,16 @@
 // slim) is measured per question and on the mean.
 import { evalite } from "evalite";
 import type { Preset } from "@hybrid-search/engine";
-import { askCase, presetComparison, presetMeans } from "../helpers/ask-task.js";
+import { askCase, presetComparison, presetMeans, presetValuesLine } from "../helpers/ask-task.js";
 import { answersReason, defineOn } from "../helpers/datasets/needs.js";
 import { evalDataset } from "../helpers/eval-index.js";
 import { logSummary } from "../helpers/summary-line.js";
 import { type AskCase, translationsByDoc } from "../helpers/fixtures.js";
 import { evalModels, trialHeaders } from "../helpers/models.js";
-import { answerExcludes, answerIncludes, casesFor, cites, citesOnlySurfaced, noCitations, refusal } from "../scorers/answer.js";
+import { answerExcludes, answerIncludes, casesFor, cites, citesOnlySurfaced, noCitations, refusal } from "../scorers/answer/index.js";
 import { completeness } from "../scorers/completeness.js";
 import { diagnose, formatDiagnosis, goldenSetWarning } from "../scorers/diagnosis.js";
-import { answerRelevance, contextRelevance, faithfulness, triadCases } from "../scorers/judge.js";
+import { answerRelevance, contextRelevance, faithfulness, triadCases } from "../scorers/triad/index.js";
 import { latencyBudget } from "../scorers/latency.js";
 import type { RecognizedAnswer } from "../scorers/refusal.js";
 import { presetsOrdered } from "../scorers/tier-order.js";
@@ -120,12 +120,7 @@ defineOrder("Preset order per question", {
   scorers: [presetsOrdered("expectations met")],
   columns: ({ input, output }) => [
     { label: "Question", value: `${input.id}${input.category ? ` (${input.category})` : ""}: ${input.question}` },
-    {
-      label: "Expectations met",
-      value: Object.entries(output["expectations met"])
-        .map(([p, v]) => `${p} ${v.toFixed(2)}`)
-        .join(", "),
-    },
+    { label: "Expectations met", value: presetValuesLine(output["expectations met"], 2) },
   ],
 });
 
@@ -133,10 +128,12 @@ defineOrder("Preset order over all questions", {
   data: [{ input: "all questions" }],
   task: async () => {
     const means = await presetMeans(cases, verdictOptions);
-    const line = Object.entries(means["expectations met"])
-      .map(([p, v]) => `${p} ${v.toFixed(3)}`)
-      .join(", ");
-    logSummary("Preset order over all questions", `expectations met per question, mean over ${means.questions} questions: ${line}`);
+    logSummary(
+      "Preset order over all questions",
+      means.failed > 0
+        ? `expectations met per question: no means, ${means.failed} of ${means.questions} questions have a failed answer at some preset`
+        : `expectations met per question, mean over ${means.questions} questions: ${presetValuesLine(means["expectations met"], 3)}`,
+    );
     return means;
   },
   scorers: [presetsOrdered("expectations met")],

@@ -2,8 +2,9 @@
 // expected fact can be found, the translation groups count for citations, each grader gets exactly
 // the cases it applies to, and no fixture case can make a grader leave [0, 1].
 import { describe, expect, it } from "vitest";
-import { casesFor, citesScore, containsFact, GRADERS, matchForm } from "../scorers/answer.js";
+import { casesFor, citesScore, GRADERS } from "../scorers/answer/index.js";
 import { allGraders, askCase, askResult, failed, inUnit, random, refused, source } from "../scorers/ask-test-data.js";
+import { factsIn } from "../scorers/text/contains-fact.js";
 import { fixtureTranslationMap, loadAskCases, readCorpusDoc } from "./fixtures.js";
 
 const TWO_FA = source(1, "en/security/two-factor-authentication.md", "Tessera creates 10 recovery codes. Each code works once.");
@@ -13,10 +14,10 @@ const PLANS = source(3, "en/billing/plans-and-pricing.md", "Personal costs €9.
 describe("fixture answer cases and the graders", () => {
   it("finds every fixture expectedSubstring in one of its mustCite docs, so a correct answer can pass", () => {
     for (const c of loadAskCases()) {
-      const docs = (c.mustCite ?? []).map((d) => matchForm(readCorpusDoc(d)));
+      const docs = (c.mustCite ?? []).map((d) => factsIn(readCorpusDoc(d)));
       for (const s of c.expectedSubstrings ?? [])
         expect(
-          docs.some((d) => containsFact(d, matchForm(s))),
+          docs.some((contains) => contains(s)),
           `${c.id}: ${s}`,
         ).toBe(true);
     }

@@ -4,7 +4,8 @@
  * whether the answer refused (`refusalCheck`, scorers/refusal.ts: markers per language from the
  * dataset's refusal-markers.json, else fixtures/refusal-markers.json; the judge for ambiguous free text). And the preset comparison: one
  * question at every preset (once per run, shared by the per-question and the over-all preset-order
- * evals), each answer's share of expectations met.
+ * evals), each answer's share of expectations met — none (null) for a preset whose answer failed,
+ * so a failure is never compared as a 0 (scorers/tier-order.ts leaves such a comparison not scored).
  */
 import type { Preset } from "@hybrid-search/engine";
 import { PRESET_ORDER, type PresetValues } from "../scorers/tier-order.js";
@@ -45,16 +46,17 @@ export async function askCase(suite: string, c: AskCase, preset: Preset): Promis
   return { ...result, trace: rankedLists(result.trace), refusalCheck };
 }
 
-/** Per preset, one value of a question (or the mean over questions). */
+/** Per preset, one value of a question (or the mean over questions); null where the answer failed. */
 export interface PresetComparison {
   "expectations met": PresetValues;
   [metric: string]: PresetValues;
 }
 
 /**
- * One question answered at every preset: the share of its expectations each answer met. Once per
- * run (helpers/run-cache.ts) for the index and question: the per-question and the over-all
- * preset-order evals share it, and a watch-mode rerun computes it afresh.
+ * One question answered at every preset: the share of its expectations each answer met, null for
+ * a preset whose answer failed. Once per run (helpers/run-cache.ts) for the index and question: the
+ * per-question and the over-all preset-order evals share it, and a watch-mode rerun computes it
+ * afresh.
  */
 export async function presetComparison(c: AskCase, options: VerdictOptions): Promise<PresetComparison> {
   const { target, fingerprint } = await evalTarget();
@@ -62,17 +64,31 @@ export async function presetComparison(c: AskCase, options: VerdictOptions): Pro
     const met = {} as PresetValues;
     for (const preset of PRESET_ORDER) {
       const answer = await askCase("preset-order", c, preset);
-      met[preset] = expectationsMet(await questionVerdict(c, answer, options));
+      met[preset] = answer.error !== undefined ? null : expectationsMet(await questionVerdict(c, answer, options));
     }
     return { "expectations met": met };
   });
 }
 
-/** The means over questions per preset. */
-export async function presetMeans(cases: readonly AskCase[], options: VerdictOptions): Promise<PresetComparison & { questions: number }> {
+/** The means per preset, over how many questions, and how many of them have a failed answer at some preset. */
+export type PresetMeans = PresetComparison & { questions: number; failed: number };
+
+/**
+ * The means over questions per preset — none (null) when any question has a failed answer at some
+ * preset: a mean over the questions that happened to be answered is a mean over a subset chosen by
+ * the failure, not over the questions, and a failure counted as a 0 is not a measurement.
+ */
+export async function presetMeans(cases: readonly AskCase[], options: VerdictOptions): Promise<PresetMeans> {
   const all = await Promise.all(cases.map((c) => presetComparison(c, options)));
+  const failed = all.filter((x) => PRESET_ORDER.some((preset) => x["expectations met"][preset] === null)).length;
   const met = {} as PresetValues;
-  for (const preset of PRESET_ORDER) met[preset] = all.reduce((s, x) => s + x["expectations met"][preset], 0) / Math.max(1, all.length);
-  // `questions` rides along for the printed line; the scorers read only the per-preset values.
-  return Object.assign({ "expectations met": met }, { questions: all.length }) as PresetComparison & { questions: number };
+  for (const preset of PRESET_ORDER)
+    met[preset] = failed > 0 ? null : all.reduce((s, x) => s + x["expectations met"][preset]!, 0) / Math.max(1, all.length);
+  // `questions` and `failed` ride along for the printed line; the scorers read only the per-preset values.
+  return Object.assign({ "expectations met": met }, { questions: all.length, failed }) as PresetMeans;
+}
+
+/** A comparison's values for people: `slim 0.42, balanced 0.50, quality not scored`. */
+export function presetValuesLine(values: PresetValues, digits: number): string {
+  return PRESET_ORDER.map((preset) => `${preset} ${values[preset] === null ? "not scored" : values[preset]!.toFixed(digits)}`).join(", ");
 }

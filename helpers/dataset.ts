@@ -5,7 +5,7 @@
  * target, on their own data with the same eval files, scorers and UI. The model is
  * helpers/datasets/model.ts; this module is its public face for the eval files and the commands.
  */
-export { datasetDetection, loadDataset } from "./datasets/load.js";
+export { datasetDetection, datasetSplit, loadDataset } from "./datasets/load.js";
 export {
   type AnswerCase,
   type CorpusSource,

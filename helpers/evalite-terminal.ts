@@ -5,11 +5,12 @@
  * drops what would mislead or bury the verdict:
  *
  * - always: Evalite's "Threshold 70% (passed)" (the gate's verdict decides; its block names what
- *   did), the runner's "Port 3006 unavailable, using port 3007" (`pnpm eval` starts no UI: the
- *   server only carries Evalite's model cache during the run), and Vitest's `stdout | <file> >
- *   <suite>` header above an eval's console line: for concurrent evals Vitest names the test that
- *   started last, not the one that printed (the ja/ko lines of the CJK lane came under "CJK lane
- *   [zh-hans]"), so each such line names its suite itself (helpers/summary-line.ts);
+ *   did), the runner's "Port 3006 unavailable, using port 3007" (`pnpm eval` offers no UI and
+ *   binds no port, helpers/evalite-socket.ts, so the line cannot concern it), and Vitest's
+ *   `stdout | <file> > <suite>` header above an eval's console line: for concurrent evals Vitest
+ *   names the test that started last, not the one that printed (the ja/ko lines of the CJK lane
+ *   came under "CJK lane [zh-hans]"), so each such line names its suite itself
+ *   (helpers/summary-line.ts);
  * - unless `--verbose`: blank lines, Evalite's banner, its summary block (Score, Eval Files,
  *   Evals, Wall time, Duration: the gate's block says it), and each file's start line, so a file
  *   shows as one line once scored. On a terminal the start line stays until that line replaces it

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
-import { endedChildrenCpuMs, treeCpuMs, treeRss } from "./process-tree.js";
+import { endedChildrenCpuMs, treeCpuMs, treeListeningPorts, treeRss } from "./process-tree.js";
 
 const MIB = 2 ** 20;
 
@@ -33,5 +33,24 @@ describe.skipIf(process.platform !== "linux")("process tree (Linux /proc)", () =
     // Waited for: the child's CPU, its own waited-for grandchild's included, is now this process's.
     expect(endedChildrenCpuMs() - before).toBeGreaterThanOrEqual(300);
     expect(treeRss(child.pid!)).toBe(0);
+  }, 60_000);
+
+  it("finds the TCP ports a descendant listens on, and only those", async () => {
+    const listener = spawn(
+      process.execPath,
+      ["-e", `const s = require("node:net").createServer().listen(0, "127.0.0.1", () => console.log(s.address().port));`],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const [line] = (await once(listener.stdout!, "data")) as [Buffer];
+    const port = Number(line.toString().trim());
+    const idle = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+    try {
+      expect(treeListeningPorts(listener.pid!)).toEqual([port]);
+      // A process that listens on nothing owns no port, though another one listens nearby.
+      expect(treeListeningPorts(idle.pid!)).toEqual([]);
+    } finally {
+      listener.kill("SIGTERM");
+      idle.kill("SIGTERM");
+    }
   }, 60_000);
 });

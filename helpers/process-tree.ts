@@ -1,9 +1,10 @@
 /**
  * What a process and all its descendants use, read from Linux's /proc: the benchmarks'
- * (`pnpm bench:eval`, `pnpm bench:watch`) peak memory and CPU time of a command they started.
- * On a system without /proc both read 0, which the benchmarks print as "n/a".
+ * (`pnpm bench:eval`, `pnpm bench:watch`) peak memory and CPU time of a command they started,
+ * and the TCP ports a command listens on (the reliability tests: `pnpm eval` listens on none).
+ * On a system without /proc they read 0 or nothing, which the benchmarks print as "n/a".
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 
 /** Linux's page size on the machines this runs on (x86-64, arm64 with 4 KiB pages). */
 const PAGE_BYTES = 4096;
@@ -84,4 +85,51 @@ export function treeCpuMs(pid: number): number {
  */
 export function endedChildrenCpuMs(): number {
   return readStat(process.pid)?.childrenCpuMs ?? 0;
+}
+
+/** The inodes of `pid`'s open sockets (its /proc/<pid>/fd links `socket:[inode]`). */
+function socketInodes(pid: number): string[] {
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return [];
+  }
+  const inodes: string[] = [];
+  for (const fd of fds) {
+    try {
+      const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1];
+      if (inode) inodes.push(inode);
+    } catch {
+      // closed while we looked
+    }
+  }
+  return inodes;
+}
+
+/** TCP state 0A in /proc/net/tcp: LISTEN. */
+const TCP_LISTEN = "0A";
+
+/**
+ * The TCP ports (IPv4 and IPv6) that `pid` or any of its descendants listens on now; empty where
+ * /proc is missing. A socket is matched to its process by inode, so a port another process listens
+ * on is never counted.
+ */
+export function treeListeningPorts(pid: number): number[] {
+  const owned = new Set(tree(pid).flatMap((p) => socketInodes(p.pid)));
+  const ports = new Set<number>();
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let text: string;
+    try {
+      text = readFileSync(table, "utf8");
+    } catch {
+      continue;
+    }
+    // Columns: sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode …
+    for (const line of text.split("\n").slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f.length > 9 && f[3] === TCP_LISTEN && owned.has(f[9]!)) ports.add(Number.parseInt(f[1]!.split(":")[1]!, 16));
+    }
+  }
+  return [...ports].sort((a, b) => a - b);
 }

@@ -1,9 +1,10 @@
 /**
  * What the answer graders grade: one question with its expectations (a record of
- * `fixtures/ask-cases.json`, or of a user's own answer cases), and the matching forms that the
- * graders and the fixture lint share.
+ * `fixtures/ask-cases.json`, or of a user's own answer cases), and the text forms the fixture lints
+ * compare in.
  * Loading and validating the records is helpers/fixtures.ts's job; the graders only read them.
  */
+import { gradingForm } from "./text/normalize.js";
 
 /** Languages the fixture corpus is written in. */
 export type Language = "en" | "de" | "fr" | "it";
@@ -22,7 +23,7 @@ export interface AskCase {
   language?: string;
   /** The fixture categories (`AskCategory`), or a user dataset's own; it slices the floors. */
   category?: string;
-  /** Facts a correct answer states (matched in `matchForm`, numbers whole). */
+  /** Facts a correct answer states (matched by text/contains-fact.ts: grading form, numbers whole). */
   expectedSubstrings?: string[];
   /** Content a correct answer never contains. */
   forbiddenSubstrings?: string[];
@@ -37,16 +38,14 @@ export interface AskCase {
   note?: string;
 }
 
-/** The form in which expected substrings are compared with text: NFC, lower case. */
+/** NFC and lower case only: the looser form in which fixture lints look for a fact in a document (the graders match with text/contains-fact.ts). */
 export function normalizeForMatch(text: string): string {
   return text.normalize("NFC").toLowerCase();
 }
 
-/** The form substrings are compared in: NFC, lower case, white space folded, apostrophes unified. */
+/** The grading form (text/normalize.ts), in which phrases are matched: two phrases with one form are the same phrase. */
 export function matchForm(text: string): string {
-  return normalizeForMatch(text)
-    .replace(/[\u2018\u2019\u02bc]/g, "'")
-    .replace(/\s+/g, " ");
+  return gradingForm(text);
 }
 
 /** Letters and digits only, NFKC, lower case: how spellings of an identifier compare (`DEC-0054` = `dec 0054`). */

@@ -7,18 +7,8 @@ import type { AskResult, AskSource } from "@hybrid-search/engine";
 import { EXTRACTIVE_ANSWERER } from "@hybrid-search/engine/models";
 import { scriptedModel } from "@hybrid-search/engine/testing";
 import type { AskCase } from "./ask-case.js";
-import {
-  answerExcludesScore,
-  answerIncludesScore,
-  citationRefs,
-  citesOnlySurfacedScore,
-  citesScore,
-  type Grade,
-  type GraderId,
-  noCitationsScore,
-  refusalScore,
-  topicCoverageScore,
-} from "./answer.js";
+import { GRADERS, type Grade, type GraderId } from "./answer/index.js";
+import { citationRefs } from "./text/citations.js";
 
 export function askCase(over: Partial<AskCase> = {}): AskCase {
   return { id: "t-001", question: "How many recovery codes do I get?", language: "en", category: "answerable", note: "test", ...over };
@@ -49,6 +39,19 @@ export function askResult(answer: string, sources: AskSource[], over: Partial<As
   };
 }
 
+/** Sources the grader tests share: recovery codes (en, and its German translation) and prices. */
+export const TWO_FA = source(1, "en/security/two-factor-authentication.md", "Tessera creates 10 recovery codes. Each code works once.");
+export const TWO_FA_DE = source(2, "de/sicherheit/zwei-faktor-authentifizierung.md", "Tessera erstellt 10 Wiederherstellungscodes.", "de");
+export const PLANS = source(3, "en/billing/plans-and-pricing.md", "Personal costs €9.99 per month.");
+
+/** Sources the triad tests share: recovery codes and prices. */
+export const CODES = source(
+  1,
+  "en/security/two-factor-authentication.md",
+  "When you turn on two-factor authentication, Tessera creates 10 recovery codes. Each code works once.",
+);
+export const PRICES = source(2, "en/billing/plans-and-pricing.md", "The Personal plan costs €9.99 per month or €99 per year.");
+
 export const REFUSAL = "The documents do not contain an answer to this question.";
 
 export function refused(sources: AskSource[], over: Partial<AskResult> = {}): AskResult {
@@ -71,15 +74,7 @@ export function random(seed: number): () => number {
 export function allGraders(
   translations: ReadonlyMap<string, readonly string[]> = new Map(),
 ): Array<[GraderId, (c: AskCase, r: AskResult) => Grade]> {
-  return [
-    ["answer-includes", answerIncludesScore],
-    ["answer-excludes", answerExcludesScore],
-    ["cites", (c, r) => citesScore(c, r, { translations })],
-    ["cites-only-surfaced", citesOnlySurfacedScore],
-    ["no-citations", noCitationsScore],
-    ["refusal", refusalScore],
-    ["topic-coverage", topicCoverageScore],
-  ];
+  return Object.values(GRADERS).map((g) => [g.id, (c: AskCase, r: AskResult) => g.score(c, r, { translations })]);
 }
 
 /** A judge (`mock/judge-1`) that answers each call with the next reply (a string) or throws it (an Error); the last repeats. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
-import { NotApplicableError, topicCoverageScore } from "./answer.js";
+import { NotApplicableError, topicCoverageScore } from "./answer/index.js";
 import { askCase, askResult, failed, mockJudge, source } from "./ask-test-data.js";
 import { completenessScore } from "./completeness.js";
 

@@ -3,20 +3,20 @@
  * topics). With a judge configured, the judge grades it: it sees the question, the answer and the
  * numbered topics, and says per topic whether the answer covers it (in substance, in any language
  * or wording: what the lexical heuristic cannot see). Without one, or when the judge fails twice,
- * the heuristic of answer.ts (`topicCoverageScore`: ≥ 50 % of a topic's content terms in the
- * answer) grades it, labeled (`method`, `fallbackFrom: "llm-judge"` with the judge's errors).
+ * the heuristic of answer/topic-coverage.ts (`topicCoverageScore`: ≥ 50 % of a topic's content
+ * terms in the answer) grades it, labeled (`method`, `fallbackFrom: "llm-judge"` with the judge's
+ * errors).
  *
  * **When to use:** a completeness signal next to answer-includes, for cases with `expectedTopics`.
  * **When NOT to use:** as faithfulness (a complete answer can be unsupported) or on cases without
  * topics (it throws NotApplicableError, like every grader).
  */
 import type { JSONSchema7, LanguageModelV3 } from "@ai-sdk/provider";
-import { createScorer } from "evalite";
 import type { AskResult } from "@hybrid-search/engine";
 import type { AskCase } from "./ask-case.js";
-import { type AskScorer, GRADERS, type Grade, topicCoverageScore } from "./answer.js";
-import { askJudge, DATA_RULE, escapeData, judgeId } from "./judge-call.js";
-import { withJudgeFallback } from "./judge.js";
+import { type AskScorer, type Grade, scorerFor } from "./answer/grade.js";
+import { topicCoverageGrader, topicCoverageScore } from "./answer/topic-coverage.js";
+import { DATA_RULE, escapeData, judgedGrade, judgeId } from "./judge-call.js";
 
 export interface CompletenessOptions {
   /** The judge model; undefined grades with the heuristic. */
@@ -87,41 +87,44 @@ export async function completenessScore(c: AskCase, result: AskResult, options: 
   const { judge } = options;
   if (!judge || result.error !== undefined) return heuristic;
   const topics = c.expectedTopics!;
-  const outcome = await askJudge<CompletenessJudgment>({
-    judge,
-    schema: COMPLETENESS_SCHEMA,
-    name: "completeness",
-    description: "Topic coverage judgment",
-    system: COMPLETENESS_SYSTEM,
-    prompt: completenessPrompt(c, result),
-    problem: (value) => judgmentProblem(value, topics.length),
-    headers: typeof options.headers === "function" ? options.headers(c) : options.headers,
-    timeoutMs: options.timeoutMs ?? 45_000,
-  });
-  if (!outcome.ok) return withJudgeFallback(heuristic, judge, outcome.errors);
-  const covered = outcome.value.topics.filter((t) => t.covered).length;
-  return {
-    score: covered / topics.length,
-    metadata: {
-      grader: "topic-coverage",
-      method: "llm-judge",
-      status: "scored",
-      caseId: c.id,
-      definition: "expected topics the judge finds covered / topics",
-      covered,
-      topics: topics.map((topic, i) => ({ topic, covered: outcome.value.topics.find((t) => t.topic === i + 1)!.covered })),
-      reasoning: outcome.value.reasoning,
-      judgeModel: judgeId(judge),
-      attempts: outcome.attempts,
-      ...(outcome.retriedAfter !== undefined ? { retriedAfter: outcome.retriedAfter } : {}),
+  return judgedGrade<CompletenessJudgment>(
+    {
+      judge,
+      schema: COMPLETENESS_SCHEMA,
+      name: "completeness",
+      description: "Topic coverage judgment",
+      system: COMPLETENESS_SYSTEM,
+      prompt: completenessPrompt(c, result),
+      problem: (value) => judgmentProblem(value, topics.length),
+      headers: typeof options.headers === "function" ? options.headers(c) : options.headers,
+      timeoutMs: options.timeoutMs ?? 45_000,
     },
-  };
+    (judgment) => {
+      const covered = judgment.topics.filter((t) => t.covered).length;
+      return {
+        score: covered / topics.length,
+        metadata: {
+          grader: "topic-coverage",
+          method: "llm-judge",
+          status: "scored",
+          caseId: c.id,
+          definition: "expected topics the judge finds covered / topics",
+          covered,
+          topics: topics.map((topic, i) => ({ topic, covered: judgment.topics.find((t) => t.topic === i + 1)!.covered })),
+          reasoning: judgment.reasoning,
+        },
+      };
+    },
+    () => heuristic,
+  );
 }
 
 /** "Topic coverage", judged when a judge is configured, else the lexical heuristic. Only for cases with `expectedTopics`. */
 export const completeness = (options: CompletenessOptions = {}): AskScorer =>
-  createScorer<AskCase, AskResult, unknown>({
-    name: GRADERS["topic-coverage"].name,
-    description: `${GRADERS["topic-coverage"].definition} (${options.judge ? `llm-judge ${judgeId(options.judge)}, heuristic fallback` : "heuristic: token overlap"})`,
-    scorer: ({ input, output }) => completenessScore(input, output, options),
-  });
+  scorerFor(
+    {
+      ...topicCoverageGrader,
+      definition: `${topicCoverageGrader.definition} (${options.judge ? `llm-judge ${judgeId(options.judge)}, heuristic fallback` : "heuristic: token overlap"})`,
+    },
+    (c, result) => completenessScore(c, result, options),
+  );

@@ -3,7 +3,7 @@
  * Both are pure functions of a fixture case (`AskCase`) and the engine's `AskResult`, for columns,
  * reports and the gate; they are not scores.
  *
- * Diagnosis, from the deterministic graders of answer.ts that apply to the case (answer-includes,
+ * Diagnosis, from the deterministic graders of answer/ that apply to the case (answer-includes,
  * answer-excludes, cites, cites-only-surfaced, no-citations, refusal; topic coverage is a rubric
  * share, not a pass/fail check, and does not count):
  *
@@ -29,22 +29,8 @@
  */
 import type { AskResult } from "@hybrid-search/engine";
 import type { AskCase } from "./ask-case.js";
-import {
-  answerExcludesScore,
-  answerIncludesScore,
-  citesOnlySurfacedScore,
-  citesScore,
-  GRADERS,
-  noCitationsScore,
-  refusalScore,
-  round,
-  sourceText,
-  termOverlap,
-  translationsUnder,
-  type CitesOptions,
-  type Grade,
-  type GraderId,
-} from "./answer.js";
+import { type CitesOptions, GRADERS, type Grade, type GraderId, round, translationsUnder } from "./answer/index.js";
+import { sourceText, termOverlap } from "./text/overlap.js";
 import { relevantDocPaths, type RelevantDocPath } from "./stage-loss.js";
 
 export type Verdict = "pass" | "retrieval" | "generation" | "error";
@@ -72,14 +58,8 @@ export interface Diagnosis {
 /** A source holding less than this share of the question's terms is not relevant (cases without mustCite). */
 export const NOTHING_RELEVANT_SHARE = 0.5;
 
-const PASS_FAIL: ReadonlyArray<[GraderId, (c: AskCase, r: AskResult, options: CitesOptions) => Grade]> = [
-  ["refusal", refusalScore],
-  ["answer-includes", answerIncludesScore],
-  ["answer-excludes", answerExcludesScore],
-  ["cites", citesScore],
-  ["cites-only-surfaced", citesOnlySurfacedScore],
-  ["no-citations", noCitationsScore],
-];
+/** The pass/fail graders, in the order their failures are listed. */
+const PASS_FAIL: readonly GraderId[] = ["refusal", "answer-includes", "answer-excludes", "cites", "cites-only-surfaced", "no-citations"];
 
 function detailOf(g: Grade): string {
   const m = g.metadata;
@@ -127,8 +107,8 @@ export function diagnose(c: AskCase, result: AskResult, options: CitesOptions = 
   );
   const unsurfaced = required.filter((doc) => ![doc, ...(translations.get(doc) ?? [])].some((d) => retrieved.includes(d)));
 
-  const failed = PASS_FAIL.filter(([id]) => GRADERS[id].appliesTo(c))
-    .map(([id, grade]) => [id, grade(c, result, options)] as const)
+  const failed = PASS_FAIL.filter((id) => GRADERS[id].appliesTo(c))
+    .map((id) => [id, GRADERS[id].score(c, result, options)] as const)
     .filter(([, g]) => g.score < 1)
     .map(([grader, g]) => ({ grader, score: round(g.score), detail: detailOf(g) }));
   const diagnosis = { ...base, failed, unsurfaced, paths };

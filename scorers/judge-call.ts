@@ -1,14 +1,17 @@
 /**
- * One LLM-judge judgment, the way every judge of the suite asks for one (the RAG triad in judge.ts,
- * topic completeness in answer.ts, ambiguous refusals in refusal.ts): `generateObject` against a
+ * One LLM-judge judgment, the way every judge of the suite asks for one (the RAG triad in triad/,
+ * topic completeness in completeness.ts, ambiguous refusals in refusal.ts): `generateObject` against a
  * JSON Schema, validated again by the caller's check (AJV plus what a schema cannot say), at
  * temperature 0, with the SDK's own retries off. A call that throws, times out or returns output
  * that does not parse or validate is retried once, with an `x-judge-attempt: 2` header so that
  * Evalite's cache (keyed on every call option) cannot serve the first reply again. Never throws:
  * when both attempts fail it returns their errors, and the caller falls back to its heuristic,
- * labeled — never a 0, 1 or NaN standing in for a failed judgment.
+ * labeled — never a 0, 1 or NaN standing in for a failed judgment (`judgedGrade` does both for a
+ * grade). Every judged score passes through `askJudge`, so what belongs to each call — its tokens
+ * and cost, its agreement with other trials or with human labels — has one place to go.
  */
 import type { JSONSchema7, LanguageModelV3 } from "@ai-sdk/provider";
+import type { Grade } from "./answer/grade.js";
 
 /** Attempts per judgment: the call and one retry. */
 export const JUDGE_ATTEMPTS = 2;
@@ -81,6 +84,33 @@ export async function askJudge<T>(request: JudgeRequest<T>): Promise<JudgeOutcom
     }
   }
   return { ok: false, errors };
+}
+
+/**
+ * A grade by the judge: `read` turns a valid judgment into the grade, labeled with the judge's
+ * model and attempts (and the first attempt's error when it took two); when both attempts fail,
+ * `fallback()` (the heuristic), labeled as standing in for the judge.
+ */
+export async function judgedGrade<T>(request: JudgeRequest<T>, read: (judgment: T) => Grade, fallback: () => Grade): Promise<Grade> {
+  const outcome = await askJudge(request);
+  if (!outcome.ok) return withJudgeFallback(fallback(), request.judge, outcome.errors);
+  const grade = read(outcome.value);
+  grade.metadata.judgeModel = judgeId(request.judge);
+  grade.metadata.attempts = outcome.attempts;
+  if (outcome.retriedAfter !== undefined) grade.metadata.retriedAfter = outcome.retriedAfter;
+  return grade;
+}
+
+/** A heuristic grade standing in for a judge that failed twice, labeled so (`fallbackFrom`, both errors). */
+export function withJudgeFallback(fallback: Grade, judge: LanguageModelV3, errors: readonly string[]): Grade {
+  Object.assign(fallback.metadata, {
+    fallbackFrom: "llm-judge",
+    judgeModel: judgeId(judge),
+    judgeError: errors[errors.length - 1],
+    judgeErrors: errors,
+    attempts: JUDGE_ATTEMPTS,
+  });
+  return fallback;
 }
 
 /** `<`, in text shown inside a tag, when it would open or close one of the judges' tags. */

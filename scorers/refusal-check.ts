@@ -2,7 +2,7 @@
  * Whether an answer refused, as the graders read it: the suite's recognition when the eval made
  * one (`refusalCheck`, refusal.ts: the model's own `refused` for a structured answer, markers or
  * the judge for free text), else the engine's `refused`. Kept apart from refusal.ts so the graders
- * (answer.ts, judge.ts) can read it without importing the recognition, which builds on them.
+ * (answer/, triad/) can read it without importing the recognition, which builds on them.
  */
 import type { AskResult } from "@hybrid-search/engine";
 

@@ -3,9 +3,9 @@
 // the judge deciding what the markers cannot.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { noCitationsScore, refusalScore } from "./answer.js";
+import { noCitationsScore, refusalScore } from "./answer/index.js";
 import { askCase, askResult, mockJudge, refused, source } from "./ask-test-data.js";
-import { faithfulnessHeuristic } from "./judge.js";
+import { faithfulnessMetric } from "./triad/index.js";
 import { recognizeByMarkers, recognizeRefusal, type RefusalMarkers, refusalMarkerIn } from "./refusal.js";
 
 // The fixture file as shipped (helpers/refusal-markers.test.ts checks that it loads and lints clean).
@@ -47,7 +47,7 @@ describe("free-text refusals in every fixture language", () => {
       expect(refusalScore(offCorpus, result).score).toBe(0);
       expect(noCitationsScore(offCorpus, result).score).toBe(0);
       // A refusal makes no claims.
-      expect(faithfulnessHeuristic(answerable, recognized).metadata).toMatchObject({ claims: 0, vacuous: true });
+      expect(faithfulnessMetric.heuristic(answerable, recognized).metadata).toMatchObject({ claims: 0, vacuous: true });
     },
   );
 

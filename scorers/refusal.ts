@@ -3,9 +3,9 @@
  * extractive answerer found no sentence, and a structured answer says so itself (`refused`, in any
  * language). Only a **free-text** answer (`answerFormat: "text"`: a server that cannot answer in
  * JSON) has to be read, and it is read with refusal phrases per language
- * (`fixtures/refusal-markers.json`, which users extend): a phrase anywhere in the answer
- * (case-insensitive; NFC, apostrophes and white space folded, citation markers removed), checked
- * in every language, since a model may refuse in another language than the question's.
+ * (`fixtures/refusal-markers.json`, which users extend): a phrase anywhere in the answer, matched
+ * as a fact is (text/contains-fact.ts: grading form, starting a word; citation markers removed),
+ * checked in every language, since a model may refuse in another language than the question's.
  *
  * Markers are certain enough when the answer agrees with them: a refusal phrase and no citation,
  * or citations and no phrase. The rest is **ambiguous** — a refusal phrase next to a citation ("the
@@ -17,7 +17,8 @@
  */
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { AskResult } from "@hybrid-search/engine";
-import { matchForm, stripCitationMarkers } from "./answer.js";
+import { stripCitationMarkers } from "./text/citations.js";
+import { factsIn } from "./text/contains-fact.js";
 import { askJudge, DATA_RULE, escapeData, judgeId } from "./judge-call.js";
 import type { RefusalRecognition } from "./refusal-check.js";
 
@@ -29,9 +30,9 @@ export type RefusalMarkers = Readonly<Record<string, readonly string[]>>;
 
 /** The first refusal phrase the answer contains, with its language; null when none does. */
 export function refusalMarkerIn(answer: string, markers: RefusalMarkers): { language: string; text: string } | null {
-  const text = matchForm(stripCitationMarkers(answer));
+  const contains = factsIn(stripCitationMarkers(answer));
   for (const [language, phrases] of Object.entries(markers)) {
-    for (const phrase of phrases) if (text.includes(matchForm(phrase).trim())) return { language, text: phrase };
+    for (const phrase of phrases) if (contains(phrase)) return { language, text: phrase };
   }
   return null;
 }

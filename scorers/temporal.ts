@@ -6,7 +6,8 @@
  */
 import { createScorer } from "evalite";
 import type { Evalite } from "evalite";
-import { containsFact, matchForm, stripCitationMarkers } from "./answer.js";
+import { stripCitationMarkers } from "./text/citations.js";
+import { findFacts } from "./text/contains-fact.js";
 
 /** What a temporal case expects (fixtures/temporal/cases.json, in the shape the scorers read). */
 export interface TemporalExpected {
@@ -75,13 +76,13 @@ const failed = (result: TemporalAnswer): { score: number; metadata: object } => 
 
 /**
  * States the then-valid value: the share of expected facts the answer states, and 0 when it also
- * states a forbidden (stale) one. Matching as the answer graders match (scorers/answer.ts).
+ * states a forbidden (stale) one. Matching as the answer graders match (text/contains-fact.ts).
  */
 export function statesThenValidScore(result: TemporalAnswer, expected: TemporalExpected): { score: number; metadata: object } {
   if (result.error !== undefined) return failed(result);
-  const answer = matchForm(stripCitationMarkers(result.answer));
-  const found = expected.expectedSubstrings.filter((s) => containsFact(answer, matchForm(s)));
-  const stale = (expected.forbiddenSubstrings ?? []).filter((s) => containsFact(answer, matchForm(s)));
+  const answer = stripCitationMarkers(result.answer);
+  const { found, missing } = findFacts(answer, expected.expectedSubstrings);
+  const stale = findFacts(answer, expected.forbiddenSubstrings ?? []).found;
   const score = stale.length > 0 ? 0 : found.length / expected.expectedSubstrings.length;
   return {
     score,
@@ -89,7 +90,7 @@ export function statesThenValidScore(result: TemporalAnswer, expected: TemporalE
       method: "deterministic",
       status: "scored",
       found,
-      missing: expected.expectedSubstrings.filter((s) => !found.includes(s)),
+      missing,
       staleStated: stale,
       refused: result.refused,
     },

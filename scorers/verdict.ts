@@ -23,21 +23,7 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { createScorer } from "evalite";
 import type { AskResult } from "@hybrid-search/engine";
 import type { AskCase } from "./ask-case.js";
-import {
-  type AskScorer,
-  answerExcludesScore,
-  answerIncludesScore,
-  type CitesOptions,
-  citesOnlySurfacedScore,
-  citesScore,
-  type Grade,
-  GRADERS,
-  type GraderId,
-  noCitationsScore,
-  refusalScore,
-  round,
-  translationsUnder,
-} from "./answer.js";
+import { type AskScorer, type CitesOptions, type Grade, GRADERS, type GraderId, round, translationsUnder } from "./answer/index.js";
 import { completenessScore } from "./completeness.js";
 import { type Diagnosis, diagnose, goldenSetWarning } from "./diagnosis.js";
 import { isRefused, type RecognizedAnswer, type RefusalRecognition } from "./refusal-check.js";
@@ -91,7 +77,7 @@ export async function questionVerdict(c: AskCase, result: RecognizedAnswer, opti
   }
   const expectations: ExpectationCheck[] = [];
   for (const id of ORDER.filter((g) => GRADERS[g].appliesTo(c))) {
-    const grade = id === "topic-coverage" ? await completenessScore(c, result, options) : gradeOf(id, c, result, options);
+    const grade = id === "topic-coverage" ? await completenessScore(c, result, options) : GRADERS[id].score(c, result, options);
     const failures = grade.score >= 1 ? [] : failuresOf(id, grade, c, result, diagnosis.paths, options);
     expectations.push({ expectation: id, held: failures.length === 0, failures, method: grade.metadata.method });
   }
@@ -111,23 +97,6 @@ export async function questionVerdict(c: AskCase, result: RecognizedAnswer, opti
 /** Share of the case's declared expectations that held (0 when the answerer failed): what the preset order compares. */
 export function expectationsMet(v: QuestionVerdict): number {
   return v.expectations.length === 0 ? 0 : v.expectations.filter((e) => e.held).length / v.expectations.length;
-}
-
-function gradeOf(id: Exclude<GraderId, "topic-coverage">, c: AskCase, result: RecognizedAnswer, options: CitesOptions): Grade {
-  switch (id) {
-    case "refusal":
-      return refusalScore(c, result);
-    case "no-citations":
-      return noCitationsScore(c, result);
-    case "cites-only-surfaced":
-      return citesOnlySurfacedScore(c, result);
-    case "answer-includes":
-      return answerIncludesScore(c, result);
-    case "answer-excludes":
-      return answerExcludesScore(c, result);
-    case "cites":
-      return citesScore(c, result, options);
-  }
 }
 
 /** The failed facts of one expectation, in words. */

@@ -42,6 +42,10 @@ describe("dependency rules", () => {
       "packages/engine/src/e.ts": 'import { h } from "../../../helpers/h.js";\nexport const e = h;\n',
       "packages/trec-eval/src/t.ts": 'import { e } from "../../engine/src/e.js";\nexport const t = e;\n',
       "packages/eval-gate/src/g.ts": 'import { t } from "../../trec-eval/src/t.js";\nexport const g = t;\n',
+      "packages/target-contract/src/c.ts": 'import { h } from "../../../helpers/h.js";\nexport const c = h;\n',
+      "packages/target-contract/src/ok.ts": "export const ok = 1;\n",
+      "packages/engine/src/core.ts": 'import { ok } from "../../target-contract/src/ok.js";\nexport const core = ok;\n',
+      "packages/engine/src/serve/served.ts": 'import { ok } from "../../../target-contract/src/ok.js";\nexport const served = ok;\n',
       "scorers/s.ts": 'import { h } from "../helpers/h.js";\nexport const s = h;\n',
       "helpers/a.ts": 'import { b } from "./b.js";\nexport const a = () => b;\n',
       "helpers/b.ts": 'import { a } from "./a.js";\nexport const b = () => a;\n',
@@ -56,6 +60,8 @@ describe("dependency rules", () => {
       "engine-self-contained",
       "trec-eval-self-contained",
       "eval-gate-self-contained",
+      "target-contract-self-contained",
+      "engine-core-without-contract",
       "scorers-are-pure",
       "no-circular",
       "nothing-imports-entry-points",
@@ -63,5 +69,7 @@ describe("dependency rules", () => {
     ]) {
       expect(r.output, rule).toContain(`error ${rule}:`);
     }
+    // The engine's server implements the contract: its import is allowed.
+    expect(r.output).not.toContain("packages/engine/src/serve/served.ts");
   });
 });

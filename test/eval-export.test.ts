@@ -11,7 +11,6 @@ import { createSqliteStorage } from "evalite/sqlite-storage";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../bin/eval-export.js";
 import { serveCommand } from "../helpers/ui-export.js";
-import { freePort } from "./eval-run.js";
 
 const havePython = spawnSync("python3", ["--version"]).status === 0;
 if (!havePython) console.warn("\n⚠  SKIPPED serving an export with the documented command: python3 not found.\n");
@@ -79,11 +78,19 @@ describe("pnpm eval:export", () => {
     const out = join(scratch, "served");
     const r = await exportWith(["--output", out], file);
     expect(r.stdout).toContain(`e.g. ${serveCommand(out).join(" ")} (then open http://127.0.0.1:8080/)`);
-    const port = await freePort();
-    const [command, ...args] = serveCommand(out, port);
-    const server = spawn(command!, args, { stdio: "ignore" });
+    // Port 0: Python binds a port the system picks and prints it ("Serving HTTP on 127.0.0.1 port N …").
+    const [command, ...args] = serveCommand(out, 0);
+    const server = spawn(command!, args, { stdio: ["ignore", "pipe", "ignore"], env: { ...process.env, PYTHONUNBUFFERED: "1" } });
     try {
-      const base = `http://127.0.0.1:${port}`;
+      const base = await new Promise<string>((resolve, reject) => {
+        let printed = "";
+        server.stdout!.on("data", (d: Buffer) => {
+          printed += d.toString();
+          const port = / port (\d+) /.exec(printed)?.[1];
+          if (port) resolve(`http://127.0.0.1:${port}`);
+        });
+        server.on("exit", (code) => reject(new Error(`python3 -m http.server exited (${code}): ${printed}`)));
+      });
       const get = async (path: string) => {
         for (let tries = 0; ; tries++) {
           try {

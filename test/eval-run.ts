@@ -1,7 +1,9 @@
-/** Runs `pnpm eval` (the compiled bin/eval.ts) in a sandbox: its own Evalite storage, port, output file and reports folder. */
+/**
+ * Runs `pnpm eval` (the compiled bin/eval.ts) in a sandbox: its own Evalite storage, output file and
+ * reports folder (it listens on no port: helpers/evalite-socket.ts).
+ */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, existsSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Evalite } from "evalite";
@@ -28,18 +30,6 @@ export function scriptCommand(script: string): { command: string; args: string[]
   return { command: process.execPath, args: args.map((arg) => (existsSync(join(ROOT, arg)) ? join(ROOT, arg) : arg)) };
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", rej);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => res(port));
-    });
-  });
-}
-
 export interface EvalRun {
   code: number | null;
   /** The signal that ended the run, if one did. */
@@ -57,14 +47,12 @@ export interface EvalRun {
 export async function runEval(args: string[], env: Record<string, string> = {}, onStart?: (child: ChildProcess) => void): Promise<EvalRun> {
   const dir = mkdtempSync(join(tmpdir(), "eval-run-"));
   const outputPath = join(dir, "results.json");
-  const port = await freePort();
   const command = scriptCommand("eval");
   const child = spawn(command.command, [...command.args, ...args, "--outputPath", outputPath], {
     cwd: ROOT,
     env: {
       ...process.env,
       EVALITE_STORAGE: join(dir, "evalite.db"),
-      EVALITE_PORT: String(port),
       EVAL_REPORTS_DIR: join(dir, "reports"),
       ...env,
     },

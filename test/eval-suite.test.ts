@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { stripAnsi } from "../helpers/evalite-terminal.js";
-import { evalInProcess, freePort, ROOT, RUN_TIMEOUT_MS, runEval, type EvalRun } from "./eval-run.js";
+import { evalInProcess, ROOT, RUN_TIMEOUT_MS, runEval, type EvalRun } from "./eval-run.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -30,7 +30,7 @@ describe("one file, run by Evalite itself", () => {
     async () => {
       const dir = mkdtempSync(join(tmpdir(), "evalite-run-"));
       dirs.push(dir);
-      const env: NodeJS.ProcessEnv = { ...process.env, EVALITE_STORAGE: join(dir, "evalite.db"), EVALITE_PORT: String(await freePort()) };
+      const env: NodeJS.ProcessEnv = { ...process.env, EVALITE_STORAGE: join(dir, "evalite.db"), EVALITE_PORT: "0" };
       delete env.EVAL_GATED;
       delete env.EVAL_SELECTED_FILES;
       const child = spawn(join(ROOT, "node_modules/.bin/evalite"), ["run", "evals/search.eval.ts"], {

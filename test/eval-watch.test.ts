@@ -53,4 +53,19 @@ describe("pnpm eval:watch", () => {
     expect(threshold.stderr).toBe("eval:watch: --threshold is pnpm eval's flag: watch mode is not gated and writes no report\n");
     expect((await watch(["--help"])).stdout).toMatch(/^Usage: pnpm eval:watch \[filter\] .*\n[\s\S]*Watch mode is not gated/);
   });
+
+  it("says in one line, exit 2, when Evalite cannot start (every port it may take is in use)", async () => {
+    const out = { stdout: "", stderr: "" };
+    const code = await main(["search"], { stdout: (t) => (out.stdout += t), stderr: (t) => (out.stderr += t) }, async () => {
+      throw new Error(
+        "Ports 3006-3009 are all in use: set server.port in evalite.config.ts to a free port, or to 0 for any free port\n    at …",
+      );
+    });
+    expect(code).toBe(2);
+    expect(out).toEqual({
+      stdout: "",
+      stderr:
+        "eval:watch: Evalite could not start: Ports 3006-3009 are all in use: set server.port in evalite.config.ts to a free port, or to 0 for any free port\n",
+    });
+  });
 });

@@ -263,9 +263,11 @@ describe("query expansion over HTTP, through the stub server", () => {
       expect(run.stdout).toMatch(
         /cases: \d+ \(retrieval cases and questions\): 0 pass, \d+ fail, 0 error; [^;]*; (\d+) of \1 scores not scored/,
       );
-      // Nothing could be scored: no silent pass, although this mode has no floors.
+      // Nothing could be scored, and every case errored: no silent pass, although this mode has no floors.
       expect(run.code).toBe(1);
-      expect(run.stdout).toMatch(/\neval: FAIL \(nothing could be scored: 86 case\(s\), not scored: failed \d+\); exit 1\n/);
+      expect(run.stdout).toMatch(
+        /\neval: FAIL \(nothing could be scored: 86 case\(s\), not scored: failed \d+; 86 case\(s\) errored: the target, a model or the task failed \(Query expansion 67, Expansion keeps identifiers 19\): "model call failed: stub: internal server error" ×\d+\); exit 1\n/,
+      );
       expectKeyOnlyInHeaders(run, stub);
     },
     RUN_TIMEOUT_MS,

@@ -9,6 +9,7 @@
  * - `bad-json`: expansion and judge output that breaks the schema or is not JSON;
  * - `rate-limit`: every call first gets 429 with `retry-after: 0`, the retry succeeds (as `good`);
  * - `server-error`: every call gets 500;
+ * - `empty`: every call gets 200 with an empty message (a content filter, a length stop before any text);
  * - `timeout`: calls are held open past the client's timeout, then dropped.
  *
  * Answers are asked for in JSON (the answer schema, `{ answer, refused, citations }`) and given so;
@@ -26,8 +27,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { HashedNgramEmbedder } from "@hybrid-search/engine";
 
-export type StubBehaviour = "good" | "bad-json" | "rate-limit" | "server-error" | "timeout";
-const BEHAVIOURS: readonly string[] = ["good", "bad-json", "rate-limit", "server-error", "timeout"] satisfies StubBehaviour[];
+export type StubBehaviour = "good" | "bad-json" | "rate-limit" | "server-error" | "empty" | "timeout";
+const BEHAVIOURS: readonly string[] = ["good", "bad-json", "rate-limit", "server-error", "empty", "timeout"] satisfies StubBehaviour[];
 
 export interface RecordedRequest {
   path: string;
@@ -213,14 +214,17 @@ export function startStubServer(defaultBehaviour: StubBehaviour, port = 0, optio
         return send(res, 400, {
           error: { message: "stub: response_format json_schema is not supported by this server", type: "invalid_request_error" },
         });
-      const custom = kind === "answer" && behaviour !== "bad-json" ? options.answer?.(answerCall(body)) : undefined;
+      const custom =
+        kind === "answer" && behaviour !== "bad-json" && behaviour !== "empty" ? options.answer?.(answerCall(body)) : undefined;
       const content = custom
         ? body.response_format
           ? JSON.stringify(custom)
           : custom.answer
         : behaviour === "bad-json"
           ? badContent(kind)
-          : goodContent(kind, body);
+          : behaviour === "empty"
+            ? ""
+            : goodContent(kind, body);
       const reply = () => send(res, 200, completion(body.model ?? "stub", content));
       const delay = options.delayMs?.(body.model ?? "stub", kind) ?? 0;
       if (delay > 0) setTimeout(reply, delay);

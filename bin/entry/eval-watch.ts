@@ -2,4 +2,6 @@
 import { processIo } from "../../helpers/cli-args.js";
 import { main } from "../eval-watch.js";
 
-process.exitCode = await main(process.argv.slice(2), processIo());
+const status = await main(process.argv.slice(2), processIo());
+// A session that failed to start may have left Evalite's handles open: end here rather than wait on them.
+if (status !== 0) process.exit(status);

@@ -243,6 +243,11 @@ describe("a golden Q&A set with an inline corpus", () => {
       /golden_qa\.json: \/corpus\/2\/title: \[duplicate-id\] title "Opening hours" is already used by \/corpus\/0/,
     ],
     [
+      "an id that is not Unicode text",
+      (t: string) => t.replace('"id": "q02"', '"id": "q\\udc0002"'),
+      /question q\udc0002 \(\/questions\/1\/id\): \[invalid-id\] question id "q\\udc0002" holds a lone surrogate \(U\+DC00 at character 1\)/,
+    ],
+    [
       "a question id used twice",
       (t: string) => t.replace('"id": "q02"', '"id": "q01"'),
       /question q01 \(\/questions\/1\/id\): \[duplicate-id\] question id "q01" is already used by question q01/,

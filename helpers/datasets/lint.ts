@@ -1,6 +1,6 @@
 /**
- * The lint every user dataset gets, whatever its format, on the model a reader filled: ids used once,
- * every judged or cited document in the corpus, a corpus that is not empty, every question with
+ * The lint every user dataset gets, whatever its format, on the model a reader filled: ids used once
+ * and made of Unicode text (no lone surrogate), every judged or cited document in the corpus, a corpus that is not empty, every question with
  * at least one expectation, each expected fact present in a document it names (in any document
  * when it names none), relevantDocs that agree with the judgments, translation groups that do not
  * overlap. Messages name the source file, the record and the source field (`RecordOrigin`), so a
@@ -69,6 +69,9 @@ export function lintDataset(input: LintInput): void {
       issue: { pointer: "", problem: named("empty-corpus", `${input.corpus.where} holds no document; a dataset needs its corpus`) },
     });
   }
+  const badDoc = [...input.corpus.ids].find((id) => LONE_SURROGATE.test(id));
+  if (badDoc !== undefined)
+    problems.push({ file: input.corpus.where, issue: { pointer: "", problem: named("invalid-id", `document id ${notText(badDoc)}`) } });
   problems.push(...duplicates(input.cases, input.caseOrigins, "query"));
   problems.push(...duplicates(input.askCases, input.askOrigins, "question"));
   for (const c of input.cases) {
@@ -109,6 +112,7 @@ function duplicates<T extends { id: string }>(records: readonly T[], origins: Re
   for (const record of records) {
     const origin = origins.get(record);
     if (!origin) continue;
+    if (LONE_SURROGATE.test(record.id)) out.push(at(origin, "id", named("invalid-id", `${what} id ${notText(record.id)}`)));
     const earlier = first.get(record.id);
     if (earlier === undefined) first.set(record.id, origin);
     else
@@ -124,6 +128,14 @@ function duplicates<T extends { id: string }>(records: readonly T[], origins: Re
       );
   }
   return out;
+}
+
+/** A UTF-16 surrogate without its pair: not Unicode text, so no id can hold one and survive storage unchanged. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function notText(id: string): string {
+  const at = id.search(LONE_SURROGATE);
+  return `${show(id)} holds a lone surrogate (U+${id.charCodeAt(at).toString(16).toUpperCase()} at character ${at}), which is not Unicode text; ids are read exactly, never changed`;
 }
 
 function unknownDocs(ids: readonly string[], origin: RecordOrigin, field: string, verb: string, corpus: CorpusView): Located[] {

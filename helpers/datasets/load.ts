@@ -8,6 +8,7 @@
  */
 import { resolve } from "node:path";
 import type { DocumentInput } from "@hybrid-search/engine";
+import { splitNameProblem } from "@hybrid-search/trec-eval/formats";
 import { FIXTURES_DIR } from "../fixtures/paths.js";
 import type { DocumentsSource } from "../setup-db.js";
 import { datasetName, type Detected, detectFormat } from "./detect.js";
@@ -32,7 +33,15 @@ export function loadDataset(env: NodeJS.ProcessEnv = process.env): Dataset {
   if (resolve(source) === FIXTURES_DIR && (!format || format === "fixtures")) return demoDataset();
   const detected = detectFormat(source, format);
   const name = datasetName(detected);
-  return finish(read(detected, name, env.EVAL_DATASET_SPLIT?.trim() || "test"), detected, name);
+  return finish(read(detected, name, datasetSplit(env)), detected, name);
+}
+
+/** The split `EVAL_DATASET_SPLIT` names (default `test`): a name, never a path out of `qrels/` (`splitNameProblem`). */
+export function datasetSplit(env: NodeJS.ProcessEnv = process.env): string {
+  const split = env.EVAL_DATASET_SPLIT?.trim() || "test";
+  const problem = splitNameProblem(split);
+  if (problem !== null) throw new DatasetError(`EVAL_DATASET_SPLIT: ${problem}`);
+  return split;
 }
 
 /** The detection of the run's dataset, for its first line; null for the project's fixtures. */

@@ -6,7 +6,7 @@
  *
  * Named errors carry a tag in brackets, so a user (and a test) can tell them apart whatever the
  * format: `[encoding]`, `[invalid-json]`, `[schema]`, `[duplicate-id]`, `[unknown-document]`,
- * `[empty-corpus]`, `[no-expectation]`.
+ * `[empty-corpus]`, `[no-expectation]`, `[invalid-id]`.
  */
 import { readFileSync, statSync } from "node:fs";
 import { decodeUtf8File } from "@hybrid-search/engine/formats";
@@ -23,6 +23,7 @@ export type ErrorName =
   | "unknown-document"
   | "empty-corpus"
   | "no-expectation"
+  | "invalid-id"
   | "golden-invalid"
   | "golden-schema";
 

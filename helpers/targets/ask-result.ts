@@ -5,19 +5,13 @@
  * counted as invalid, a source without text is empty text (the triad finds nothing in it).
  */
 import type { AskResult, AskSource, Citation, HitValidity, Preset } from "@hybrid-search/engine";
+import type { AskResponse, Validity } from "@hybrid-search/target-contract/types";
 
-export interface ContractAnswer {
-  answer: string;
-  citations: Array<{ ref: number; docId: string; passageId?: string }>;
-  refused: boolean;
-  sources: Array<Partial<Omit<AskSource, "validity">> & { docId: string; validity?: Partial<HitValidity> & { stale: boolean } }>;
-  error?: string;
+/** An `AskResponse`, and what the engine's own answers carry beyond it (`engine ask --batch` writes these too). */
+export interface ContractAnswer extends AskResponse {
   refusal?: AskResult["refusal"];
-  answerer?: string;
   preset?: Preset | null;
   invalidCitations?: number[];
-  trace?: AskResult["trace"];
-  elapsedMs?: number;
   evidence?: AskResult["evidence"];
   flagged?: AskResult["flagged"];
 }
@@ -25,7 +19,7 @@ export interface ContractAnswer {
 const MARKER = /\[(\d+)\]/g;
 
 /** The contract's `validity` (only `stale` required) as the engine's: absent lists are empty. */
-export function contractValidity(v: Partial<HitValidity> & { stale: boolean }): HitValidity {
+export function contractValidity(v: Validity): HitValidity {
   return { ...v, supersedes: v.supersedes ?? [], supersededBy: v.supersededBy ?? [] };
 }
 

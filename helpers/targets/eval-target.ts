@@ -19,7 +19,7 @@ import { runFolderHash, targetChoice, type TargetChoice } from "./select.js";
 import { reportSkip } from "./skips.js";
 import { missingCapability, type Target, type TargetCapabilities, type TargetKind, type TargetMode } from "./target.js";
 import type { Engine } from "@hybrid-search/engine";
-import { CONTRACT_MODES } from "@hybrid-search/engine/contract";
+import { CONTRACT_MODES } from "@hybrid-search/target-contract";
 
 /** What global setup found about the target, shared with the eval files. */
 export interface TargetInfo {

@@ -1,6 +1,6 @@
 /**
  * A target over HTTP: any service that speaks the target contract
- * (`packages/engine/contract/target.schema.json`, docs/targets.md), `engine serve` or a team's own.
+ * (`@hybrid-search/target-contract`, docs/targets.md), `engine serve` or a team's own.
  *
  *   EVAL_TARGET=http://host:port        the base URL
  *   EVAL_TARGET_NAME=staging            what floors and reports call it (default: /health's name)
@@ -20,11 +20,15 @@
  */
 import { spawnSync } from "node:child_process";
 import type { AskResult, ExpansionResult } from "@hybrid-search/engine";
-import { type ContractDocuments, type ContractMessage, contractProblems, DEFAULT_DOCUMENTS_BYTES } from "@hybrid-search/engine/contract";
-import { Limiter } from "@hybrid-search/engine/serve";
 import { ConfigError } from "@hybrid-search/eval-gate";
+import { errorOf } from "@hybrid-search/target-contract/errors";
+import { Limiter } from "@hybrid-search/target-contract/limiter";
+import { type ContractMessage, DEFAULT_DOCUMENTS_BYTES } from "@hybrid-search/target-contract/messages";
+import { redactor } from "@hybrid-search/target-contract/redact";
+import type { DocumentsRequest, DocumentsResponse, HealthResponse, SearchResponse } from "@hybrid-search/target-contract/types";
+import { contractProblems } from "@hybrid-search/target-contract/validate";
 import { contractValidity, toAskResult, type ContractAnswer } from "./ask-result.js";
-import { type Target, type TargetCapabilities, TargetError, type TargetHit, type TargetRanking } from "./target.js";
+import { type Target, TargetError, type TargetRanking } from "./target.js";
 
 export interface HttpTargetConfig {
   url: string;
@@ -121,15 +125,11 @@ function serverTiming(header: string | null): number | null {
 
 export class HttpClient {
   private readonly limiter: Limiter;
+  /** The credential never leaves the request header: any message that could quote it has it redacted. */
+  private readonly redact: (text: string) => string;
   constructor(readonly config: HttpTargetConfig) {
     this.limiter = new Limiter(config.concurrency, Number.POSITIVE_INFINITY);
-  }
-
-  /** The credential never leaves the request header: any message that could quote it is cut. */
-  private redact(text: string): string {
-    let out = text;
-    for (const secret of [this.config.token, this.config.cookie]) if (secret) out = out.split(secret).join("[redacted]");
-    return out;
+    this.redact = redactor([config.token, config.cookie]);
   }
 
   private headers(): Record<string, string> {
@@ -256,9 +256,8 @@ function checkedReply(response: RawResponse, expect: ContractMessage, clientMs: 
     parsed = undefined;
   }
   if (status < 200 || status > 299) {
-    const error = (parsed as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
-    const detail =
-      typeof error?.message === "string" ? `: ${String(error.code ?? "")} ${error.message.split("\n")[0]!.slice(0, 200)}`.trimEnd() : "";
+    const error = errorOf(parsed);
+    const detail = error ? `: ${error.code} ${error.message.slice(0, 200)}`.trimEnd() : "";
     const reason = `http ${status}`;
     if (status === 429 || status >= 500) {
       const retryAfter = Number(response.retryAfter);
@@ -287,35 +286,20 @@ class RetryAfter extends Retryable {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export interface HealthInfo {
-  name: string;
-  version: string;
-  fingerprint: string | { corpusHash: string; [key: string]: unknown };
-  capabilities: TargetCapabilities & { documents: boolean };
-  limits?: { bodyBytes?: number; documentsBytes?: number };
-}
-
-/** A `DocumentsResponse`: how many documents the collection holds after the call. */
-export interface DocumentsReply {
-  collection: string;
-  documents: number;
-  fingerprint?: unknown;
-}
-
 /** An HTTP target, with what /health said and the calls that seed it (helpers/targets/seed.ts). */
 export interface HttpTarget extends Target {
-  readonly health: HealthInfo;
+  readonly health: HealthResponse;
   /** Where it is: the URL's origin only (a path or query could carry a secret). */
   readonly origin: string;
   /** GET /health again (after a seed changed what the target holds). */
-  readHealth(): Promise<HealthInfo>;
+  readHealth(): Promise<HealthResponse>;
   /**
    * PUT /documents: the collection holds exactly `corpus` afterwards. Refused before sending when
    * the body is larger than the target's `limits.documentsBytes` (the contract's 64 MiB when it names none).
    */
-  putDocuments(collection: string, corpus: ContractDocuments): Promise<DocumentsReply>;
+  putDocuments(collection: string, corpus: Omit<DocumentsRequest, "collection">): Promise<DocumentsResponse>;
   /** DELETE /documents?collection=…; `sync` for a process about to exit (no retries). */
-  deleteDocuments(collection: string, options?: { sync?: boolean }): Promise<DocumentsReply> | DocumentsReply;
+  deleteDocuments(collection: string, options?: { sync?: boolean }): Promise<DocumentsResponse> | DocumentsResponse;
 }
 
 /** A body size in words: KiB below a MiB, else MiB. */
@@ -327,8 +311,8 @@ const size = (bytes: number): string => (bytes < 2 ** 20 ? `${(bytes / 1024).toF
  */
 export async function openHttpTarget(config: HttpTargetConfig): Promise<HttpTarget> {
   const client = new HttpClient(config);
-  const readHealth = async () => (await client.call("GET", "/health", undefined, "HealthResponse")).body as HealthInfo;
-  let health: HealthInfo;
+  const readHealth = async () => (await client.call("GET", "/health", undefined, "HealthResponse")).body as HealthResponse;
+  let health: HealthResponse;
   try {
     health = await readHealth();
   } catch (error) {
@@ -348,7 +332,7 @@ export async function openHttpTarget(config: HttpTargetConfig): Promise<HttpTarg
     async search({ id: _id, asOf, ...request }): Promise<TargetRanking> {
       const body = { ...request, ...scope, ...(asOf === undefined ? {} : { asOf: instant(asOf) }) };
       const reply = await client.call("POST", "/search", body, "SearchResponse");
-      const response = reply.body as { results: ContractHit[]; elapsedMs?: number; trace?: TargetRanking["trace"] };
+      const response = reply.body as SearchResponse;
       return {
         results: response.results.map((h) => ({
           docId: h.docId,
@@ -385,19 +369,17 @@ export async function openHttpTarget(config: HttpTargetConfig): Promise<HttpTarg
           "too large",
           `PUT /documents: the ${corpus.documents.length} documents are ${size(bytes)} in one request, and the target takes at most ${size(limit)} (${health.limits?.documentsBytes ? "its /health limits.documentsBytes" : "the contract's default: its /health names no limits.documentsBytes"})`,
         );
-      return (await client.call("PUT", "/documents", body, "DocumentsResponse", seedTimeout)).body as DocumentsReply;
+      return (await client.call("PUT", "/documents", body, "DocumentsResponse", seedTimeout)).body as DocumentsResponse;
     },
     deleteDocuments(collection, options = {}) {
-      if (options.sync) return client.callSync("DELETE", deletePath(collection), "DocumentsResponse", seedTimeout).body as DocumentsReply;
+      if (options.sync)
+        return client.callSync("DELETE", deletePath(collection), "DocumentsResponse", seedTimeout).body as DocumentsResponse;
       return client
         .call("DELETE", deletePath(collection), undefined, "DocumentsResponse", seedTimeout)
-        .then((r) => r.body as DocumentsReply);
+        .then((r) => r.body as DocumentsResponse);
     },
   };
 }
-
-/** A hit as the contract has it: `validity` needs only `stale`. */
-type ContractHit = Omit<TargetHit, "validity"> & { validity?: Parameters<typeof contractValidity>[0] };
 
 /** `asOf` on the wire: a `Date` as its ISO string. */
 const instant = (asOf: string | Date): string => (asOf instanceof Date ? asOf.toISOString() : asOf);

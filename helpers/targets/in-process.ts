@@ -3,7 +3,7 @@
  * engine exactly as the evals always have, so an in-process run scores as before.
  */
 import type { Engine } from "@hybrid-search/engine";
-import { CONTRACT_MODES } from "@hybrid-search/engine/contract";
+import { CONTRACT_MODES } from "@hybrid-search/target-contract";
 import type { Target, TargetAsk, TargetCapabilities, TargetRanking, TargetSearch } from "./target.js";
 
 /** The in-repo engine serves every mode, answers, expands and traces every stage. */

@@ -17,9 +17,9 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { AskResult } from "@hybrid-search/engine";
-import { CONTRACT_MODES, contractProblems } from "@hybrid-search/engine/contract";
 import { readJsonlObjects } from "@hybrid-search/engine/formats";
 import { ConfigError } from "@hybrid-search/eval-gate";
+import { CONTRACT_MODES, contractProblems } from "@hybrid-search/target-contract";
 import { FormatError, readTrecRun } from "@hybrid-search/trec-eval/formats";
 import { toAskResult, type ContractAnswer } from "./ask-result.js";
 import { type Target, TargetError, type TargetHit, type TargetMode } from "./target.js";

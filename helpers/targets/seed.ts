@@ -11,10 +11,11 @@
  * are the ids the judgments use: a fixture document's path (`en/billing/refunds.md`), a BEIR
  * record's `_id`.
  */
+import { type ContractDocuments, readContractDocuments } from "@hybrid-search/engine/serve/documents";
 import { ConfigError } from "@hybrid-search/eval-gate";
-import { type ContractDocuments, readContractDocuments } from "@hybrid-search/engine/contract";
+import type { DocumentsResponse, Fingerprint } from "@hybrid-search/target-contract/types";
 import type { Dataset } from "../dataset.js";
-import type { DocumentsReply, HealthInfo, HttpTarget, SeedConfig } from "./http-target.js";
+import type { HttpTarget, SeedConfig } from "./http-target.js";
 import { TargetError } from "./target.js";
 
 export interface SeedIo {
@@ -29,7 +30,7 @@ export interface SeedSession {
   /** Documents the collection holds after the seed. */
   readonly documents: number;
   /** What the target reports it has indexed after the seed. */
-  readonly fingerprint: HealthInfo["fingerprint"];
+  readonly fingerprint: Fingerprint;
   /** Seeds the corpus again, read afresh (a watch-mode rerun measures edited documents). Throws ConfigError as the first seed does. */
   reseed(): Promise<void>;
   /** Deletes the collection unless kept, and says how that went. Never throws; the first release (of either kind) is the only one. */
@@ -46,10 +47,10 @@ export function datasetDocuments(dataset: Dataset): ContractDocuments {
 }
 
 /** A fingerprint as /health gives it, or undefined when `value` is not one. */
-function fingerprintIn(value: unknown): HealthInfo["fingerprint"] | undefined {
+function fingerprintIn(value: unknown): Fingerprint | undefined {
   if (typeof value === "string" && value !== "") return value;
   if (typeof value === "object" && value !== null && typeof (value as { corpusHash?: unknown }).corpusHash === "string")
-    return value as HealthInfo["fingerprint"];
+    return value as Fingerprint;
   return undefined;
 }
 
@@ -68,7 +69,7 @@ export async function seedTarget(target: HttpTarget, dataset: Dataset, seed: See
       `EVAL_TARGET_SEED: target ${target.name} (${target.origin}) does not take documents (its /health says capabilities.documents: false); index the dataset into it yourself and unset EVAL_TARGET_SEED`,
     );
 
-  let fingerprint: HealthInfo["fingerprint"] = target.health.fingerprint;
+  let fingerprint: Fingerprint = target.health.fingerprint;
   let documents = 0;
 
   /** After a failed seed: removes what the PUT may have written, and says how that went (a clause of the error). */
@@ -86,7 +87,7 @@ export async function seedTarget(target: HttpTarget, dataset: Dataset, seed: See
     const corpus = datasetDocuments(dataset);
     const what = `${corpus.documents.length} documents of dataset ${dataset.name}`;
     const started = performance.now();
-    let reply: DocumentsReply;
+    let reply: DocumentsResponse;
     try {
       reply = await target.putDocuments(collection, corpus);
     } catch (error) {
@@ -120,7 +121,7 @@ export async function seedTarget(target: HttpTarget, dataset: Dataset, seed: See
     io.warn(
       `eval: WARNING: the seeded ${where} was not deleted (${what}); remove it with ${deleteHint} (with the run's token or cookie), or a later run with EVAL_TARGET_SEED=${collection} replaces and deletes it; this run's verdict does not depend on it`,
     );
-  const outcome = (reply: DocumentsReply): void => {
+  const outcome = (reply: DocumentsResponse): void => {
     if (reply.documents === 0) io.say(`eval: deleted the seeded ${where}`);
     else notDeleted(`the target says it still holds ${reply.documents} documents`);
   };
@@ -151,7 +152,7 @@ export async function seedTarget(target: HttpTarget, dataset: Dataset, seed: See
       if (seed.keep) return kept();
       io.warn(`eval: ${why}: deleting the seeded ${where}`);
       try {
-        outcome(target.deleteDocuments(collection, { sync: true }) as DocumentsReply);
+        outcome(target.deleteDocuments(collection, { sync: true }) as DocumentsResponse);
       } catch (error) {
         failed(error);
       }

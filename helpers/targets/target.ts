@@ -5,9 +5,9 @@
  * (`EVAL_TARGET`), and recorded runs (`EVAL_RUN_DIR`).
  */
 import type { AskResult, ExpansionResult, HitValidity, Preset, TraceStage } from "@hybrid-search/engine";
-import type { ContractMode } from "@hybrid-search/engine/contract";
+import type { Mode } from "@hybrid-search/target-contract/types";
 
-export type TargetMode = ContractMode;
+export type TargetMode = Mode;
 export type TargetKind = "in-process" | "http" | "recorded";
 
 export interface TargetCapabilities {

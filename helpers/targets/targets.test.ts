@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Engine } from "@hybrid-search/engine";
-import { CONTRACT_MODES } from "@hybrid-search/engine/contract";
+import { CONTRACT_MODES } from "@hybrid-search/target-contract";
 import { formatTrecRun } from "@hybrid-search/engine/formats";
 import { type EngineServer, serveEngine } from "@hybrid-search/engine/serve";
 import { ConfigError } from "@hybrid-search/eval-gate";

@@ -1,5 +1,5 @@
 /**
- * The Evalite UI, checked in a real browser as a person uses it: `evalite serve` on a free port
+ * The Evalite UI, checked in a real browser as a person uses it: `evalite serve` on a port the system picks
  * and then the static export (`pnpm eval:export`) of a gated `pnpm eval` run on the plainest
  * static server, each opened in headless Debian Chromium driven by playwright-core (never a
  * downloaded browser; every request that is not to 127.0.0.1 is aborted, so the test needs no
@@ -14,6 +14,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Baseline } from "@hybrid-search/eval-gate/baseline";
@@ -22,7 +23,7 @@ import { createSqliteStorage } from "evalite/sqlite-storage";
 import { type Browser, chromium, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main as exportUi } from "../../bin/eval-export.js";
-import { freePort, ROOT, RUN_TIMEOUT_MS, runEval } from "../eval-run.js";
+import { ROOT, RUN_TIMEOUT_MS, runEval } from "../eval-run.js";
 import { serveStatic } from "./static-server.js";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -181,13 +182,22 @@ describe.skipIf(!haveBrowser)("Evalite UI in headless Chromium", () => {
   const storage = join(scratch, "evalite.db");
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
+    // Port 0: the server binds a port the system picks and says which (patched Evalite,
+    // docs/evals.md#evalites-ui-patch), so no other process can take it between a check and the bind.
     server = spawn(join(ROOT, "node_modules/.bin/evalite"), ["serve", EVAL_FILE], {
       cwd: ROOT,
-      env: { ...process.env, EVALITE_PORT: String(port), EVALITE_STORAGE: storage },
-      stdio: "ignore",
+      env: { ...process.env, EVALITE_PORT: "0", EVALITE_STORAGE: storage },
+      stdio: ["ignore", "pipe", "ignore"],
       detached: true,
+    });
+    base = await new Promise<string>((resolve, reject) => {
+      let printed = "";
+      server.stdout!.on("data", (d: Buffer) => {
+        printed += d.toString();
+        const port = /^Port 0: using port (\d+), picked by the system$/m.exec(printed)?.[1];
+        if (port) resolve(`http://127.0.0.1:${port}`);
+      });
+      server.on("exit", (code) => reject(new Error(`evalite serve exited (${code}) before saying its port: ${printed.slice(-2000)}`)));
     });
     // Serving starts with a run; wait until the suites are in and the run is over.
     const deadline = Date.now() + 120_000;
@@ -264,9 +274,8 @@ describe.skipIf(!haveBrowser)("Evalite UI in headless Chromium", () => {
       const output = join(scratch, "export");
       const exportIo = { stdout: () => undefined, stderr: (t: string) => process.stderr.write(t) };
       expect(await exportUi(["--output", output], exportIo, { EVALITE_STORAGE: gated })).toBe(0);
-      const port = await freePort();
-      const staticServer: Server = await serveStatic(output, port);
-      const exported = `http://127.0.0.1:${port}`;
+      const staticServer: Server = await serveStatic(output);
+      const exported = `http://127.0.0.1:${(staticServer.address() as AddressInfo).port}`;
       try {
         // A deep link straight to a trace, as a reload or a shared URL would ask for it.
         const deep = await fetch(`${exported}/suite/${encodeURIComponent(SUITE)}/eval/0?trace=4`);

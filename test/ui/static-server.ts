@@ -17,7 +17,8 @@ const TYPES: Record<string, string> = {
   ".woff2": "font/woff2",
 };
 
-export function serveStatic(root: string, port: number): Promise<Server> {
+/** Listens on 127.0.0.1 at a port the system picks (port 0: nothing to race for); read it from the server's address. */
+export function serveStatic(root: string): Promise<Server> {
   const server = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname));
     let file = join(root, path);
@@ -32,5 +33,5 @@ export function serveStatic(root: string, port: number): Promise<Server> {
     }
     res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(readFileSync(file));
   });
-  return new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve(server)));
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }

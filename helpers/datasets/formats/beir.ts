@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { readCorpusJsonl } from "@hybrid-search/engine/formats";
 import { FormatError, readBeirDataset } from "@hybrid-search/trec-eval/formats";
 import { displayPath } from "../../fixtures/paths.js";
-import { DatasetError, type RetrievalCase } from "../model.js";
+import { DatasetError, judgedCases, type RetrievalCase } from "../model.js";
 import { isFile, isFolder } from "../read.js";
 import { type FormatRead, noRecords, readRefusalMarkers } from "./common.js";
 import { readAnswerFiles } from "./fixtures.js";
@@ -64,6 +64,11 @@ export function readBeir(folder: string, split: string): FormatRead {
   };
   read.refusalMarkers = readRefusalMarkers(folder, read.warnings, read.files);
   readAnswerFiles(folder, read);
+  // Judgments that are all 0 give the ranking evals nothing to score: an input error, not an empty run.
+  if (cases.length > 0 && judgedCases(cases).length === 0)
+    throw new DatasetError(
+      `EVAL_DATASET: ${join(folder, "qrels", `${split}.tsv`)}: no query has a relevant document (a grade of 1 or more): every judgment is 0 or negative, so nothing can be scored`,
+    );
   if (cases.length === 0 && read.askCases.length === 0)
     throw new DatasetError(
       `EVAL_DATASET: ${folder}: no query of queries.jsonl has a judgment in qrels/${split}.tsv${isFolder(join(folder, "qrels")) ? "" : " (no qrels folder)"}, and there is no ask-cases.json beside it`,

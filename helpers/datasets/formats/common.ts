@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import type { DocumentInput } from "@hybrid-search/engine";
 import { detectLanguage } from "@hybrid-search/engine/analysis";
-import { readContractDocuments } from "@hybrid-search/engine/contract";
+import { readContractDocuments } from "@hybrid-search/engine/serve/documents";
 import type { RefusalMarkers } from "../../../scorers/refusal.js";
 import { lintRefusalMarkers } from "../../fixtures/refusal-markers.js";
 import { formatIssue } from "../../fixtures/errors.js";

@@ -188,8 +188,9 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       `--as-of must be a date: YYYY-MM-DD or an ISO 8601 date-time such as 2024-09-01T08:30:00Z (UTC unless it names an offset), got ${quoteInput(asOf)}`,
     );
   const filters = {
-    ...(values.collection ? { collection: values.collection } : {}),
-    ...(values.language ? { language: values.language } : {}),
+    // Given, even empty: the engine refuses an empty name, never drops it for the default.
+    ...(values.collection !== undefined ? { collection: values.collection } : {}),
+    ...(values.language !== undefined ? { language: values.language } : {}),
     ...(asOf !== undefined ? { asOf } : {}),
     ...(values["include-superseded"] ? { includeSuperseded: true } : {}),
   };
@@ -208,7 +209,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     let ok = false;
     try {
       const report = await engine.index(positionals[0]!, {
-        ...(values.collection ? { collection: values.collection } : {}),
+        ...(values.collection !== undefined ? { collection: values.collection } : {}),
         onMessage: (line) => io.stderr(`engine: ${line}\n`),
       });
       if (values.json) out(`${JSON.stringify(report, null, 2)}\n`);

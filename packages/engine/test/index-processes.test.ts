@@ -26,7 +26,11 @@ interface Finished {
 function start(args: string[], onStderr: (text: string, kill: () => void) => void = () => {}): Promise<Finished> {
   return new Promise((done) => {
     // One process (node itself, no wrapper such as pnpm or the tsx CLI): SIGKILL must reach the indexer.
-    const child = spawn(process.execPath, [entry, ...args], { cwd: root, env: { ...process.env, ENGINE_DEBUG: "" } });
+    // `compiled`, as `pnpm engine` passes it: the server's contract package resolves to its dist/ too.
+    const child = spawn(process.execPath, ["--conditions=compiled", entry, ...args], {
+      cwd: root,
+      env: { ...process.env, ENGINE_DEBUG: "" },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));

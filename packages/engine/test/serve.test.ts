@@ -5,10 +5,11 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { contractProblems, type Mode } from "@hybrid-search/target-contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
 import { Engine, type SearchOptions, type SearchResponse } from "../src/index.js";
-import { type ContractMode, contractProblems, readContractDocuments } from "../src/serve/contract.js";
+import { readContractDocuments } from "../src/serve/documents.js";
 import { type EngineServer, SERVED_ROUTES, serveEngine } from "../src/serve/server.js";
 import { SMALL_CORPUS, smallCorpusEngine, tempDir, writeFiles } from "./helpers.js";
 
@@ -28,7 +29,7 @@ afterAll(async () => {
 });
 
 /** What the engine in this process ranks for `mode`: the answer a served call must equal. */
-async function rankLocally(engine: Engine, mode: ContractMode, query: string, options: SearchOptions): Promise<SearchResponse> {
+async function rankLocally(engine: Engine, mode: Mode, query: string, options: SearchOptions): Promise<SearchResponse> {
   if (mode === "search") return engine.search(query, options);
   if (mode === "vsearch") return engine.vsearch(query, options);
   return engine.query(query, { ...options, tier: mode });
@@ -359,6 +360,37 @@ describe("engine serve: bearer token and concurrency", () => {
     expect(ok.status).toBe(200);
     expect(JSON.stringify(ok.json)).not.toContain(TOKEN);
     expect((await call("/health", {}, secured)).status).toBe(200);
+  });
+
+  it("never quotes its token: an error message or a log line that would has it redacted", async () => {
+    const lines: string[] = [];
+    const leaky = await serveEngine(
+      new Proxy(setup.engine, {
+        get: (target, key) => {
+          if (key === "search")
+            return (query: string) => {
+              throw new RangeError(`query "${query}" is not searchable`);
+            };
+          if (key === "vsearch")
+            return () => {
+              throw new Error(`upstream said ${TOKEN}`);
+            };
+          return Reflect.get(target, key);
+        },
+      }),
+      { port: 0, token: TOKEN, log: (l) => lines.push(l) },
+    );
+    const headers = { authorization: `Bearer ${TOKEN}` };
+    try {
+      const refused = await call("/search", { body: { query: `x ${TOKEN}`, mode: "search", limit: 1 }, headers }, leaky);
+      expect(refused.json).toEqual({ error: { code: "BAD_ARGUMENT", message: 'query "x [redacted]" is not searchable' } });
+      expect((await call("/search", { body: { query: "x", mode: "vsearch", limit: 1 }, headers }, leaky)).status).toBe(500);
+      expect(lines).toEqual(["engine serve: internal error: upstream said [redacted]"]);
+      const lost = await call(`/${TOKEN}`, { headers }, leaky);
+      expect(lost.json).toEqual({ error: { code: "NOT_FOUND", message: "no route GET /[redacted]; see docs/targets.md" } });
+    } finally {
+      await leaky.close();
+    }
   });
 
   it("runs at most `concurrency` requests at once and refuses beyond the queue with 503 BUSY", async () => {

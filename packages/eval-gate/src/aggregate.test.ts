@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { aggregate, caseOutcomes, sliceKeys } from "./aggregate.js";
 import { caseRecords, evaliteMean, suiteRecord } from "./evalite-output.js";
 import { evalRow, find, output, row, suite } from "./gate-test-data.js";
-import { analyzeRun } from "./report.js";
+import { analyzeRun } from "./analysis.js";
 
 describe("reading Evalite's output", () => {
   it("takes Evalite's flat mean over evals that did not throw", () => {

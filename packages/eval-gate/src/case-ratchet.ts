@@ -17,10 +17,10 @@
  * are `gone`: reported, removed by `--update-baseline`. Suites a filtered run did not run are left
  * alone. `--update-baseline` records passes and new failures but never turns a recorded pass into
  * a failure: a regression keeps failing the run until it is fixed or accepted with
- * `--accept-failure <suite|id> --reason "…"` (logged, like `--lower-floor`). Pure, but for the
- * baseline object it updates.
+ * `--accept-failure <suite|id> --reason "…"` (logged with the run's other changes, ratchet.ts). Pure,
+ * but for the baseline object it updates.
  */
-import { type Baseline, type CaseChange, type ChangeContext, logChanges } from "./baseline.js";
+import type { Baseline, CaseChange } from "./baseline.js";
 import { ConfigError, quoteInput } from "./errors.js";
 import type { VerdictUnit } from "./verdicts.js";
 
@@ -130,15 +130,4 @@ export function acceptFailures(baseline: Baseline, mode: string, patterns: reado
 export function splitUnitKey(key: string): [string, string] {
   const at = key.lastIndexOf("|");
   return [key.slice(0, at), key.slice(at + 1)];
-}
-
-/** Logs case changes with the run's other changes of the same action (one log entry per run and action). */
-export function logCaseChanges(
-  baseline: Baseline,
-  mode: string,
-  action: "raise" | "lower",
-  changes: CaseChange[],
-  context: ChangeContext,
-): void {
-  logChanges(baseline, mode, action, { cases: changes }, context);
 }

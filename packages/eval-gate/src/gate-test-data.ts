@@ -4,9 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Evalite } from "evalite";
 import type { SliceAggregate } from "./aggregate.js";
+import type { EvaliteVerdict } from "./analysis.js";
 import { emptyBaseline, type Baseline } from "./baseline.js";
+import { type GateOptions, judgeRun, type RecordedRun } from "./judge-run.js";
 import type { PassMarks } from "./pass-marks.js";
-import { analyzeRun, buildReport, checkRun, type EvaliteVerdict, type Report } from "./report.js";
+import type { Report } from "./report.js";
 import type { RunInfo, SkippedEval } from "./run-info.js";
 
 export interface RowSpec {
@@ -95,7 +97,54 @@ export const RUN_INFO: RunInfo = {
   engineOptions: {},
 };
 
-/** A report of `out` gated on `baseline`, as bin/eval.ts builds it. */
+/** The grader ids a judge grades, as the suite registers them (scorers/judged-graders.ts). */
+export const JUDGED_GRADERS = ["context-relevance", "faithfulness", "answer-relevance", "topic-coverage"];
+
+/** A run of `out` as bin/eval-verdict.ts reads it back: `fields` over a clean offline run of the fixtures. */
+export function recordedRun(out: Evalite.Exported.Output, fields: Partial<Omit<RecordedRun, "output">> = {}): RecordedRun {
+  return {
+    output: out,
+    evalite: failedTests(0),
+    runInfo: RUN_INFO,
+    skipped: [],
+    fixtures: {
+      dataset: "fixtures",
+      kind: "fixtures",
+      version: 1,
+      hash: "b".repeat(64),
+      queries: 4,
+      judgedQueries: 4,
+      askCases: 0,
+    },
+    startedAt: new Date("2026-11-29T12:00:00.000Z"),
+    finishedAt: new Date("2026-11-29T12:00:09.500Z"),
+    git: { commit: "0123456789abcdef0123456789abcdef01234567", dirty: false },
+    args: [],
+    filter: null,
+    ...fields,
+  };
+}
+
+/** The options of a plain `pnpm eval`: `fields` over no flags, evalite.config.ts's threshold 70 (not applied). */
+export function gateOptions(fields: Partial<GateOptions> = {}): GateOptions {
+  return {
+    updateBaseline: false,
+    lowerFloors: [],
+    acceptFailures: [],
+    reason: null,
+    passMarks: [],
+    threshold: null,
+    configuredThreshold: 70,
+    judgedGraders: JUDGED_GRADERS,
+    baselinePath: "evals/baseline.json",
+    baselineShown: "evals/baseline.json",
+    upgradedFrom: null,
+    root: "/repo",
+    ...fields,
+  };
+}
+
+/** A report of `out` gated on `baseline`, as `pnpm eval` builds it (judge-run.ts). */
 export function reportOf(
   out: Evalite.Exported.Output,
   options: {
@@ -110,39 +159,44 @@ export function reportOf(
   } = {},
 ): Report {
   const baseline = options.baseline ?? emptyBaseline();
-  const analysis = analyzeRun(out, (e) => Object.keys(baseline.floors.offline?.[e] ?? {}), options.passMarks ?? baseline.passMarks);
-  return buildReport({
-    startedAt: new Date("2026-11-29T12:00:00.000Z"),
-    finishedAt: new Date("2026-11-29T12:00:09.500Z"),
-    git: { commit: "0123456789abcdef0123456789abcdef01234567", dirty: false },
-    args: [],
-    runInfo: options.runInfo ?? RUN_INFO,
-    floorMode: "offline",
-    fixtures: {
-      dataset: "fixtures",
-      kind: "fixtures",
-      version: 1,
-      hash: options.fixturesHash ?? "b".repeat(64),
-      queries: 4,
-      judgedQueries: 4,
-      askCases: 0,
-    },
-    evalite: options.evalite ?? failedTests(0),
-    evaliteThreshold:
-      options.threshold === undefined
-        ? { threshold: 70, source: "evalite.config.ts", binding: false }
-        : { threshold: options.threshold, source: "--threshold", binding: true },
-    output: out,
-    analysis,
-    baselinePath: "evals/baseline.json",
-    ...checkRun(baseline, "offline", analysis, options.skipped),
-    changes: [],
-    caseChanges: [],
-    filter: options.filter ?? null,
-    skipped: options.skipped ?? [],
-    root: "/repo",
+  const run = recordedRun(out, {
+    ...(options.runInfo ? { runInfo: options.runInfo } : {}),
+    ...(options.evalite ? { evalite: options.evalite } : {}),
+    ...(options.skipped ? { skipped: options.skipped } : {}),
+    ...(options.filter !== undefined ? { filter: options.filter } : {}),
   });
+  if (options.fixturesHash) run.fixtures = { ...run.fixtures, hash: options.fixturesHash };
+  const judged = judgeRun(
+    run,
+    options.passMarks ? { ...baseline, passMarks: options.passMarks } : baseline,
+    gateOptions(options.threshold === undefined ? {} : { threshold: options.threshold }),
+  );
+  if (judged.kind !== "judged") throw new Error(`the test run was not judged: ${judged.kind}`);
+  return judged.report;
 }
+
+/** A slice aggregate with the given means (n cases each; language= and category= slices are not base slices). */
+export function sliceOf(evalKey: string, name: string, n: number, metrics: Record<string, number>): SliceAggregate {
+  const base = !name.includes("language=") && !name.includes("category=");
+  return {
+    eval: evalKey,
+    slice: name,
+    base,
+    n,
+    latency: null,
+    metrics: Object.entries(metrics).map(([metric, mean]) => ({ metric, n, mean, sd: 0, min: 0, max: 1, passRate: 0, notScored: {} })),
+  };
+}
+
+/** A run's slices of one eval: a whole, a language slice large enough for a floor (n 12) and one too small (n 3). */
+export const SEARCH_SLICES: readonly SliceAggregate[] = [
+  sliceOf("Search", "all", 58, { nDCG: 0.64, MRR: 0.8 }),
+  sliceOf("Search", "language=de", 12, { nDCG: 0.45 }),
+  sliceOf("Search", "language=xx", 3, { nDCG: 0.9 }),
+];
+
+/** A change context of the test runs: date, commit and `reason`. */
+export const changeContext = (reason: string) => ({ date: "2026-11-29T12:00:00.000Z", commit: "abc123", reason });
 
 export const find = (aggregates: readonly SliceAggregate[], evalKey: string, slice: string, metric: string) =>
   aggregates.find((a) => a.eval === evalKey && a.slice === slice)?.metrics.find((m) => m.metric === metric);

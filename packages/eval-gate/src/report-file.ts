@@ -6,7 +6,7 @@
  * same measurement across the rename; the fields version 2 added are absent from it.
  */
 import { readFileSync } from "node:fs";
-import { METRIC_RENAMES } from "./baseline.js";
+import { METRIC_RENAMES } from "./baseline-migration.js";
 import { ConfigError } from "./errors.js";
 import type { Report } from "./report.js";
 import { reportSchemaCheck } from "./report-schema.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Evalite } from "evalite";
-import { evalRow, output as runOf, suite } from "./gate-test-data.js";
+import { evalRow, JUDGED_GRADERS, output as runOf, suite } from "./gate-test-data.js";
 import { judgeMode } from "./report.js";
 
 const output = (scores: Array<Record<string, unknown>>): Evalite.Exported.Output =>
@@ -15,23 +15,31 @@ const output = (scores: Array<Record<string, unknown>>): Evalite.Exported.Output
   ]);
 
 describe("judgeMode", () => {
-  it("states how the triad was scored, counting fallbacks; other scores and failed answers do not count", () => {
-    expect(judgeMode(output([{ grader: "faithfulness", method: "heuristic", status: "scored" }]))).toEqual({
+  const graders = new Set(JUDGED_GRADERS);
+
+  it("states how the judged graders scored, counting fallbacks; other graders and failed answers do not count", () => {
+    expect(judgeMode(output([{ grader: "faithfulness", method: "heuristic", status: "scored" }]), graders)).toEqual({
       mode: "heuristic",
       llmJudge: 0,
       heuristic: 1,
       fallbacks: 0,
     });
-    expect(
-      judgeMode(
-        output([
-          { grader: "faithfulness", method: "llm-judge", status: "scored" },
-          { grader: "context-relevance", method: "heuristic", status: "scored", fallbackFrom: "llm-judge" },
-          { grader: "answer-relevance", method: "heuristic", status: "failed" },
-          { grader: "refusal", method: "heuristic", status: "scored" },
-        ]),
-      ),
-    ).toEqual({ mode: "mixed", llmJudge: 1, heuristic: 1, fallbacks: 1 });
-    expect(judgeMode(output([{ grader: "cites", method: "heuristic", status: "scored" }])).mode).toBe("none");
+    const mixed = output([
+      { grader: "faithfulness", method: "llm-judge", status: "scored" },
+      { grader: "context-relevance", method: "heuristic", status: "scored", fallbackFrom: "llm-judge" },
+      { grader: "answer-relevance", method: "heuristic", status: "failed" },
+      { grader: "refusal", method: "heuristic", status: "scored" },
+    ]);
+    expect(judgeMode(mixed, graders)).toEqual({ mode: "mixed", llmJudge: 1, heuristic: 1, fallbacks: 1 });
+    expect(judgeMode(output([{ grader: "cites", method: "heuristic", status: "scored" }]), graders).mode).toBe("none");
+  });
+
+  it("counts exactly the graders the suite registers: the gate names none of its own", () => {
+    const scores = output([
+      { grader: "faithfulness", method: "llm-judge", status: "scored" },
+      { grader: "cites", method: "heuristic", status: "scored" },
+    ]);
+    expect(judgeMode(scores, new Set())).toEqual({ mode: "none", llmJudge: 0, heuristic: 0, fallbacks: 0 });
+    expect(judgeMode(scores, new Set(["cites"]))).toEqual({ mode: "heuristic", llmJudge: 0, heuristic: 1, fallbacks: 0 });
   });
 });

@@ -4,30 +4,22 @@
  * thresholds, floors, ceilings and recorded cases, every aggregate, every case's measurements, one
  * verdict per verdict unit (a retrieval case, or a question at a preset) with its ratchet status,
  * its failed expectations and diagnosis, the golden-set warnings, and the status the run exits
- * with. `buildReport` is pure: bin/eval.ts gathers the inputs.
+ * with. `buildReport` is pure and decides nothing: it records the verdict judge-run.ts reached.
  */
 import { relative } from "node:path";
-import { aggregate, caseOutcomes, isBaseSlice, type CaseOutcome, type Outcome, type SliceAggregate } from "./aggregate.js";
-import {
-  type Baseline,
-  checkFloors,
-  floorKey,
-  gateFailures,
-  type CaseChange,
-  type FloorChange,
-  type FloorCheck,
-  type GateResult,
-  type Tolerance,
-} from "./baseline.js";
-import { type CaseCheck, type CaseStatus, checkCases } from "./case-ratchet.js";
-import { ceilingFailures, type CeilingCheck, type CeilingTolerance, checkCeilings } from "./ceilings.js";
 import type { Evalite } from "evalite";
-import { caseRecords, evaliteMean, suiteRecord, type SuiteRecord } from "./evalite-output.js";
-import { defaultPassMarks, type PassMarks } from "./pass-marks.js";
+import { type CaseOutcome, isBaseSlice, type Outcome, type SliceAggregate } from "./aggregate.js";
+import { type EvaliteVerdict, evaliteStatus, type RunAnalysis } from "./analysis.js";
+import type { CaseChange, FloorChange, Tolerance } from "./baseline.js";
+import type { CaseCheck, CaseStatus } from "./case-ratchet.js";
+import { ceilingFailures, type CeilingCheck, type CeilingTolerance } from "./ceilings.js";
+import { evaliteMean, type SuiteRecord } from "./evalite-output.js";
+import { floorKey, type FloorCheck, gateFailures, type GateResult } from "./floors.js";
+import type { PassMarks } from "./pass-marks.js";
 import type { RunInfo, SkippedEval } from "./run-info.js";
 import { percentile } from "./stats.js";
 import { type TargetCalls, targetCalls } from "./target-calls.js";
-import { verdictUnits, type VerdictUnit } from "./verdicts.js";
+import type { VerdictUnit } from "./verdicts.js";
 
 export const REPORT_SCHEMA_VERSION = 2;
 
@@ -107,32 +99,17 @@ export interface ReportInput {
   skipped: SkippedEval[];
   /** The repository root: eval files are reported relative to it. */
   root: string;
+  /** The run's verdict (judge-run.ts): recorded, not decided, here. */
+  verdict: RunVerdict;
+  /** The graders a judge grades when one is configured: the suite names them (`judgeMode`). */
+  judgedGraders: ReadonlySet<string>;
 }
 
-/**
- * What vitest knew of the run that Evalite's storage does not show: tests that failed (a task threw
- * or timed out; those are also failed rows) and eval files that did not load (no suite at all).
- */
-export interface EvaliteVerdict {
-  failedTests: number;
-  /** Eval files that failed to load, relative to the root. */
-  unloadedFiles: string[];
-}
-
-/** Evalite's exit status without a threshold: 1 when an eval failed or an eval file did not load (what its reporter counts). */
-export const evaliteStatus = (verdict: EvaliteVerdict): 0 | 1 => (verdict.failedTests > 0 || verdict.unloadedFiles.length > 0 ? 1 : 0);
-
-/** The run's cases, verdict units and aggregates, computed once from Evalite's output. */
-export interface RunAnalysis {
-  suites: SuiteRecord[];
-  cases: CaseOutcome[];
-  /** One per retrieval case and per question at a preset (verdicts.ts). */
-  units: VerdictUnit[];
-  aggregates: SliceAggregate[];
-  /** Evals (floor keys) this run measured. */
-  ranEvals: Set<string>;
-  /** The pass marks the case outcomes were decided with. */
-  passMarks: PassMarks;
+/** Whether the run passed, its exit status, and why it did not pass (empty when it passed). */
+export interface RunVerdict {
+  status: "pass" | "fail";
+  exitStatus: 0 | 1;
+  statusReasons: string[];
 }
 
 /** A verdict unit with its standing against the recorded cases. */
@@ -232,53 +209,6 @@ export interface Report {
   target: TargetCalls | null;
 }
 
-/** `expectedMetrics`: an eval's floored metrics, so a case whose task threw counts on them even when no case of its suite scored. */
-export function analyzeRun(
-  output: Evalite.Exported.Output,
-  expectedMetrics: (evalKey: string) => readonly string[],
-  passMarks: PassMarks = defaultPassMarks(),
-): RunAnalysis {
-  const suites = output.suites.map((s) => ({ suite: s, record: suiteRecord(s) }));
-  const cases = caseOutcomes(
-    suites.flatMap(({ suite, record }) => caseRecords(suite, record)),
-    expectedMetrics,
-    passMarks,
-  );
-  const records = suites.map(({ record }) => record);
-  const sourceOf = new Map(records.map((record) => [record.name, record.latencySource]));
-  return {
-    suites: records,
-    cases,
-    units: verdictUnits(cases, records),
-    aggregates: aggregate(cases, (suite) => sourceOf.get(suite) ?? "duration"),
-    ranEvals: new Set(records.map((record) => record.eval)),
-    passMarks,
-  };
-}
-
-/**
- * The gate's checks of a run against the baseline of its mode: floors, latency ceilings, recorded
- * cases. `skipped`: the evals the run's target could not run, whose floors and ceilings are skipped.
- */
-export function checkRun(
-  baseline: Baseline,
-  mode: string,
-  analysis: Pick<RunAnalysis, "aggregates" | "ranEvals" | "units" | "suites">,
-  skipped: readonly SkippedEval[] = [],
-): Pick<ReportInput, "gate" | "ceilings" | "ceilingTolerance" | "cases"> {
-  return {
-    gate: checkFloors(baseline, mode, analysis.aggregates, analysis.ranEvals, skipped),
-    ceilings: checkCeilings(baseline.ceilings[mode] ?? {}, analysis.aggregates, analysis.ranEvals, skipped),
-    ceilingTolerance: baseline.ceilingTolerance,
-    cases: checkCases(baseline, mode, analysis.units, new Set(analysis.suites.map((s) => s.name))),
-  };
-}
-
-/** Every metric name the run measured: what a pass mark may name (with the baseline's floored metrics). */
-export function measuredMetrics(analysis: Pick<RunAnalysis, "aggregates">): Set<string> {
-  return new Set(analysis.aggregates.flatMap((a) => a.metrics.map((m) => m.metric)));
-}
-
 export interface JudgeModeSummary {
   mode: "heuristic" | "llm-judge" | "mixed" | "none";
   llmJudge: number;
@@ -288,16 +218,17 @@ export interface JudgeModeSummary {
 }
 
 /**
- * The run's judge mode, from the `method` in the metadata of every scored triad score: the one
+ * The run's judge mode, from the `method` in the metadata of every scored score of a judged grader
+ * (`graders`: the grader ids a judge grades when one is configured, which the suite names): the one
  * place a run's mode is computed (the scorers label each score; the evals keep no tally).
  */
-export function judgeMode(output: Evalite.Exported.Output): JudgeModeSummary {
+export function judgeMode(output: Evalite.Exported.Output, graders: ReadonlySet<string>): JudgeModeSummary {
   const summary: JudgeModeSummary = { mode: "none", llmJudge: 0, heuristic: 0, fallbacks: 0 };
   for (const suite of output.suites) {
     for (const row of suite.evals) {
       for (const score of row.scores) {
         const m = (score.metadata ?? {}) as { method?: unknown; status?: unknown; grader?: unknown; fallbackFrom?: unknown };
-        if (!TRIAD_GRADERS.has(String(m.grader)) || m.status !== "scored") continue;
+        if (!graders.has(String(m.grader)) || m.status !== "scored") continue;
         if (m.method === "llm-judge") summary.llmJudge++;
         else if (m.method === "heuristic") {
           summary.heuristic++;
@@ -317,8 +248,26 @@ export function judgeMode(output: Evalite.Exported.Output): JudgeModeSummary {
   return summary;
 }
 
-/** The graders a judge grades when one is configured: the RAG triad, and completeness (topic coverage). */
-const TRIAD_GRADERS = new Set(["context-relevance", "faithfulness", "answer-relevance", "topic-coverage"]);
+/**
+ * What Evalite itself would say of the run: its exit status without a threshold (an eval failed,
+ * a file did not load), its flat mean over every score, whether `threshold` (percent) was met, and
+ * the suites it marked failed.
+ */
+export function evaliteSummary(
+  output: Evalite.Exported.Output,
+  verdict: EvaliteVerdict,
+  threshold: number | null,
+  suites: readonly Pick<SuiteRecord, "name" | "status">[],
+): Report["evalite"] {
+  const { mean, scores } = evaliteMean(output);
+  return {
+    exitStatus: evaliteStatus(verdict),
+    mean,
+    scores,
+    thresholdMet: threshold === null || mean === null ? null : mean * 100 >= threshold,
+    failedSuites: suites.filter((s) => s.status !== "success").map((s) => s.name),
+  };
+}
 
 export function buildReport(input: ReportInput): Report {
   const { suites, cases, units, aggregates, ranEvals } = input.analysis;
@@ -335,27 +284,8 @@ export function buildReport(input: ReportInput): Report {
   const regressed = count("regression");
   const floorOf = new Map(gate.checks.map((c) => [c.key, c.floor]));
 
-  const { mean, scores } = evaliteMean(input.output);
-  const threshold = input.evaliteThreshold.threshold;
-  const thresholdMet = threshold === null || mean === null ? null : mean * 100 >= threshold;
-  const failedSuites = suites.filter((s) => s.status !== "success").map((s) => s.name);
-
-  const exitStatusOfEvalite = evaliteStatus(input.evalite);
-  const { failedTests, unloadedFiles } = input.evalite;
-  const statusReasons: string[] = [];
-  if (exitStatusOfEvalite !== 0) {
-    if (failedSuites.length > 0) statusReasons.push(`${failedSuites.length} eval(s) failed: ${failedSuites.join(", ")}`);
-    if (unloadedFiles.length > 0) statusReasons.push(`${unloadedFiles.length} eval file(s) did not load: ${unloadedFiles.join(", ")}`);
-    if (failedSuites.length === 0 && unloadedFiles.length === 0)
-      statusReasons.push(`${failedTests} test(s) failed with no failed eval in Evalite's results`);
-  }
-  statusReasons.push(...nothingScored(cases));
-  if (regressed > 0) statusReasons.push(`${regressed} case(s) regressed`);
-  if (failures.length > 0) statusReasons.push(`${failures.length} floor(s) fell or went missing`);
-  if (ceilingsFailed.length > 0) statusReasons.push(`${ceilingsFailed.length} latency ceiling(s) exceeded or went missing`);
-  if (input.evaliteThreshold.binding && thresholdMet === false)
-    statusReasons.push(`Evalite's mean ${pct(mean)} is below --threshold ${threshold} %`);
-  const exitStatus = statusReasons.length > 0 ? 1 : 0;
+  const evalite = evaliteSummary(input.output, input.evalite, input.evaliteThreshold.threshold, suites);
+  const { status, exitStatus, statusReasons } = input.verdict;
 
   const latencies = cases.map((c) => c.latencyMs).filter((x): x is number => x !== null);
   const passed = verdicts.filter((v) => v.outcome === "pass").length;
@@ -369,13 +299,13 @@ export function buildReport(input: ReportInput): Report {
     startedAt: input.startedAt.toISOString(),
     finishedAt: input.finishedAt.toISOString(),
     durationMs: input.finishedAt.getTime() - input.startedAt.getTime(),
-    status: exitStatus === 0 ? "pass" : "fail",
+    status,
     exitStatus,
-    statusReasons,
+    statusReasons: [...statusReasons],
     git: input.git,
     args: input.args,
     mode: input.runInfo.mode,
-    judge: judgeMode(input.output),
+    judge: judgeMode(input.output, input.judgedGraders),
     floorMode: input.floorMode,
     models: input.runInfo.models,
     fingerprint: input.runInfo.fingerprint,
@@ -392,7 +322,7 @@ export function buildReport(input: ReportInput): Report {
       tolerance: gate.tolerance,
       ceilingTolerance: input.ceilingTolerance,
     },
-    evalite: { exitStatus: exitStatusOfEvalite, mean, scores, thresholdMet, failedSuites },
+    evalite,
     gate: {
       baseline: input.baselinePath,
       status: failures.length > 0 || ceilingsFailed.length > 0 || regressed > 0 ? "fail" : "pass",
@@ -474,56 +404,6 @@ export function buildReport(input: ReportInput): Report {
 
 /** Whether a floor or ceiling was held to this run: not when its eval did not run (a filter) or was skipped (the target lacks it). */
 export const isChecked = (status: FloorCheck["status"] | CeilingCheck["status"]): boolean => status !== "not-run" && status !== "skipped";
-
-/**
- * No silent pass: a run that could score nothing, or an eval (suite) none of whose cases could be
- * scored — every model call failed, every task threw — measured nothing there, whatever the floors
- * say (a mode without floors would otherwise pass it). One reason each, naming the suites and why
- * their scores were not scored.
- */
-export function nothingScored(cases: readonly CaseOutcome[]): string[] {
-  const bySuite = scoringBySuite(cases);
-  const why = (counts: Record<string, number>): string =>
-    Object.keys(counts).length === 0
-      ? "no scores at all"
-      : `not scored: ${Object.entries(counts)
-          .map(([reason, n]) => `${reason} ${n}`)
-          .join(", ")}`;
-  const suites = [...bySuite];
-  if (suites.every(([, s]) => s.scored === 0)) {
-    const total: Record<string, number> = {};
-    for (const [, s] of suites) for (const [reason, n] of Object.entries(s.notScored)) total[reason] = (total[reason] ?? 0) + n;
-    return [
-      cases.length === 0
-        ? "nothing was scored: the run recorded no case"
-        : `nothing could be scored: ${cases.length} case(s), ${why(total)}`,
-    ];
-  }
-  const none = suites.filter(([, s]) => s.scored === 0);
-  return none.length === 0
-    ? []
-    : [
-        `${none.length} eval(s) could score no case: ${none.map(([suite, s]) => `${suite} (${s.cases} case(s), ${why(s.notScored)})`).join("; ")}`,
-      ];
-}
-
-/** Per suite: its cases, how many of its scores were scored, and why the others were not. */
-export function scoringBySuite(
-  cases: readonly CaseOutcome[],
-): Map<string, { cases: number; scored: number; notScored: Record<string, number> }> {
-  const bySuite = new Map<string, { cases: number; scored: number; notScored: Record<string, number> }>();
-  for (const c of cases) {
-    const s = bySuite.get(c.suite) ?? { cases: 0, scored: 0, notScored: {} };
-    s.cases++;
-    for (const m of c.metrics) {
-      const notScored = Object.values(m.notScored ?? {}).reduce((a, b) => a + b, 0);
-      s.scored += c.trials - notScored;
-      for (const [reason, n] of Object.entries(m.notScored ?? {})) s.notScored[reason] = (s.notScored[reason] ?? 0) + n;
-    }
-    bySuite.set(c.suite, s);
-  }
-  return bySuite;
-}
 
 export const pct = (x: number | null): string => (x === null ? "–" : `${(x * 100).toFixed(1)} %`);
 

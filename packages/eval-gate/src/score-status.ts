@@ -9,6 +9,12 @@
  * A judged metric that fell back to the heuristic (`method: "heuristic"`, `fallbackFrom`) is
  * scored: its value is a real measurement, labeled; the methods are tallied per metric.
  *
+ * **Faults.** Two reasons say that the system measured did not answer, rather than that it
+ * answered badly: `failed` (the scorer's word for "the target or a model failed": the answer, the
+ * expansion or the comparison it grades is missing) and `errored` (the case's task threw). A run
+ * with a fault never passes (judge-run.ts). A not-scored score says why in `metadata.error`
+ * (an expander's in `metadata.fallback`), which the gate quotes.
+ *
  * A **verdict score** carries the verdict on its case in `metadata.verdict`: `{ pass: boolean,
  * failed: string[], diagnosis?: { verdict, reasons }, warnings?: string[] }` (the suite's
  * "Question verdict"). Its case is judged by that verdict instead of per-metric pass marks. A
@@ -30,7 +36,14 @@ export interface CountedScore {
   method?: string;
   /** The verdict on the case, when this is a verdict score. */
   verdict?: ScoreVerdict;
+  /** Why it was not scored, when the scorer says (`metadata.error`, or an expander's `metadata.fallback`). */
+  error?: string;
 }
+
+/** The not-scored reasons that say the target or a model failed (a fault), not that it answered badly. */
+export const FAULT_STATUSES: ReadonlySet<string> = new Set(["failed", "errored"]);
+
+export const isFault = (status: string): boolean => FAULT_STATUSES.has(status);
 
 /** What a verdict score says about its case. */
 export interface ScoreVerdict {
@@ -60,6 +73,8 @@ export function countScore(score: EvaliteScore): CountedScore {
   const declared = metadata.status;
   if (declared !== undefined && !(typeof declared === "string" && SCORED.has(declared))) {
     counted.status = typeof declared === "string" && declared !== "" ? declared : "invalid";
+    const why = [metadata.error, metadata.fallback].find((x): x is string => typeof x === "string" && x !== "");
+    if (why !== undefined) counted.error = why;
     return counted;
   }
   const value = score.score;

@@ -6,16 +6,19 @@
  * of a verdict. Evalite itself sets "fail" only when a case threw; `pnpm eval` also writes it for
  * every suite this module fails, so ⊗ means the gate failed the suite.
  *
- * A suite fails when a case threw, when none of its cases could be scored, when a floor or a
+ * A suite fails when a case threw, when none of its cases could be scored, when a case of it could
+ * not be measured because the target or a model failed (score-status.ts, faults), when a floor or a
  * latency ceiling of its eval's slices fell (a variant slice, `tier=fast,…`, belongs to that
  * variant's suite; `all`, `language=…` and `category=…` to the eval's one suite), or when one of
  * its cases regressed (a case recorded as passing fails now). A case that fails as recorded (a
  * known failure) fails no suite: the gate passes it. Pure.
  */
-import type { FloorCheck } from "./baseline.js";
+import { scoringBySuite } from "./analysis.js";
 import type { CeilingCheck } from "./ceilings.js";
 import type { Variant } from "./evalite-output.js";
-import { type Report, scoringBySuite } from "./report.js";
+import type { FloorCheck } from "./floors.js";
+import type { Report } from "./report.js";
+import { isFault } from "./score-status.js";
 
 export interface SuiteVerdict {
   suite: string;
@@ -45,6 +48,11 @@ const ceilingReason = (c: CeilingCheck): string =>
 export function suiteVerdicts(report: Pick<Report, "evals" | "gate" | "verdicts" | "evalite" | "cases">): SuiteVerdict[] {
   const threw = new Set(report.evalite.failedSuites);
   const scoring = scoringBySuite(report.cases);
+  // A thrown task is named as such above; the other faults are scores that say the target or a model failed.
+  const faulted = new Map<string, number>();
+  for (const c of report.cases)
+    if (c.metrics.some((m) => Object.keys(m.notScored ?? {}).some((reason) => reason !== "errored" && isFault(reason))))
+      faulted.set(c.suite, (faulted.get(c.suite) ?? 0) + 1);
   const regressedIn = new Map<string, string[]>();
   for (const v of report.verdicts.filter((v) => v.status === "regression"))
     regressedIn.set(v.suite, [...(regressedIn.get(v.suite) ?? []), v.id]);
@@ -54,6 +62,7 @@ export function suiteVerdicts(report: Pick<Report, "evals" | "gate" | "verdicts"
       const reasons = [
         ...(threw.has(name) ? ["a case threw (Evalite marks the suite failed)"] : []),
         ...(scoring.get(name)?.scored === 0 ? ["no case could be scored"] : []),
+        ...(faulted.has(name) ? [`${faulted.get(name)} case(s) errored: the target or a model failed`] : []),
         ...report.gate.failures.filter(covers).map(floorReason),
         ...report.gate.ceilings.failures.filter(covers).map(ceilingReason),
         ...(regressedIn.has(name) ? [`case(s) regressed: ${regressedIn.get(name)!.join(", ")}`] : []),

@@ -1,11 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { emptyBaseline, ratchet } from "./baseline.js";
+import { emptyBaseline } from "./baseline.js";
+import { ratchet } from "./ratchet.js";
 import { evalRow, failedTests, output, reportOf, row, suite } from "./gate-test-data.js";
-import { analyzeRun } from "./report.js";
+import { analyzeRun } from "./analysis.js";
 import { reportProblems } from "./report-file.js";
 import { badge, junitXml, markdownSummary, notGatedReason, writeReportSet, xmlEscape } from "./writers.js";
 
@@ -73,6 +74,7 @@ describe("the report", () => {
       statusReasons: [
         "1 eval(s) failed: Search (BM25)",
         "1 eval(s) could score no case: Answers [slim] (1 case(s), not scored: no-judge 1)",
+        '1 case(s) errored: the target, a model or the task failed (Search (BM25) 1): "the task threw: Error: engine <down> & out" ×1',
       ],
     });
     // Evalite's own mean takes the stored scores as they are, the no-judge 1 included: (0.9 + 1 + 0.2 + 0.5 + 1) / 5.
@@ -124,25 +126,29 @@ describe("the report", () => {
 });
 
 describe("no silent pass", () => {
-  const failed = (id: string) =>
+  /** A case whose one score was not scored, for `status` (`skipped`: nothing failed; `failed`: the target or a model did). */
+  const unscored = (id: string, status = "skipped") =>
     evalRow({
       input: { id },
       output: {},
       duration: 5,
-      scores: [{ id: 1, name: "Schema valid", score: 0, metadata: { status: "failed" }, createdAt: "2026-11-29 12:00:00" }],
+      scores: [{ id: 1, name: "Schema valid", score: 0, metadata: { status }, createdAt: "2026-11-29 12:00:00" }],
     });
 
   it("a run that could score nothing fails, naming why, though no floor fell (a mode without floors)", () => {
-    const report = reportOf(output([suite("Query expansion", [failed("q1"), failed("q2")]), suite("Keeps ids", [failed("q3")])]));
+    const report = reportOf(output([suite("Query expansion", [unscored("q1"), unscored("q2")]), suite("Keeps ids", [unscored("q3")])]));
     expect(report.gate.checked).toBe(0);
     expect(report).toMatchObject({
       status: "fail",
       exitStatus: 1,
-      statusReasons: ["nothing could be scored: 3 case(s), not scored: failed 3"],
+      statusReasons: ["nothing could be scored: 3 case(s), not scored: skipped 3"],
     });
     expect(reportOf(output([suite("Errored", [row({ id: "q1", scores: {}, error: "boom" })])]))).toMatchObject({
       status: "fail",
-      statusReasons: ["nothing could be scored: 1 case(s), no scores at all"],
+      statusReasons: [
+        "nothing could be scored: 1 case(s), no scores at all",
+        '1 case(s) errored: the target, a model or the task failed (Errored 1): "the task threw: Error: boom" ×1',
+      ],
     });
   });
 
@@ -150,23 +156,26 @@ describe("no silent pass", () => {
     const report = reportOf(
       output([
         suite("Search (BM25)", [row({ id: "q1", scores: { "MRR@10": 1 } })]),
-        suite("Query expansion", [failed("q1"), failed("q2")]),
+        suite("Query expansion", [unscored("q1"), unscored("q2")]),
       ]),
     );
     expect(report).toMatchObject({
       status: "fail",
-      statusReasons: ["1 eval(s) could score no case: Query expansion (2 case(s), not scored: failed 2)"],
+      statusReasons: ["1 eval(s) could score no case: Query expansion (2 case(s), not scored: skipped 2)"],
     });
   });
 
-  it("one scored case is enough: the rest count as 0 and the floors judge the mean", () => {
+  it("one scored case is enough: the rest count as 0 and the floors judge the mean — unless the target or a model failed", () => {
     const partly = evalRow({
       input: { id: "q9" },
       output: {},
       duration: 5,
       scores: [{ id: 2, name: "Schema valid", score: 1, createdAt: "2026-11-29 12:00:00" }],
     });
-    expect(reportOf(output([suite("Query expansion", [failed("q1"), partly])])).status).toBe("pass");
+    expect(reportOf(output([suite("Query expansion", [unscored("q1"), partly])])).status).toBe("pass");
+    expect(reportOf(output([suite("Query expansion", [unscored("q1", "failed"), partly])])).statusReasons).toEqual([
+      '1 case(s) errored: the target, a model or the task failed (Query expansion 1): "Schema valid failed" ×1',
+    ]);
   });
 });
 
@@ -396,6 +405,8 @@ describe("report writers", () => {
     expect(second.json).toBe(join(dir, "2026-11-29T12-00-00Z-2.json"));
     expect(first.junit).toBe(join(dir, "2026-11-29T12-00-00Z.junit.xml"));
     expect(first.badge).toBe(join(dir, "badge.json"));
+    // The badge is written beside and renamed into place: no partial file is left.
+    expect(readdirSync(dir).filter((f) => !f.startsWith("2026-11-29T12-00-00Z"))).toEqual(["badge.json"]);
     expect(reportProblems(JSON.parse(readFileSync(first.json, "utf8")))).toEqual([]);
     expect(readFileSync(first.markdown, "utf8")).toContain("# Eval run");
     const filteredDir = join(dir, "filtered");

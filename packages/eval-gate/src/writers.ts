@@ -15,9 +15,9 @@
  *   the gate's verdict — brightgreen for a pass, red for a failure, lightgrey when not gated.
  *   Written only for a full run: a filtered run's pass rate is not the suite's.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { FloorCheck } from "./baseline.js";
+import type { FloorCheck } from "./floors.js";
 import type { CeilingCheck } from "./ceilings.js";
 import { isChecked, pct, type Report, type ReportVerdict } from "./report.js";
 import { type SkippedEval, skipCovering, skippedName } from "./run-info.js";
@@ -31,23 +31,44 @@ export interface ReportPaths {
   badge: string | null;
 }
 
-/** Writes `<dir>/<timestamp>.{json,md,junit.xml}`, and `<dir>/badge.json` (the latest full run's) when the run was not filtered. */
+/**
+ * Writes `<dir>/<timestamp>.{json,md,junit.xml}`, and `<dir>/badge.json` (the latest full run's) when the run was not filtered.
+ * Runs started in the same second (the timestamp's resolution) take `<timestamp>-2`, `-3`, …: the
+ * JSON file is created exclusively, so two processes never both take a name; the badge is
+ * written whole to a file of this process and renamed over the old one, so a reader or a
+ * concurrent run never sees it half written.
+ */
 export function writeReportSet(dir: string, report: Report): ReportPaths {
   mkdirSync(dir, { recursive: true });
   const stamp = report.startedAt.replace(/:/g, "-").replace(/\.\d+Z$/, "Z");
+  const json = `${JSON.stringify(report, null, 2)}\n`;
   let name = stamp;
-  for (let i = 2; existsSync(join(dir, `${name}.json`)); i++) name = `${stamp}-${i}`;
+  for (let i = 2; !createExclusive(join(dir, `${name}.json`), json); i++) name = `${stamp}-${i}`;
   const paths: ReportPaths = {
     json: join(dir, `${name}.json`),
     markdown: join(dir, `${name}.md`),
     junit: join(dir, `${name}.junit.xml`),
     badge: report.filter === null ? join(dir, "badge.json") : null,
   };
-  writeFileSync(paths.json, `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(paths.markdown, markdownSummary(report));
   writeFileSync(paths.junit, junitXml(report));
-  if (paths.badge) writeFileSync(paths.badge, `${JSON.stringify(badge(report), null, 2)}\n`);
+  if (paths.badge) {
+    const partial = `${paths.badge}.${process.pid}.tmp`;
+    writeFileSync(partial, `${JSON.stringify(badge(report), null, 2)}\n`);
+    renameSync(partial, paths.badge);
+  }
   return paths;
+}
+
+/** Writes `text` to a new file at `path`; false when the file exists. */
+function createExclusive(path: string, text: string): boolean {
+  try {
+    writeFileSync(path, text, { flag: "wx" });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@
  */
 import { EngineError } from "../errors.js";
 import { decodeUtf8File, readTextFileBytes } from "./text-file.js";
+import { idProblem } from "../ingest/input-rules.js";
 import { readValidity, type DeclaredValidity } from "../ingest/validity.js";
 
 export interface JsonlLine {
@@ -66,6 +67,9 @@ export function readJsonlObjects(file: string): JsonlLine[] {
 
 function recordId(file: string, { line, value }: JsonlLine): string {
   const id = value._id ?? value.id;
+  const problem = typeof id === "string" ? idProblem(id) : null;
+  if (problem !== null)
+    throw new EngineError("MALFORMED_RECORD", `${file}:${line}: "${value._id === undefined ? "id" : "_id"}" ${problem}`);
   if (typeof id === "string" && id.trim() !== "") return id;
   if (typeof id === "number" && Number.isFinite(id)) return String(id);
   throw new EngineError("MALFORMED_RECORD", `${file}:${line}: missing "_id" or "id" (a non-empty string or number)`);

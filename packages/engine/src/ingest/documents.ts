@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { EngineError } from "../errors.js";
 import { detectLanguage } from "../text/language.js";
 import type { DocumentIds, DocumentInput } from "../types.js";
+import { idProblem, languageTagProblem } from "./input-rules.js";
 import type { Source, SourceDocument } from "./source.js";
 import { checkSupersessions, readValidity } from "./validity.js";
 
@@ -55,6 +56,8 @@ export function sourceFromDocuments(documents: readonly DocumentInput[], ids: Do
     const doc = input as unknown as Record<string, unknown>;
     const id = doc.id;
     if (typeof id !== "string" || id.trim() === "") throw malformed(where, `missing "id" (a non-empty string)`);
+    const badId = idProblem(id);
+    if (badId !== null) throw malformed(where, `"id" ${badId}`);
     const first = seen.get(id);
     if (first !== undefined) throw malformed(where, `id ${JSON.stringify(id)} repeats ${location}[${first}]`);
     seen.set(id, i);
@@ -65,6 +68,8 @@ export function sourceFromDocuments(documents: readonly DocumentInput[], ids: Do
     if (format !== "markdown" && format !== "text") throw malformed(where, `"format" must be "markdown" or "text"`);
     if (doc.language !== undefined && doc.language !== null && typeof doc.language !== "string")
       throw malformed(where, `"language" must be a string or null`);
+    const badLanguage = typeof doc.language === "string" ? languageTagProblem(doc.language) : null;
+    if (badLanguage !== null) throw malformed(where, `"language" ${badLanguage}`);
     const given = doc.language === null ? null : (doc.language as string | undefined)?.toLowerCase();
     const detected = given === undefined ? detectLanguage(`${title}\n${text}`) : undefined;
     const at = `${where} ${JSON.stringify(id)}`;

@@ -11,6 +11,7 @@
  */
 import { isMap, isNode, isScalar, LineCounter, parseDocument as parseYaml } from "yaml";
 import { EngineError } from "../errors.js";
+import { languageTagProblem } from "./input-rules.js";
 import { readValidity, VALIDITY_FIELDS, type DeclaredValidity, type RawField, type ValidityField } from "./validity.js";
 
 export interface ParsedDocument {
@@ -50,7 +51,12 @@ export function parseDocument(relPath: string, raw: string, shownPath = relPath)
   }
   const field = (key: string): string | undefined => frontMatterText(meta, key, shownPath);
   const title = field("title") || (markdown ? firstHeading(body) : undefined) || fileTitle(relPath);
-  const language = (field("lang") || field("language"))?.toLowerCase();
+  const languageKey = field("lang") ? "lang" : "language";
+  const written = field(languageKey);
+  const languageProblem = written ? languageTagProblem(written) : null;
+  if (languageProblem !== null)
+    throw frontMatterError(shownPath, meta.get(languageKey)!.line, `front matter "${languageKey}": ${languageProblem}`);
+  const language = written?.toLowerCase();
   const validity = validityFields(meta, relPath, shownPath);
   return { title, ...(language ? { language } : {}), ...(validity ? { validity } : {}), body, markdown };
 }

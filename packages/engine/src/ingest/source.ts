@@ -11,6 +11,7 @@ import type { SkippedFile, SkipReason } from "../types.js";
 import { readCorpusJsonl } from "../formats/jsonl.js";
 import { decodeUtf8File, firstInvalidUtf8Offset, readTextFileBytes } from "../formats/text-file.js";
 import { detectLanguage } from "../text/language.js";
+import { languageTagProblem, shownValue } from "./input-rules.js";
 import { parseDocument } from "./markdown.js";
 import { languageFromPath } from "./language-path.js";
 import { checkSupersessions, type DeclaredValidity } from "./validity.js";
@@ -185,6 +186,9 @@ export function escapeInvalidUtf8(bytes: Uint8Array): string {
 
 function readJsonl(location: string, abs: string): Source {
   const documents = readCorpusJsonl(location).map((record): SourceDocument => {
+    const languageProblem = record.language ? languageTagProblem(record.language) : null;
+    if (languageProblem !== null)
+      throw new EngineError("MALFORMED_RECORD", `${location}: record ${shownValue(record.id)}: "language" ${languageProblem}`);
     const detected = record.language ? undefined : detectLanguage(`${record.title}\n${record.text}`);
     const language = record.language?.toLowerCase() ?? detected ?? null;
     return {

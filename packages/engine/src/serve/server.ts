@@ -1,26 +1,28 @@
 /**
  * `engine serve`: the engine as an HTTP server implementing the target contract
- * (contract/target.schema.json, docs/targets.md), the reference implementation the suite's HTTP
+ * (@hybrid-search/target-contract, docs/targets.md), the reference implementation the suite's HTTP
  * target is tested against.
  *
- * Built on node's `http` module: the contract is five routes of JSON, AJV (already the engine's
- * schema validator) checks every request, and a framework would add a dependency and a second
- * schema layer for routing that fits in one function. What a framework would otherwise give is
+ * Built on node's `http` module: the contract is five routes of JSON, the contract's own validators
+ * (Ajv) check every request, and a framework would add a dependency and a second schema layer for
+ * routing that fits in one function. What a framework would otherwise give is
  * here and tested: a body-size limit, bounded concurrency, JSON errors, graceful close.
  *
- * Every error is `{"error": {"code", "message"}}` with one line of message: never a stack trace.
+ * Every error is the contract's `{"error": {"code", "message"}}` with one line of message: never a
+ * stack trace, and never the bearer token (redacted wherever a message could quote it).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { timingSafeEqual } from "node:crypto";
 import type { AddressInfo } from "node:net";
+import { errorResponse } from "@hybrid-search/target-contract/errors";
+import { Busy, Limiter } from "@hybrid-search/target-contract/limiter";
+import { CONTRACT_MODES, type ContractMessage, DEFAULT_DOCUMENTS_BYTES } from "@hybrid-search/target-contract/messages";
+import { redactor } from "@hybrid-search/target-contract/redact";
+import type { AskRequest, DocumentsRequest, ExpandRequest, HealthResponse, SearchRequest } from "@hybrid-search/target-contract/types";
+import { contractProblems } from "@hybrid-search/target-contract/validate";
 import type { Engine } from "../engine.js";
 import { EngineError, errorLine } from "../errors.js";
-import type { DocumentIds, DocumentInput, IndexReport, Preset, SearchOptions, SearchResponse, Tier } from "../types.js";
-import { CONTRACT_MODES, type ContractMessage, type ContractMode, contractProblems, DEFAULT_DOCUMENTS_BYTES } from "./contract.js";
-import { Busy, Limiter } from "./limiter.js";
-
-/** The bounded queue, for clients of the contract too (the suite's HTTP target). */
-export { Limiter } from "./limiter.js";
+import type { IndexReport, SearchOptions, SearchResponse } from "../types.js";
 
 export interface ServeOptions {
   /** @default "127.0.0.1": reachable from this machine only, unless asked otherwise */
@@ -41,6 +43,12 @@ export interface ServeOptions {
   name?: string;
   /** Where a request's unexpected failure is logged (one line; the client gets `INTERNAL`). @default stderr */
   log?: (line: string) => void;
+  /**
+   * Lower-level notes, one line each: a client that disconnected before its answer was sent (mid-
+   * body, or while the engine worked). A disconnect is the client's doing, never logged as an
+   * internal error. @default dropped
+   */
+  debug?: (line: string) => void;
 }
 
 export interface EngineServer {
@@ -65,6 +73,9 @@ class HttpError extends Error {
   }
 }
 
+/** The client's connection ended before its request body was complete: no one to answer, no bug. */
+class ClientGone extends Error {}
+
 /** HTTP status of an engine error code: the caller's mistake, the provider's, or ours. */
 const ENGINE_STATUS: Partial<Record<string, number>> = {
   BAD_ARGUMENT: 400,
@@ -78,6 +89,8 @@ export async function serveEngine(engine: Engine, options: ServeOptions = {}): P
   const host = options.host ?? "127.0.0.1";
   const limiter = new Limiter(options.concurrency ?? 4, options.maxQueued ?? 64);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const redact = redactor([options.token]);
+  const debug = options.debug ?? (() => undefined);
   const token = options.token === undefined || options.token === "" ? null : Buffer.from(`Bearer ${options.token}`);
   const limits = { bodyBytes: options.maxBodyBytes ?? 2 ** 20, documentsBytes: options.maxDocumentsBytes ?? DEFAULT_DOCUMENTS_BYTES };
   const context: RouteContext = { engine, name: options.name ?? "hybrid-search-engine", limits };
@@ -86,10 +99,17 @@ export async function serveEngine(engine: Engine, options: ServeOptions = {}): P
   let closing = false;
   const server = createServer((req, res) => {
     inFlight.add(res);
-    res.on("close", () => inFlight.delete(res));
+    res.on("close", () => {
+      inFlight.delete(res);
+      if (!res.writableFinished) debug(`engine serve: ${req.method} ${req.url}: the client disconnected before its answer was sent`);
+    });
     // A request that arrives or finishes while the server closes is answered on a closing connection.
     if (closing) res.shouldKeepAlive = false;
-    handle(req, res).catch((error: unknown) => send(res, ...toHttpError(error, log)));
+    handle(req, res).catch((error: unknown) => {
+      // Nobody is left to answer, and nothing went wrong here: the close handler above notes it.
+      if (error instanceof ClientGone) return;
+      send(res, ...toHttpError(error, log, redact));
+    });
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -159,20 +179,21 @@ interface Route {
 
 const ROUTES: Record<string, Route> = {
   "GET /health": {
-    handle: async ({ engine, name, limits }) => ({
-      body: {
+    handle: async ({ engine, name, limits }) => {
+      const body: HealthResponse = {
         name,
         version: VERSION,
         fingerprint: engine.fingerprint(),
         capabilities: { modes: [...CONTRACT_MODES], ask: true, expand: true, documents: true, trace: true },
         limits,
-      },
-    }),
+      };
+      return { body };
+    },
   },
   "POST /search": {
     request: "SearchRequest",
     handle: async ({ engine }, body) => {
-      const request = body as ContractSearch;
+      const request = body as SearchRequest;
       const response = await rank(engine, request);
       return { body: response, elapsedMs: response.elapsedMs };
     },
@@ -180,16 +201,7 @@ const ROUTES: Record<string, Route> = {
   "POST /ask": {
     request: "AskRequest",
     handle: async ({ engine }, body) => {
-      const { question, ...rest } = body as {
-        question: string;
-        preset?: Preset;
-        limit?: number;
-        tier?: Tier;
-        collection?: string;
-        language?: string;
-        asOf?: string;
-        includeSuperseded?: boolean;
-      };
+      const { question, ...rest } = body as AskRequest;
       const result = await engine.ask(question, rest);
       return { body: result, elapsedMs: result.elapsedMs };
     },
@@ -198,14 +210,14 @@ const ROUTES: Record<string, Route> = {
     request: "ExpandRequest",
     handle: async ({ engine }, body) => {
       const started = performance.now();
-      const result = await engine.expand((body as { query: string }).query);
+      const result = await engine.expand((body as ExpandRequest).query);
       return { body: result, elapsedMs: performance.now() - started };
     },
   },
   "PUT /documents": {
     request: "DocumentsRequest",
     handle: async ({ engine }, body) => {
-      const { collection, documents, ids } = body as { collection: string; documents: DocumentInput[]; ids?: DocumentIds };
+      const { collection, documents, ids } = body as DocumentsRequest;
       return documentsReply(engine, await engine.indexDocuments(documents, { collection, ...(ids ? { ids } : {}) }));
     },
   },
@@ -230,19 +242,7 @@ function documentsReply(engine: Engine, report: IndexReport): { body: unknown; e
   };
 }
 
-/** A `SearchRequest` as the contract checked it. */
-interface ContractSearch {
-  query: string;
-  mode: ContractMode;
-  limit: number;
-  collection?: string;
-  language?: string;
-  traceDepth?: number;
-  asOf?: string;
-  includeSuperseded?: boolean;
-}
-
-function rank(engine: Engine, request: ContractSearch): Promise<SearchResponse> | SearchResponse {
+function rank(engine: Engine, request: SearchRequest): Promise<SearchResponse> | SearchResponse {
   const { query, mode, ...rest } = request;
   const options: SearchOptions = rest;
   if (mode === "search") return engine.search(query, options);
@@ -283,7 +283,11 @@ function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
         reject(new HttpError(400, "BAD_JSON", `the body is not JSON: ${errorLine(error)}`));
       }
     });
-    req.on("error", reject);
+    // The connection failed or closed mid-body (Node says "aborted", ECONNRESET): the client went away.
+    req.on("error", () => reject(new ClientGone()));
+    req.on("close", () => {
+      if (!req.complete) reject(new ClientGone());
+    });
   });
 }
 
@@ -291,14 +295,18 @@ function tooLarge(limit: number): HttpError {
   return new HttpError(413, "BODY_TOO_LARGE", `the body is larger than ${limit} bytes`, { connection: "close" });
 }
 
-function toHttpError(error: unknown, log: (line: string) => void): [number, unknown, Record<string, string>] {
+function toHttpError(
+  error: unknown,
+  log: (line: string) => void,
+  redact: (text: string) => string,
+): [number, unknown, Record<string, string>] {
   const wire = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
-    [status, { error: { code, message: message.split("\n")[0]!.slice(0, 1000) } }, headers] as [number, unknown, Record<string, string>];
+    [status, errorResponse(code, redact(message)), headers] as [number, unknown, Record<string, string>];
   if (error instanceof HttpError) return wire(error.status, error.code, error.message, error.headers);
   if (error instanceof EngineError) return wire(ENGINE_STATUS[error.code] ?? 500, error.code, error.message);
   if (error instanceof TypeError || error instanceof RangeError) return wire(400, "BAD_ARGUMENT", error.message);
   // A bug: the client learns that it happened, the log learns what it was; no stack goes over the wire.
-  log(`engine serve: internal error: ${errorLine(error)}`);
+  log(redact(`engine serve: internal error: ${errorLine(error)}`));
   return wire(500, "INTERNAL", "internal error; the server's log has the details");
 }
 

@@ -2,13 +2,15 @@
  * The two JSONL files of a BEIR folder, as the metrics need them: corpus.jsonl for its document ids
  * (to check that judged documents exist) and queries.jsonl for query ids and texts. A record is one
  * JSON object per line with `_id` (or `id`: a non-empty string, or a number); queries also need a
- * string `text`. Blank lines are skipped; a leading UTF-8 byte-order mark is ignored.
+ * string `text`. Blank lines are skipped; a leading UTF-8 byte-order mark is ignored. The files are
+ * read as strict UTF-8 (utf8-text.ts), and an id holding a lone surrogate is refused: ids are read
+ * exactly, never changed.
  *
  * Kept apart from any system's own corpus reader on purpose: the ruler reads the files itself.
  * Errors are FormatErrors naming the file and the 1-based line.
  */
-import { readFileSync } from "node:fs";
-import { FormatError, fileError, quote } from "./format-error.js";
+import { FormatError, quote } from "./format-error.js";
+import { loneSurrogateProblem, readUtf8Text } from "./utf8-text.js";
 
 export interface BeirQuery {
   readonly id: string;
@@ -17,12 +19,7 @@ export interface BeirQuery {
 
 /** Every line's object, with its line number; at least one record. */
 function records(file: string): Array<{ line: number; record: Record<string, unknown> }> {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    throw fileError(file, error);
-  }
+  const text = readUtf8Text(file);
   const out: Array<{ line: number; record: Record<string, unknown> }> = [];
   text
     .replace(/^\uFEFF/, "")
@@ -48,6 +45,8 @@ function idOf(file: string, line: number, record: Record<string, unknown>, seen:
   const raw = record._id ?? record.id;
   const id = typeof raw === "number" && Number.isFinite(raw) ? String(raw) : raw;
   if (typeof id !== "string" || id.trim() === "") throw new FormatError(file, line, 'missing "_id" or "id" (a non-empty string or number)');
+  const lone = loneSurrogateProblem(id);
+  if (lone !== null) throw new FormatError(file, line, `"${record._id === undefined ? "id" : "_id"}" ${lone}`);
   const first = seen.get(id);
   if (first !== undefined) throw new FormatError(file, line, `id "${quote(id)}" repeats the record on line ${first}`);
   seen.set(id, line);

@@ -3,16 +3,20 @@
  * The JSONL files are read by `beir-jsonl.ts` (ids and query texts); the qrels TSV starts with the
  * header `query-id<TAB>corpus-id<TAB>score` and holds one integer judgment per line.
  *
- * Errors are FormatErrors naming file and line: a missing file or folder (the message lists the
- * splits that exist), a bad header, a line without 3 tab-separated fields, a non-integer score,
+ * Errors are FormatErrors naming file and line: a split that is not a name (`../outside`:
+ * `splitNameProblem`), a missing file or folder (the message lists the splits that exist), files
+ * that are not UTF-8 (utf8-text.ts), a bad header, a line without 3 tab-separated fields, a score that is not an
+ * integer grade within ±MAX_GRADE (grade.ts: the limit and wording of the TREC qrels reader),
  * a query-id absent from queries.jsonl (an unknown topic), a corpus-id absent from corpus.jsonl
  * (unless `allowUnknownDocs`), a repeated (query, doc) pair.
  */
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { compareUtf8, topicQrels } from "../judged-ranking.js";
 import { type BeirQuery, readBeirQueries, readCorpusIds } from "./beir-jsonl.js";
-import { FormatError, fileError, quote } from "./format-error.js";
+import { FormatError, quote } from "./format-error.js";
+import { parseGrade } from "./grade.js";
+import { readUtf8Text } from "./utf8-text.js";
 import type { Qrels, QrelsTopic } from "./trec-qrels.js";
 
 export interface BeirDataset {
@@ -32,21 +36,40 @@ export interface BeirReadOptions {
   readonly allowUnknownDocs?: boolean;
 }
 
+/**
+ * Why `split` cannot name a split, or null: a split is a file name in `qrels/` without `.tsv`
+ * (letters, digits, '.', '_', '-'; not starting with '.'), so it can never reach outside that
+ * folder (`../outside`) or name a hidden file.
+ */
+export function splitNameProblem(split: string): string | null {
+  if (/^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/.test(split)) return null;
+  return `split ${JSON.stringify(quote(split))} is not a split name (up to 100 letters, digits, '.', '_' and '-', not starting with '.': the file qrels/<split>.tsv of the dataset folder)`;
+}
+
+/** The splits `qrels/` holds (its `.tsv` files), for messages; empty when there is no such folder. */
+function splitsIn(folder: string): string[] {
+  try {
+    return readdirSync(join(folder, "qrels"))
+      .filter((f) => f.endsWith(".tsv"))
+      .map((f) => f.slice(0, -4));
+  } catch {
+    return [];
+  }
+}
+
 export function readBeirDataset(folder: string, options: BeirReadOptions = {}): BeirDataset {
   const split = options.split ?? "test";
   if (!existsSync(folder)) throw new FormatError(folder, null, "cannot read: no such folder (expected a BEIR dataset folder)");
+  const badSplit = splitNameProblem(split);
+  if (badSplit !== null) {
+    const splits = splitsIn(folder);
+    throw new FormatError(folder, null, `${badSplit}; splits here: ${splits.length > 0 ? splits.join(", ") : "none"}`);
+  }
   const corpusIds = readCorpusIds(join(folder, "corpus.jsonl"));
   const queries = readBeirQueries(join(folder, "queries.jsonl"));
   const qrelsFile = join(folder, "qrels", `${split}.tsv`);
   if (!existsSync(qrelsFile)) {
-    let splits: string[] = [];
-    try {
-      splits = readdirSync(join(folder, "qrels"))
-        .filter((f) => f.endsWith(".tsv"))
-        .map((f) => f.slice(0, -4));
-    } catch {
-      // no qrels folder at all
-    }
+    const splits = splitsIn(folder);
     throw new FormatError(qrelsFile, null, `cannot read: no such file (splits here: ${splits.length > 0 ? splits.join(", ") : "none"})`);
   }
   const qrels = readBeirQrels(qrelsFile, {
@@ -58,13 +81,7 @@ export function readBeirDataset(folder: string, options: BeirReadOptions = {}): 
 
 /** Reads a BEIR qrels TSV; ids not in `queryIds`/`docIds` (when given) are errors. */
 export function readBeirQrels(file: string, known: { queryIds?: ReadonlySet<string>; docIds?: ReadonlySet<string> } = {}): Qrels {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    throw fileError(file, error);
-  }
-  const lines = text.split("\n");
+  const lines = readUtf8Text(file).split("\n");
   const header = (lines[0] ?? "").replace(/\r$/, "").replace(/^\uFEFF/, "");
   if (header.trim() === "") throw new FormatError(file, 1, "empty file, expected the header 'query-id<TAB>corpus-id<TAB>score'");
   if (
@@ -87,7 +104,8 @@ export function readBeirQrels(file: string, known: { queryIds?: ReadonlySet<stri
       throw new FormatError(file, lineNo, `expected 3 tab-separated fields (query-id corpus-id score), found ${fields.length}`);
     const [queryId, docId, scoreText] = fields.map((f) => f.trim()) as [string, string, string];
     if (queryId === "" || docId === "") throw new FormatError(file, lineNo, "empty query-id or corpus-id");
-    if (!/^[+-]?\d+$/.test(scoreText)) throw new FormatError(file, lineNo, `score '${quote(scoreText)}' is not an integer grade`);
+    const read = parseGrade(scoreText, quote(scoreText), "score");
+    if ("problem" in read) throw new FormatError(file, lineNo, read.problem);
     if (known.queryIds && !known.queryIds.has(queryId))
       throw new FormatError(file, lineNo, `unknown topic: query-id "${quote(queryId)}" is not in queries.jsonl`);
     if (known.docIds && !known.docIds.has(docId))
@@ -107,7 +125,7 @@ export function readBeirQrels(file: string, known: { queryIds?: ReadonlySet<stri
       grades.set(queryId, topic);
       firstLine.set(queryId, lineNo);
     }
-    topic.set(docId, Number(scoreText));
+    topic.set(docId, read.grade);
   }
   if (grades.size === 0) throw new FormatError(file, null, "no judgment lines after the header");
   const topics = new Map<string, QrelsTopic>();

@@ -4,5 +4,6 @@
  */
 export { readTrecQrels, type Qrels, type QrelsTopic, type QrelsReadOptions } from "./trec-qrels.js";
 export { readTrecRun, type RunTopic, type RunReadOptions, type RunSummary } from "./trec-run.js";
-export { readBeirDataset, readBeirQrels, type BeirDataset, type BeirReadOptions } from "./beir.js";
+export { readBeirDataset, readBeirQrels, splitNameProblem, type BeirDataset, type BeirReadOptions } from "./beir.js";
 export { FormatError } from "./format-error.js";
+export { MAX_GRADE, gradeValueProblem, parseGrade } from "./grade.js";

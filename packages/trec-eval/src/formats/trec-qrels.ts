@@ -6,16 +6,16 @@
  * the file is skipped (it would otherwise become part of the first topic id).
  *
  * Errors (FormatError, one line, with file and line): a line without exactly 4 fields, a grade
- * that is not an integer, the same (topic, docid) judged twice, a line longer than
- * MAX_LINE_BYTES (1 MiB), an empty or unreadable file. Messages quote at most MAX_QUOTED
- * characters of the input.
+ * that is not an integer or lies outside ±MAX_GRADE (grade.ts, shared by every reader), the same
+ * (topic, docid) judged twice, a line longer than MAX_LINE_BYTES (1 MiB), an empty or unreadable
+ * file. Messages quote at most MAX_QUOTED characters of the input.
  * trec_eval reads grades with atol (so "1.5" silently becomes 1) and only notices a repeated
  * judgment when it evaluates that topic; we refuse both up front.
  */
 import { readFileSync } from "node:fs";
 import { isUtf8 } from "node:buffer";
 import { compareUtf8, topicQrels } from "../judged-ranking.js";
-import { MAX_GRADE, type TopicQrels } from "../types.js";
+import type { TopicQrels } from "../types.js";
 import {
   FormatError,
   IS_SPACE,
@@ -27,6 +27,7 @@ import {
   showId,
   startsWithBom,
 } from "./format-error.js";
+import { parseGrade } from "./grade.js";
 
 export interface QrelsTopic extends TopicQrels {
   readonly id: string;
@@ -75,14 +76,8 @@ export function readTrecQrels(file: string, options: QrelsReadOptions = {}): Qre
     const [[qs, qe], , [ds, de], [gs, ge]] = fields as [Field, Field, Field, Field];
     const topic = bytes.toString(encoding, qs, qe);
     const doc = bytes.toString(encoding, ds, de);
-    const gradeText = bytes.toString("latin1", gs, ge);
-    if (!/^[+-]?\d+$/.test(gradeText) || Math.abs(Number(gradeText)) > MAX_GRADE) {
-      throw new FormatError(
-        file,
-        lineNo,
-        `grade '${lineExcerpt(bytes, gs, ge)}' is not an integer (a judged grade like 0, 1, 2; negative = unjudged)`,
-      );
-    }
+    const read = parseGrade(bytes.toString("latin1", gs, ge), lineExcerpt(bytes, gs, ge));
+    if ("problem" in read) throw new FormatError(file, lineNo, read.problem);
     let topicGrades = grades.get(topic);
     if (!topicGrades) {
       topicGrades = new Map();
@@ -97,7 +92,7 @@ export function readTrecQrels(file: string, options: QrelsReadOptions = {}): Qre
         `document "${showId(doc, encoding)}" is judged twice for topic "${showId(topic, encoding)}" (first on line ${first})`,
       );
     }
-    topicGrades.set(doc, Number(gradeText));
+    topicGrades.set(doc, read.grade);
   });
   if (grades.size === 0)
     throw new FormatError(

@@ -1,7 +1,9 @@
 /**
- * Bounded concurrency for the server: at most `concurrency` requests run at once, at most
- * `maxQueued` wait; a request beyond both is refused at once (503) instead of queueing without
- * bound while its client times out.
+ * Bounded concurrency for either side of a call: at most `concurrency` calls run at once, at most
+ * `maxQueued` wait; a call beyond both is refused at once (`Busy`) instead of queueing without
+ * bound. `engine serve` answers `Busy` with 503 BUSY while its client would otherwise time out;
+ * the suite's HTTP target queues without bound (`maxQueued` infinite) to keep its requests in flight
+ * at `EVAL_TARGET_CONCURRENCY`.
  */
 export class Busy extends Error {}
 

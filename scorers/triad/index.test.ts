@@ -1,27 +1,19 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { APICallError, type LanguageModelV3CallOptions } from "@ai-sdk/provider";
-import { NotApplicableError } from "./answer.js";
-import { askCase, askResult, failed, inUnit, mockJudge, random, refused, source } from "./ask-test-data.js";
+import { NotApplicableError } from "../answer/index.js";
+import { askCase, askResult, CODES, failed, inUnit, mockJudge, PRICES, random, refused, source } from "../ask-test-data.js";
 import {
-  answerClaims,
   answerRelevance,
-  answerRelevanceHeuristic,
-  contextRelevanceHeuristic,
+  answerRelevanceMetric,
+  contextRelevanceMetric,
   faithfulness,
-  faithfulnessHeuristic,
   judgePrompt,
   triadCases,
   triadScore,
-  type TriadMetric,
-} from "./judge.js";
+  type TriadMetricId,
+} from "./index.js";
 
-const CODES = source(
-  1,
-  "en/security/two-factor-authentication.md",
-  "When you turn on two-factor authentication, Tessera creates 10 recovery codes. Each code works once.",
-);
-const PRICES = source(2, "en/billing/plans-and-pricing.md", "The Personal plan costs €9.99 per month or €99 per year.");
 const c = askCase({ expectedSubstrings: ["10"], mustCite: [CODES.docId] });
 const good = askResult("Tessera creates 10 recovery codes [1]. Each code works once [1].", [CODES, PRICES]);
 
@@ -43,65 +35,6 @@ function promptText(call: LanguageModelV3CallOptions): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-
-describe("answerClaims", () => {
-  it("splits sentences, and gives a marker after the full stop to the sentence before it", () => {
-    expect(answerClaims("Tessera creates 10 recovery codes. [2] Each works once [1, 3].")).toEqual([
-      { text: "Tessera creates 10 recovery codes.", refs: [2] },
-      { text: "Each works once.", refs: [1, 3] },
-    ]);
-  });
-
-  it("keeps decimals and abbreviations inside a sentence, splits list items, drops marker-only pieces", () => {
-    expect(answerClaims("It costs €4.99, e.g. for Personal [1].\n- **First** item [2]\n[3]")).toEqual([
-      { text: "It costs €4.99, e.g. for Personal.", refs: [1] },
-      { text: "First item", refs: [2, 3] },
-    ]);
-    expect(answerClaims("")).toEqual([]);
-  });
-});
-
-describe("heuristic triad", () => {
-  it("context relevance: mean over sources of the question terms each holds", () => {
-    const g = contextRelevanceHeuristic(c, good);
-    const perSource = g.metadata.perSource as Array<{ ref: number; share: number }>;
-    expect(perSource[0]!.share).toBeGreaterThan(perSource[1]!.share);
-    expect(g.score).toBeCloseTo((perSource[0]!.share + perSource[1]!.share) / 2, 2);
-    expect(g.metadata.method).toBe("heuristic");
-    expect(contextRelevanceHeuristic(c, askResult("x", [])).metadata).toMatchObject({ sources: 0 });
-    expect(contextRelevanceHeuristic(c, askResult("x", [])).score).toBe(0);
-  });
-
-  it("faithfulness: a claim with a number its cited source does not state is unsupported", () => {
-    const g = faithfulnessHeuristic(c, askResult("Tessera creates 12 recovery codes [1]. Each code works once [1].", [CODES, PRICES]));
-    expect(g.score).toBe(0.5);
-    expect(g.metadata.unsupported).toEqual(["Tessera creates 12 recovery codes."]);
-    expect(faithfulnessHeuristic(c, good).score).toBe(1);
-  });
-
-  it("faithfulness: a claim is checked against the sources it cites", () => {
-    const wrongSource = faithfulnessHeuristic(c, askResult("Tessera creates 10 recovery codes [2].", [CODES, PRICES]));
-    expect(wrongSource.score).toBe(0);
-    const uncited = faithfulnessHeuristic(c, askResult("Tessera creates 10 recovery codes.", [CODES, PRICES]));
-    expect(uncited.score).toBe(1);
-    expect((uncited.metadata.perClaim as Array<{ against: string }>)[0]!.against).toBe("all sources");
-  });
-
-  it("faithfulness of a refusal is vacuous (1, declared); answer relevance of a refusal is 0", () => {
-    const f = faithfulnessHeuristic(c, refused([CODES]));
-    expect(f.score).toBe(1);
-    expect(f.metadata).toMatchObject({ claims: 0, vacuous: true });
-    const a = answerRelevanceHeuristic(c, refused([CODES]));
-    expect(a.score).toBe(0);
-    expect(a.metadata.refused).toBe(true);
-  });
-
-  it("answer relevance: share of the question's terms the answer holds", () => {
-    const g = answerRelevanceHeuristic(c, good);
-    expect(g.metadata.found).toEqual(expect.arrayContaining(["recovery", "codes"]));
-    expect(g.score).toBeGreaterThan(answerRelevanceHeuristic(c, askResult("The Personal plan costs €9.99 [2].", [CODES, PRICES])).score);
-  });
-});
 
 describe("triadScore without a judge", () => {
   it("is heuristic, and never asks a model", async () => {
@@ -186,7 +119,7 @@ describe("triadScore with an LLM judge (mock model)", () => {
     expect(g.metadata).toMatchObject({ method: "heuristic", fallbackFrom: "llm-judge", judgeModel: "mock/judge-1", attempts: 2 });
     expect(g.metadata.judgeError).toMatch(/not json|parse/i);
     expect(g.metadata.judgeErrors).toHaveLength(2);
-    expect(g.score).toBe(answerRelevanceHeuristic(c, good).score);
+    expect(g.score).toBe(answerRelevanceMetric.heuristic(c, good).score);
   });
 
   it("falls back when the judge throws twice (no SDK retries on top of ours, even for a retryable 429)", async () => {
@@ -202,7 +135,7 @@ describe("triadScore with an LLM judge (mock model)", () => {
     expect(j.doGenerateCalls).toHaveLength(2);
     expect(g.metadata).toMatchObject({ method: "heuristic", fallbackFrom: "llm-judge" });
     expect(g.metadata.judgeError).toContain("429 Too Many Requests");
-    expect(g.score).toBe(contextRelevanceHeuristic(c, good).score);
+    expect(g.score).toBe(contextRelevanceMetric.heuristic(c, good).score);
   });
 
   it("rejects JSON that parses but breaks the schema or the sources (out-of-range score, unrated or unknown source)", async () => {
@@ -248,7 +181,7 @@ describe("triadScore with an LLM judge (mock model)", () => {
       "",
       new Error("boom"),
     ];
-    const metrics: TriadMetric[] = ["context-relevance", "faithfulness", "answer-relevance"];
+    const metrics: TriadMetricId[] = ["context-relevance", "faithfulness", "answer-relevance"];
     for (let i = 0; i < 60; i++) {
       const result = [good, refused([CODES]), askResult("x [3]", [CODES, PRICES]), askResult("", [])][i % 4]!;
       const pick = () => replies[Math.floor(rand() * replies.length)]!;
@@ -275,8 +208,11 @@ describe("Evalite scorers", () => {
 
 describe("no key handling", () => {
   it("the scorers take a ready model and never read keys or the environment", () => {
-    for (const file of ["answer.ts", "judge.ts", "diagnosis.ts"]) {
-      const text = readFileSync(new URL(file, import.meta.url), "utf8");
+    const scorers = new URL("../", import.meta.url);
+    const files = readdirSync(scorers, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
+    expect(files).toEqual(expect.arrayContaining(["triad/index.ts", "answer/grade.ts", "judge-call.ts", "diagnosis.ts"]));
+    for (const file of files) {
+      const text = readFileSync(new URL(file, scorers), "utf8");
       expect(text, file).not.toMatch(/process\.env|api[_-]?key|createGoogle|createOpenAI|GOOGLE_GENERATIVE_AI/i);
     }
   });

@@ -1,0 +1,305 @@
+import type { Evalite } from "evalite";
+import { describe, expect, it } from "vitest";
+import { type Baseline, emptyBaseline } from "./baseline.js";
+import { evalRow, failedTests, gateOptions, output, recordedRun, row, suite } from "./gate-test-data.js";
+import { faultReasons, type GateOptions, type Judged, judgeRun, type RecordedRun } from "./judge-run.js";
+
+/** One retrieval suite: a case per nDCG@10 value. */
+const search = (values: readonly number[]): Evalite.Exported.Output =>
+  output([
+    suite(
+      "Search",
+      values.map((v, i) => row({ id: `q${i + 1}`, scores: { "nDCG@10": v } })),
+    ),
+  ]);
+
+/** An answer suite whose cases scored `failed` (the model failed), beside `scored` cases that were answered. */
+const answers = (failed: number, scored = 0): Evalite.Exported.Suite =>
+  suite("Answers [slim]", [
+    ...Array.from({ length: failed }, (_, i) =>
+      evalRow({
+        input: { id: `a${i + 1}`, question: "How?" },
+        output: { error: "answer model stub failed: 500" },
+        scores: [
+          {
+            id: 1,
+            name: "Answer includes",
+            score: 0,
+            metadata: { status: "failed", error: "answer model stub failed: 500 Internal Server Error" },
+            createdAt: "2026-11-29 12:00:00",
+          },
+        ],
+      }),
+    ),
+    ...Array.from({ length: scored }, (_, i) =>
+      evalRow({
+        input: { id: `b${i + 1}`, question: "How?" },
+        output: { answer: "x" },
+        scores: [{ id: 1, name: "Answer includes", score: 1, createdAt: "2026-11-29 12:00:00" }],
+      }),
+    ),
+  ]);
+
+const STRONG = search([0.9, 0.8, 0.9, 0.8]);
+const WEAK = search([0.3, 0.2, 0.3, 0.2]);
+
+/** Floors and recorded cases set from the strong run (nDCG@10 all 0.85 → floor 0.79). */
+function floored(): Baseline {
+  const b = emptyBaseline();
+  const first = judgeRun(recordedRun(STRONG), b, gateOptions({ updateBaseline: true, reason: "first" }));
+  if (first.kind !== "judged") throw new Error(first.kind);
+  return first.baseline;
+}
+
+/** Deep-frozen: any write to it throws, so a judge that mutates its input fails the test. */
+function frozen<T>(value: T): T {
+  if (value !== null && typeof value === "object") {
+    for (const inner of Object.values(value)) frozen(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function judged(run: RecordedRun, baseline: Baseline, options: Partial<GateOptions> = {}): Judged {
+  const j = judgeRun(run, frozen(structuredClone(baseline)), gateOptions(options));
+  if (j.kind !== "judged") throw new Error(`expected a verdict, got ${j.kind}: ${j.kind === "refused" ? j.error.message : ""}`);
+  return j;
+}
+
+const floor = (b: Baseline): number | undefined => b.floors.offline?.Search?.["nDCG@10"]?.all;
+
+describe("judgeRun: the verdict, decided once", () => {
+  const base = floored();
+
+  it.each([
+    {
+      name: "a run as good as its floors passes",
+      run: recordedRun(STRONG),
+      options: {},
+      exitStatus: 0,
+      reasons: [],
+      floor: 0.79,
+    },
+    {
+      name: "a run below its floors fails, naming the floors and the regressed cases",
+      run: recordedRun(WEAK),
+      options: {},
+      exitStatus: 1,
+      reasons: ["4 case(s) regressed", "1 floor(s) fell or went missing"],
+      floor: 0.79,
+    },
+    {
+      name: "lower, then check: an explicit lowering is what the run is held to (the regressed cases still fail it)",
+      run: recordedRun(WEAK),
+      options: { lowerFloors: ["Search"], reason: "accept the weaker ranking" },
+      exitStatus: 1,
+      reasons: ["4 case(s) regressed"],
+      floor: 0.19,
+    },
+    {
+      name: "lower and accept: the floors and the recorded cases both take the weaker run, which then passes",
+      run: recordedRun(WEAK),
+      options: { lowerFloors: ["Search"], acceptFailures: ["Search"], reason: "accept the weaker ranking" },
+      exitStatus: 0,
+      reasons: [],
+      floor: 0.19,
+    },
+    {
+      name: "check, then raise: --update-baseline never lowers, and the run is held to the floors as they were",
+      run: recordedRun(WEAK),
+      options: { updateBaseline: true },
+      exitStatus: 1,
+      reasons: ["4 case(s) regressed", "1 floor(s) fell or went missing"],
+      floor: 0.79,
+    },
+    {
+      name: "a better run raises the floors, and passes the floors it had before the raise",
+      run: recordedRun(search([1, 1, 1, 1])),
+      options: { updateBaseline: true },
+      exitStatus: 0,
+      reasons: [],
+      floor: 0.94,
+    },
+    {
+      name: "not raised when an eval failed in the run",
+      run: recordedRun(search([1, 1, 1, 1]), { evalite: failedTests(1) }),
+      options: { updateBaseline: true },
+      exitStatus: 1,
+      reasons: ["1 test(s) failed with no failed eval in Evalite's results"],
+      floor: 0.79,
+      notRaised: "an eval failed in this run",
+    },
+    {
+      name: "not raised when a case errored because a model failed",
+      run: recordedRun(output([...STRONG.suites, answers(1, 3)])),
+      options: { updateBaseline: true },
+      exitStatus: 1,
+      reasons: [
+        '1 case(s) errored: the target, a model or the task failed (Answers [slim] 1): "answer model stub failed: 500 Internal Server Error" ×1',
+      ],
+      floor: 0.79,
+      notRaised: "1 case(s) errored in this run (the target, a model or the task failed)",
+    },
+    {
+      name: "--threshold N makes Evalite's mean part of the verdict",
+      run: recordedRun(STRONG),
+      options: { threshold: 90 },
+      exitStatus: 1,
+      reasons: ["Evalite's mean 85.0 % is below --threshold 90 %"],
+      floor: 0.79,
+    },
+    {
+      name: "evalite.config.ts's threshold is recorded, never applied",
+      run: recordedRun(STRONG),
+      options: { configuredThreshold: 90 },
+      exitStatus: 0,
+      reasons: [],
+      floor: 0.79,
+    },
+  ])("$name", ({ run, options, exitStatus, reasons, floor: expected, notRaised }) => {
+    const j = judged(run, base, options);
+    expect(j.exitStatus).toBe(exitStatus);
+    expect(j.verdict).toEqual({ status: exitStatus === 0 ? "pass" : "fail", exitStatus, statusReasons: reasons });
+    // The report records the verdict it was given.
+    expect(j.report).toMatchObject({ status: j.verdict.status, exitStatus, statusReasons: reasons });
+    expect(floor(j.baseline)).toBe(expected);
+    expect(j.notRaised).toBe(notRaised ?? null);
+    expect(j.writeBaseline).toBe(j.changes.length > 0 || j.caseChanges.length > 0);
+    expect(j.log.flatMap((entry) => entry.changes)).toEqual(j.changes);
+  });
+
+  it("never changes the baseline it is given; the new one is a new value, logged once per action", () => {
+    const given = floored();
+    const before = structuredClone(given);
+    const j = judged(recordedRun(WEAK), given, { lowerFloors: ["Search|nDCG@10"], acceptFailures: ["Search|q1"], reason: "why" });
+    expect(given).toEqual(before);
+    expect(j.baseline).not.toBe(given);
+    expect(j.log).toEqual([
+      {
+        date: "2026-11-29T12:00:00.000Z",
+        commit: "0123456789abcdef0123456789abcdef01234567",
+        mode: "offline",
+        action: "lower",
+        reason: "why",
+        changes: j.changes,
+        cases: [{ key: "Search|q1", from: "pass", to: "fail" }],
+      },
+    ]);
+    expect(j.baseline.log).toEqual([...before.log, ...j.log]);
+    expect(j.report.gate.changes).toEqual(j.changes);
+    expect(j.report.gate.cases.changes).toEqual(j.caseChanges);
+  });
+
+  it("an older baseline is written as the current version by --update-baseline, even when nothing moved", () => {
+    expect(judged(recordedRun(STRONG), base, { upgradedFrom: 1 }).writeBaseline).toBe(false);
+    const rewrite = judged(recordedRun(STRONG), base, { upgradedFrom: 1, updateBaseline: true });
+    expect(rewrite.changes).toEqual([]);
+    expect(rewrite.writeBaseline).toBe(true);
+  });
+});
+
+describe("judgeRun: what it refuses (exit 2, nothing written)", () => {
+  const base = floored();
+
+  it.each([
+    {
+      name: "a --pass-mark for a metric nobody measures names the flag",
+      baseline: base,
+      options: { passMarks: [{ metric: "nDCG@11", mark: 0.5 }] },
+      message: '--pass-mark nDCG@11=…: no metric "nDCG@11" in this run or the baseline\'s floors (metrics: nDCG@10)',
+    },
+    {
+      name: "the same typo in the baseline names the file and the field",
+      baseline: { ...base, passMarks: { default: 0.5, metrics: { "nDCG@11": 0.6 } as Record<string, number> } },
+      options: { baselineShown: "evals/my-baseline.json" },
+      message:
+        'evals/my-baseline.json: /passMarks/metrics/nDCG@11: no metric "nDCG@11" in this run or the baseline\'s floors (metrics: nDCG@10)',
+    },
+    {
+      name: "a mark for a metric only the baseline floors is not a typo",
+      baseline: { ...base, passMarks: { default: 0.5, metrics: { "nDCG@10": 0.6 } as Record<string, number> } },
+      options: {},
+      message: null,
+    },
+    {
+      name: "--lower-floor matching no floor",
+      baseline: base,
+      options: { lowerFloors: ["Nope"], reason: "r" },
+      message: '--lower-floor "Nope": no offline floor or ceiling matches (keys are eval|metric|slice; a ceiling\'s metric is "p95 ms")',
+    },
+    {
+      name: "--accept-failure matching no failing case",
+      baseline: base,
+      options: { acceptFailures: ["Search|q1"], reason: "r" },
+      message: '--accept-failure "Search|q1": every matched case passes in this run',
+    },
+  ])("$name", ({ baseline, options, message }) => {
+    const j = judgeRun(recordedRun(STRONG), frozen(structuredClone(baseline)), gateOptions(options));
+    if (message === null) expect(j.kind).toBe("judged");
+    else expect(j).toMatchObject({ kind: "refused", exitStatus: 2, error: { name: "ConfigError", message } });
+  });
+
+  it("a run Evalite did not record is exit 1 with the files that did not load, and no report", () => {
+    expect(judgeRun({ output: null, evalite: { failedTests: 0, unloadedFiles: ["evals/broken.eval.ts"] } }, base, gateOptions())).toEqual({
+      kind: "unrecorded",
+      exitStatus: 1,
+      reason:
+        "Evalite recorded no run (every eval file failed to load, or every eval was skipped); its output above says why (did not load: evals/broken.eval.ts)",
+    });
+  });
+});
+
+describe("judgeRun: a run with no floors (not gated) passes only when nothing failed", () => {
+  const ungated = emptyBaseline();
+
+  it.each([
+    { name: "every case measured, whatever the scores", suites: [answers(0, 2), ...search([0.1, 0]).suites], exitStatus: 0, reasons: [] },
+    {
+      name: "one case the model failed to answer, the rest scored",
+      suites: [answers(1, 29)],
+      exitStatus: 1,
+      reasons: [
+        '1 case(s) errored: the target, a model or the task failed (Answers [slim] 1): "answer model stub failed: 500 Internal Server Error" ×1',
+      ],
+    },
+    {
+      name: "every answer failed",
+      suites: [answers(3)],
+      exitStatus: 1,
+      reasons: [
+        "nothing could be scored: 3 case(s), not scored: failed 3",
+        '3 case(s) errored: the target, a model or the task failed (Answers [slim] 3): "answer model stub failed: 500 Internal Server Error" ×3',
+      ],
+    },
+    {
+      name: "a task that threw",
+      suites: [suite("Search", [row({ id: "q1", scores: { "nDCG@10": 1 } }), row({ id: "q2", scores: {}, error: "target down" })])],
+      evalite: failedTests(1),
+      exitStatus: 1,
+      reasons: [
+        "1 eval(s) failed: Search",
+        '1 case(s) errored: the target, a model or the task failed (Search 1): "the task threw: Error: target down" ×1',
+      ],
+    },
+  ])("$name", ({ suites, evalite, exitStatus, reasons }) => {
+    const j = judged(recordedRun(output(suites), evalite ? { evalite } : {}), ungated);
+    expect(j.report.gate.checked + j.report.gate.ceilings.checked).toBe(0);
+    expect(j.verdict).toEqual({ status: exitStatus === 0 ? "pass" : "fail", exitStatus, statusReasons: reasons });
+  });
+});
+
+describe("faultReasons", () => {
+  it("counts verdict units, names the suites that judge them and the most frequent errors first, each quoted and bounded", () => {
+    const long = "x".repeat(500);
+    const faults = [
+      { unit: "Q [slim]|a1", suite: "Facts [slim]", id: "a1", errors: ["timeout"] },
+      { unit: "Q [slim]|a1", suite: "Q [slim]", id: "a1", errors: ["timeout", "timeout"] },
+      { unit: "Q [quality]|a1", suite: "Q [quality]", id: "a1", errors: ["500"] },
+      { unit: "Order|a1", suite: "Order", id: "a1", errors: [long, "empty", "other"] },
+    ];
+    expect(faultReasons(faults)).toEqual([
+      `3 case(s) errored: the target, a model or the task failed (Q [slim] 1, Q [quality] 1, Order 1): "timeout" ×3, "500" ×1, "${"x".repeat(200)}"… (500 characters) ×1, and 2 more error(s)`,
+    ]);
+    expect(faultReasons([])).toEqual([]);
+  });
+});

@@ -1,0 +1,386 @@
+/**
+ * The gate's verdict on one `pnpm eval` run, decided in one place: `judgeRun` takes what the run
+ * measured (Evalite's output read back, what vitest knew, the run info, the skipped evals), the
+ * baseline and the command line's options, and returns the verdict, the exit status, the
+ * baseline after the run (a new value: the one given is never changed), what changed in it, and
+ * the report. bin/eval-verdict.ts only reads the inputs, writes what this returns and prints it.
+ *
+ * In order:
+ * 1. the run is analysed once (analysis.ts) with the pass marks in force (the baseline's, the
+ *    command line's on top); a mark for a metric neither measured nor floored is refused (exit 2);
+ * 2. `--lower-floor` and `--accept-failure` change the baseline (a pattern that matches nothing is
+ *    refused, exit 2);
+ * 3. the run is held to the baseline as it stands then: floors, latency ceilings, recorded cases
+ *    (floors.ts, ceilings.ts, case-ratchet.ts) — an explicit lowering counts, a raise does not;
+ * 4. `--update-baseline` raises floors, tightens ceilings and records cases (ratchet.ts) — only
+ *    from a run in which no eval failed and every case was measured (no fault: the target and
+ *    every model answered), so a broken run never sets the bar;
+ * 5. the verdict (`runVerdict`), then the report.
+ *
+ * **The verdict.** Exit 1 when an eval failed (a task threw or timed out, a file did not load),
+ * when nothing or no case of some eval could be scored, when any case could not be measured
+ * because the target or a model failed (a fault: score-status.ts), when a case regressed, a floor
+ * fell or went missing, a latency ceiling was exceeded or went missing, or `--threshold N` was not
+ * met, or the dataset's own thresholds did not hold (dataset-gate.ts); else 0. The faults and "nothing scored" rules hold whatever the floors: a mode without floors
+ * (not gated) has no means to compare, which does not make errors fine.
+ */
+import type { Evalite } from "evalite";
+import type { CaseOutcome } from "./aggregate.js";
+import {
+  analyzeRun,
+  type EvaliteVerdict,
+  evaliteStatus,
+  type Fault,
+  measuredMetrics,
+  type RunAnalysis,
+  scoringBySuite,
+} from "./analysis.js";
+import type { Baseline, CaseChange, FloorChange, LogEntry } from "./baseline.js";
+import { acceptFailures, type CaseCheck, checkCases, recordCases, regressions } from "./case-ratchet.js";
+import { type CeilingCheck, ceilingFailures, checkCeilings } from "./ceilings.js";
+import { checkDatasetGate, type DatasetGate, datasetGateReason } from "./dataset-gate.js";
+import { ConfigError, quoteInput } from "./errors.js";
+import { checkFloors, floorMode, type GateResult, gateFailures } from "./floors.js";
+import { checkPassMarkNames, withFlags } from "./pass-marks.js";
+import { ratchet, logChanges, lowerFloors } from "./ratchet.js";
+import {
+  buildReport,
+  type DatasetGateResult,
+  type EvaliteThreshold,
+  evaliteSummary,
+  type FixtureInfo,
+  pct,
+  type Report,
+  type RunVerdict,
+} from "./report.js";
+import type { RunInfo, SkippedEval } from "./run-info.js";
+
+/** What one run measured, as bin/eval-verdict.ts reads it back after Evalite ran. */
+export interface RecordedRun {
+  /** This run's results, as Evalite exports them (read back from its storage by run id). */
+  output: Evalite.Exported.Output;
+  /** What vitest knew beyond the stored results: failed tests, files that did not load. */
+  evalite: EvaliteVerdict;
+  /** What global setup measured: the index fingerprint, the mode and model ids, the engine options. */
+  runInfo: RunInfo;
+  /** The evals (or variants) the run's target could not run, with why. */
+  skipped: SkippedEval[];
+  /** The dataset measured (its name keys the floors off the fixtures). */
+  fixtures: FixtureInfo;
+  startedAt: Date;
+  finishedAt: Date;
+  git: { commit: string | null; dirty: boolean | null };
+  /** The command line, as the report records it. */
+  args: string[];
+  /** The file filter the run was given; null for a full run. */
+  filter: string | null;
+  /** The dataset's own thresholds (dataset-gate.ts), when it brings them. */
+  datasetGate?: DatasetGate | null;
+}
+
+/** A run in which Evalite recorded nothing: every eval file failed to load, or every eval was skipped. */
+export interface UnrecordedRun {
+  output: null;
+  evalite: EvaliteVerdict;
+  /** The evals (or variants) skipped, with why: when every selected one was, no eval could run. */
+  skipped?: readonly SkippedEval[];
+}
+
+/** The command line's say in the verdict, and how the report names things. */
+export interface GateOptions {
+  /** `--update-baseline`: raise floors, tighten ceilings, record cases (never lower). */
+  updateBaseline: boolean;
+  /** `--lower-floor` patterns (`eval|metric|slice`, `*` for any). */
+  lowerFloors: readonly string[];
+  /** `--accept-failure` patterns (`suite|id`, `*` for any). */
+  acceptFailures: readonly string[];
+  /** `--reason`, logged with every change; null logs "pnpm eval --update-baseline". */
+  reason: string | null;
+  /** `--pass-mark` flags, over the baseline's marks (`*` the default). */
+  passMarks: ReadonlyArray<{ metric: string; mark: number }>;
+  /** `--threshold N` (percent): Evalite's mean becomes part of the verdict. */
+  threshold: number | null;
+  /** evalite.config.ts's `scoreThreshold`: recorded, never applied. */
+  configuredThreshold: number | null;
+  /** The graders a judge grades when one is configured; the suite names them (scorers/judged-graders.ts). */
+  judgedGraders: readonly string[];
+  /** The baseline file as the report names it (relative to the root). */
+  baselinePath: string;
+  /** The baseline file as messages name it (relative to the working directory). */
+  baselineShown: string;
+  /** The version the baseline file was upgraded from when it was read; null when it was current or new. */
+  upgradedFrom: number | null;
+  /** The repository root: eval files are reported relative to it. */
+  root: string;
+}
+
+/** What the gate decided about a run, and what to write and print. */
+export type Judgment = Judged | Unrecorded | Refused;
+
+/** A run the gate judged: the verdict, the report, the baseline after it. */
+export interface Judged {
+  kind: "judged";
+  exitStatus: 0 | 1;
+  verdict: RunVerdict;
+  report: Report;
+  /** The baseline after this run: a new value. */
+  baseline: Baseline;
+  /** Whether the baseline file must be written: something changed, or `--update-baseline` rewrites an older version. */
+  writeBaseline: boolean;
+  /** Floors and ceilings this run changed. */
+  changes: FloorChange[];
+  /** Recorded case outcomes this run changed. */
+  caseChanges: CaseChange[];
+  /** The log entries this run added. */
+  log: LogEntry[];
+  /** Why `--update-baseline` raised nothing; null when it raised, or was not asked to. */
+  notRaised: string | null;
+}
+
+/** Evalite recorded no run: nothing to judge, no report; exit 1. */
+export interface Unrecorded {
+  kind: "unrecorded";
+  exitStatus: 1;
+  reason: string;
+}
+
+/** A flag or the baseline names what the run does not have (a pass mark's metric, a floor, a case): exit 2, nothing written. */
+export interface Refused {
+  kind: "refused";
+  exitStatus: 2;
+  error: ConfigError;
+}
+
+/** The gate's verdict on a run (module comment). Pure: the baseline given is never changed. */
+export function judgeRun(run: UnrecordedRun, baseline: Baseline, options: GateOptions): Unrecorded;
+export function judgeRun(run: RecordedRun, baseline: Baseline, options: GateOptions): Judged | Refused;
+export function judgeRun(run: RecordedRun | UnrecordedRun, baseline: Baseline, options: GateOptions): Judgment;
+export function judgeRun(run: RecordedRun | UnrecordedRun, baseline: Baseline, options: GateOptions): Judgment {
+  if (run.output === null) {
+    const unloaded = run.evalite.unloadedFiles;
+    return {
+      kind: "unrecorded",
+      exitStatus: 1,
+      reason:
+        unloaded.length === 0 && (run.skipped ?? []).length > 0
+          ? "no eval could run: every selected eval was skipped"
+          : `Evalite recorded no run (every eval file failed to load, or every eval was skipped); its output above says why${unloaded.length > 0 ? ` (did not load: ${unloaded.join(", ")})` : ""}`,
+    };
+  }
+  const mode = floorMode(run.runInfo.mode, run.fixtures.dataset);
+  const floorsOf = baseline.floors[mode] ?? {};
+  const passMarks = withFlags(baseline.passMarks, options.passMarks);
+  const analysis = analyzeRun(run.output, (evalKey) => Object.keys(floorsOf[evalKey] ?? {}), passMarks);
+  const next = structuredClone(baseline);
+  const context = {
+    date: run.startedAt.toISOString(),
+    commit: run.git.commit,
+    dirty: run.git.dirty,
+    reason: options.reason ?? "pnpm eval --update-baseline",
+  };
+  const changes: FloorChange[] = [];
+  const caseChanges: CaseChange[] = [];
+  try {
+    // A mark for a metric nobody measures is a typo: named where it was set.
+    const floored = Object.values(baseline.floors).flatMap((evals) => Object.values(evals).flatMap((metrics) => Object.keys(metrics)));
+    const flagged = new Set(options.passMarks.map((p) => p.metric));
+    checkPassMarkNames(passMarks, new Set([...measuredMetrics(analysis), ...floored]), (metric) =>
+      flagged.has(metric) ? `--pass-mark ${metric}=…` : `${options.baselineShown}: /passMarks/metrics/${metric}`,
+    );
+    if (options.lowerFloors.length > 0)
+      changes.push(...lowerFloors(next, mode, options.lowerFloors, analysis.aggregates, analysis.ranEvals, context));
+    if (options.acceptFailures.length > 0) {
+      const accepted = acceptFailures(next, mode, options.acceptFailures, analysis.units);
+      logChanges(next, mode, "lower", { cases: accepted }, context);
+      caseChanges.push(...accepted);
+    }
+  } catch (error) {
+    if (error instanceof ConfigError) return { kind: "refused", exitStatus: 2, error };
+    throw error;
+  }
+  // The run is held to the baseline as it stands after an explicit lowering, before any raise.
+  const checks = checkRun(next, mode, analysis, run.skipped);
+  const evaliteThreshold: EvaliteThreshold =
+    options.threshold !== null
+      ? { threshold: options.threshold, source: "--threshold", binding: true }
+      : {
+          threshold: options.configuredThreshold,
+          source: options.configuredThreshold === null ? "none" : "evalite.config.ts",
+          binding: false,
+        };
+  const datasetGate = run.datasetGate ? checkDatasetGate(run.datasetGate, analysis.units) : null;
+  const verdict = runVerdict({ analysis, evalite: run.evalite, output: run.output, evaliteThreshold, datasetGate, ...checks });
+
+  let notRaised: string | null = null;
+  if (options.updateBaseline) {
+    notRaised = raiseRefused(run.evalite, analysis.faults);
+    if (notRaised === null) {
+      changes.push(...ratchet(next, mode, analysis.aggregates, context));
+      const recorded = recordCases(next, mode, analysis.units, new Set(analysis.suites.map((s) => s.name)));
+      logChanges(next, mode, "raise", { cases: recorded }, context);
+      caseChanges.push(...recorded);
+    }
+  }
+
+  const report = buildReport({
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    git: run.git,
+    args: run.args,
+    runInfo: run.runInfo,
+    floorMode: mode,
+    fixtures: datasetGate ? { ...run.fixtures, gate: datasetGate } : run.fixtures,
+    evalite: run.evalite,
+    evaliteThreshold,
+    output: run.output,
+    analysis,
+    baselinePath: options.baselinePath,
+    ...checks,
+    changes,
+    caseChanges,
+    filter: run.filter,
+    skipped: run.skipped,
+    root: options.root,
+    verdict,
+    judgedGraders: new Set(options.judgedGraders),
+  });
+  return {
+    kind: "judged",
+    exitStatus: verdict.exitStatus,
+    verdict,
+    report,
+    baseline: next,
+    writeBaseline: changes.length > 0 || caseChanges.length > 0 || (options.updateBaseline && options.upgradedFrom !== null),
+    changes,
+    caseChanges,
+    log: next.log.slice(baseline.log.length),
+    notRaised,
+  };
+}
+
+/**
+ * The gate's checks of a run against the baseline of its mode: floors, latency ceilings, recorded
+ * cases. `skipped`: the evals the run's target could not run, whose floors and ceilings are skipped.
+ */
+function checkRun(
+  baseline: Baseline,
+  mode: string,
+  analysis: Pick<RunAnalysis, "aggregates" | "ranEvals" | "units" | "suites">,
+  skipped: readonly SkippedEval[] = [],
+): { gate: GateResult; ceilings: CeilingCheck[]; ceilingTolerance: Baseline["ceilingTolerance"]; cases: CaseCheck } {
+  return {
+    gate: checkFloors(baseline, mode, analysis.aggregates, analysis.ranEvals, skipped),
+    ceilings: checkCeilings(baseline.ceilings[mode] ?? {}, analysis.aggregates, analysis.ranEvals, skipped),
+    ceilingTolerance: baseline.ceilingTolerance,
+    cases: checkCases(baseline, mode, analysis.units, new Set(analysis.suites.map((s) => s.name))),
+  };
+}
+
+/** Why `--update-baseline` must not raise from this run (null: it may): a broken run never sets the bar. */
+function raiseRefused(evalite: EvaliteVerdict, faults: readonly Fault[]): string | null {
+  if (evaliteStatus(evalite) !== 0) return "an eval failed in this run";
+  if (faults.length > 0) return `${unitsOf(faults).size} case(s) errored in this run (the target, a model or the task failed)`;
+  return null;
+}
+
+/** What the verdict is decided from: the analysis, what Evalite knew, and the checks against the baseline. */
+interface VerdictInputs {
+  analysis: Pick<RunAnalysis, "cases" | "suites" | "faults">;
+  evalite: EvaliteVerdict;
+  output: Evalite.Exported.Output;
+  evaliteThreshold: EvaliteThreshold;
+  gate: GateResult;
+  ceilings: CeilingCheck[];
+  cases: CaseCheck;
+  /** The dataset's own thresholds as this run held them; null when it brings none. */
+  datasetGate: DatasetGateResult | null;
+}
+
+/** The verdict (module comment): every reason the run does not pass, in a fixed order; pass when there is none. */
+function runVerdict(input: VerdictInputs): RunVerdict {
+  const { failedTests, unloadedFiles } = input.evalite;
+  const evalite = evaliteSummary(input.output, input.evalite, input.evaliteThreshold.threshold, input.analysis.suites);
+  const reasons: string[] = [];
+  if (evalite.exitStatus !== 0) {
+    const failed = evalite.failedSuites;
+    if (failed.length > 0) reasons.push(`${failed.length} eval(s) failed: ${failed.join(", ")}`);
+    if (unloadedFiles.length > 0) reasons.push(`${unloadedFiles.length} eval file(s) did not load: ${unloadedFiles.join(", ")}`);
+    if (failed.length === 0 && unloadedFiles.length === 0)
+      reasons.push(`${failedTests} test(s) failed with no failed eval in Evalite's results`);
+  }
+  reasons.push(...nothingScored(input.analysis.cases));
+  reasons.push(...faultReasons(input.analysis.faults));
+  const regressed = regressions(input.cases).length;
+  if (regressed > 0) reasons.push(`${regressed} case(s) regressed`);
+  const fell = gateFailures(input.gate).length;
+  if (fell > 0) reasons.push(`${fell} floor(s) fell or went missing`);
+  const slow = ceilingFailures(input.ceilings).length;
+  if (slow > 0) reasons.push(`${slow} latency ceiling(s) exceeded or went missing`);
+  if (input.evaliteThreshold.binding && evalite.thresholdMet === false)
+    reasons.push(`Evalite's mean ${pct(evalite.mean)} is below --threshold ${input.evaliteThreshold.threshold} %`);
+  const dataset = input.datasetGate ? datasetGateReason(input.datasetGate) : null;
+  if (dataset !== null) reasons.push(dataset);
+  return { status: reasons.length === 0 ? "pass" : "fail", exitStatus: reasons.length === 0 ? 0 : 1, statusReasons: reasons };
+}
+
+/**
+ * No silent pass: a run that could score nothing, or an eval (suite) none of whose cases could be
+ * scored — every model call failed, every task threw — measured nothing there, whatever the floors
+ * say (a mode without floors would otherwise pass it). One reason each, naming the suites and why
+ * their scores were not scored.
+ */
+function nothingScored(cases: readonly CaseOutcome[]): string[] {
+  const bySuite = scoringBySuite(cases);
+  const why = (counts: Record<string, number>): string =>
+    Object.keys(counts).length === 0
+      ? "no scores at all"
+      : `not scored: ${Object.entries(counts)
+          .map(([reason, n]) => `${reason} ${n}`)
+          .join(", ")}`;
+  const suites = [...bySuite];
+  if (suites.every(([, s]) => s.scored === 0)) {
+    const total: Record<string, number> = {};
+    for (const [, s] of suites) for (const [reason, n] of Object.entries(s.notScored)) total[reason] = (total[reason] ?? 0) + n;
+    return [
+      cases.length === 0
+        ? "nothing was scored: the run recorded no case"
+        : `nothing could be scored: ${cases.length} case(s), ${why(total)}`,
+    ];
+  }
+  const none = suites.filter(([, s]) => s.scored === 0);
+  return none.length === 0
+    ? []
+    : [
+        `${none.length} eval(s) could score no case: ${none.map(([suite, s]) => `${suite} (${s.cases} case(s), ${why(s.notScored)})`).join("; ")}`,
+      ];
+}
+
+/** Suites, and distinct errors, named in a fault reason before the rest are counted. */
+const NAMED_SUITES = 6;
+const NAMED_ERRORS = 3;
+
+/**
+ * No pass over a failure of the target or a model: one reason for every case that could not be
+ * measured, counted per verdict unit (the summary's cases), naming the suites that judge them and
+ * the errors, most frequent first, each with how often it occurred.
+ */
+export function faultReasons(faults: readonly Fault[]): string[] {
+  if (faults.length === 0) return [];
+  const units = unitsOf(faults);
+  const perSuite = new Map<string, number>();
+  for (const unit of units) {
+    const suite = unit.slice(0, unit.lastIndexOf("|"));
+    perSuite.set(suite, (perSuite.get(suite) ?? 0) + 1);
+  }
+  const perError = new Map<string, number>();
+  for (const f of faults) for (const e of f.errors) perError.set(e, (perError.get(e) ?? 0) + 1);
+  const suites = [...perSuite].map(([suite, n]) => `${suite} ${n}`);
+  const errors = [...perError].sort((a, b) => b[1] - a[1]).map(([e, n]) => `${quoteInput(e)} ×${n}`);
+  const listed = (items: string[], limit: number, what: string): string =>
+    items.slice(0, limit).join(", ") + (items.length > limit ? `, and ${items.length - limit} more ${what}` : "");
+  return [
+    `${units.size} case(s) errored: the target, a model or the task failed (${listed(suites, NAMED_SUITES, "eval(s)")}): ${listed(errors, NAMED_ERRORS, "error(s)")}`,
+  ];
+}
+
+const unitsOf = (faults: readonly Fault[]): Set<string> => new Set(faults.map((f) => f.unit));
