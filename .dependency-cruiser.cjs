@@ -5,7 +5,8 @@
 // (packages/trec-eval, packages/eval-gate) depend on nothing of the suite or of each other; the
 // target contract (packages/target-contract) depends on nothing of the workspace, and only the
 // engine's server implements it among the packages; the suite (evals/, scorers/, helpers/) depends
-// on them; bin/ and bench/ only wire.
+// on them; bin/ and bench/ only wire; examples/ (target modules a user would write) use the
+// packages only and are loaded by path, never imported.
 /** Dependencies on npm packages and Node built-ins, which any package may have. */
 const EXTERNAL = ["npm", "npm-dev", "core", "npm-optional", "npm-peer", "npm-no-pkg", "npm-unknown"];
 
@@ -41,6 +42,22 @@ module.exports = {
       from: { path: "^packages/engine/", pathNot: "^packages/engine/(src/serve|test)/" },
       to: { path: "^packages/target-contract/" },
     },
+    // A package is one unit with a public face (its package.json `exports`): what is outside it
+    // imports it by name, so what it exposes is what it exports, and a move inside it breaks no one.
+    {
+      name: "packages-by-name",
+      severity: "error",
+      comment: "Import a package by its name (@hybrid-search/<package>/<subpath>), never by a relative path into its folder.",
+      from: { pathNot: "^packages/" },
+      to: { path: "^packages/", dependencyTypes: ["local"] },
+    },
+    {
+      name: "packages-by-name-between-packages",
+      severity: "error",
+      comment: "A package imports another package by its name (@hybrid-search/<package>), never by a relative path into its folder.",
+      from: { path: "^packages/([^/]+)/" },
+      to: { path: "^packages/", pathNot: "^packages/$1/", dependencyTypes: ["local"] },
+    },
     {
       name: "scorers-are-pure",
       severity: "error",
@@ -58,12 +75,25 @@ module.exports = {
     {
       name: "nothing-imports-entry-points",
       severity: "error",
-      comment: "Process entries (bin/entry/, packages/*/src/entry.ts), bench/ and eval files are wiring that nothing else imports.",
+      comment:
+        "Process entries (bin/entry/, packages/*/src/entry.ts), the benchmarks (bench/, packages/*/bench/*-bench.ts) and eval files are wiring that nothing else imports.",
       from: {},
-      to: {
-        path: "^(bin/entry|bench|evals)/|/bench/|^packages/[^/]+/src/entry\\.ts$",
-        pathNot: "^packages/[^/]+/bench/[^/]+\\.ts$",
-      },
+      to: { path: "^(bin/entry|bench|evals)/|^packages/[^/]+/bench/[^/]+-bench\\.ts$|^packages/[^/]+/src/entry\\.ts$" },
+    },
+    {
+      name: "examples-stand-alone",
+      severity: "error",
+      comment:
+        "An example target module (examples/) is what a user writes: it imports the packages and npm packages only, and the run loads it by its path (EVAL_TARGET); nothing imports it.",
+      from: { path: "^examples/" },
+      to: { path: "^(helpers|scorers|evals|bin|bench|test)/" },
+    },
+    {
+      name: "nothing-imports-examples",
+      severity: "error",
+      comment: "Example target modules are loaded by their path at run time (EVAL_TARGET), never imported.",
+      from: {},
+      to: { path: "^examples/" },
     },
     {
       name: "commands-for-entries-and-tests",

@@ -12,26 +12,29 @@
  *   EVALITE_STORAGE      SQLite storage file (default .evalite/evalite.db, git-ignored)
  *   EVAL_SELECTED_FILES  the eval files a filter selected, set by `pnpm eval` and `pnpm eval:watch`
  *                        (helpers/eval-selection.ts); every other eval file is excluded
+ *   EVAL_TARGET_CONCURRENCY  with EVAL_TARGET: cases at once, when more than 5 (helpers/targets/case-concurrency.ts)
  */
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { configDefaults } from "vitest/config";
 import { defineConfig } from "evalite/config";
-import { createFastSqliteStorage } from "./helpers/evalite-storage.js";
+import { createFastSqliteStorage } from "./helpers/fast-sqlite-storage.js";
 import { unselectedEvalFiles, selectedEvalFiles } from "./helpers/eval-selection.js";
 import { fixtureWatchTrigger } from "./helpers/index-plan.js";
 import { COMPILED_MODULE, COMPILED_SUITE_ENV, compiledSuitePlugin } from "./helpers/compiled-suite.js";
+import { caseConcurrency } from "./helpers/targets/case-concurrency.js";
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
 const COMPILED = process.env[COMPILED_SUITE_ENV] === "1";
 
 export default defineConfig({
   testTimeout: 120_000,
-  maxConcurrency: 5,
+  // Five cases at once; as many as another target takes calls at once (EVAL_TARGET_CONCURRENCY) when more.
+  maxConcurrency: caseConcurrency(),
   trialCount: 1,
   cache: true,
   server: { port: Number(process.env.EVALITE_PORT ?? 3006) },
-  // Evalite's SQLite storage with indexes, fewer syncs and lazily parsed reads (helpers/evalite-storage.ts).
+  // Evalite's SQLite storage with indexes, fewer syncs and lazily parsed reads (helpers/fast-sqlite-storage.ts).
   storage: () => createFastSqliteStorage(process.env.EVALITE_STORAGE ?? ".evalite/evalite.db"),
   // Evalite's list replaces Vitest's defaults, so they are kept explicitly. Engine source and prompt
   // files re-run every selected file in watch mode (a prompt file is not in the import graph).

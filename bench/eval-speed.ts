@@ -140,12 +140,12 @@ export default defineConfig({ storage: () => createSqliteStorage(process.env.EVA
 `;
 
 /**
- * The suite's own Evalite settings (evalite.config.ts): its storage (helpers/evalite-storage.ts),
+ * The suite's own Evalite settings (evalite.config.ts): its storage (helpers/fast-sqlite-storage.ts),
  * one worker, one module graph, 5 cases at once; so the floor is what the suite's cases cost in
  * Evalite as the suite runs it, not more.
  */
 const SUITE_SETTINGS_CONFIG = `import { defineConfig } from "evalite/config";
-import { createFastSqliteStorage } from ${JSON.stringify(join(root, "helpers/evalite-storage.ts"))};
+import { createFastSqliteStorage } from ${JSON.stringify(join(root, "helpers/fast-sqlite-storage.ts"))};
 export default defineConfig({
   storage: () => createFastSqliteStorage(process.env.EVALITE_STORAGE!),
   maxConcurrency: 5,

@@ -1,31 +1,55 @@
 /**
- * `pnpm bench:target`: the cost of measuring the engine over HTTP (docs/benchmarks.md, "Targets
- * over HTTP"). On one fixture index, in one run, it makes the retrieval evals' calls — every judged
- * query in each mode (search, vsearch, fast, balanced, thorough), limit 10, trace 50 deep — in
- * process and through `pnpm engine serve` (a child process on 127.0.0.1, port 0) with the suite's
- * HTTP target, at concurrency 1 (as in-process, one call at a time) and at `--concurrency`
- * (default 4, the HTTP target's default). Rounds alternate the systems (`--rounds`, default 3);
- * it prints per system the median total time, its ratio to in-process, p50/p95 per request
- * (client-measured) and requests per second, and checks that every ranking matched in-process.
+ * `pnpm bench:target`: what measuring a system through each kind of target costs
+ * (docs/benchmarks.md, "Targets"). Three measurements, each against its baseline in the same run:
  *
- * Usage: pnpm bench:target [--rounds n] [--concurrency n]
+ * 1. Calls. On one fixture index it makes the retrieval evals' calls — every judged query in each
+ *    mode (search, vsearch, fast, balanced, thorough), limit 10, trace 50 deep — on the in-process
+ *    engine; on the engine wrapped as a target module (examples/targets/engine.target.ts, handed
+ *    the corpus as a run hands it); and through `pnpm engine serve` (a child process on 127.0.0.1,
+ *    port 0) with the contract's HTTP client and with an adapter that describes the contract's own
+ *    routes (bench/contract.adapter.json: the same service, the adapter's mapping instead of the
+ *    contract's reading), one call at a time, and the contract client at `--concurrency` too.
+ *    Rounds alternate the systems (`--rounds`, default 3); per system the median total time, its
+ *    ratio to in-process, p50/p95 per call and calls per second, and whether every ranking equals
+ *    the in-process one. Goals: the module ≤ 1.05× in-process; the adapter ≤ the contract client.
+ * 2. Concurrency. A stand-in that answers every contract call after a fixed 200 ms
+ *    (`--latency-ms`), measured by `pnpm eval thoroughness` (the compiled suite, as a user runs it)
+ *    at EVAL_TARGET_CONCURRENCY 4 and 16: the stand-in records when each call arrived and left, and
+ *    the suite's wall time for its N calls (first arrival to last answer) is compared with the bound
+ *    N × 200 ms ÷ concurrency. Goal: ≤ 1.2× the bound.
+ *
+ * Usage: pnpm bench:target [--rounds n] [--concurrency n] [--latency-ms n]
  */
 import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { Engine } from "@hybrid-search/engine";
-import { CONTRACT_MODES } from "@hybrid-search/target-contract";
+import { readContractDocuments } from "@hybrid-search/engine/serve/documents";
 import { percentile } from "@hybrid-search/eval-gate/stats";
+import { CONTRACT_MODES } from "@hybrid-search/target-contract";
 import { argumentsOrExit, parseCommandLine, positiveInteger } from "../helpers/cli-args.js";
 import { judgedCases, loadDataset } from "../helpers/dataset.js";
 import { buildTempIndex } from "../helpers/setup-db.js";
+import { loadAdapter } from "../helpers/targets/adapter-file.js";
+import { openAdapterTarget } from "../helpers/targets/adapter-target.js";
 import { openHttpTarget } from "../helpers/targets/http-target.js";
 import { inProcessTarget } from "../helpers/targets/in-process.js";
+import { moduleTargetConfig, openModuleTarget } from "../helpers/targets/module-target.js";
 import type { Target, TargetSearch } from "../helpers/targets/target.js";
+import { runEval } from "../test/eval-run.js";
+import { bodyOf, listen, sendJson } from "../test/stand-ins/serve.js";
 
-const USAGE = "Usage: pnpm bench:target [--rounds n] [--concurrency n]";
+const USAGE = "Usage: pnpm bench:target [--rounds n] [--concurrency n] [--latency-ms n]";
 const args = argumentsOrExit("bench:target", () => {
-  const { values } = parseCommandLine({ options: { rounds: { type: "string" }, concurrency: { type: "string" } } }, USAGE);
-  return { rounds: positiveInteger("rounds", values.rounds, 3), concurrency: positiveInteger("concurrency", values.concurrency, 4) };
+  const { values } = parseCommandLine(
+    { options: { rounds: { type: "string" }, concurrency: { type: "string" }, "latency-ms": { type: "string" } } },
+    USAGE,
+  );
+  return {
+    rounds: positiveInteger("rounds", values.rounds, 3),
+    concurrency: positiveInteger("concurrency", values.concurrency, 4),
+    latencyMs: positiveInteger("latency-ms", values["latency-ms"], 200),
+  };
 });
 
 const dataset = loadDataset({});
@@ -38,7 +62,7 @@ const local = inProcessTarget(engine, "offline");
 
 const server = spawn(
   resolve("node_modules/.bin/tsx"),
-  ["packages/engine/src/cli.ts", "serve", "--db", index.dbPath, "--port", "0", "--concurrency", String(args.concurrency)],
+  ["packages/engine/src/entry.ts", "serve", "--db", index.dbPath, "--port", "0", "--concurrency", String(args.concurrency)],
   {
     stdio: ["ignore", "pipe", "inherit"],
   },
@@ -55,11 +79,18 @@ const url = await new Promise<string>((ok, fail) => {
   server.on("exit", (code) => fail(new Error(`engine serve exited ${code}`)));
 });
 // No retries: a request that fails fails the benchmark, so every timed request was answered once.
-const http = (concurrency: number) => openHttpTarget({ url, timeoutMs: 30_000, retries: 0, concurrency });
+const httpConfig = (concurrency: number) => ({ url, timeoutMs: 30_000, retries: 0, concurrency });
+const http = (concurrency: number) => openHttpTarget(httpConfig(concurrency));
+const adapter = await openAdapterTarget(httpConfig(1), loadAdapter("bench/contract.adapter.json", {}));
+const engineModule = await openModuleTarget(moduleTargetConfig("examples/targets/engine.target.ts", { EVAL_TARGET_TIMEOUT_MS: "60000" }));
+await engineModule.putDocuments("eval", readContractDocuments(dataset.corpus));
+
 const systems: Array<{ name: string; target: Target; parallel: number }> = [
   { name: "in-process", target: local, parallel: 1 },
-  { name: "http, concurrency 1", target: await http(1), parallel: 1 },
-  { name: `http, concurrency ${args.concurrency}`, target: await http(args.concurrency), parallel: args.concurrency },
+  { name: "module (the engine), concurrency 1", target: engineModule, parallel: 1 },
+  { name: "http contract, concurrency 1", target: await http(1), parallel: 1 },
+  { name: "http adapter of the contract, concurrency 1", target: adapter, parallel: 1 },
+  { name: `http contract, concurrency ${args.concurrency}`, target: await http(args.concurrency), parallel: args.concurrency },
 ];
 
 const expected = new Map<number, string>();
@@ -93,18 +124,67 @@ engine.close();
 index.remove();
 
 const median = (xs: number[]) => percentile(xs, 50);
-const base = median(runs.get("in-process")!.map((r) => r.totalMs));
+const totals = new Map([...runs].map(([name, rs]) => [name, median(rs.map((r) => r.totalMs))]));
+const base = totals.get("in-process")!;
 console.log(
-  `bench:target: ${requests.length} requests (${judgedCases(dataset.cases).length} judged queries × ${CONTRACT_MODES.length} modes), ${args.rounds} rounds, engine serve at ${url}`,
+  `bench:target: ${requests.length} calls (${judgedCases(dataset.cases).length} judged queries × ${CONTRACT_MODES.length} modes), ${args.rounds} rounds, engine serve at ${url}`,
 );
-console.log("| system | total (median) | ratio | p50 ms | p95 ms | requests/s | rankings equal |");
+console.log("| system | total (median) | ratio to in-process | p50 ms | p95 ms | calls/s | rankings equal |");
 console.log("| --- | --- | --- | --- | --- | --- | --- |");
 for (const s of systems) {
   const rs = runs.get(s.name)!;
-  const total = median(rs.map((r) => r.totalMs));
+  const total = totals.get(s.name)!;
   const all = rs.flatMap((r) => r.latencies);
   const mismatches = rs.reduce((n, r) => n + r.mismatches, 0);
   console.log(
-    `| ${s.name} | ${(total / 1000).toFixed(2)} s | ${(total / base).toFixed(2)}× | ${percentile(all, 50).toFixed(1)} | ${percentile(all, 95).toFixed(1)} | ${((requests.length / total) * 1000).toFixed(0)} | ${mismatches === 0 ? "all" : `${mismatches} differ`} |`,
+    `| ${s.name} | ${(total / 1000).toFixed(2)} s | ${(total / base).toFixed(3)}× | ${percentile(all, 50).toFixed(1)} | ${percentile(all, 95).toFixed(1)} | ${((requests.length / total) * 1000).toFixed(0)} | ${mismatches === 0 ? "all" : `${mismatches} differ`} |`,
   );
 }
+const moduleRatio = totals.get("module (the engine), concurrency 1")! / base;
+const adapterRatio = totals.get("http adapter of the contract, concurrency 1")! / totals.get("http contract, concurrency 1")!;
+console.log(`goal: module ≤ 1.05× in-process: ${moduleRatio.toFixed(3)}× (${moduleRatio <= 1.05 ? "met" : "missed"})`);
+console.log(
+  `goal: adapter ≤ the contract client (same service, same run): ${adapterRatio.toFixed(3)}× (${adapterRatio <= 1 ? "met" : "missed"})`,
+);
+
+// 2. A stand-in answering after a fixed latency, measured by the suite itself.
+const calls: Array<{ arrived: number; answered: number }> = [];
+const standIn = await listen((req, res) => {
+  const arrived = performance.now();
+  bodyOf(req).then(() => {
+    if (req.url === "/health")
+      return sendJson(res, 200, {
+        name: "latency",
+        version: "0",
+        fingerprint: "latency-stand-in",
+        capabilities: { modes: ["fast", "balanced", "thorough"], ask: false, expand: false, documents: false, trace: false },
+      });
+    setTimeout(() => {
+      sendJson(res, 200, { results: [] });
+      calls.push({ arrived, answered: performance.now() });
+    }, args.latencyMs);
+  });
+});
+console.log(
+  `\n| concurrency | calls N | suite's wall for them | bound N × ${args.latencyMs} ms ÷ concurrency | ratio | pnpm eval thoroughness, whole |`,
+);
+console.log("| --- | --- | --- | --- | --- | --- |");
+for (const concurrency of [4, 16]) {
+  calls.length = 0;
+  const started = performance.now();
+  const r = await runEval(["thoroughness"], {
+    EVAL_TARGET: standIn.url,
+    EVAL_TARGET_NAME: "latency",
+    EVAL_TARGET_CONCURRENCY: String(concurrency),
+    EVAL_TARGET_RETRIES: "0",
+  });
+  const whole = performance.now() - started;
+  rmSync(r.dir, { recursive: true, force: true });
+  if (calls.length === 0) throw new Error(`pnpm eval made no call (exit ${r.code}): ${r.stderr.slice(-500)}`);
+  const wall = Math.max(...calls.map((c) => c.answered)) - Math.min(...calls.map((c) => c.arrived));
+  const bound = (calls.length * args.latencyMs) / concurrency;
+  console.log(
+    `| ${concurrency} | ${calls.length} | ${(wall / 1000).toFixed(2)} s | ${(bound / 1000).toFixed(2)} s | ${(wall / bound).toFixed(3)}× (${wall / bound <= 1.2 ? "met" : "missed"}) | ${(whole / 1000).toFixed(1)} s, exit ${r.code} |`,
+  );
+}
+await standIn.stop();

@@ -45,6 +45,10 @@ export { type EvalIo, processEvalIo } from "./eval-io.js";
 
 const root = REPO_ROOT;
 
+/** Whether the environment names a target other than the in-process engine (or half of one). */
+const targetNamed = (env: NodeJS.ProcessEnv): boolean =>
+  ["EVAL_TARGET", "EVAL_TARGET_ADAPTER", "EVAL_RUN_DIR"].some((key) => env[key]?.trim());
+
 /** Runs one `pnpm eval` and returns its exit status (above); exits the process only through `io.exit`. */
 export async function main(argv: string[], io: EvalIo = processEvalIo()): Promise<number> {
   const say = (line: string): void => io.stdout(`${line}\n`);
@@ -78,6 +82,17 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
     if (dataset.askCases.length > 0 && dataset.refusalMarkers === null) loadRefusalMarkers();
     ({ baseline, upgradedFrom } = loadBaseline(baselinePath, { create: args.updateBaseline }));
     selected = args.filter === null ? null : selectFiles(root, args.filter);
+    // A target other than the in-process engine is checked here (its adapter file too), before Evalite starts; loaded only then.
+    if (args.explainTarget || targetNamed(process.env)) {
+      const { targetChoice } = await import("../helpers/targets/select.js");
+      const choice = targetChoice();
+      if (args.explainTarget) {
+        const { explainTarget } = await import("../helpers/targets/explain.js");
+        for (const line of datasetHeader(dataset, detected)) say(line);
+        for (const line of await explainTarget(choice, dataset, dataset.askCases[0])) say(line);
+        return 0;
+      }
+    }
     evalite = await evaliteSetup(root);
   } catch (error) {
     return configError(error, io);

@@ -11,6 +11,8 @@ import { askCase, presetComparison, presetMeans, presetValuesLine } from "../hel
 import { answersReason, defineOn } from "../helpers/datasets/needs.js";
 import { evalDataset } from "../helpers/eval-index.js";
 import { logSummary } from "../helpers/summary-line.js";
+import { providedTarget } from "../helpers/targets/eval-target.js";
+import { targetLabel } from "../helpers/targets/target.js";
 import { type AskCase, translationsByDoc } from "../helpers/fixtures.js";
 import { evalModels, trialHeaders } from "../helpers/models.js";
 import { answerExcludes, answerIncludes, casesFor, cites, citesOnlySurfaced, noCitations, refusal } from "../scorers/answer/index.js";
@@ -24,10 +26,15 @@ import { questionVerdictScorer } from "../scorers/verdict.js";
 
 const models = evalModels();
 const offline = models.selection.mode === "offline";
-// One suite per preset with a model; offline there is one answerer whatever the preset.
-const variants: Array<{ name: string; input: Preset }> = offline
-  ? [{ name: "offline extractive", input: "balanced" }]
-  : (["slim", "balanced", "quality"] as const).map((p) => ({ name: p, input: p }));
+const target = providedTarget();
+const inProcess = target.kind === "in-process";
+// One suite per preset with a model; offline there is one answerer whatever the preset. Another
+// target answers for itself: one suite, named by it.
+const variants: Array<{ name: string; input: Preset }> = !inProcess
+  ? [{ name: targetLabel(target), input: "balanced" }]
+  : offline
+    ? [{ name: "offline extractive", input: "balanced" }]
+    : (["slim", "balanced", "quality"] as const).map((p) => ({ name: p, input: p }));
 const dataset = evalDataset();
 const cases = dataset.askCases;
 /** A citation of a translation of a required document counts (same facts): the dataset's translation groups. */
@@ -110,9 +117,10 @@ define(cases, "")("Answers: questions", {
   columns,
 });
 
-// Does a dearer preset answer at least as well? Measured only with models (offline every preset is the extractive answerer).
+// Does a dearer preset answer at least as well? Measured only with the in-process engine's models
+// (offline every preset is the extractive answerer; another target's presets are its own business).
 const verdictOptions = { ...citationPolicy, ...judged("preset-order-topics") };
-const defineOrder = offline ? evalite.skip : defineOn({ ask: true }, answersReason(dataset, cases));
+const defineOrder = inProcess && !offline ? defineOn({ ask: true }, answersReason(dataset, cases)) : evalite.skip;
 
 defineOrder("Preset order per question", {
   data: rows(cases),

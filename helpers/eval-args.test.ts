@@ -7,6 +7,7 @@ describe("pnpm eval's command line", () => {
     expect(parseEvalArgs(["search", "--update-baseline", "--reason", "initial floors", "--hideTable"])).toEqual({
       help: false,
       verbose: false,
+      explainTarget: false,
       updateBaseline: true,
       lowerFloors: [],
       acceptFailures: [],
@@ -18,6 +19,7 @@ describe("pnpm eval's command line", () => {
       filter: "search",
       evalite: { hideTable: true },
     });
+    expect(parseEvalArgs(["--explain-target"]).explainTarget).toBe(true);
     expect(
       parseEvalArgs([
         "--lower-floor",

@@ -18,11 +18,13 @@ export { evalFiles };
 const FILTER_HELP = `  filter                  the eval file named so (search: evals/search.eval.ts only), a glob over names
                           ('*search': search and vsearch) or an eval file's path; all eval files without one`;
 
-export const EVAL_USAGE = `Usage: pnpm eval [filter] [--verbose] [--update-baseline] [--lower-floor <eval|metric|slice> ...] [--accept-failure <suite|id> ...] [--reason "..."] [--pass-mark <metric>=<mark> ...] [--keep-report] [--threshold N] [--outputPath file] [--hideTable] [--noCache]
+export const EVAL_USAGE = `Usage: pnpm eval [filter] [--verbose] [--explain-target] [--update-baseline] [--lower-floor <eval|metric|slice> ...] [--accept-failure <suite|id> ...] [--reason "..."] [--pass-mark <metric>=<mark> ...] [--keep-report] [--threshold N] [--outputPath file] [--hideTable] [--noCache]
 
 ${FILTER_HELP}
   --verbose               print Evalite's own output as it comes: its start and summary lines, the console
                           lines of the evals, and its table of cases after a run of one eval file
+  --explain-target        print how the run would call its target (EVAL_TARGET, EVAL_TARGET_ADAPTER, EVAL_RUN_DIR or the
+                          in-process engine): the request for one query and one question, credentials redacted; runs no eval
   --update-baseline       raise the floors of this run's mode to what it achieved (less the tolerance), tighten its
                           latency ceilings (never below 3x the p95), record which cases pass; never lowers
   --lower-floor <pattern> lower the matched floors (loosen the matched ceilings, eval|p95 ms|slice) to this run's
@@ -39,7 +41,7 @@ ${FILTER_HELP}
   --noCache               Evalite: cacheEnabled false (in 1.0.0-beta.16 only cache-hit reporting stops; the cache is still used)
 
 Environment: EVAL_BASELINE (default evals/baseline.json), EVAL_REPORTS_DIR (default reports/),
-EVAL_ENGINE_OPTIONS, EVAL_DATASET, EVALITE_STORAGE, EVALITE_PORT.`;
+EVAL_ENGINE_OPTIONS, EVAL_DATASET, EVAL_TARGET and its companions (docs/targets.md), EVALITE_STORAGE, EVALITE_PORT.`;
 
 /** The options of Evalite's runner that its flags set. */
 export type EvaliteRunOptions = Pick<Parameters<typeof runEvalite>[0], "hideTable" | "cacheEnabled">;
@@ -60,6 +62,7 @@ const EVALITE_FLAGS = {
 const OPTIONS = {
   help: { type: "boolean", short: "h" },
   verbose: { type: "boolean" },
+  "explain-target": { type: "boolean" },
   "update-baseline": { type: "boolean" },
   "lower-floor": { type: "string", multiple: true },
   "accept-failure": { type: "string", multiple: true },
@@ -90,6 +93,8 @@ export interface EvalArgs {
   help: boolean;
   /** `--verbose`: Evalite's own output, table included; otherwise one line per eval file (bin/eval.ts). */
   verbose: boolean;
+  /** `--explain-target`: print how the target would be called, run nothing (helpers/targets/explain.ts). */
+  explainTarget: boolean;
   updateBaseline: boolean;
   lowerFloors: string[];
   /** `--accept-failure` patterns (`<suite>|<id>`). */
@@ -115,6 +120,7 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
   const args: EvalArgs = {
     help: values.help ?? false,
     verbose: values.verbose ?? false,
+    explainTarget: values["explain-target"] ?? false,
     updateBaseline: values["update-baseline"] ?? false,
     lowerFloors: values["lower-floor"] ?? [],
     acceptFailures: values["accept-failure"] ?? [],

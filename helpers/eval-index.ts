@@ -11,9 +11,10 @@ import { evalModels } from "./models.js";
 import { buildLaneIndex, loadLane, type Lane, type LaneName } from "./lanes.js";
 import { perRun } from "./run-cache.js";
 import { buildTempIndex, type SuiteFingerprint } from "./setup-db.js";
-import { type MeasuredTarget, openTarget } from "./targets/eval-target.js";
+import { fingerprintOf, type MeasuredTarget, openTarget, seedable, seedFor } from "./targets/eval-target.js";
+import { seedTarget } from "./targets/seed.js";
 import { inProcessTarget } from "./targets/in-process.js";
-import { targetChoice } from "./targets/select.js";
+import { type TargetChoice, targetChoice } from "./targets/select.js";
 
 export interface ProvidedIndex {
   dbPath: string;
@@ -84,12 +85,28 @@ let targetOpened: Promise<MeasuredTarget> | undefined;
 
 /**
  * The run's target (helpers/targets/), opened once per worker: the in-process engine on the run's
- * index unless EVAL_TARGET or EVAL_RUN_DIR names another.
+ * index unless EVAL_TARGET or EVAL_RUN_DIR names another. A target module that takes documents is
+ * handed the dataset's corpus here, in the process that calls it, once per run (a watch-mode
+ * rerun hands it the corpus as it is then); global setup seeds its own copy, and removes the
+ * collection when the run ends. A seed that fails fails every case with its one line.
  */
 export function evalTarget(): Promise<MeasuredTarget> {
-  targetOpened ??= openTarget(targetChoice(), loadDataset(), evalModels().selection.configuration, evalIndex);
-  return targetOpened;
+  choice ??= targetChoice();
+  targetOpened ??= openTarget(choice, loadDataset(), evalModels().selection.configuration, evalIndex);
+  return choice.kind === "module" ? seededModule() : targetOpened;
 }
+
+let choice: TargetChoice | undefined;
+
+const seededModule = perRun(async (): Promise<MeasuredTarget> => {
+  const measured = await targetOpened!;
+  const seed = seedFor(choice!, measured.target);
+  if (!seed) return measured;
+  const dataset = loadDataset();
+  const quiet = { say: () => undefined, warn: () => undefined };
+  const session = await seedTarget(seedable(measured.target), dataset, { ...seed, keep: true }, quiet);
+  return { ...measured, fingerprint: fingerprintOf(session.fingerprint, dataset, session.collection) };
+});
 
 /** A lane's index as the in-process target: the lanes measure the in-repo engine only. */
 export async function laneTarget(name: LaneName): Promise<MeasuredTarget & { lane: Lane }> {

@@ -25,11 +25,10 @@ import { type IndexName, indexesFor } from "./index-plan.js";
 import { buildLaneIndex, LANES, loadLane } from "./lanes.js";
 import { labelEvaliteDuration, restartRunClock } from "./run-clock.js";
 import { buildTempIndex, describeFingerprint, type SuiteFingerprint, type TempIndex } from "./setup-db.js";
-import { fingerprintOf, type MeasuredTarget, openTarget, targetInfo } from "./targets/eval-target.js";
-import type { HttpTarget } from "./targets/http-target.js";
+import { fingerprintOf, type MeasuredTarget, openTarget, seedable, seedFor, targetInfo } from "./targets/eval-target.js";
 import { guardSeed, type SeedIo, type SeedSession, seedTarget } from "./targets/seed.js";
 import { IN_PROCESS_CAPABILITIES } from "./targets/in-process.js";
-import type { Target } from "./targets/target.js";
+import { type Target, targetLabel } from "./targets/target.js";
 import { type TargetChoice, targetChoice, targetLocation, targetMode } from "./targets/select.js";
 import "./eval-index.js";
 import "./run-cache.js";
@@ -86,7 +85,7 @@ function runInfo(
     fingerprint,
     mode: targetMode(target, models.selection.configuration),
     // Where the target is (an HTTP target's origin only) and the judge, which is still the suite's.
-    models: { target: `${target.kind} ${target.name} (${targetLocation(choice)})`, judge: models.ids.judge ?? null },
+    models: { target: `${targetLabel(target)} (${targetLocation(choice)})`, judge: models.ids.judge ?? null },
     engineOptions: {},
   };
 }
@@ -125,7 +124,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // The files this run selected (Vitest collected their paths before global setup).
   const selected = project.vitest.state.getPaths();
   if (!process.env[GATED_ENV]) process.stdout.write(`${notGatedLine(selected)}\n`);
-  process.stdout.write(`${models.description}\n`);
+  // The models line names what did the work: the in-process engine's models. Another target
+  // produces its own rankings and answers (its line follows once it answers); the suite only grades.
+  process.stdout.write(`${choice.kind === "in-process" ? models.description : gradingLine(models)}\n`);
   // Another target has its own index: the run builds none of the dataset's, and no lane's either
   // (the lanes measure the in-repo engine only; their evals are skipped, saying why).
   const inProcess = choice.kind === "in-process";
@@ -157,9 +158,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     used = await prepare(selected, false);
     // A target that does not answer stops the run here, with one line.
     if (!inProcess) other = await openTarget(choice, dataset, models.selection.configuration, notInProcess);
-    if (other && choice.kind === "http" && choice.config.seed) {
+    const seed = other ? seedFor(choice, other.target) : null;
+    if (other && seed) {
       // A seed that fails stops the run here too; once it is in, every way out deletes it.
-      seeded = await seedTarget(other.target as HttpTarget, dataset, choice.config.seed, seedIo);
+      seeded = await seedTarget(seedable(other.target), dataset, seed, seedIo);
       unguard = guardSeed(seeded);
       other = { ...other, fingerprint: fingerprintOf(seeded.fingerprint, dataset, seeded.collection) };
     }
@@ -178,7 +180,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       project.provide("evalTarget", targetInfo(other));
       const t = other.target;
       process.stdout.write(
-        `target: ${t.kind} ${t.name} (${targetLocation(choice)}), corpus ${other.fingerprint.corpusHash.slice(0, 12)}; modes ${t.capabilities.modes.join(", ") || "none"}; ask ${t.capabilities.ask ? "yes" : "no"}; expand ${t.capabilities.expand ? "yes" : "no"}; ${t.capabilities.trace ? "with" : "no"} traces\n`,
+        `target: ${targetLabel(t)} (${targetLocation(choice)}) produced the rankings and answers; corpus ${other.fingerprint.corpusHash.slice(0, 12)}; modes ${t.capabilities.modes.join(", ") || "none"}; ask ${t.capabilities.ask ? "yes" : "no"}; expand ${t.capabilities.expand ? "yes" : "no"}; ${t.capabilities.trace ? "with" : "no"} traces\n`,
       );
     } else if (used[0])
       project.provide("evalTarget", {
@@ -231,6 +233,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await seeded?.release();
     unguard();
   };
+}
+
+/** The run's grading, when another target than the in-process engine answers: the judge is still the suite's. */
+function gradingLine(models: EvalModels): string {
+  return models.judge
+    ? `grading: judge ${models.ids.judge} (the target answers; the suite's models only grade)`
+    : "grading: heuristic graders, no judge model configured (the target answers; the suite's models only grade)";
 }
 
 /** Global setup opens only another target: the in-process engine is opened by each worker on the index built here. */

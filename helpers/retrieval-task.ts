@@ -12,7 +12,7 @@ import { relevantDocPaths, summarizeLosses, type RelevantDocPath } from "../scor
 import type { RetrievalCase } from "./dataset.js";
 import { once } from "./run-cache.js";
 import type { MeasuredTarget } from "./targets/eval-target.js";
-import type { Target, TargetRanking } from "./targets/target.js";
+import { type Target, type TargetRanking, targetLabel } from "./targets/target.js";
 import { inputView, relevantDocumentsTable, stageView } from "./trace-view.js";
 
 export type RetrievalMode = "search" | "vsearch" | Tier;
@@ -35,7 +35,7 @@ export interface RetrievalTaskOutput extends RetrievalRanking {
   unknownDocs: string[];
   /** Corpus hash prefix of the index measured. */
   index: string;
-  /** The target measured, when it is not the in-process engine. */
+  /** The target measured, when it is not the in-process engine: `http:<name>`, `module:<name>`, `run:<name>`. */
   target?: string;
 }
 
@@ -61,8 +61,8 @@ function serially<T>(fn: () => Promise<T>): Promise<T> {
 /**
 /**
  * One ranking call of case `c` (its id and query) on the target: `search`, `vsearch`, or a tier.
- * In-process calls queue behind this process's other ranking calls (`serially`); an HTTP target
- * bounds its own concurrency, and its time is the service's own.
+ * In-process calls queue behind this process's other ranking calls (`serially`); any other target
+ * bounds its own concurrency (EVAL_TARGET_CONCURRENCY), and times each call itself.
  */
 function rankSerially(
   target: Target,
@@ -151,7 +151,7 @@ export async function runRetrieval(
     traced: response.trace !== null,
     unknownDocs: known ? response.results.map((h) => h.docId).filter((id) => !known.has(id)) : [],
     index: fingerprint.corpusHash.slice(0, 12),
-    ...(target.kind === "in-process" ? {} : { target: `${target.kind} ${target.name}` }),
+    ...(target.kind === "in-process" ? {} : { target: targetLabel(target) }),
   };
 }
 

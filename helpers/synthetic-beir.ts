@@ -16,7 +16,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildVocabulary, pick, randInt, type Rng, seededRandom, type Vocabulary } from "../packages/engine/bench/corpus.js";
+import { buildVocabulary, pick, randInt, type Rng, seededRandom, type Vocabulary } from "@hybrid-search/engine/synthetic-corpus";
 import { UsageError } from "./cli-args.js";
 
 type Language = Vocabulary["languages"][number];

@@ -1,7 +1,7 @@
 /**
  * The answer eval end to end with stub models over real HTTP (test/stub-openai-server.ts on
- * 127.0.0.1): what the stub answers is shaped per model and question, so each run pins one part
- * of issue 11 to what `pnpm eval ask` reports.
+ * 127.0.0.1): what the stub answers is shaped per model and question, so each run pins one rule
+ * of the answer eval (refusals, preset order, latency ceilings) to what `pnpm eval ask` reports.
  *
  * - A structured-answer model: refusals worded without any refusal phrase are refusals because
  *   the model said `refused: true`; with one model per preset, the preset order is measured as it

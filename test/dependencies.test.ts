@@ -5,13 +5,15 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
 import { afterAll, describe, expect, it } from "vitest";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const depcruise = join(root, "node_modules/.bin/depcruise");
 const config = join(root, ".dependency-cruiser.cjs");
+const require = createRequire(import.meta.url);
 /** Everything that holds code. */
-const CODE_FOLDERS = ["packages", "scorers", "helpers", "evals", "bin", "bench", "test"];
+const CODE_FOLDERS = ["packages", "scorers", "helpers", "evals", "bin", "bench", "test", "examples"];
 
 function cruise(cwd: string, folders: readonly string[]): { status: number | null; output: string } {
   const r = spawnSync(depcruise, ["--config", config, "--output-type", "err", ...folders], { cwd, encoding: "utf8" });
@@ -53,8 +55,17 @@ describe("dependency rules", () => {
       "bin/entry/c.ts": 'import { main } from "../c.js";\nmain();\n',
       "evals/c.eval.ts": 'import { main } from "../bin/c.js";\nmain();\n',
       "test/c.test.ts": 'import "../bin/entry/c.js";\n',
+      "examples/x.target.ts": 'import { h } from "../helpers/h.js";\nexport default { name: "x", h };\n',
+      "test/x.test.ts": 'import x from "../examples/x.target.js";\nexport const y = x;\n',
+      "helpers/evals-user.ts": 'import { ok } from "../evals/ok.eval.js";\nexport const u = ok;\n',
+      "evals/ok.eval.ts": "export const ok = 1;\n",
+      "helpers/into-package.ts": 'import { ok } from "../packages/target-contract/src/ok.js";\nexport const i = ok;\n',
+      "packages/engine/bench/engine-bench.ts": "export const bench = 1;\n",
+      "packages/engine/bench/corpus.ts": "export const corpus = 1;\n",
+      "packages/engine/test/uses-bench.test.ts":
+        'import { bench } from "../bench/engine-bench.js";\nimport { corpus } from "../bench/corpus.js";\nexport const u = [bench, corpus];\n',
     });
-    const r = cruise(planted, ["packages", "scorers", "helpers", "evals", "bin", "test"]);
+    const r = cruise(planted, ["packages", "scorers", "helpers", "evals", "bin", "test", "examples"]);
     expect(r.status).not.toBe(0);
     for (const rule of [
       "engine-self-contained",
@@ -66,10 +77,25 @@ describe("dependency rules", () => {
       "no-circular",
       "nothing-imports-entry-points",
       "commands-for-entries-and-tests",
+      "examples-stand-alone",
+      "nothing-imports-examples",
+      "helpers-below-evals",
+      "packages-by-name",
+      "packages-by-name-between-packages",
     ]) {
       expect(r.output, rule).toContain(`error ${rule}:`);
     }
-    // The engine's server implements the contract: its import is allowed.
-    expect(r.output).not.toContain("packages/engine/src/serve/served.ts");
+    // Every rule of the configuration has its planted violation above.
+    const rules = (require(config) as { forbidden: Array<{ name: string }> }).forbidden.map((f) => f.name);
+    for (const rule of rules) expect(r.output, `no planted violation of ${rule}`).toContain(`error ${rule}:`);
+    // The engine's server implements the contract: no rule about the contract flags its import
+    // (the planted files can only reach another package by a relative path, which
+    // packages-by-name-between-packages flags on its own).
+    expect(r.output).not.toMatch(/error (engine-[a-z-]+|target-contract-[a-z-]+): packages\/engine\/src\/serve\/served\.ts/);
+    // A package's tests may use its bench library modules; its benchmark entries are not imported.
+    expect(r.output).toMatch(
+      /error nothing-imports-entry-points: packages\/engine\/test\/uses-bench\.test\.ts → packages\/engine\/bench\/engine-bench\.ts/,
+    );
+    expect(r.output).not.toMatch(/→ packages\/engine\/bench\/corpus\.ts/);
   });
 });

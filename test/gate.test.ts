@@ -176,7 +176,7 @@ describe("pnpm eval gates on per-metric floors", () => {
       const regressed = weak.report.verdicts.filter((v) => v.status === "regression");
       expect(regressed.length).toBeGreaterThan(0);
       // Every case was recorded by the clean run: none is new. A weaker weighting may fix a case or two
-      // (q-011 since the convex fusion of issue 14); a fixed case is reported, never a failure.
+      // (q-011 under convex fusion); a fixed case is reported, never a failure.
       expect(weak.report.verdicts.filter((v) => v.status === "new-failure")).toEqual([]);
       // Each <failure> names what failed — a regressed case by its id, with its reasons; a fallen floor
       // by eval, metric and slice, with value and floor — and nothing else fails.

@@ -1,7 +1,7 @@
 /**
  * `pnpm eval` end to end on the fixtures: one full offline run (every eval file, the committed
  * floors), read by the tests of the suite itself and as the reference the targets must reproduce
- * (a full run costs tens of seconds: it is made once). And issue 12's "done when":
+ * (a full run costs tens of seconds: it is made once). And what a target must reproduce:
  * - `pnpm engine serve` on the fixture index + EVAL_TARGET scores as the in-process run, to 4 decimals;
  * - runs written by `pnpm engine run` and `engine ask --batch`, read through EVAL_RUN_DIR, too;
  * - `engine serve` on an EMPTY index, seeded by the run (EVAL_TARGET_SEED), too, and the seeded
@@ -71,11 +71,16 @@ function reportOf(run: EvalRun): Report {
   return JSON.parse(readFileSync(join(run.reportsDir, file!), "utf8")) as Report;
 }
 
-/** Every base mean to 4 decimals, latency left out (it is measured, not reproduced). */
+/**
+ * Every base mean to 4 decimals, latency left out (it is measured, not reproduced). The answer
+ * suites are named by who answered (`[offline extractive]` in-process, `[http:engine-serve]`):
+ * compared without that name.
+ */
 function means(report: Report): Map<string, string> {
   const out = new Map<string, string>();
   for (const a of report.aggregates.filter((a) => a.base))
-    for (const m of a.metrics) if (!/^Latency/.test(m.metric)) out.set(`${a.eval} › ${m.metric}`, m.mean.toFixed(4));
+    for (const m of a.metrics)
+      if (!/^Latency/.test(m.metric)) out.set(`${a.eval.replace(/^(Answers: .*) \[[^\]]+\]$/, "$1")} › ${m.metric}`, m.mean.toFixed(4));
   return out;
 }
 
@@ -287,7 +292,7 @@ describe("the same scores through any target", () => {
     const r = await evalRun([], { EVAL_TARGET: serverUrl, EVAL_TARGET_NAME: "engine-serve", EVAL_TARGET_TOKEN: TOKEN });
     expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(0);
     expect(r.stdout).toMatch(
-      /^target: http engine-serve \(http:\/\/127\.0\.0\.1:\d+\), corpus [0-9a-f]{12}; modes search, vsearch, fast, balanced, thorough; ask yes; expand yes; with traces$/m,
+      /^target: http:engine-serve \(http:\/\/127\.0\.0\.1:\d+\) produced the rankings and answers; corpus [0-9a-f]{12}; modes search, vsearch, fast, balanced, thorough; ask yes; expand yes; with traces$/m,
     );
     expect(r.stdout).toContain(
       'eval: skipped "Lexical matrix": it measures the in-repo engine\'s text analysis on its own index, and target engine-serve is http',
@@ -295,14 +300,19 @@ describe("the same scores through any target", () => {
     const report = reportOf(r);
     expect([report.mode, report.floorMode]).toEqual(["http:engine-serve", "http:engine-serve"]);
     // The report names the target: its kind, name and origin (never a path or query, which could carry a secret).
-    expect(report.models.target).toMatch(/^http engine-serve \(http:\/\/127\.0\.0\.1:\d+\)$/);
+    expect(report.models.target).toMatch(/^http:engine-serve \(http:\/\/127\.0\.0\.1:\d+\)$/);
+    // The suite's offline models did none of the work: no line says they did, no suite is named after them.
+    expect(r.stdout).not.toMatch(/^models: /m);
+    expect(r.stdout).toMatch(/^grading: heuristic graders, no judge model configured/m);
+    expect(r.output!.suites.map((s) => s.name)).toContain("Answers: facts [http:engine-serve]");
+    expect(r.output!.suites.map((s) => s.name).join("\n")).not.toContain("offline extractive");
     // The lanes are skipped, reported with why, never scored.
     expect(skippedOf(report)).toEqual({ names: LANE_EVALS, reasons: new Set([inTheRepo("engine-serve", "http")]) });
     expect(r.stdout).toMatch(/^eval: 8 eval\(s\) skipped, not scored: /m);
     // Both times of every ranking call: the client's round trip and engine serve's own elapsedMs.
     const calls = report.target!.calls;
     expect(report.target).toMatchObject({
-      target: "http engine-serve",
+      target: "http:engine-serve",
       clientMs: { n: calls },
       serverMs: { n: calls },
       unjudged: { results: 0, calls: 0, documents: [] },
@@ -310,7 +320,7 @@ describe("the same scores through any target", () => {
     expect(report.target!.serverMs!.p50Ms).toBeLessThanOrEqual(report.target!.clientMs!.p50Ms);
     expect(r.stdout).toMatch(
       new RegExp(
-        `^target: http engine-serve: ${calls} ranking calls; client p50 [\\d.]+ m?s, p95 [\\d.]+ m?s; target's own time p50 [\\d.]+ m?s, p95 [\\d.]+ m?s; no result names a document the dataset does not hold$`,
+        `^target: http:engine-serve: ${calls} ranking calls; client p50 [\\d.]+ m?s, p95 [\\d.]+ m?s; target's own time p50 [\\d.]+ m?s, p95 [\\d.]+ m?s; no result names a document the dataset does not hold$`,
         "m",
       ),
     );
@@ -324,6 +334,35 @@ describe("the same scores through any target", () => {
     const written = [r.stdout, r.stderr, ...readdirSync(r.reportsDir).map((f) => readFileSync(join(r.reportsDir, f), "utf8"))].join("\n");
     expect(written).not.toContain(TOKEN);
     expect(JSON.stringify(r.output)).not.toContain(TOKEN);
+  }, 600_000);
+
+  it("the engine wrapped as a target module (examples/targets/engine.target.ts), handed the corpus by the run, scores as in-process to 4 decimals, with traces", async () => {
+    const r = await evalRun([], { EVAL_TARGET: "examples/targets/engine.target.ts", EVAL_TARGET_TOKEN: TOKEN });
+    expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /^target: module:engine-module \(examples\/targets\/engine\.target\.ts\) produced the rankings and answers; corpus [0-9a-f]{12}; modes search, vsearch, fast, balanced, thorough; ask yes; expand yes; with traces$/m,
+    );
+    expect(r.stdout).toMatch(
+      /^eval: seeded collection eval of target engine-module \(examples\/targets\/engine\.target\.ts\) with the 58 documents/m,
+    );
+    expect(r.stdout).toMatch(/^eval: deleted the seeded collection eval of target engine-module/m);
+    expect(r.stdout).not.toMatch(/^models: /m);
+    const report = reportOf(r);
+    expect([report.mode, report.floorMode]).toEqual(["module:engine-module", "module:engine-module"]);
+    expect(report.models.target).toBe("module:engine-module (examples/targets/engine.target.ts)");
+    expect(skippedOf(report)).toEqual({ names: LANE_EVALS, reasons: new Set([inTheRepo("engine-module", "module")]) });
+    expect(means(report)).toEqual(new Map([...inProcess].filter(([key]) => !LANES.test(key))));
+    // Every call timed by the suite, and the engine's own time reported by the module.
+    expect(report.target).toMatchObject({
+      target: "module:engine-module",
+      clientMs: { n: report.target!.calls },
+      serverMs: { n: report.target!.calls },
+    });
+    const balanced = r.output!.suites.find((s) => s.name === "Hybrid query (balanced)")!;
+    expect(balanced.evals[0]!.traces.map((t) => (t.input as { stage: string }).stage)).toEqual(
+      expect.arrayContaining(["bm25", "vector", "fusion", "rerank", "relevant documents"]),
+    );
+    expect(r.output!.suites.map((s) => s.name)).toContain("Answers: facts [module:engine-module]");
   }, 600_000);
 
   it("engine serve on an EMPTY index, seeded by the run (EVAL_TARGET_SEED), scores as in-process to 4 decimals; the collection is gone afterwards", async () => {
@@ -390,7 +429,7 @@ describe("the same scores through any target", () => {
       .find((a) => a.eval === "Hybrid query (balanced)" && a.base)!
       .metrics.find((m) => /^Latency/.test(m.metric))!;
     expect(latency.notScored).toEqual({ skipped: latency.n });
-    expect(report.target).toMatchObject({ target: "recorded recorded-engine", clientMs: null, serverMs: null, unjudged: { results: 0 } });
+    expect(report.target).toMatchObject({ target: "run:recorded-engine", clientMs: null, serverMs: null, unjudged: { results: 0 } });
 
     // The same runs without fast.run: the fast tier and the tier order are skipped and reported;
     // their floors (set when the tier was there) are skipped, the other tiers' floors checked.
@@ -508,7 +547,7 @@ describe("a misbehaving target", () => {
       // Counted over the run too, in the report and the verdict block; the stub reports no time of its own.
       const withUnknownCount = suite.evals.filter((e) => (e.output as { unknownDocs?: string[] } | null)?.unknownDocs?.length).length;
       expect(report.target).toMatchObject({
-        target: "http flaky",
+        target: "http:flaky",
         serverMs: null,
         unjudged: { results: withUnknownCount, calls: withUnknownCount, documents: ["not/in/the/dataset.md"] },
       });
@@ -521,13 +560,13 @@ describe("a misbehaving target", () => {
           (row) => (JSON.parse(row.rendered_columns) as Array<{ label: string; value: unknown }>).find((c) => c.label === "Target")?.value,
         );
         expect(named.length).toBeGreaterThan(0);
-        expect(new Set(named)).toEqual(new Set(["http flaky"]));
+        expect(new Set(named)).toEqual(new Set(["http:flaky"]));
       } finally {
         ui.close();
       }
       expect(r.stdout).toMatch(
         new RegExp(
-          `^target: http flaky: ${report.target!.calls} ranking calls; client p50 .*; target's own time: none reported; ${withUnknownCount} result\\(s\\) in ${withUnknownCount} call\\(s\\) name documents the dataset does not hold, scored as unjudged \\(not relevant\\): not/in/the/dataset\\.md$`,
+          `^target: http:flaky: ${report.target!.calls} ranking calls; client p50 .*; target's own time: none reported; ${withUnknownCount} result\\(s\\) in ${withUnknownCount} call\\(s\\) name documents the dataset does not hold, scored as unjudged \\(not relevant\\): not/in/the/dataset\\.md$`,
           "m",
         ),
       );

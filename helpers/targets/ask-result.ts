@@ -1,11 +1,12 @@
 /**
  * A contract answer (`AskResponse`: answer, citations, refused, sources, error?) as the
- * `AskResult` the answer scorers read. What the contract leaves optional is filled so that it
+ * `AskResult` the answer scorers read, and a contract ranking as the evals' `TargetRanking`. What the contract leaves optional is filled so that it
  * cannot pass a grader by being absent: citations the answer makes that name no source are
  * counted as invalid, a source without text is empty text (the triad finds nothing in it).
  */
 import type { AskResult, AskSource, Citation, HitValidity, Preset } from "@hybrid-search/engine";
-import type { AskResponse, Validity } from "@hybrid-search/target-contract/types";
+import type { AskRequest, AskResponse, SearchResponse, Validity } from "@hybrid-search/target-contract/types";
+import type { TargetAsk, TargetRanking } from "./target.js";
 
 /** An `AskResponse`, and what the engine's own answers carry beyond it (`engine ask --batch` writes these too). */
 export interface ContractAnswer extends AskResponse {
@@ -21,6 +22,38 @@ const MARKER = /\[(\d+)\]/g;
 /** The contract's `validity` (only `stale` required) as the engine's: absent lists are empty. */
 export function contractValidity(v: Validity): HitValidity {
   return { ...v, supersedes: v.supersedes ?? [], supersededBy: v.supersededBy ?? [] };
+}
+
+/** A contract `SearchResponse` (checked) as the ranking the evals read, with the call's times. */
+export function contractRanking(response: SearchResponse, times: Pick<TargetRanking, "serverMs" | "clientMs">): TargetRanking {
+  return {
+    results: response.results.map((h) => ({
+      docId: h.docId,
+      score: h.score,
+      ...(h.passageId ? { passageId: h.passageId } : {}),
+      ...(h.snippet ? { snippet: h.snippet } : {}),
+      ...(h.validity ? { validity: contractValidity(h.validity) } : {}),
+    })),
+    trace: response.trace ?? null,
+    ...times,
+  };
+}
+
+/** `asOf` on the wire: a `Date` as its ISO string. */
+export const wireInstant = (asOf: string | Date): string => (asOf instanceof Date ? asOf.toISOString() : asOf);
+
+/** The contract's `AskRequest` for a case's question: the fields it sets, and `scope` (a seeded collection). */
+export function askRequest(
+  { question, preset, asOf, includeSuperseded }: Pick<TargetAsk, "question" | "preset" | "asOf" | "includeSuperseded">,
+  scope: { collection?: string },
+): AskRequest {
+  return {
+    question,
+    ...(preset ? { preset } : {}),
+    ...scope,
+    ...(asOf === undefined ? {} : { asOf: wireInstant(asOf) }),
+    ...(includeSuperseded === undefined ? {} : { includeSuperseded }),
+  };
 }
 
 export function toAskResult(question: string, answer: ContractAnswer, fallbackAnswerer: string): AskResult {

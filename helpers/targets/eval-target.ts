@@ -12,8 +12,10 @@ import { evalite } from "evalite";
 import { inject } from "vitest";
 import type { Dataset } from "../dataset.js";
 import type { SuiteFingerprint } from "../setup-db.js";
-import { openHttpTarget } from "./http-target.js";
+import { openAdapterTarget } from "./adapter-target.js";
+import { type HttpTarget, openHttpTarget, type SeedConfig } from "./http-target.js";
 import { inProcessTarget } from "./in-process.js";
+import { DEFAULT_MODULE_COLLECTION, type ModuleTarget, openModuleTarget } from "./module-target.js";
 import { openRecordedTarget } from "./recorded-target.js";
 import { runFolderHash, targetChoice, type TargetChoice } from "./select.js";
 import { reportSkip } from "./skips.js";
@@ -73,8 +75,12 @@ export async function openTarget(
   inProcess: () => Promise<{ engine: Engine; fingerprint: SuiteFingerprint }>,
 ): Promise<MeasuredTarget> {
   if (choice.kind === "http") {
-    const target = await openHttpTarget(choice.config);
+    const target = choice.adapter ? await openAdapterTarget(choice.config, choice.adapter) : await openHttpTarget(choice.config);
     return { target, fingerprint: fingerprintOf(target.health.fingerprint, dataset, choice.config.seed?.collection) };
+  }
+  if (choice.kind === "module") {
+    const target = await openModuleTarget(choice.config);
+    return { target, fingerprint: fingerprintOf(target.health.fingerprint, dataset) };
   }
   if (choice.kind === "recorded") {
     const target = openRecordedTarget(choice.folder, new Set(dataset.cases.map((c) => c.id)), choice.name);
@@ -83,6 +89,20 @@ export async function openTarget(
   const { engine, fingerprint } = await inProcess();
   return { target: inProcessTarget(engine, configuration), fingerprint };
 }
+
+/**
+ * What the run seeds `target` with, or null: a service when EVAL_TARGET_SEED names a collection;
+ * a target module whenever it takes documents (its copy in each process of the run is handed the
+ * corpus), into EVAL_TARGET_SEED's collection or `eval`.
+ */
+export function seedFor(choice: TargetChoice, target: Target): SeedConfig | null {
+  if (choice.kind === "http") return choice.config.seed ?? null;
+  if (choice.kind !== "module" || !(target as ModuleTarget).definition.documents) return null;
+  return choice.config.seed ?? { collection: DEFAULT_MODULE_COLLECTION, keep: false, timeoutMs: 600_000 };
+}
+
+/** `target` as seeding takes it (a service or a module; seedFor said it is seeded). */
+export const seedable = (target: Target): HttpTarget | ModuleTarget => target as HttpTarget | ModuleTarget;
 
 export function targetInfo(measured: MeasuredTarget): TargetInfo {
   const { kind, name, capabilities } = measured.target;

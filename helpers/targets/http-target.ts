@@ -27,7 +27,7 @@ import { type ContractMessage, DEFAULT_DOCUMENTS_BYTES } from "@hybrid-search/ta
 import { redactor } from "@hybrid-search/target-contract/redact";
 import type { DocumentsRequest, DocumentsResponse, HealthResponse, SearchResponse } from "@hybrid-search/target-contract/types";
 import { contractProblems } from "@hybrid-search/target-contract/validate";
-import { contractValidity, toAskResult, type ContractAnswer } from "./ask-result.js";
+import { askRequest, type ContractAnswer, contractRanking, toAskResult, wireInstant } from "./ask-result.js";
 import { type Target, TargetError, type TargetRanking } from "./target.js";
 
 export interface HttpTargetConfig {
@@ -55,7 +55,7 @@ export interface SeedConfig {
 const COLLECTION = /^[A-Za-z0-9._-]{1,200}$/;
 
 /** EVAL_TARGET_SEED and its companions, or undefined when it is unset. */
-function seedConfig(env: NodeJS.ProcessEnv): SeedConfig | undefined {
+export function seedConfig(env: NodeJS.ProcessEnv): SeedConfig | undefined {
   const collection = env.EVAL_TARGET_SEED?.trim();
   const keep = env.EVAL_TARGET_KEEP_SEED?.trim();
   if (keep && keep !== "0" && keep !== "1")
@@ -71,7 +71,7 @@ function seedConfig(env: NodeJS.ProcessEnv): SeedConfig | undefined {
   return { collection, keep: keep === "1", timeoutMs: positiveInt(env, "EVAL_TARGET_SEED_TIMEOUT_MS", 600_000, 1) };
 }
 
-function positiveInt(env: NodeJS.ProcessEnv, key: string, fallback: number, min: number): number {
+export function positiveInt(env: NodeJS.ProcessEnv, key: string, fallback: number, min: number): number {
   const raw = env[key]?.trim();
   if (!raw) return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < min)
@@ -118,26 +118,40 @@ interface Reply {
 }
 
 /** `Server-Timing: engine;dur=12.3` (or any first metric with a dur), in ms. */
-function serverTiming(header: string | null): number | null {
+export function serverTiming(header: string | null): number | null {
   const m = header ? /dur=([\d.]+)/.exec(header) : null;
   return m ? Number(m[1]) : null;
 }
 
+/** One request as sent: method, path below the base URL (with its query), headers beyond the client's own, a serialized body. */
+export interface HttpRequest {
+  method: Method;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
 export class HttpClient {
   private readonly limiter: Limiter;
-  /** The credential never leaves the request header: any message that could quote it has it redacted. */
-  private readonly redact: (text: string) => string;
-  constructor(readonly config: HttpTargetConfig) {
+  /** Credentials never leave the request: any text that could quote one (a message, a response echoing it) has it redacted. */
+  readonly redact: (text: string) => string;
+  /** `secrets`: further values to redact beyond the token and the cookie (an adapter's environment variables). */
+  constructor(
+    readonly config: HttpTargetConfig,
+    secrets: readonly string[] = [],
+  ) {
     this.limiter = new Limiter(config.concurrency, Number.POSITIVE_INFINITY);
-    this.redact = redactor([config.token, config.cookie]);
+    this.redact = redactor([config.token, config.cookie, ...secrets]);
   }
 
-  private headers(): Record<string, string> {
+  /** The headers of every request: JSON, and the token and cookie when set; `extra` wins. */
+  headers(extra: Record<string, string> = {}): Record<string, string> {
     return {
       "content-type": "application/json",
       accept: "application/json",
       ...(this.config.token ? { authorization: `Bearer ${this.config.token}` } : {}),
       ...(this.config.cookie ? { cookie: this.config.cookie } : {}),
+      ...extra,
     };
   }
 
@@ -146,12 +160,25 @@ export class HttpClient {
    * (a string as it is: already serialized); `timeoutMs` replaces the configured one for this call.
    */
   call(method: Method, path: string, body: unknown, expect: ContractMessage, timeoutMs = this.config.timeoutMs): Promise<Reply> {
+    const request = { method, path, ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }) };
+    return this.send(request, (response, clientMs) => checkedReply(response, expect, clientMs), timeoutMs);
+  }
+
+  /**
+   * One request, at most `concurrency` in flight, retried as the configuration says; its response
+   * read by `read`, which throws a TargetError for a response it cannot read (a 5xx from
+   * `statusChecked` is retried, anything else is not). Every message is one line, redacted.
+   */
+  send<T>(request: HttpRequest, read: (response: RawResponse, clientMs: number) => T, timeoutMs = this.config.timeoutMs): Promise<T> {
+    const { method, path } = request;
     return this.limiter.run(async () => {
       let last: TargetError | undefined;
       for (let attempt = 0; attempt <= this.config.retries; attempt++) {
         if (attempt > 0) await sleep(last instanceof RetryAfter ? last.waitMs : (this.config.backoffMs ?? 200) * 2 ** (attempt - 1));
         try {
-          return await this.once(method, path, body, expect, timeoutMs);
+          const started = performance.now();
+          const response = await this.once(request, timeoutMs);
+          return read(response, performance.now() - started);
         } catch (error) {
           if (!(error instanceof TargetError)) throw error;
           last = error;
@@ -166,15 +193,14 @@ export class HttpClient {
     });
   }
 
-  private async once(method: Method, path: string, body: unknown, expect: ContractMessage, timeoutMs: number): Promise<Reply> {
-    const started = performance.now();
+  private async once({ method, path, headers, body }: HttpRequest, timeoutMs: number): Promise<RawResponse> {
     let response: Response;
     let text: string;
     try {
       response = await fetch(`${this.config.url}${path}`, {
         method,
-        headers: this.headers(),
-        ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+        headers: this.headers(headers),
+        ...(body === undefined ? {} : { body }),
         signal: AbortSignal.timeout(timeoutMs),
       });
       text = await response.text();
@@ -183,13 +209,17 @@ export class HttpClient {
       if (e.name === "TimeoutError" || e.name === "AbortError") throw new Retryable("timeout", `no response within ${timeoutMs} ms`);
       throw new Retryable("connection", `connection failed (${e.cause?.code ?? e.cause?.message ?? e.message})`);
     }
-    const raw = {
+    const all: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      all[name] = this.redact(value);
+    });
+    return {
       status: response.status,
       retryAfter: response.headers.get("retry-after"),
       serverTiming: response.headers.get("server-timing"),
-      text,
+      headers: all,
+      text: this.redact(text),
     };
-    return checkedReply(raw, expect, performance.now() - started);
   }
 
   /**
@@ -198,76 +228,100 @@ export class HttpClient {
    * credential reaches it on its stdin, never on its command line or in its environment.
    */
   callSync(method: Method, path: string, expect: ContractMessage, timeoutMs = this.config.timeoutMs): Reply {
+    return this.sendSync({ method, path }, (response, clientMs) => checkedReply(response, expect, clientMs), timeoutMs);
+  }
+
+  /** `send`, synchronously and once (`callSync`). */
+  sendSync<T>(request: HttpRequest, read: (response: RawResponse, clientMs: number) => T, timeoutMs = this.config.timeoutMs): T {
     const started = performance.now();
     const child = spawnSync(process.execPath, ["--input-type=module", "-e", SYNC_REQUEST], {
-      input: JSON.stringify({ url: `${this.config.url}${path}`, method, headers: this.headers(), timeoutMs }),
+      input: JSON.stringify({
+        url: `${this.config.url}${request.path}`,
+        method: request.method,
+        headers: this.headers(request.headers),
+        body: request.body,
+        timeoutMs,
+      }),
       encoding: "utf8",
       timeout: timeoutMs + 10_000,
       env: { PATH: process.env.PATH ?? "" },
     });
     let outcome: RawResponse | { error: string };
     try {
-      outcome = JSON.parse(child.stdout) as typeof outcome;
+      outcome = JSON.parse(this.redact(child.stdout)) as typeof outcome;
     } catch {
       outcome = { error: `the request process failed (${child.error?.message ?? `exit ${child.status}`})` };
     }
     try {
       if ("error" in outcome) throw new TargetError(outcome.error.startsWith("no response") ? "timeout" : "connection", outcome.error);
-      return checkedReply(outcome, expect, performance.now() - started);
+      return read(outcome, performance.now() - started);
     } catch (error) {
       if (!(error instanceof TargetError)) throw error;
-      throw new TargetError(error.reason, this.redact(`${method} ${path}: ${error.message}`));
+      throw new TargetError(error.reason, this.redact(`${request.method} ${request.path}: ${error.message}`));
     }
   }
 }
 
-type Method = "GET" | "POST" | "PUT" | "DELETE";
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-/** A response as received: status, the two headers the client reads, the body's text. */
-interface RawResponse {
+/** A response as received: status, the two headers the contract client reads, every header (lower-case names), the body's text. */
+export interface RawResponse {
   status: number;
   retryAfter: string | null;
   serverTiming: string | null;
+  headers: Record<string, string>;
   text: string;
 }
 
-/** What the child of `callSync` runs: one fetch, its outcome as one JSON line on stdout. */
+/** What the child of `sendSync` runs: one fetch, its outcome as one JSON line on stdout. */
 const SYNC_REQUEST = `
 let input = "";
 for await (const chunk of process.stdin) input += chunk;
-const { url, method, headers, timeoutMs } = JSON.parse(input);
+const { url, method, headers, body, timeoutMs } = JSON.parse(input);
 let outcome;
 try {
-  const res = await fetch(url, { method, headers, signal: AbortSignal.timeout(timeoutMs) });
-  outcome = { status: res.status, retryAfter: res.headers.get("retry-after"), serverTiming: res.headers.get("server-timing"), text: await res.text() };
+  const res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(timeoutMs) });
+  const all = {};
+  res.headers.forEach((value, name) => { all[name] = value; });
+  outcome = { status: res.status, retryAfter: res.headers.get("retry-after"), serverTiming: res.headers.get("server-timing"), headers: all, text: await res.text() };
 } catch (e) {
   outcome = { error: e.name === "TimeoutError" || e.name === "AbortError" ? \`no response within \${timeoutMs} ms\` : \`connection failed (\${e.cause?.code ?? e.cause?.message ?? e.message})\` };
 }
 process.stdout.write(JSON.stringify(outcome));
 `;
 
-/** A response as a contract reply, or the TargetError it is (retryable for a 429 or a 5xx). */
-function checkedReply(response: RawResponse, expect: ContractMessage, clientMs: number): Reply {
+/** A non-2xx response as the TargetError it is (retryable for a 429 or a 5xx, after `Retry-After` when it says). */
+export function statusChecked(response: RawResponse): void {
   const { status, text } = response;
+  if (status >= 200 && status <= 299) return;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
     parsed = undefined;
   }
-  if (status < 200 || status > 299) {
-    const error = errorOf(parsed);
-    const detail = error ? `: ${error.code} ${error.message.slice(0, 200)}`.trimEnd() : "";
-    const reason = `http ${status}`;
-    if (status === 429 || status >= 500) {
-      const retryAfter = Number(response.retryAfter);
-      if (Number.isFinite(retryAfter) && retryAfter > 0)
-        throw new RetryAfter(reason, `HTTP ${status}${detail}`, Math.min(5000, retryAfter * 1000));
-      throw new Retryable(reason, `HTTP ${status}${detail}`);
-    }
-    throw new TargetError(reason, `HTTP ${status}${detail}`);
+  const error = errorOf(parsed);
+  const detail = error ? `: ${error.code} ${error.message.slice(0, 200)}`.trimEnd() : "";
+  const reason = `http ${status}`;
+  if (status === 429 || status >= 500) {
+    const retryAfter = Number(response.retryAfter);
+    if (Number.isFinite(retryAfter) && retryAfter > 0)
+      throw new RetryAfter(reason, `HTTP ${status}${detail}`, Math.min(5000, retryAfter * 1000));
+    throw new Retryable(reason, `HTTP ${status}${detail}`);
   }
-  if (parsed === undefined) throw new TargetError("schema", `the response is not JSON (${text.length} bytes)`);
+  throw new TargetError(reason, `HTTP ${status}${detail}`);
+}
+
+/** A response as a contract reply, or the TargetError it is (retryable for a 429 or a 5xx). */
+function checkedReply(response: RawResponse, expect: ContractMessage, clientMs: number): Reply {
+  statusChecked(response);
+  const { text } = response;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new TargetError("schema", `the response is not JSON (${text.length} bytes)`);
+  }
   const problems = contractProblems(expect, parsed);
   if (problems.length > 0) throw new TargetError("schema", `the response is not a ${expect}: ${problems.slice(0, 3).join("; ")}`);
   return { body: parsed, clientMs, serverMs: serverTiming(response.serverTiming) };
@@ -291,6 +345,12 @@ export interface HttpTarget extends Target {
   readonly health: HealthResponse;
   /** Where it is: the URL's origin only (a path or query could carry a secret). */
   readonly origin: string;
+  /** Why it takes no documents, when its capabilities say so and /health is not what says it (an adapter). */
+  readonly noDocuments?: string;
+  /** Why the run cannot remove a collection it seeded, when it cannot (an adapter without a delete request). */
+  readonly cannotDelete?: string;
+  /** How a user removes a seeded collection by hand, when not by the contract's DELETE /documents (an adapter's delete request). */
+  removal?(collection: string): string;
   /** GET /health again (after a seed changed what the target holds). */
   readHealth(): Promise<HealthResponse>;
   /**
@@ -330,31 +390,15 @@ export async function openHttpTarget(config: HttpTargetConfig): Promise<HttpTarg
     origin: new URL(config.url).origin,
     capabilities: health.capabilities,
     async search({ id: _id, asOf, ...request }): Promise<TargetRanking> {
-      const body = { ...request, ...scope, ...(asOf === undefined ? {} : { asOf: instant(asOf) }) };
+      const body = { ...request, ...scope, ...(asOf === undefined ? {} : { asOf: wireInstant(asOf) }) };
       const reply = await client.call("POST", "/search", body, "SearchResponse");
       const response = reply.body as SearchResponse;
-      return {
-        results: response.results.map((h) => ({
-          docId: h.docId,
-          score: h.score,
-          ...(h.passageId ? { passageId: h.passageId } : {}),
-          ...(h.validity ? { validity: contractValidity(h.validity) } : {}),
-        })),
-        trace: response.trace ?? null,
-        serverMs: response.elapsedMs ?? reply.serverMs,
-        clientMs: reply.clientMs,
-      };
+      return contractRanking(response, { serverMs: response.elapsedMs ?? reply.serverMs, clientMs: reply.clientMs });
     },
-    async ask({ question, preset, asOf, includeSuperseded }): Promise<AskResult> {
-      const body = {
-        question,
-        ...(preset ? { preset } : {}),
-        ...scope,
-        ...(asOf === undefined ? {} : { asOf: instant(asOf) }),
-        ...(includeSuperseded === undefined ? {} : { includeSuperseded }),
-      };
+    async ask(request): Promise<AskResult> {
+      const body = askRequest(request, scope);
       const reply = await client.call("POST", "/ask", body, "AskResponse");
-      return toAskResult(question, reply.body as ContractAnswer, name);
+      return toAskResult(request.question, reply.body as ContractAnswer, name);
     },
     ...(health.capabilities.expand
       ? { expand: async (query: string) => (await client.call("POST", "/expand", { query }, "ExpandResponse")).body as ExpansionResult }
@@ -380,6 +424,3 @@ export async function openHttpTarget(config: HttpTargetConfig): Promise<HttpTarg
     },
   };
 }
-
-/** `asOf` on the wire: a `Date` as its ISO string. */
-const instant = (asOf: string | Date): string => (asOf instanceof Date ? asOf.toISOString() : asOf);

@@ -11,11 +11,13 @@
  * are the ids the judgments use: a fixture document's path (`en/billing/refunds.md`), a BEIR
  * record's `_id`.
  */
+import { createHash } from "node:crypto";
 import { type ContractDocuments, readContractDocuments } from "@hybrid-search/engine/serve/documents";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import type { DocumentsResponse, Fingerprint } from "@hybrid-search/target-contract/types";
 import type { Dataset } from "../dataset.js";
 import type { HttpTarget, SeedConfig } from "./http-target.js";
+import type { ModuleTarget } from "./module-target.js";
 import { TargetError } from "./target.js";
 
 export interface SeedIo {
@@ -46,6 +48,16 @@ export function datasetDocuments(dataset: Dataset): ContractDocuments {
   return readContractDocuments(corpus.path);
 }
 
+/** A fingerprint a target reported; undefined for the placeholder of one that reports none (a module or an adapter without one). */
+function reportedFingerprint(value: Fingerprint): Fingerprint | undefined {
+  return typeof value === "string" && value.startsWith("not reported") ? undefined : value;
+}
+
+/** What a target that reports no fingerprint holds after a seed: exactly the corpus it was handed, named by its hash. */
+function seededFingerprint(corpus: ContractDocuments): Fingerprint {
+  return { corpusHash: createHash("sha256").update(JSON.stringify(corpus)).digest("hex") };
+}
+
 /** A fingerprint as /health gives it, or undefined when `value` is not one. */
 function fingerprintIn(value: unknown): Fingerprint | undefined {
   if (typeof value === "string" && value !== "") return value;
@@ -60,13 +72,21 @@ function fingerprintIn(value: unknown): Fingerprint | undefined {
  * holds another number of documents is a ConfigError (one line, exit 2); what a failed PUT may
  * have written is deleted first (unless kept).
  */
-export async function seedTarget(target: HttpTarget, dataset: Dataset, seed: SeedConfig, io: SeedIo): Promise<SeedSession> {
+/** What seeding needs of a target: a service (contract or adapter) or a target module. */
+export type SeedableTarget = Pick<
+  HttpTarget | ModuleTarget,
+  "name" | "health" | "origin" | "noDocuments" | "cannotDelete" | "removal" | "readHealth" | "putDocuments" | "deleteDocuments"
+>;
+
+export async function seedTarget(target: SeedableTarget, dataset: Dataset, seed: SeedConfig, io: SeedIo): Promise<SeedSession> {
   const { collection } = seed;
   const where = `collection ${collection} of target ${target.name} (${target.origin})`;
-  const deleteHint = `DELETE ${target.origin}/documents?collection=${encodeURIComponent(collection)}`;
+  const deleteHint = target.removal?.(collection) ?? `DELETE ${target.origin}/documents?collection=${encodeURIComponent(collection)}`;
+  /** Why the run cannot remove what it seeds, when it cannot (no delete request or function). */
+  const cannotDelete = target.cannotDelete;
   if (!target.health.capabilities.documents)
     throw new ConfigError(
-      `EVAL_TARGET_SEED: target ${target.name} (${target.origin}) does not take documents (its /health says capabilities.documents: false); index the dataset into it yourself and unset EVAL_TARGET_SEED`,
+      `EVAL_TARGET_SEED: target ${target.name} (${target.origin}) does not take documents (${target.noDocuments ?? "its /health says capabilities.documents: false"}); index the dataset into it yourself and unset EVAL_TARGET_SEED`,
     );
 
   let fingerprint: Fingerprint = target.health.fingerprint;
@@ -75,6 +95,7 @@ export async function seedTarget(target: HttpTarget, dataset: Dataset, seed: See
   /** After a failed seed: removes what the PUT may have written, and says how that went (a clause of the error). */
   const cleanUp = async (): Promise<string> => {
     if (seed.keep) return `; whatever it seeded is kept (EVAL_TARGET_KEEP_SEED=1)`;
+    if (cannotDelete) return `; whatever it seeded stays on the target (${cannotDelete})`;
     try {
       await target.deleteDocuments(collection);
       return "; whatever it seeded was deleted";
@@ -107,9 +128,10 @@ export async function seedTarget(target: HttpTarget, dataset: Dataset, seed: See
       );
     }
     documents = reply.documents;
-    fingerprint = fingerprintIn(reply.fingerprint) ?? (await target.readHealth()).fingerprint;
+    fingerprint =
+      fingerprintIn(reply.fingerprint) ?? reportedFingerprint((await target.readHealth()).fingerprint) ?? seededFingerprint(corpus);
     io.say(
-      `eval: seeded ${where} with the ${what} in ${((performance.now() - started) / 1000).toFixed(1)} s; ${seed.keep ? "kept after the run (EVAL_TARGET_KEEP_SEED=1)" : "deleted after the run"}`,
+      `eval: seeded ${where} with the ${what} in ${((performance.now() - started) / 1000).toFixed(1)} s; ${seed.keep ? "kept after the run (EVAL_TARGET_KEEP_SEED=1)" : cannotDelete ? `left on the target after the run (${cannotDelete})` : "deleted after the run"}`,
     );
   };
 
@@ -127,6 +149,11 @@ export async function seedTarget(target: HttpTarget, dataset: Dataset, seed: See
   };
   const failed = (error: unknown): void => notDeleted((error as Error).message);
   const kept = (): void => io.say(`eval: kept the seeded ${where} (EVAL_TARGET_KEEP_SEED=1); remove it with ${deleteHint}`);
+  /** What the run cannot remove: one line, once, at the end; nothing is attempted. */
+  const leftBehind = (): void =>
+    io.warn(
+      `eval: WARNING: the seeded ${where} stays on the target (${cannotDelete}); remove it the service's own way; this run's verdict does not depend on it`,
+    );
   return {
     collection,
     get documents() {
@@ -140,6 +167,7 @@ export async function seedTarget(target: HttpTarget, dataset: Dataset, seed: See
       if (released) return;
       released = true;
       if (seed.keep) return kept();
+      if (cannotDelete) return leftBehind();
       try {
         outcome(await target.deleteDocuments(collection));
       } catch (error) {
@@ -150,9 +178,16 @@ export async function seedTarget(target: HttpTarget, dataset: Dataset, seed: See
       if (released) return;
       released = true;
       if (seed.keep) return kept();
+      if (cannotDelete) return leftBehind();
       io.warn(`eval: ${why}: deleting the seeded ${where}`);
       try {
-        outcome(target.deleteDocuments(collection, { sync: true }) as DocumentsResponse);
+        const reply = target.deleteDocuments(collection, { sync: true });
+        // A module cannot answer synchronously: its promise is a failure of its own (rejected with why).
+        if (reply instanceof Promise) {
+          reply.catch(() => undefined);
+          throw new TargetError("unsupported", "a process that is exiting cannot wait for a module's documents.delete");
+        }
+        outcome(reply);
       } catch (error) {
         failed(error);
       }

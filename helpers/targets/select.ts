@@ -1,27 +1,37 @@
 /**
- * Which target a run measures, from the environment: `EVAL_TARGET` (a service over HTTP),
- * `EVAL_RUN_DIR` (recorded runs), or neither (the in-process engine, the default). Also what keys
- * its floors and what the report records of it, so that targets never share or overwrite each
- * other's floors.
+ * Which target a run measures, from the environment: `EVAL_TARGET` (a service's URL, speaking the
+ * contract or described by `EVAL_TARGET_ADAPTER`; or a target module's path), `EVAL_RUN_DIR`
+ * (recorded runs), or neither (the in-process engine, the default). Also what keys its floors and
+ * what the report records of it, so that targets never share or overwrite each other's floors.
  */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "@hybrid-search/eval-gate";
+import { type LoadedAdapter, loadAdapter } from "./adapter-file.js";
 import { type HttpTargetConfig, httpTargetConfig } from "./http-target.js";
-import type { Target } from "./target.js";
+import { type ModuleTargetConfig, moduleTargetConfig } from "./module-target.js";
+import { type Target, targetLabel } from "./target.js";
 
 export type TargetChoice =
   | { kind: "in-process" }
-  | { kind: "http"; config: HttpTargetConfig }
+  | { kind: "http"; config: HttpTargetConfig; adapter?: LoadedAdapter }
+  | { kind: "module"; config: ModuleTargetConfig }
   | { kind: "recorded"; folder: string; name?: string };
+
+/** A URL (`scheme://…`), as opposed to a path. */
+const URL_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 
 /** The target the environment names; a ConfigError (one line, exit 2) when it is malformed or ambiguous. */
 export function targetChoice(env: NodeJS.ProcessEnv = process.env): TargetChoice {
-  const http = httpTargetConfig(env);
+  const target = env.EVAL_TARGET?.trim();
   const runDir = env.EVAL_RUN_DIR?.trim();
-  if (http && runDir) throw new ConfigError("EVAL_TARGET and EVAL_RUN_DIR are both set; a run measures one target");
-  if (http) return { kind: "http", config: http };
+  if (target && runDir) throw new ConfigError("EVAL_TARGET and EVAL_RUN_DIR are both set; a run measures one target");
+  if (target && !URL_FORM.test(target)) return { kind: "module", config: moduleTargetConfig(target, env) };
+  const http = httpTargetConfig(env);
+  const adapterFile = env.EVAL_TARGET_ADAPTER?.trim();
+  if (http) return { kind: "http", config: http, ...(adapterFile ? { adapter: loadAdapter(adapterFile, env) } : {}) };
+  if (adapterFile) throw new ConfigError("EVAL_TARGET_ADAPTER describes how to call the service EVAL_TARGET names; EVAL_TARGET is not set");
   for (const key of ["EVAL_TARGET_SEED", "EVAL_TARGET_KEEP_SEED"])
     if (env[key]?.trim()) throw new ConfigError(`${key} seeds the service EVAL_TARGET names; EVAL_TARGET is not set`);
   if (runDir) {
@@ -38,18 +48,19 @@ export function targetChoice(env: NodeJS.ProcessEnv = process.env): TargetChoice
 
 /**
  * What the floors of a run on `target` are keyed by (the report's `mode`): the in-process engine
- * keeps its model configuration's name (`offline`, …); a service is `http:<name>`, recorded runs
- * `run:<name>`.
+ * keeps its model configuration's name (`offline`, …); a service is `http:<name>`, a target
+ * module `module:<name>`, recorded runs `run:<name>`.
  */
 export function targetMode(target: Pick<Target, "kind" | "name">, configuration: string): string {
   if (target.kind === "in-process") return configuration;
-  return `${target.kind === "http" ? "http" : "run"}:${target.name}`;
+  return targetLabel(target);
 }
 
-/** Where a target is, for a report: an HTTP target's origin only (a path or query could carry a secret). */
+/** Where a target is, for a report: an HTTP target's origin only (a path or query could carry a secret), a module's path. */
 export function targetLocation(choice: TargetChoice): string {
   if (choice.kind === "http") return new URL(choice.config.url).origin;
   if (choice.kind === "recorded") return choice.folder;
+  if (choice.kind === "module") return choice.config.given;
   return "in-process";
 }
 

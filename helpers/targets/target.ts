@@ -1,14 +1,15 @@
 /**
  * The seam every eval calls the system under test through: a `Target` ranks (each mode), answers
- * and, when it can, expands. Three implement it (docs/targets.md): the in-process engine on the
- * run's temp index (the default), a service over HTTP speaking the target contract
- * (`EVAL_TARGET`), and recorded runs (`EVAL_RUN_DIR`).
+ * and, when it can, expands. Four implement it (docs/targets.md): the in-process engine on the
+ * run's temp index (the default), a service over HTTP (`EVAL_TARGET=<URL>`) speaking the target
+ * contract or described by an adapter (`EVAL_TARGET_ADAPTER`), a target module in this process
+ * (`EVAL_TARGET=<path>`), and recorded runs (`EVAL_RUN_DIR`).
  */
 import type { AskResult, ExpansionResult, HitValidity, Preset, TraceStage } from "@hybrid-search/engine";
 import type { Mode } from "@hybrid-search/target-contract/types";
 
 export type TargetMode = Mode;
-export type TargetKind = "in-process" | "http" | "recorded";
+export type TargetKind = "in-process" | "http" | "module" | "recorded";
 
 export interface TargetCapabilities {
   modes: readonly TargetMode[];
@@ -71,6 +72,16 @@ export interface Target {
   ask(request: TargetAsk): Promise<AskResult>;
   /** Present when `capabilities.expand`. */
   expand?(query: string, options: { headers?: Record<string, string> }): Promise<ExpansionResult>;
+}
+
+/**
+ * Who produced a run's rankings and answers, as the run's header, its suites and its columns say
+ * it: `http:<name>`, `module:<name>`, `run:<name>`; the in-process engine is named by its model
+ * configuration (`in-process engine, offline models`).
+ */
+export function targetLabel(target: Pick<Target, "kind" | "name">): string {
+  if (target.kind === "in-process") return `in-process engine, ${target.name} models`;
+  return `${target.kind === "recorded" ? "run" : target.kind}:${target.name}`;
 }
 
 /**

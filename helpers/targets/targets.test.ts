@@ -325,6 +325,30 @@ describe("choosing the target from the environment", () => {
     expect(targetMode({ kind: "in-process", name: "offline" }, "offline")).toBe("offline");
     expect(targetMode({ kind: "http", name: "staging" }, "offline")).toBe("http:staging");
     expect(targetMode({ kind: "recorded", name: "os-cluster" }, "offline")).toBe("run:os-cluster");
+    expect(targetMode({ kind: "module", name: "minisearch" }, "offline")).toBe("module:minisearch");
+  });
+
+  it("reads a path in EVAL_TARGET as a target module, and EVAL_TARGET_ADAPTER beside a URL; refuses them mixed up", () => {
+    expect(targetChoice({ EVAL_TARGET: "examples/targets/minisearch.target.ts", EVAL_TARGET_SEED: "docs" })).toMatchObject({
+      kind: "module",
+      config: { given: "examples/targets/minisearch.target.ts", timeoutMs: 10_000, concurrency: 1, seed: { collection: "docs" } },
+    });
+    expect(
+      targetChoice({ EVAL_TARGET: "http://x", EVAL_TARGET_ADAPTER: "examples/targets/golden-qa.adapter.json", KB_KEY: TOKEN }),
+    ).toMatchObject({ kind: "http", adapter: { given: "examples/targets/golden-qa.adapter.json", env: { KB_KEY: TOKEN } } });
+    expect(() => targetChoice({ EVAL_TARGET_ADAPTER: "examples/targets/golden-qa.adapter.json" })).toThrow(
+      "EVAL_TARGET_ADAPTER describes how to call the service EVAL_TARGET names; EVAL_TARGET is not set",
+    );
+    expect(() =>
+      targetChoice({
+        EVAL_TARGET: "examples/targets/minisearch.target.ts",
+        EVAL_TARGET_ADAPTER: "examples/targets/golden-qa.adapter.json",
+      }),
+    ).toThrow("EVAL_TARGET_ADAPTER describes an HTTP service, and EVAL_TARGET names a module");
+    expect(() => targetChoice({ EVAL_TARGET: "examples/targets/missing.target.ts" })).toThrow("no such file");
+    expect(() => targetChoice({ EVAL_TARGET: "http://x", EVAL_TARGET_ADAPTER: "examples/targets/golden-qa.adapter.json" })).toThrow(
+      "{{env.KB_KEY}} names the environment variable KB_KEY, which is not set",
+    );
   });
 });
 

@@ -25,7 +25,7 @@
  * nothing subtracted (a large run analyzes and embeds on a worker thread while it writes, so the
  * embedder's time is no longer a separate phase of the wall time), with the analysis and the
  * offline embedder timed apart, and with the ingest's CPU time (all threads) beside its wall time; vsearch against a bare scan of the same unit
- * vectors with a top-k heap (the JavaScript loop, `dotRows`, as issue 18 defines the floor; and
+ * vectors with a top-k heap (the JavaScript loop, `dotRows`: the vsearch floor; and
  * the same scan with the engine's WebAssembly SIMD kernel, which the engine runs where the runtime
  * has it), the three interleaved per query in rotating order, with the engine's time beyond the
  * scan it runs split into query embedding, the rest of the vector stage, and the work outside it. Floors run after the engine's first calls, so the engine's peak RSS is
@@ -528,8 +528,8 @@ async function main(): Promise<void> {
     const ingestRatios = {
       /**
        * The target's measure: the engine's whole ingest, nothing subtracted, against the bare FTS5
-       * insert. (Issue 18 subtracted the embedder's own time; with the embedder beside the writes on
-       * another thread, its time is no longer part of the wall time to subtract.)
+       * insert. Nothing is subtracted: the embedder runs beside the writes on another thread, so its
+       * time is not part of the wall time.
        */
       overFtsInsert: ingestResult.wallMs / ingestFloors.ftsInsertMs,
       /** The earlier measure, kept for comparison with older runs; it means little when embedding overlaps the writes. */

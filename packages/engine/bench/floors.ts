@@ -79,7 +79,7 @@ export function measureIngestFloors(indexFile: string, scratchDir: string): Inge
   const analysisMs = performance.now() - t0;
   // The insert loop binds flat copies: a string built by concatenation is a rope that the bind
   // flattens, which is the analyzer's cost, not FTS5's (measured: 0.9–1.2 s instead of 0.5 s for
-  // 20,000 passages' terms built with `+=`, as the analyzer did before issue 18's changes).
+  // 20,000 passages' terms built with `+=`).
   const flat = columns.map((c) => JSON.parse(JSON.stringify(c)) as [string, string, string]);
 
   const embedder = new HashedNgramEmbedder();

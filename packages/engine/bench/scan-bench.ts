@@ -1,5 +1,5 @@
 /**
- * The exact vector scan alone (`pnpm bench:scan`): the JavaScript loop (`dotRows`, issue 18's
+ * The exact vector scan alone (`pnpm bench:scan`): the JavaScript loop (`dotRows`, the vsearch
  * floor) against the engine's WebAssembly SIMD kernel (retrieval/dot-rows-wasm.ts) on one thread
  * and on two (retrieval/scan-threads.ts, as the engine runs it on large matrices), on one matrix of
  * seeded random unit rows, in one process, rotating which goes first in each round, so a shared

@@ -15,5 +15,5 @@ export { chunkDocument, chunkerId, DEFAULT_CHUNKER } from "./ingest/chunk.js";
 export type { ChunkerConfig, Chunk } from "./ingest/chunk.js";
 export { compareUtf8, byScoreThenDocIdDesc } from "./retrieval/order.js";
 export { reciprocalRankFusion } from "./retrieval/rrf.js";
-export { DEFAULT_HYBRID } from "./engine.js";
+export { DEFAULT_HYBRID } from "./options/parameters.js";
 export { CJK_STRATEGIES, type CjkStrategy } from "./text/cjk.js";

@@ -7,11 +7,12 @@
  *
  * Subpaths: `/formats` (JSONL and TREC run files), `/analysis` (the text analyzer), `/cli`.
  */
-export { Engine, resolveParameters } from "./engine.js";
+export { Engine } from "./engine.js";
+export { resolveParameters } from "./options/parameters.js";
 export { EngineError } from "./errors.js";
 export { HashedNgramEmbedder } from "./embed/hashed-ngram.js";
 export { HeuristicReranker } from "./retrieval/heuristic-reranker.js";
 export { DeterministicExpander } from "./retrieval/deterministic-expander.js";
 export type * from "./types.js";
 export type { EngineErrorCode } from "./errors.js";
-export type { OpenEngineOptions } from "./engine.js";
+export type { OpenEngineOptions } from "./options/call-options.js";

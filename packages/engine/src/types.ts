@@ -170,6 +170,11 @@ export interface HitValidity {
   reason?: string;
 }
 
+/**
+ * The engine's own stages. A composition may add a stage of its own (docs/engine.md, "A new stage
+ * or tier"), so a trace entry's `stage` is any name; one that should travel over the target
+ * contract also needs its name in the contract's stage list.
+ */
 export type StageName = "validity" | "bm25" | "vector" | "fusion" | "rerank" | "expansion" | "feedback" | "evidence" | "generation";
 
 /** A compact ranked list inside a trace: enough to see where a document went. */
@@ -183,7 +188,7 @@ export interface TraceItem {
 }
 
 export interface TraceStage {
-  stage: StageName;
+  stage: StageName | (string & {});
   /** What the stage was given (query text, MATCH expression, list sizes, parameters). */
   input: Record<string, unknown>;
   /** Ranked output (documents with scores and ranks) or, for expansion, the expansion. */

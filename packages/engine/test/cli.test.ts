@@ -227,6 +227,15 @@ describe("engine CLI", () => {
       expect(none.stdout).toMatch(/^no results for "x{200}"… \(100004 characters\) \(search, /);
     });
 
+    it("a command named like a property every object has is an unknown command", async () => {
+      for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
+        expectOneLineError(
+          await engine(name, "x", "--db", db),
+          new RegExp(`^engine: unknown command "${name}"; expected one of index, search`),
+        );
+      }
+    });
+
     it("a malformed query batch names file and line", async () => {
       const queries = join(dir, "bad-queries.jsonl");
       writeFileSync(queries, `${JSON.stringify({ _id: "q1", text: "x" })}\n${JSON.stringify({ _id: "q2" })}\n`);

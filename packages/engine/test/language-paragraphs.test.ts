@@ -3,7 +3,7 @@
 // words taken from them. Spanish shares most of its short function words with French, Italian and
 // Portuguese (de, la, que, en, un, se, y…); before the rest of its everyday function words (más,
 // muy, entre, sobre, hay, también…) counted as evidence, 24 of the 4,896 runs were filed as
-// unknown or as another language, and issue 14 saw plainly Spanish paragraphs filed as unknown.
+// unknown or as another language, plainly Spanish paragraphs among them.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";

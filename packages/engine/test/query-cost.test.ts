@@ -1,9 +1,9 @@
 /**
- * Bounded cost for every query a user can type (issue 16, item 4): for each tier and input shape,
+ * Bounded cost for every query a user can type: for each tier and input shape,
  * the 100,000-character input costs no more than ~linearly more than the 10,000-character one,
  * both measured in the same test. A quadratic step (the thorough tier's decompounding once
  * analyzed every split of a 10,000-character word: 28–69 s) fails it. No absolute time limit: a
- * test's pass must not depend on how busy the machine is (issue 13; a loaded 2-core machine took
+ * test's pass must not depend on how busy the machine is (a loaded 2-core machine took
  * 1.8 s for a 10,000-character fast query); the tiers' latency budgets are the thoroughness
  * eval's to report.
  */

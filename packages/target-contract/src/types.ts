@@ -88,8 +88,23 @@ export interface TraceItem {
   detail?: Record<string, number>;
 }
 
-/** The stages a trace may name. */
-export type TraceStageName = "validity" | "bm25" | "vector" | "fusion" | "rerank" | "expansion" | "feedback" | "evidence" | "generation";
+/** The stages the suite reads by name: the diagnosis ("lost at") and the UI's stage views. */
+export type KnownTraceStageName =
+  | "validity"
+  | "bm25"
+  | "vector"
+  | "fusion"
+  | "rerank"
+  | "expansion"
+  | "feedback"
+  | "evidence"
+  | "generation";
+
+/**
+ * A stage's name: one the suite knows, or a stage of the target's own pipeline (a system composes
+ * its own stages), shown in the trace as it is and not read by the diagnosis.
+ */
+export type TraceStageName = KnownTraceStageName | (string & {});
 
 /**
  * One stage of the engine's stage trace (docs/engine.md#traces). Ranked stages (bm25, vector,

@@ -7,9 +7,9 @@ import Database from "better-sqlite3";
 import type { Evalite } from "evalite";
 import { createSqliteStorage } from "evalite/sqlite-storage";
 import { afterAll, describe, expect, it } from "vitest";
-import { createFastSqliteStorage } from "./evalite-storage.js";
+import { createFastSqliteStorage } from "./fast-sqlite-storage.js";
 
-const dir = mkdtempSync(join(tmpdir(), "evalite-storage-"));
+const dir = mkdtempSync(join(tmpdir(), "fast-sqlite-storage-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const STARTED = { input: "", expected: "", output: null, duration: 0, status: "running", renderedColumns: [] } as const;
@@ -173,7 +173,7 @@ describe("the fast SQLite storage", () => {
     const exitPath = join(dir, "exit.db");
     writeFileSync(
       script,
-      `const { createFastSqliteStorage } = await import(${JSON.stringify(pathToFileURL(join(import.meta.dirname, "evalite-storage.ts")).href)});
+      `const { createFastSqliteStorage } = await import(${JSON.stringify(pathToFileURL(join(import.meta.dirname, "fast-sqlite-storage.ts")).href)});
 const storage = await createFastSqliteStorage(${JSON.stringify(exitPath)});
 const run = await storage.runs.create({ runType: "full" });
 await storage.suites.create({ runId: run.id, name: "Exiting", filepath: "evals/exit.eval.ts" });

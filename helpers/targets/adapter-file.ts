@@ -1,0 +1,57 @@
+/**
+ * An adapter file (`EVAL_TARGET_ADAPTER`, schemas/adapter.schema.json of the contract package),
+ * read and checked: one line naming the file and the JSON Pointer of a problem, and the values of
+ * the environment variables its templates name (secrets: redacted wherever they could appear).
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { ConfigError } from "@hybrid-search/eval-gate";
+import { type Adapter, adapterProblems, ENV_NAME, TEMPLATE_VARIABLE, templateStrings } from "@hybrid-search/target-contract/adapter";
+import { jsonSyntaxProblem } from "../fixtures/json-syntax.js";
+
+/** An adapter file, checked, with the values of the environment variables it names. */
+export interface LoadedAdapter {
+  /** The path as EVAL_TARGET_ADAPTER gave it. */
+  given: string;
+  adapter: Adapter;
+  /** Each environment variable the adapter names, and its value: secrets, redacted everywhere. */
+  env: Record<string, string>;
+}
+
+/**
+ * Reads and checks the adapter file `given` names: not JSON, a field the schema does not know, a
+ * template naming what its request does not have, or an environment variable that is not set is a
+ * ConfigError naming the file and the JSON Pointer of the problem (one line, exit 2).
+ */
+export function loadAdapter(given: string, env: NodeJS.ProcessEnv = process.env): LoadedAdapter {
+  const where = `EVAL_TARGET_ADAPTER ${given}`;
+  let text: string;
+  try {
+    text = readFileSync(resolve(given), "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ConfigError(`${where}: ${code === "ENOENT" ? "no such file" : `cannot be read (${code ?? (error as Error).message})`}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ConfigError(`${where}: ${jsonSyntaxProblem(text)}`);
+  }
+  const problems = adapterProblems(value);
+  if (problems.length > 0)
+    throw new ConfigError(`${where}: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more problem(s))` : ""}`);
+  const adapter = value as Adapter;
+  const values: Record<string, string> = {};
+  for (const { at, text: template } of templateStrings(adapter, "")) {
+    for (const [, name] of template.matchAll(TEMPLATE_VARIABLE)) {
+      const variable = /^env\.(.*)$/.exec(name!)?.[1];
+      if (variable === undefined || !ENV_NAME.test(variable)) continue;
+      const set = env[variable];
+      if (set === undefined || set === "")
+        throw new ConfigError(`${where}: ${at}: {{env.${variable}}} names the environment variable ${variable}, which is not set`);
+      values[variable] = set;
+    }
+  }
+  return { given, adapter, env: values };
+}
