@@ -66,6 +66,14 @@ module.exports = {
       to: { path: "^(helpers|evals|bin|bench|test)/" },
     },
     {
+      name: "grading-without-engine-analysis",
+      severity: "error",
+      comment:
+        "Graders read text with grading's own normalizer (scorers/text/), never the engine's analyzer: a change to the engine's stemming must not change what a grade means.",
+      from: { path: "^scorers/" },
+      to: { path: "^packages/engine/src/(analysis\\.ts$|text/)" },
+    },
+    {
       name: "helpers-below-evals",
       severity: "error",
       comment: "helpers/ serve eval files and bin/; they never import them.",

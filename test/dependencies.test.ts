@@ -57,6 +57,8 @@ describe("dependency rules", () => {
       "test/c.test.ts": 'import "../bin/entry/c.js";\n',
       "examples/x.target.ts": 'import { h } from "../helpers/h.js";\nexport default { name: "x", h };\n',
       "test/x.test.ts": 'import x from "../examples/x.target.js";\nexport const y = x;\n',
+      "packages/engine/src/analysis.ts": "export const analyzeQuery = () => [];\n",
+      "scorers/grades-by-stems.ts": 'import { analyzeQuery } from "../packages/engine/src/analysis.js";\nexport const g = analyzeQuery;\n',
       "helpers/evals-user.ts": 'import { ok } from "../evals/ok.eval.js";\nexport const u = ok;\n',
       "evals/ok.eval.ts": "export const ok = 1;\n",
       "helpers/into-package.ts": 'import { ok } from "../packages/target-contract/src/ok.js";\nexport const i = ok;\n',
@@ -82,6 +84,7 @@ describe("dependency rules", () => {
       "helpers-below-evals",
       "packages-by-name",
       "packages-by-name-between-packages",
+      "grading-without-engine-analysis",
     ]) {
       expect(r.output, rule).toContain(`error ${rule}:`);
     }

@@ -1,5 +1,5 @@
-// The token overlap's rules (overlap.ts), and that grading reads text without the engine's analyzer.
-import { readdirSync, readFileSync } from "node:fs";
+// The token overlap's rules (overlap.ts). That grading never reads text with the engine's analyzer
+// is a dependency rule (grading-without-engine-analysis, .dependency-cruiser.cjs).
 import { describe, expect, it } from "vitest";
 import { askResult, source } from "../ask-test-data.js";
 import { analyzedText, answerLanguage, termOverlap } from "./overlap.js";
@@ -69,14 +69,5 @@ describe("answerLanguage", () => {
 
   it("is the case's on a tie or without function words", () => {
     expect(answerLanguage(askResult("30 giorni [1].", [it_, en]), "fr")).toBe("fr");
-  });
-});
-
-describe("grading on its own feet", () => {
-  it("no scorer imports the engine's analyzer: a change to the engine's analysis cannot change a grade", () => {
-    const scorers = new URL("../", import.meta.url);
-    const files = readdirSync(scorers, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
-    expect(files.length).toBeGreaterThan(20);
-    for (const file of files) expect(readFileSync(new URL(file, scorers), "utf8"), file).not.toMatch(/@hybrid-search\/engine\/analysis/);
   });
 });

@@ -37,7 +37,7 @@ async function rankLocally(engine: Engine, mode: Mode, query: string, options: S
 
 async function call(
   path: string,
-  init: { method?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+  init: { method?: string; body?: unknown; raw?: string | Uint8Array; headers?: Record<string, string> } = {},
   base = server,
 ) {
   const res = await fetch(`${base.url}${path}`, {
@@ -307,6 +307,21 @@ describe("engine serve: refusals are JSON with a code and one line, never a stac
       /\/limit: must be <= 10000/,
     ],
     ["a body that is not JSON", ["/search", { raw: "{query:" }], 400, "BAD_JSON", /not JSON/],
+    [
+      // A lenient decode would search for (or store) "\uFFFDx" instead: a changed id, said nowhere.
+      "a body that is not UTF-8",
+      ["/search", { raw: Buffer.concat([Buffer.from('{"query":"'), Buffer.from([0xff]), Buffer.from('x","mode":"search","limit":1}')]) }],
+      400,
+      "BAD_JSON",
+      /the body is not UTF-8 text: invalid byte 0xFF at offset 10/,
+    ],
+    [
+      "a malformed language filter",
+      ["/search", { body: { query: "x", mode: "search", limit: 1, language: "zz-ZZ-@@" } }],
+      400,
+      "BAD_ARGUMENT",
+      /"language".*"zz-ZZ-@@" is not a BCP 47 language tag/,
+    ],
     [
       "a body over the limit",
       ["/search", { raw: JSON.stringify({ query: "x".repeat(5000), mode: "search", limit: 1 }) }],

@@ -7,6 +7,7 @@
 import { checkCallPolicy } from "../call-policy.js";
 import { defaultEmbedder } from "../embed/embedder.js";
 import { quoteInput } from "../errors.js";
+import { languageTagProblem } from "../ingest/input-rules.js";
 import { parseInstant } from "../ingest/validity.js";
 import type { Catalog } from "../store/catalog.js";
 import { INDEX_WORKER_MODES } from "../store/prepare-thread.js";
@@ -92,6 +93,9 @@ export function resolveSearchOptions(options: SearchOptions, where: string): Sea
       throw new TypeError(`Expected "${key}" to be a non-empty string`);
     }
   }
+  // A malformed tag matches no document (every stored tag is well-formed): an empty result would hide the typo.
+  const languageProblem = options.language === undefined ? null : languageTagProblem(options.language);
+  if (languageProblem !== null) throw new RangeError(`Expected "language" to be a language tag: ${languageProblem}`);
   if (options.includeSuperseded !== undefined && typeof options.includeSuperseded !== "boolean")
     throw new TypeError(`Expected "includeSuperseded" to be true or false, got ${JSON.stringify(options.includeSuperseded)}`);
   return {

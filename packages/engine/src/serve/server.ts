@@ -22,7 +22,10 @@ import type { AskRequest, DocumentsRequest, ExpandRequest, HealthResponse, Searc
 import { contractProblems } from "@hybrid-search/target-contract/validate";
 import type { Engine } from "../engine.js";
 import { EngineError, errorLine } from "../errors.js";
+import { firstInvalidUtf8Offset } from "../formats/text-file.js";
 import type { IndexReport, SearchOptions, SearchResponse } from "../types.js";
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 export interface ServeOptions {
   /** @default "127.0.0.1": reachable from this machine only, unless asked otherwise */
@@ -276,7 +279,18 @@ function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
     });
     req.on("end", () => {
       if (size > limit) return;
-      const text = Buffer.concat(chunks).toString("utf8");
+      const body = Buffer.concat(chunks);
+      let text: string;
+      try {
+        // Strictly: a lenient decode would turn an invalid byte into U+FFFD, and an id changed that
+        // way would be stored and answered as another id.
+        text = strictUtf8.decode(body);
+      } catch {
+        const at = firstInvalidUtf8Offset(body);
+        const byte = (body[at] ?? 0).toString(16).toUpperCase().padStart(2, "0");
+        reject(new HttpError(400, "BAD_JSON", `the body is not UTF-8 text: invalid byte 0x${byte} at offset ${at}`));
+        return;
+      }
       try {
         resolve(JSON.parse(text));
       } catch (error) {
