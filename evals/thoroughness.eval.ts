@@ -8,7 +8,7 @@ import { logSummary } from "../helpers/summary-line.js";
 import { skipReason } from "../helpers/targets/eval-target.js";
 import { reportSkip } from "../helpers/targets/skips.js";
 import { retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
-import { tierComparison, tierMeans, TIER_BUDGET_MS } from "../helpers/tier-comparison.js";
+import { formatTierValue, tierComparison, tierMeans, TIER_BUDGET_MS } from "../helpers/tier-comparison.js";
 import { latencyBudget } from "../scorers/latency.js";
 import { ndcgAtK, recallAtK } from "../scorers/retrieval.js";
 import { tiersOrdered } from "../scorers/tier-order.js";
@@ -50,15 +50,11 @@ ordered("Tier order per query", {
     { label: "Query", value: `${input.id}: ${input.query}` },
     {
       label: "nDCG@10 fast / balanced / thorough",
-      value: Object.values(output["nDCG@10"])
-        .map((v) => v.toFixed(3))
-        .join(" / "),
+      value: Object.values(output["nDCG@10"]).map(formatTierValue).join(" / "),
     },
     {
       label: "Recall@5 fast / balanced / thorough",
-      value: Object.values(output["Recall@5"])
-        .map((v) => v.toFixed(3))
-        .join(" / "),
+      value: Object.values(output["Recall@5"]).map(formatTierValue).join(" / "),
     },
   ],
 });
@@ -70,9 +66,9 @@ ordered("Tier order over all queries", {
     logSummary(
       "Tier order over all queries",
       `tier means over ${means.queries} queries: nDCG@10 ${Object.entries(means["nDCG@10"])
-        .map(([t, v]) => `${t} ${v.toFixed(3)}`)
+        .map(([t, v]) => `${t} ${formatTierValue(v)}`)
         .join(", ")}; Recall@5 ${Object.entries(means["Recall@5"])
-        .map(([t, v]) => `${t} ${v.toFixed(3)}`)
+        .map(([t, v]) => `${t} ${formatTierValue(v)}`)
         .join(", ")}`,
     );
     return means;

@@ -59,7 +59,6 @@ function serially<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /**
-/**
  * One ranking call of case `c` (its id and query) on the target: `search`, `vsearch`, or a tier.
  * In-process calls queue behind this process's other ranking calls (`serially`); any other target
  * bounds its own concurrency (EVAL_TARGET_CONCURRENCY), and times each call itself.
@@ -124,6 +123,7 @@ export async function runRetrieval(
   const { target, fingerprint } = measured;
   const response = await rank(measured, mode, c, retrievalOptions(c));
   let relevantPaths: RelevantDocPath[] = [];
+  const failedExpander = expanderFailure(response);
   if (response.trace) {
     forwardTrace(response.trace);
     relevantPaths = relevantDocPaths(response.trace, response.results, c.judgments, RESULT_DEPTH);
@@ -136,6 +136,10 @@ export async function runRetrieval(
       end,
     });
   } else reportNoTrace(target);
+  // The ranking is real but not the mode's: scoring it would measure the unexpanded query under
+  // the thorough tier's name, and a model that failed would pass unseen. The task fails instead,
+  // so every metric of the case is a fault (docs/gate.md).
+  if (failedExpander !== null) throw new Error(`the ${mode} ranking ran unexpanded because the ${failedExpander}`);
   const known = target.kind === "in-process" ? undefined : knownDocs?.();
   return {
     mode,
@@ -153,6 +157,21 @@ export async function runRetrieval(
     index: fingerprint.corpusHash.slice(0, 12),
     ...(target.kind === "in-process" ? {} : { target: targetLabel(target) }),
   };
+}
+
+/**
+ * Why the ranking's query expansion failed (`expander failed: …`), from its trace's expansion
+ * stage; null when it did not fail, or the target gave no trace. An expander whose output failed
+ * validation is not a failure here: it answered, badly, and the ranking it led to is the target's.
+ */
+export function expanderFailure(ranking: Pick<TargetRanking, "trace">): string | null {
+  for (const stage of ranking.trace ?? []) {
+    if (stage.stage !== "expansion" || Array.isArray(stage.output)) continue;
+    const fallback = stage.output.fallback as { reason?: unknown; errors?: unknown } | undefined;
+    if (fallback !== undefined && fallback.errors === undefined)
+      return typeof fallback.reason === "string" ? fallback.reason : "expander failed";
+  }
+  return null;
 }
 
 /** Each engine stage to Evalite's trace, shaped for its trace view (helpers/trace-view.ts). */

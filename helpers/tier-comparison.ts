@@ -9,10 +9,11 @@ import { ndcgAtKScore, recallAtKScore } from "../scorers/retrieval.js";
 import type { TierValues } from "../scorers/tier-order.js";
 import type { RetrievalCase } from "./dataset.js";
 import { evalTarget } from "./eval-index.js";
-import { rank, retrievalOptions } from "./retrieval-task.js";
+import { expanderFailure, rank, retrievalOptions } from "./retrieval-task.js";
+import type { MeasuredTarget } from "./targets/eval-target.js";
 
 /** Latency budgets per tier (ms), cheapest tier first. */
-export const TIER_BUDGET_MS = { fast: 1000, balanced: 3000, thorough: 8000 } as const satisfies TierValues;
+export const TIER_BUDGET_MS = { fast: 1000, balanced: 3000, thorough: 8000 } as const satisfies Record<Tier, number>;
 
 const TIERS = Object.keys(TIER_BUDGET_MS) as Tier[];
 
@@ -22,24 +23,35 @@ export interface TierComparison {
   [metric: string]: TierValues;
 }
 
-export async function tierComparison(c: RetrievalCase): Promise<TierComparison> {
-  const measured = await evalTarget();
+/** A tier's value as the columns show it: 3 decimals, or why there is none. */
+export function formatTierValue(value: number | null): string {
+  return value === null ? "not measured" : value.toFixed(3);
+}
+
+export async function tierComparison(c: RetrievalCase, target?: MeasuredTarget): Promise<TierComparison> {
+  const measured = target ?? (await evalTarget());
   const ndcg = {} as TierValues;
   const recall = {} as TierValues;
   for (const tier of TIERS) {
     const r = await rank(measured, tier, c, retrievalOptions(c));
     const expected = { judgments: c.judgments };
-    ndcg[tier] = ndcgAtKScore(r, expected, 10).score;
-    recall[tier] = recallAtKScore(r, expected, 5).score;
+    // A tier whose expander failed ran as another tier: no value, so the comparison is not scored.
+    const measuredHere = expanderFailure(r) === null;
+    ndcg[tier] = measuredHere ? ndcgAtKScore(r, expected, 10).score : null;
+    recall[tier] = measuredHere ? recallAtKScore(r, expected, 5).score : null;
   }
   return { "nDCG@10": ndcg, "Recall@5": recall };
 }
 
-export async function tierMeans(cases: readonly RetrievalCase[]): Promise<TierComparison & { queries: number }> {
-  const all = await Promise.all(cases.map(tierComparison));
+export async function tierMeans(cases: readonly RetrievalCase[], target?: MeasuredTarget): Promise<TierComparison & { queries: number }> {
+  const all = await Promise.all(cases.map((c) => tierComparison(c, target)));
   const mean = (metric: "nDCG@10" | "Recall@5"): TierValues => {
     const out = {} as TierValues;
-    for (const tier of TIERS) out[tier] = all.reduce((s, c) => s + c[metric][tier], 0) / Math.max(1, all.length);
+    // One query without a value leaves the tier's mean unmeasured, not a mean over fewer queries.
+    for (const tier of TIERS) {
+      const values = all.map((c) => c[metric][tier]);
+      out[tier] = values.some((v) => v === null) ? null : (values as number[]).reduce((s, v) => s + v, 0) / Math.max(1, all.length);
+    }
     return out;
   };
   return Object.assign({ "nDCG@10": mean("nDCG@10"), "Recall@5": mean("Recall@5") }, { queries: all.length }) as TierComparison & {

@@ -16,8 +16,8 @@ import type { Preset, Tier } from "@hybrid-search/engine";
 import { createScorer } from "evalite";
 import type { Evalite } from "evalite";
 
-/** One number per tier of the engine. */
-export type TierValues = Record<Tier, number>;
+/** One number per tier of the engine; null when the tier's ranking is not the tier's (its expander failed). */
+export type TierValues = Record<Tier, number | null>;
 /** One number per answer preset; null when the preset's answer failed (nothing measured). */
 export type PresetValues = Record<Preset, number | null>;
 

@@ -53,6 +53,9 @@ describe("tiers do different work", () => {
     try {
       const r = await e.query("cancel", { tier: "thorough" });
       expect(r.trace[0]!.note).toMatch(/ran unexpanded: expander failed: model unavailable/);
+      // The shape the suite reads to tell a failed expander (a fault) from a rejected expansion.
+      expect(r.trace[0]!.output).toMatchObject({ fallback: { reason: "expander failed: model unavailable" } });
+      expect((r.trace[0]!.output as { fallback: object }).fallback).not.toHaveProperty("errors");
       expect(r.results.length).toBeGreaterThan(0);
     } finally {
       e.close();
