@@ -13,6 +13,11 @@
  *   EVAL_SELECTED_FILES  the eval files a filter selected, set by `pnpm eval` and `pnpm eval:watch`
  *                        (helpers/eval-selection.ts); every other eval file is excluded
  *   EVAL_TARGET_CONCURRENCY  with EVAL_TARGET: cases at once, when more than 5 (helpers/targets/case-concurrency.ts)
+ *   EVAL_TRIALS          how many times each case runs (`pnpm eval --trials N`; default 1)
+ *
+ * `cache: false`: no model call goes through Evalite's AI SDK wrapper, whose cache could not be
+ * keyed by everything that decides a reply nor turned off; the suite caches its calls itself
+ * (helpers/model-cache.ts, docs/evals.md "The model cache").
  */
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,8 +36,8 @@ export default defineConfig({
   testTimeout: 120_000,
   // Five cases at once; as many as another target takes calls at once (EVAL_TARGET_CONCURRENCY) when more.
   maxConcurrency: caseConcurrency(),
-  trialCount: 1,
-  cache: true,
+  trialCount: Number(process.env.EVAL_TRIALS ?? 1),
+  cache: false,
   server: { port: Number(process.env.EVALITE_PORT ?? 3006) },
   // Evalite's SQLite storage with indexes, fewer syncs and lazily parsed reads (helpers/fast-sqlite-storage.ts).
   storage: () => createFastSqliteStorage(process.env.EVALITE_STORAGE ?? ".evalite/evalite.db"),

@@ -17,10 +17,17 @@ import { pct, type Report } from "@hybrid-search/eval-gate/report";
 import { readRunInfo, readSkippedEvals, type RunInfo, type SkippedEval, skippedName } from "@hybrid-search/eval-gate/run-info";
 import { suiteVerdicts } from "@hybrid-search/eval-gate/suite-verdicts";
 import { notGatedReason, skippedCounts, targetCallsLine, writeReportSet } from "@hybrid-search/eval-gate/writers";
+import { CALIBRATION_FILE, type Calibration, type JudgeMethod } from "@hybrid-search/eval-gate/calibration";
+import { stabilityLines } from "@hybrid-search/eval-gate/judge-stability";
+import { summarizeUsage, type UsageSummary, usageLines } from "@hybrid-search/eval-gate/usage";
+import { createInMemoryStorage } from "evalite/in-memory-storage";
 import { runEvalite } from "evalite/runner";
 import type { Evalite } from "evalite";
 import type { Vitest } from "vitest/node";
-import { JUDGED_GRADERS } from "../scorers/judged-graders.js";
+import { JUDGED_GRADERS, judgeConfigHash } from "../scorers/judged-graders.js";
+import { judgeId } from "../scorers/judge-call.js";
+import { readUsageFile } from "../helpers/model-calls.js";
+import { evalModels, priceTable } from "../helpers/models.js";
 import type { Dataset } from "../helpers/dataset.js";
 import type { EvalArgs } from "../helpers/eval-args.js";
 import { COMPILED_SUITE_ENV, isCompiledEntry } from "../helpers/compiled-suite.js";
@@ -50,6 +57,8 @@ export interface CheckedRun {
   evalite: EvaliteSetup;
   /** The eval files the filter selected; null: every file. */
   selected: string[] | null;
+  /** The judge calibration beside the baseline, if any (judge-calibration.json). */
+  calibration: Calibration | null;
 }
 
 /** Steps 2 and 3 (bin/eval.ts): runs Evalite, gates its run, prints the verdict; returns the exit status. */
@@ -60,11 +69,13 @@ export async function runAndJudge(checked: CheckedRun): Promise<number> {
   removeOnExit(work);
   const runInfoPath = join(work, "run-info.json");
   const skippedPath = join(work, "skipped.jsonl");
+  const usagePath = join(work, "usage.jsonl");
   // The report's duration is the run's wall time: from this process's start (helpers/run-clock.ts).
   const startedAt = processStartedAt();
   let storage: Evalite.Storage;
   try {
-    storage = await evalite.openStorage();
+    // A dry run's placeholder answers are no results: kept out of the UI's history.
+    storage = args.dryRun ? createInMemoryStorage() : await evalite.openStorage();
   } catch (error) {
     io.stderr(`eval: Evalite's storage (evalite.config.ts, EVALITE_STORAGE) cannot be opened: ${firstLine(error)}\n`);
     return 2;
@@ -79,6 +90,12 @@ export async function runAndJudge(checked: CheckedRun): Promise<number> {
     // The eval files append each eval the target cannot run (helpers/targets/skips.ts).
     process.env[SKIPPED_FILE_ENV] = skippedPath;
     process.env[GATED_ENV] = "1";
+    // Every model call is recorded there (helpers/model-calls.ts), by global setup and the workers alike.
+    process.env.EVAL_USAGE_FILE = usagePath;
+    process.env.EVAL_TRIALS = String(args.trials);
+    setOrDelete("EVAL_CACHE", args.noCache ? "off" : undefined);
+    setOrDelete("EVAL_DRY_RUN", args.dryRun ? "1" : undefined);
+    setOrDelete("EVAL_MAX_COST", args.maxCost === null ? undefined : String(args.maxCost));
     // Run from dist/ after the build check (bin/check-build.mjs): the eval files load the suite
     // compiled (helpers/compiled-suite.ts). Run from source (a test importing main), they do not.
     if (isCompiledEntry(import.meta.url, root)) process.env[COMPILED_SUITE_ENV] = "1";
@@ -102,6 +119,15 @@ export async function runAndJudge(checked: CheckedRun): Promise<number> {
     return io.exit(2);
   }
   terminal.restore();
+  const usage = runUsage(usagePath, args.maxCost);
+  if (args.dryRun) {
+    await recording.storage.close();
+    for (const line of usage ? usageLines(usage) : ["tokens: no model calls"]) io.stdout(`${line}\n`);
+    io.stdout(
+      `eval: --dry-run: no model was called; nothing was scored, gated or written (estimates: ${usage?.estimated ? "prompt characters / 4 in, maxOutputTokens or a typical output per role out" : "none"}); exit 0\n`,
+    );
+    return 0;
+  }
   const verdict = evaliteVerdict(vitest);
   try {
     return await judgeAndReport({
@@ -112,6 +138,7 @@ export async function runAndJudge(checked: CheckedRun): Promise<number> {
       runInfoPath,
       skippedPath,
       startedAt,
+      usage,
     });
   } finally {
     await recording.storage.close();
@@ -129,6 +156,8 @@ interface RunToJudge extends Omit<CheckedRun, "evalite" | "selected"> {
   /** Where the eval files appended each eval the target could not run (helpers/targets/skips.ts). */
   skippedPath: string;
   startedAt: Date;
+  /** The run's model calls, summed; null offline. */
+  usage: UsageSummary | null;
 }
 
 /**
@@ -187,6 +216,7 @@ async function judgeAndReport(run: RunToJudge): Promise<number> {
       filter: args.filter,
       // A dataset's own thresholds (a golden Q&A set's) are part of the verdict, with that format's semantics.
       datasetGate: run.dataset.gate ? { ...run.dataset.gate, eval: QUESTIONS_EVAL } : null,
+      usage: run.usage,
     },
     run.baseline,
     gateOptions(run, shown),
@@ -237,7 +267,35 @@ function gateOptions(run: RunToJudge, shown: string): GateOptions {
     baselineShown: shown,
     upgradedFrom: run.upgradedFrom,
     root,
+    ...(args.maxFlipRate === null ? {} : { maxFlipRate: args.maxFlipRate }),
+    judge: {
+      methods: judgeMethods(),
+      calibration: run.calibration,
+      calibrationPath: relative(process.cwd(), join(dirname(run.baselinePath), CALIBRATION_FILE)),
+    },
   };
+}
+
+/** The judge methods of this run's configuration: the heuristic always, the judge model (with its prompts' hash) when one is set. */
+function judgeMethods(): Array<JudgeMethod & { judgeConfig: string | null }> {
+  const { judge } = evalModels();
+  return [
+    { method: "heuristic", model: null, judgeConfig: null },
+    ...(judge ? [{ method: "llm-judge" as const, model: judgeId(judge), judgeConfig: judgeConfigHash(judgeId(judge)) }] : []),
+  ];
+}
+
+/** The model calls the run recorded, summed per role and model with their cost; null offline (nothing recorded, none configured). */
+function runUsage(path: string, maxCost: number | null): UsageSummary | null {
+  const calls = readUsageFile(path);
+  if (calls.length === 0 && evalModels().selection.mode === "offline") return null;
+  const { prices, override } = priceTable();
+  return summarizeUsage(calls, prices, { override, maxCost });
+}
+
+function setOrDelete(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
 }
 
 /**
@@ -309,10 +367,14 @@ function printVerdict(report: Report, changes: readonly FloorChange[], baselineP
   const j = report.judge;
   if (j.mode !== "none")
     say(
-      `judge: ${j.mode} (${j.llmJudge} llm-judge, ${j.heuristic} heuristic${j.fallbacks > 0 ? `, of which ${j.fallbacks} fell back from a failed judge` : ""})`,
+      `judge: ${j.mode} (${j.llmJudge} llm-judge${j.cached ? `, ${j.cached} of them replayed from the model cache` : ""}, ${j.heuristic} heuristic${j.fallbacks > 0 ? `, of which ${j.fallbacks} fell back from a failed judge` : ""})`,
     );
-  if (report.variance)
+  for (const line of j.calibration ?? []) say(line);
+  if (report.variance) {
     say(`variance: up to ${report.variance.maxTrials} trials; ${report.variance.flipped.length} case(s) flipped between pass and fail`);
+    for (const line of stabilityLines(report.variance.judge ?? null)) say(line);
+  }
+  if (report.usage) for (const line of usageLines(report.usage)) say(line);
 }
 
 /** The evals the target could not run, counted and named with why (grouped by reason): never scored, never a failure. */

@@ -33,6 +33,8 @@ export async function main(argv: string[], io: CommandIo = processIo(), start: S
     }
     selected = args.filter === null ? null : selectFiles(REPO_ROOT, args.filter);
     evalite = args.evalite;
+    // The workers read it (helpers/model-cache.ts): every model call goes to the model.
+    if (args.noCache) process.env.EVAL_CACHE = "off";
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     io.stderr(`eval:watch: ${error.message}\n`);

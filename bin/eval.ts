@@ -30,9 +30,10 @@
  * Step 1 is this module, which loads only what its checks need, so the first line ("eval: dataset
  * …") comes as soon as they pass; steps 2 and 3 are bin/eval-verdict.ts, imported after it.
  */
-import { join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import { type Baseline, loadBaseline } from "@hybrid-search/eval-gate/baseline";
+import { CALIBRATION_FILE, type Calibration, readCalibration } from "@hybrid-search/eval-gate/calibration";
 import { type Dataset, datasetDetection, loadDataset } from "../helpers/dataset.js";
 import { datasetHeader } from "../helpers/datasets/header.js";
 import { EVAL_USAGE, type EvalArgs, parseEvalArgs, selectFiles } from "../helpers/eval-args.js";
@@ -59,6 +60,7 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
   let upgradedFrom: number | null;
   let evalite: EvaliteSetup;
   let selected: string[] | null;
+  let calibration: Calibration | null;
   const baselinePath = resolve(process.env.EVAL_BASELINE?.trim() || join(root, "evals/baseline.json"));
   try {
     args = parseEvalArgs(argv);
@@ -93,6 +95,13 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
         return 0;
       }
     }
+    const calibrationPath = join(dirname(baselinePath), CALIBRATION_FILE);
+    calibration = readCalibration(calibrationPath, relative(process.cwd(), calibrationPath) || calibrationPath);
+    const offline = await checkModelFlags(args);
+    if (offline && args.dryRun) {
+      say("eval: --dry-run: the run is offline: it would call no model (0 calls, 0 tokens, cost $0)");
+      return 0;
+    }
     evalite = await evaliteSetup(root);
   } catch (error) {
     return configError(error, io);
@@ -100,5 +109,29 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
   for (const line of datasetHeader(dataset, detected)) say(line);
 
   const { runAndJudge } = await import("./eval-verdict.js");
-  return runAndJudge({ args, argv, io, dataset, baseline, baselinePath, upgradedFrom, evalite, selected });
+  return runAndJudge({ args, argv, io, dataset, baseline, baselinePath, upgradedFrom, evalite, selected, calibration });
+}
+
+/**
+ * The model flags' checks, before anything runs: the price table (and EVAL_PRICES) must read, and
+ * `--max-cost` needs a price for every model the run may call — a call of unknown cost cannot be
+ * held to a budget. Returns whether the run is offline.
+ */
+async function checkModelFlags(args: EvalArgs): Promise<boolean> {
+  const { selectModels } = await import("@hybrid-search/engine/models");
+  let selection: ReturnType<typeof selectModels>;
+  try {
+    selection = selectModels(process.env);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  if (selection.mode === "offline") return true;
+  const { priceTable, unpricedModels } = await import("../helpers/models.js");
+  const { prices, override } = priceTable();
+  const missing = unpricedModels(selection, prices);
+  if (args.maxCost !== null && missing.length > 0)
+    throw new ConfigError(
+      `--max-cost needs a price for every model the run calls; ${override ?? "evals/model-prices.json"} has none for ${missing.join(", ")} (add them to a file of the same schema and set EVAL_PRICES to it)`,
+    );
+  return false;
 }

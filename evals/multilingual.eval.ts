@@ -3,6 +3,7 @@
 import { crossLanguageCases, crossLanguageReason, defineOn, documentLanguage } from "../helpers/datasets/needs.js";
 import { evalDataset, evalTarget, knownDocIds } from "../helpers/eval-index.js";
 import { logSummary } from "../helpers/summary-line.js";
+import { rankAhead } from "../helpers/rank-ahead.js";
 import { rank, retrievalColumns, retrievalOptions, runRetrieval } from "../helpers/retrieval-task.js";
 import { crossLanguageRecallAtK, formatLanguageMatrix, languageRecallMatrix } from "../scorers/language-matrix.js";
 import { recallAtK } from "../scorers/retrieval.js";
@@ -12,6 +13,7 @@ import { recallAtK } from "../scorers/retrieval.js";
 const define = defineOn({ modes: ["balanced"] }, crossLanguageReason(evalDataset()));
 const crossLanguage = () => crossLanguageCases(evalDataset());
 const docLanguage = documentLanguage(evalDataset());
+if (crossLanguageReason(evalDataset()) === null) rankAhead(["balanced"], crossLanguage);
 
 define("Cross-language recall", {
   data: () => crossLanguage().map((c) => ({ input: c, expected: { judgments: c.judgments } })),

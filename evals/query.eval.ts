@@ -2,9 +2,12 @@
 import { judgedCases } from "../helpers/dataset.js";
 import { rankingReason, defineOn } from "../helpers/datasets/needs.js";
 import { evalDataset, evalTarget, knownDocIds } from "../helpers/eval-index.js";
+import { rankAhead } from "../helpers/rank-ahead.js";
 import { retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
 import { latencyBudget } from "../scorers/latency.js";
 import { ndcgAtK, recallAtK } from "../scorers/retrieval.js";
+
+rankAhead(["balanced"], () => judgedCases(evalDataset().cases));
 
 defineOn({ modes: ["balanced"] }, rankingReason(evalDataset()))("Hybrid query (balanced)", {
   data: () => judgedCases(evalDataset().cases).map((c) => ({ input: c, expected: { judgments: c.judgments } })),

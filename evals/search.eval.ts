@@ -3,7 +3,10 @@ import { judgedCases } from "../helpers/dataset.js";
 import { rankingReason, defineOn } from "../helpers/datasets/needs.js";
 import { evalDataset, evalTarget, knownDocIds } from "../helpers/eval-index.js";
 import { RESULT_DEPTH, retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
+import { rankAhead } from "../helpers/rank-ahead.js";
 import { mrr, ndcgAtK, recallAtK } from "../scorers/retrieval.js";
+
+rankAhead(["search"], () => judgedCases(evalDataset().cases));
 
 defineOn({ modes: ["search"] }, rankingReason(evalDataset()))("Search (BM25)", {
   data: () => judgedCases(evalDataset().cases).map((c) => ({ input: c, expected: { judgments: c.judgments } })),

@@ -7,6 +7,7 @@ import { evalDataset, evalTarget, knownDocIds } from "../helpers/eval-index.js";
 import { logSummary } from "../helpers/summary-line.js";
 import { skipReason } from "../helpers/targets/eval-target.js";
 import { reportSkip } from "../helpers/targets/skips.js";
+import { rankAhead } from "../helpers/rank-ahead.js";
 import { retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
 import { formatTierValue, tierComparison, tierMeans, TIER_BUDGET_MS } from "../helpers/tier-comparison.js";
 import { latencyBudget } from "../scorers/latency.js";
@@ -28,6 +29,13 @@ const served = TIERS.filter((t) => {
   if (why !== null) reportSkip({ eval: "Thoroughness", variant: t.name, reason: why });
   return why === null;
 });
+
+// A target over HTTP is asked for every tier's rankings when the file starts, so the next tier's
+// cases find theirs answered or on the way (helpers/rank-ahead.ts).
+rankAhead(
+  served.map((t) => t.input),
+  cases,
+);
 
 defineOn(
   {},

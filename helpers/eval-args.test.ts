@@ -14,6 +14,11 @@ describe("pnpm eval's command line", () => {
       passMarks: [],
       reason: "initial floors",
       keepReport: false,
+      trials: 1,
+      maxFlipRate: null,
+      dryRun: false,
+      maxCost: null,
+      noCache: false,
       threshold: null,
       outputPath: null,
       filter: "search",
@@ -55,6 +60,23 @@ describe("pnpm eval's command line", () => {
     expect(parseEvalArgs(["--threshold", "0"]).threshold).toBe(0);
   });
 
+  it("reads the judge's and the budget's flags, and refuses bad values in one line", () => {
+    expect(parseEvalArgs(["--trials", "3", "--max-flip-rate", "0.2", "--max-cost", "$0.50", "--no-cache"])).toMatchObject({
+      trials: 3,
+      maxFlipRate: 0.2,
+      maxCost: 0.5,
+      noCache: true,
+      dryRun: false,
+    });
+    expect(parseEvalArgs(["--noCache"])).toMatchObject({ noCache: true, evalite: { cacheEnabled: false } });
+    expect(parseEvalArgs([])).toMatchObject({ trials: 1, maxFlipRate: null, maxCost: null, noCache: false, dryRun: false });
+    expect(() => parseEvalArgs(["--trials", "0"])).toThrow("--trials must be a whole number from 1 to 100 (got 0)");
+    expect(() => parseEvalArgs(["--max-flip-rate", "1.5"])).toThrow("--max-flip-rate must be a share from 0 to 1 (got 1.5)");
+    expect(() => parseEvalArgs(["--max-cost", "ten"])).toThrow("--max-cost must be an amount in dollars ≥ 0, e.g. 0.50 (got ten)");
+    expect(() => parseEvalArgs(["--dry-run", "--max-cost", "1"])).toThrow(/--dry-run makes no call/);
+    expect(() => parseEvalArgs(["--dry-run", "--update-baseline"])).toThrow(/--dry-run scores nothing/);
+  });
+
   it("refuses a lowering without a reason, a stray reason, bad values and two filters", () => {
     expect(() => parseEvalArgs(["--lower-floor", "Search (BM25)"])).toThrow('--lower-floor needs --reason "why the floor may drop"');
     expect(() => parseEvalArgs(["--reason", "x"])).toThrow("--reason goes with --update-baseline, --lower-floor or --accept-failure");
@@ -72,9 +94,7 @@ describe("pnpm eval's command line", () => {
   });
 
   it("refuses a flag neither we nor Evalite's runner know, in one line, naming the likely one", () => {
-    expect(() => parseEvalArgs(["--no-cache"])).toThrow(
-      "unknown flag --no-cache (did you mean --noCache?); pnpm eval --help lists the flags",
-    );
+    expect(() => parseEvalArgs(["--dryRun"])).toThrow("unknown flag --dryRun (did you mean --dry-run?); pnpm eval --help lists the flags");
     expect(() => parseEvalArgs(["search", "--updateBaseline"])).toThrow("unknown flag --updateBaseline (did you mean --update-baseline?)");
     expect(() => parseEvalArgs(["--quiet"])).toThrow(/^unknown flag --quiet; pnpm eval --help lists the flags$/);
     expect(() => parseEvalArgs(["--constructor"])).toThrow(/^unknown flag --constructor;/);
@@ -117,15 +137,18 @@ describe("pnpm eval's command line", () => {
   });
 
   it("pnpm eval:watch takes a filter and Evalite's flags; a flag of the gate is refused, saying whose it is", () => {
-    expect(parseWatchArgs(["search", "--hideTable"])).toEqual({ help: false, filter: "search", evalite: { hideTable: true } });
-    expect(parseWatchArgs([])).toEqual({ help: false, filter: null, evalite: {} });
+    expect(parseWatchArgs(["search", "--hideTable"])).toEqual({
+      help: false,
+      filter: "search",
+      evalite: { hideTable: true },
+      noCache: false,
+    });
+    expect(parseWatchArgs([])).toEqual({ help: false, filter: null, evalite: {}, noCache: false });
     expect(() => parseWatchArgs(["--threshold", "70"])).toThrow(
       "--threshold is pnpm eval's flag: watch mode is not gated and writes no report",
     );
     expect(() => parseWatchArgs(["--update-baseline"])).toThrow(/^--update-baseline is pnpm eval's flag/);
-    expect(() => parseWatchArgs(["--no-cache"])).toThrow(
-      "unknown flag --no-cache (did you mean --noCache?); pnpm eval:watch --help lists the flags",
-    );
+    expect(parseWatchArgs(["--no-cache"]).noCache).toBe(true);
     expect(() => parseWatchArgs(["a", "b"])).toThrow('one file filter at most (got "a" and "b")');
   });
 });

@@ -18,7 +18,7 @@ export { evalFiles };
 const FILTER_HELP = `  filter                  the eval file named so (search: evals/search.eval.ts only), a glob over names
                           ('*search': search and vsearch) or an eval file's path; all eval files without one`;
 
-export const EVAL_USAGE = `Usage: pnpm eval [filter] [--verbose] [--explain-target] [--update-baseline] [--lower-floor <eval|metric|slice> ...] [--accept-failure <suite|id> ...] [--reason "..."] [--pass-mark <metric>=<mark> ...] [--keep-report] [--threshold N] [--outputPath file] [--hideTable] [--noCache]
+export const EVAL_USAGE = `Usage: pnpm eval [filter] [--verbose] [--explain-target] [--update-baseline] [--lower-floor <eval|metric|slice> ...] [--accept-failure <suite|id> ...] [--reason "..."] [--pass-mark <metric>=<mark> ...] [--keep-report] [--trials N] [--max-flip-rate R] [--dry-run] [--max-cost AMOUNT] [--no-cache] [--threshold N] [--outputPath file] [--hideTable] [--noCache]
 
 ${FILTER_HELP}
   --verbose               print Evalite's own output as it comes: its start and summary lines, the console
@@ -35,13 +35,23 @@ ${FILTER_HELP}
   --pass-mark <metric>=<mark>  the value at which a case's metric passes, for this run (repeatable; '*' sets the
                           default; the baseline's passMarks otherwise, 0.5 by default)
   --keep-report           write the report set to <reports>/kept/, which git does not ignore
+  --trials N              run every case N times: per case the spread and whether it flips, per judged metric and
+                          method the flip rate; a judged metric flipping on more than --max-flip-rate of its cases
+                          is unstable and fails the run (default 1)
+  --max-flip-rate R       the flip rate (0..1) above which a judged metric is unstable (default 0.1)
+  --dry-run               make no model call: run every eval with placeholder replies and print the calls per role and
+                          model it would make, with estimated tokens and cost; scores nothing, writes nothing
+  --max-cost AMOUNT       a budget in dollars: a model call whose estimated cost would pass it is not made, and the run
+                          fails saying so, keeping what was scored (every model needs a price: evals/model-prices.json,
+                          EVAL_PRICES)
+  --no-cache              every model call goes to the model: the model cache is neither read nor written (EVAL_CACHE=off)
   --threshold N           make Evalite's mean over every score (percent) part of the verdict for this run
   --outputPath file       also write this run's results there, as Evalite's JSON export
   --hideTable             Evalite: no table of cases, even with --verbose
-  --noCache               Evalite: cacheEnabled false (in 1.0.0-beta.16 only cache-hit reporting stops; the cache is still used)
+  --noCache               Evalite's spelling of --no-cache: also Evalite's cacheEnabled false
 
 Environment: EVAL_BASELINE (default evals/baseline.json), EVAL_REPORTS_DIR (default reports/),
-EVAL_ENGINE_OPTIONS, EVAL_DATASET, EVAL_TARGET and its companions (docs/targets.md), EVALITE_STORAGE, EVALITE_PORT.`;
+EVAL_ENGINE_OPTIONS, EVAL_DATASET, EVAL_TARGET and its companions (docs/targets.md), EVALITE_STORAGE, EVALITE_PORT, EVAL_CACHE (off), EVAL_CACHE_FILE, EVAL_PRICES.`;
 
 /** The options of Evalite's runner that its flags set. */
 export type EvaliteRunOptions = Pick<Parameters<typeof runEvalite>[0], "hideTable" | "cacheEnabled">;
@@ -69,6 +79,11 @@ const OPTIONS = {
   "pass-mark": { type: "string", multiple: true },
   reason: { type: "string" },
   "keep-report": { type: "boolean" },
+  trials: { type: "string" },
+  "max-flip-rate": { type: "string" },
+  "dry-run": { type: "boolean" },
+  "max-cost": { type: "string" },
+  "no-cache": { type: "boolean" },
   threshold: { type: "string" },
   outputPath: { type: "string" },
   hideTable: { type: "boolean" },
@@ -103,6 +118,16 @@ export interface EvalArgs {
   passMarks: Array<{ metric: string; mark: number }>;
   reason: string | null;
   keepReport: boolean;
+  /** `--trials N`: Evalite's trial count for this run. */
+  trials: number;
+  /** `--max-flip-rate`: the flip rate above which a judged metric is unstable; null for the default. */
+  maxFlipRate: number | null;
+  /** `--dry-run`: no model call; the calls are counted and estimated. */
+  dryRun: boolean;
+  /** `--max-cost`, in dollars; null for no budget. */
+  maxCost: number | null;
+  /** `--no-cache` (or `--noCache`): the model cache is neither read nor written. */
+  noCache: boolean;
   /** `--threshold`, in percent: binding when given. */
   threshold: number | null;
   outputPath: string | null;
@@ -127,12 +152,23 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
     passMarks: (values["pass-mark"] ?? []).map(parsePassMark),
     reason: values.reason?.trim() ?? null,
     keepReport: values["keep-report"] ?? false,
+    trials: values.trials === undefined ? 1 : countOf("--trials", values.trials),
+    maxFlipRate: values["max-flip-rate"] === undefined ? null : shareOf("--max-flip-rate", values["max-flip-rate"]),
+    dryRun: values["dry-run"] ?? false,
+    maxCost: values["max-cost"] === undefined ? null : amountOf("--max-cost", values["max-cost"]),
+    noCache: (values["no-cache"] ?? false) || (values.noCache ?? false),
     threshold: values.threshold === undefined ? null : percentage(values.threshold),
     outputPath: values.outputPath ?? null,
     filter,
     evalite,
   };
   if (args.reason !== null && args.reason === "") throw new ConfigError(`--reason must not be empty`);
+  if (args.dryRun && (args.updateBaseline || args.lowerFloors.length > 0 || args.acceptFailures.length > 0))
+    throw new ConfigError(
+      `--dry-run scores nothing, so it cannot change the baseline (drop --update-baseline, --lower-floor, --accept-failure)`,
+    );
+  if (args.dryRun && args.maxCost !== null)
+    throw new ConfigError(`--dry-run makes no call, so --max-cost has nothing to hold: use one or the other`);
   if (args.lowerFloors.length > 0 && args.reason === null) throw new ConfigError(`--lower-floor needs --reason "why the floor may drop"`);
   if (args.acceptFailures.length > 0 && args.reason === null)
     throw new ConfigError(`--accept-failure needs --reason "why the case may fail"`);
@@ -165,6 +201,27 @@ function suggestion(name: string, options: ParseArgsConfig["options"] & {}): str
   return meant ? ` (did you mean --${meant}?)` : "";
 }
 
+function countOf(flag: string, raw: string): number {
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < 1 || n > 100)
+    throw new ConfigError(`${flag} must be a whole number from 1 to 100 (got ${quoteInput(raw, { bare: true })})`);
+  return n;
+}
+
+function shareOf(flag: string, raw: string): number {
+  const n = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(n) || n < 0 || n > 1)
+    throw new ConfigError(`${flag} must be a share from 0 to 1 (got ${quoteInput(raw, { bare: true })})`);
+  return n;
+}
+
+function amountOf(flag: string, raw: string): number {
+  const n = Number(raw.trim().replace(/^\$/, ""));
+  if (raw.trim() === "" || !Number.isFinite(n) || n < 0)
+    throw new ConfigError(`${flag} must be an amount in dollars ≥ 0, e.g. 0.50 (got ${quoteInput(raw, { bare: true })})`);
+  return n;
+}
+
 function percentage(raw: string): number {
   const n = Number(raw);
   if (raw.trim() === "" || !Number.isFinite(n) || n < 0 || n > 100)
@@ -187,11 +244,12 @@ export function selectFiles(root: string, filter: string): string[] {
   return selected;
 }
 
-export const WATCH_USAGE = `Usage: pnpm eval:watch [filter] [--hideTable] [--noCache]
+export const WATCH_USAGE = `Usage: pnpm eval:watch [filter] [--hideTable] [--no-cache]
 
 ${FILTER_HELP}
   --hideTable             Evalite: no table of cases after a run of one eval file
-  --noCache               Evalite: cacheEnabled false (in 1.0.0-beta.16 only cache-hit reporting stops; the cache is still used)
+  --no-cache              every model call goes to the model: the model cache is neither read nor written
+  --noCache               Evalite's spelling of --no-cache: also Evalite's cacheEnabled false
 
 Watch mode is not gated: no floors, ceilings or case verdicts (pnpm eval gives the verdict).
 Environment: EVAL_ENGINE_OPTIONS, EVAL_DATASET, EVALITE_STORAGE, EVALITE_PORT.`;
@@ -200,12 +258,15 @@ const WATCH_OPTIONS = {
   help: { type: "boolean", short: "h" },
   hideTable: { type: "boolean" },
   noCache: { type: "boolean" },
+  "no-cache": { type: "boolean" },
 } as const satisfies ParseArgsConfig["options"];
 
 export interface WatchArgs {
   help: boolean;
   filter: string | null;
   evalite: EvaliteRunOptions;
+  /** `--no-cache` (or `--noCache`): the model cache is neither read nor written. */
+  noCache: boolean;
 }
 
 /** `pnpm eval:watch`'s command line: a filter and Evalite's flags; a gate's flag is refused, saying where it belongs. */
@@ -218,5 +279,5 @@ export function parseWatchArgs(argv: readonly string[]): WatchArgs {
   const { values, positionals } = parseArgs({ args: [...argv], options: WATCH_OPTIONS, allowPositionals: true, strict: true });
   const filter = oneFilter(positionals);
   const evalite = evaliteOptions(values);
-  return { help: values.help ?? false, filter, evalite };
+  return { help: values.help ?? false, filter, evalite, noCache: (values["no-cache"] ?? false) || (values.noCache ?? false) };
 }

@@ -1,13 +1,20 @@
 /**
  * The models of an eval run: the engine's model selection from the environment (offline unless
- * configured; see docs/engine.md), with every language model wrapped by Evalite's AI SDK wrapper so
- * generation and judge calls are traced and cached. Evalite's cache key ignores the trial index, so
- * `trialHeaders` gives each trial of a case its own header and therefore its own cache entry.
+ * configured; see docs/engine.md), with every model wrapped by helpers/model-calls.ts in the role
+ * it plays — answerer per preset, expander, judge, embedder — so each call is cached
+ * (helpers/model-cache.ts), counted with its tokens and cost, held to `--max-cost`, estimated
+ * instead of made under `--dry-run`, and traced to Evalite. The cache key includes every call
+ * option, headers too, so `trialHeaders` gives each trial of a case its own entry.
  */
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { wrapAISDKModel } from "evalite/ai-sdk";
 import { describeModels, engineModelOptions, EXTRACTIVE_ANSWERER, selectModels, type ModelSelection } from "@hybrid-search/engine/models";
 import { DeterministicExpander, type EngineOptions, HeuristicReranker } from "@hybrid-search/engine";
+import { ConfigError } from "@hybrid-search/eval-gate";
+import { mergePrices, type PriceTable, readPrices } from "@hybrid-search/eval-gate/usage";
+import { join, relative, resolve } from "node:path";
+import { REPO_ROOT } from "./fixtures/paths.js";
+import { cacheEnabled, cacheFile, openModelCache } from "./model-cache.js";
+import { type CallSettings, instrumentEmbeddingModel, instrumentLanguageModel } from "./model-calls.js";
 
 export interface EvalModels {
   selection: ModelSelection;
@@ -19,6 +26,8 @@ export interface EvalModels {
   description: string;
   /** Model ids by role, as recorded in run info and reports. */
   ids: Record<string, string | null>;
+  /** How every call is cached, budgeted and recorded. */
+  calls: CallSettings;
 }
 
 let cached: EvalModels | undefined;
@@ -26,17 +35,63 @@ let cached: EvalModels | undefined;
 export function evalModels(env: NodeJS.ProcessEnv = process.env): EvalModels {
   if (cached && env === process.env) return cached;
   const selection = selectModels(env);
-  const wrap = (m: LanguageModelV3): LanguageModelV3 => wrapAISDKModel(m) as LanguageModelV3;
+  const calls = callSettings(env, selection);
+  const wrap = (m: LanguageModelV3, role: string): LanguageModelV3 => instrumentLanguageModel(m, role, calls);
   const judge = selection.judgeModel();
+  const engine = engineModelOptions(selection, wrap);
+  if (engine.embedder) engine.embedder = instrumentEmbeddingModel(engine.embedder, calls);
   const models: EvalModels = {
     selection,
-    engine: engineModelOptions(selection, wrap),
-    judge: judge ? wrap(judge) : undefined,
+    engine,
+    judge: judge ? wrap(judge, "judge") : undefined,
     description: describeModels(selection),
     ids: modelIds(selection),
+    calls,
   };
   if (env === process.env) cached = models;
   return models;
+}
+
+/** The shipped price table. */
+export const PRICES_PATH = join(REPO_ROOT, "evals/model-prices.json");
+
+/** The price table in force: the shipped one, with `EVAL_PRICES` (a file of the same schema) on top; a bad file is one line. */
+export function priceTable(env: NodeJS.ProcessEnv = process.env): { prices: PriceTable; override: string | null } {
+  const shipped = readPrices(PRICES_PATH, "evals/model-prices.json");
+  const path = env.EVAL_PRICES?.trim();
+  if (!path) return { prices: shipped, override: null };
+  const shown = relative(process.cwd(), resolve(path)) || path;
+  return { prices: mergePrices(shipped, readPrices(resolve(path), `EVAL_PRICES: ${shown}`)), override: shown };
+}
+
+/** `EVAL_MAX_COST` in dollars, or null; anything but a non-negative number is one line. */
+export function maxCostFrom(env: NodeJS.ProcessEnv = process.env): number | null {
+  const raw = env.EVAL_MAX_COST?.trim();
+  if (!raw) return null;
+  const n = Number(raw.replace(/^\$/, ""));
+  if (!Number.isFinite(n) || n < 0) throw new ConfigError(`--max-cost (EVAL_MAX_COST) must be an amount in dollars ≥ 0 (got "${raw}")`);
+  return n;
+}
+
+/** How this process's model calls are cached, budgeted and recorded, from the environment `pnpm eval` sets. */
+function callSettings(env: NodeJS.ProcessEnv, selection: ModelSelection): CallSettings {
+  if (selection.mode === "offline")
+    return {
+      cache: null,
+      dryRun: false,
+      maxCost: null,
+      prices: { currency: "USD", per: "1M tokens", source: "", retrieved: "", models: {} },
+      usageFile: null,
+      endpoint: null,
+    };
+  return {
+    cache: cacheEnabled(env) ? openModelCache(cacheFile(env)) : null,
+    dryRun: env.EVAL_DRY_RUN === "1",
+    maxCost: maxCostFrom(env),
+    prices: priceTable(env).prices,
+    usageFile: env.EVAL_USAGE_FILE?.trim() || null,
+    endpoint: selection.endpoint,
+  };
 }
 
 /** The offline components' ids as the engine records them (the reranker's as `provider/modelId`, like its trace). */
@@ -67,10 +122,17 @@ const trials = new Map<string, number>();
 
 /**
  * Headers that make this call distinct per trial of a case: the n-th call for `caseKey` in this
- * process is trial n. Evalite's cache then stores each trial's answer instead of replaying the first.
+ * process is trial n. The model cache then stores each trial's answer instead of replaying the first.
  */
 export function trialHeaders(caseKey: string): Record<string, string> {
   const n = (trials.get(caseKey) ?? 0) + 1;
   trials.set(caseKey, n);
   return { "x-eval-trial": String(n) };
+}
+
+/** The model ids a run with this selection calls that the price table has no price for. */
+export function unpricedModels(selection: ModelSelection, prices: PriceTable): string[] {
+  if (selection.mode === "offline") return [];
+  const ids = [...Object.values(selection.ids.presets ?? {}), selection.ids.judge, selection.ids.expansion, selection.ids.embedder];
+  return [...new Set(ids.filter((id): id is string => id !== null && prices.models[id] === undefined))];
 }

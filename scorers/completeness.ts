@@ -26,7 +26,7 @@ export interface CompletenessOptions {
   timeoutMs?: number;
 }
 
-const COMPLETENESS_SCHEMA: JSONSchema7 = {
+export const COMPLETENESS_SCHEMA: JSONSchema7 = {
   type: "object",
   properties: {
     reasoning: { type: "string", description: "What the answer covers, topic by topic." },

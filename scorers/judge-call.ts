@@ -9,6 +9,11 @@
  * labeled — never a 0, 1 or NaN standing in for a failed judgment (`judgedGrade` does both for a
  * grade). Every judged score passes through `askJudge`, so what belongs to each call — its tokens
  * and cost, its agreement with other trials or with human labels — has one place to go.
+ *
+ * The judge model comes wrapped (helpers/model-calls.ts): a reply from the suite's model cache says
+ * so, and the grade carries `cached: true`. A judge call that `--dry-run` counted instead of
+ * making (`DryRunCall`) or that `--max-cost` refused (`BudgetExceededError`) is not retried: the
+ * grade falls back to the heuristic at once, labelled with why.
  */
 import type { JSONSchema7, LanguageModelV3 } from "@ai-sdk/provider";
 import type { Grade } from "./answer/grade.js";
@@ -33,7 +38,15 @@ export interface JudgeRequest<T> {
   _type?: T;
 }
 
-export type JudgeOutcome<T> = { ok: true; value: T; attempts: number; retriedAfter?: string } | { ok: false; errors: string[] };
+export type JudgeOutcome<T> =
+  | { ok: true; value: T; attempts: number; retriedAfter?: string; cached: boolean }
+  | { ok: false; errors: string[] };
+
+/** A call not made on purpose — counted by `--dry-run`, refused by `--max-cost` (helpers/model-calls.ts): retrying cannot help. */
+const notMade = (error: unknown): boolean => {
+  const name = (error as { name?: unknown })?.name;
+  return name === "BudgetExceededError" || name === "DryRunCall";
+};
 
 /** `provider/modelId` of a judge, as metadata records it. */
 export function judgeId(judge: LanguageModelV3): string {
@@ -66,7 +79,7 @@ export async function askJudge<T>(request: JudgeRequest<T>): Promise<JudgeOutcom
     // served the first attempt's cached output, so the retry says which attempt it is.
     const headers = attempt === 1 ? request.headers : { ...request.headers, "x-judge-attempt": String(attempt) };
     try {
-      const { object } = await generateObject({
+      const { object, providerMetadata } = await generateObject({
         model: request.judge,
         schema,
         schemaName: request.name,
@@ -78,9 +91,11 @@ export async function askJudge<T>(request: JudgeRequest<T>): Promise<JudgeOutcom
         abortSignal: AbortSignal.timeout(request.timeoutMs),
         ...(headers ? { headers } : {}),
       });
-      return { ok: true, value: object, attempts: attempt, ...(errors.length > 0 ? { retriedAfter: errors[0] } : {}) };
+      const cached = providerMetadata?.evalCache?.hit === true;
+      return { ok: true, value: object, attempts: attempt, cached, ...(errors.length > 0 ? { retriedAfter: errors[0] } : {}) };
     } catch (error) {
       errors.push(describeError(error));
+      if (notMade(error)) break;
     }
   }
   return { ok: false, errors };
@@ -97,6 +112,7 @@ export async function judgedGrade<T>(request: JudgeRequest<T>, read: (judgment: 
   const grade = read(outcome.value);
   grade.metadata.judgeModel = judgeId(request.judge);
   grade.metadata.attempts = outcome.attempts;
+  grade.metadata.cached = outcome.cached;
   if (outcome.retriedAfter !== undefined) grade.metadata.retriedAfter = outcome.retriedAfter;
   return grade;
 }
@@ -108,7 +124,7 @@ export function withJudgeFallback(fallback: Grade, judge: LanguageModelV3, error
     judgeModel: judgeId(judge),
     judgeError: errors[errors.length - 1],
     judgeErrors: errors,
-    attempts: JUDGE_ATTEMPTS,
+    attempts: errors.length,
   });
   return fallback;
 }

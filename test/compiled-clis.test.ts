@@ -90,6 +90,17 @@ describe("the compiled CLIs, spawned as pnpm runs them", () => {
     expectOneLineError(run("eval:export", ["--runId", "0"], ROOT), /^eval:export: --runId must be a positive integer, got "0"$/m);
   });
 
+  it("pnpm eval:calibrate: help on stdout with exit 0, a bad argument or labels file in one line with exit 2", () => {
+    const help = run("eval:calibrate", ["--help"], ROOT);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: pnpm eval:calibrate <labels\.jsonl> /);
+    expectOneLineError(run("eval:calibrate", ["a.jsonl", "b.jsonl"], ROOT), /^eval:calibrate: one labels file is needed, got 2; Usage: /);
+    expectOneLineError(
+      run("eval:calibrate", ["no-such-labels.jsonl"], ROOT),
+      /^eval:calibrate: no-such-labels\.jsonl: cannot be read \(ENOENT\)$/m,
+    );
+  });
+
   it("pnpm eval:init: writes a starter dataset into a folder relative to its working folder; a bad argument is one line", () => {
     const dir = join(scratch, "init");
     mkdirSync(dir);

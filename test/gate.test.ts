@@ -335,9 +335,9 @@ describe("pnpm eval gates on per-metric floors", () => {
     expect(ceiling.stderr).toMatch(
       /^eval: .*ceiling\.json: \/ceilings\/offline\/Hybrid query \(balanced\)\/all: must be a number of milliseconds > 0 \(got "fast"\)\n$/,
     );
-    const flag = await refused(["query", "--no-cache"]);
+    const flag = await refused(["query", "--dryRun"]);
     expect(flag.code).toBe(2);
-    expect(flag.stderr).toBe("eval: unknown flag --no-cache (did you mean --noCache?); pnpm eval --help lists the flags\n");
+    expect(flag.stderr).toBe("eval: unknown flag --dryRun (did you mean --dry-run?); pnpm eval --help lists the flags\n");
     expect(flag.stdout).toBe("");
     // Checked before Evalite starts: one line of ours (Evalite's CLI printed its own after ~20 s), and
     // Evalite never opened its storage.

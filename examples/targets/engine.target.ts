@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Engine } from "@hybrid-search/engine";
 import { defineTarget } from "@hybrid-search/target-contract/define-target";
-import type { SearchRequest } from "@hybrid-search/target-contract/types";
+import type { SearchRequest, SearchResponse } from "@hybrid-search/target-contract/types";
 
 let engine: Engine | undefined;
 
@@ -35,6 +35,25 @@ function opened(): Engine {
  */
 const options = ({ query: _query, mode: _mode, collection: _collection, ...rest }: SearchRequest) => rest;
 
+/**
+ * A response with each hit as the contract's fields, the engine's values. Not the engine's hit
+ * objects as they are: a hit makes its snippet when it is first read (an analysis of the passage
+ * text), and the suite checks every field a module returns, so each call would make ten snippets
+ * that nothing reads; the in-process engine is never asked for one either.
+ */
+function ranked({ results, ...rest }: SearchResponse): SearchResponse {
+  return {
+    ...rest,
+    results: results.map(({ docId, score, passageId, title, validity }) => ({
+      docId,
+      score,
+      passageId,
+      title,
+      ...(validity ? { validity } : {}),
+    })),
+  };
+}
+
 export default defineTarget({
   name: "engine-module",
   trace: true,
@@ -49,11 +68,11 @@ export default defineTarget({
     },
   },
   search: {
-    search: (request) => opened().search(request.query, options(request)),
-    vsearch: (request) => opened().vsearch(request.query, options(request)),
-    fast: (request) => opened().query(request.query, { ...options(request), tier: "fast" }),
-    balanced: (request) => opened().query(request.query, { ...options(request), tier: "balanced" }),
-    thorough: (request) => opened().query(request.query, { ...options(request), tier: "thorough" }),
+    search: (request) => ranked(opened().search(request.query, options(request))),
+    vsearch: async (request) => ranked(await opened().vsearch(request.query, options(request))),
+    fast: async (request) => ranked(await opened().query(request.query, { ...options(request), tier: "fast" })),
+    balanced: async (request) => ranked(await opened().query(request.query, { ...options(request), tier: "balanced" })),
+    thorough: async (request) => ranked(await opened().query(request.query, { ...options(request), tier: "thorough" })),
   },
   ask: ({ question, collection: _collection, ...rest }) => opened().ask(question, rest),
   expand: async ({ query }) => {

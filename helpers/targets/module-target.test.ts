@@ -79,6 +79,32 @@ describe("a target module", () => {
     );
   });
 
+  it("aborts a call's signal when the suite stops waiting, whether the module read it at once or reads it later", async () => {
+    const seen = globalThis as { signalSeen?: Record<string, { aborted: boolean; reason: string }> };
+    seen.signalSeen = {};
+    const target = await openModuleTarget(
+      moduleFile(
+        "signal.target.mjs",
+        `const seen = globalThis.signalSeen;
+        const record = (key, signal) => { seen[key] = { aborted: signal.aborted, reason: String(signal.reason?.message) }; };
+        export default { name: "signal", search: { search: ({ query }, context) => {
+          if (query === "at once") {
+            const signal = context.signal;
+            signal.addEventListener("abort", () => record(query, signal));
+          } else setTimeout(() => record(query, context.signal), 400);
+          return new Promise(() => {});
+        } } };`,
+      ),
+    );
+    for (const query of ["at once", "later"])
+      await expect(target.search({ id: "q", query, mode: "search", limit: 1 })).rejects.toThrow("did not settle within 300 ms");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(seen.signalSeen).toEqual({
+      "at once": { aborted: true, reason: "no answer within 300 ms" },
+      later: { aborted: true, reason: "no answer within 300 ms" },
+    });
+  });
+
   it("refuses with one line naming the file: no such file, not a module path, a syntax error, a throw while loading, a wrong definition", async () => {
     expect(() => moduleTargetConfig(join(outside, "missing.ts"), {})).toThrow(ConfigError);
     expect(() => moduleTargetConfig(join(outside, "missing.ts"), {})).toThrow(/^EVAL_TARGET .*missing\.ts: no such file/);

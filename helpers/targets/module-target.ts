@@ -36,6 +36,7 @@ import { ConfigError } from "@hybrid-search/eval-gate";
 import * as contract from "@hybrid-search/target-contract";
 import * as defineTargetModule from "@hybrid-search/target-contract/define-target";
 import {
+  type CallContext,
   type Capability,
   definedModes,
   type TargetDefinition,
@@ -180,25 +181,13 @@ export async function openModuleTarget(config: ModuleTargetConfig): Promise<Modu
     timeoutMs = config.timeoutMs,
   ): Promise<{ value: Response; clientMs: number }> =>
     limiter.run(async () => {
-      const controller = new AbortController();
-      let timer: NodeJS.Timeout | undefined;
       const started = performance.now();
       let value: Response;
       try {
-        value = await Promise.race([
-          Promise.resolve().then(() => fn(request, { signal: controller.signal })),
-          new Promise<never>((_, reject) => {
-            timer = setTimeout(() => {
-              controller.abort(new Error(`no answer within ${timeoutMs} ms`));
-              reject(new TargetError("timeout", `did not settle within ${timeoutMs} ms`));
-            }, timeoutMs);
-          }),
-        ]);
+        value = await settledWithin(fn, request, timeoutMs);
       } catch (error) {
         if (error instanceof TargetError) throw new TargetError(error.reason, `${label}: ${what}: ${error.message}`);
         throw new TargetError("threw", redact(`${label}: ${what}: threw ${firstLine(error)}`));
-      } finally {
-        clearTimeout(timer);
       }
       const clientMs = performance.now() - started;
       const problems = contractProblems(message, value);
@@ -261,6 +250,58 @@ export async function openModuleTarget(config: ModuleTargetConfig): Promise<Modu
     },
   };
 }
+
+/**
+ * What `fn` returns for `request`: its value, or a promise that rejects with a TargetError
+ * (`timeout`) when what it returned has not settled within `timeoutMs`. A value returned at once
+ * needs no timer. The call's `signal` is made when the module first reads it — an AbortSignal
+ * costs tens of microseconds, as much as a fast search, and most modules never read it — and is
+ * aborted once the suite stops waiting (read after that, it is made aborted).
+ */
+function settledWithin<Request, Response>(
+  fn: Capability<Request, Response>,
+  request: Request,
+  timeoutMs: number,
+): Response | Promise<Response> {
+  let controller: AbortController | undefined;
+  let expired: Error | undefined;
+  const context: CallContext = {
+    get signal() {
+      controller ??= new AbortController();
+      if (expired) controller.abort(expired);
+      return controller.signal;
+    },
+  };
+  const returned = fn(request, context);
+  if (!isThenable(returned)) return returned;
+  return new Promise<Response>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      expired = new Error(`no answer within ${timeoutMs} ms`);
+      controller?.abort(expired);
+      reject(new TargetError("timeout", `did not settle within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const stop = () => clearTimeout(timer);
+    try {
+      returned.then(
+        (value) => {
+          stop();
+          resolve(value);
+        },
+        (error: unknown) => {
+          stop();
+          reject(error);
+        },
+      );
+    } catch (error) {
+      // A thenable whose `then` throws.
+      stop();
+      reject(error);
+    }
+  });
+}
+
+const isThenable = <T>(value: T | PromiseLike<T>): value is PromiseLike<T> =>
+  typeof (value as { then?: unknown } | null)?.then === "function";
 
 /** `value` with every secret replaced, when it holds one (a module echoing a credential). */
 function redacted<T>(value: T, secrets: readonly string[]): T {

@@ -318,13 +318,22 @@ describe("bounded cost of a run", () => {
     "a document of any shape indexes in time linear in its length: %s",
     async (name) => {
       await indexTimed(name, shapes(1_000)[name]!); // loads the analyzer, stemmers and embedder once
-      const short = await indexTimed(name, shapes(10_000)[name]!);
-      const long = await indexTimed(name, shapes(100_000)[name]!);
+      // The fastest of a few runs each: a busy machine only ever adds time, so the minimum is the
+      // cost. Ten times the text costs about ten times the time when linear (headings.md, the
+      // steepest shape, about 26 times on a quiet machine) and a hundred times when quadratic; the
+      // bound sits between them.
+      const fastest = async (size: number, runs: number) => {
+        let best = Number.POSITIVE_INFINITY;
+        for (let i = 0; i < runs; i++) best = Math.min(best, await indexTimed(name, shapes(size)[name]!));
+        return best;
+      };
+      const short = await fastest(10_000, 3);
+      const long = await fastest(100_000, 2);
       expect(long, `100,000 characters took ${long.toFixed(0)} ms, 10,000 took ${short.toFixed(0)} ms`).toBeLessThan(
-        Math.max(30 * short, 500),
+        Math.max(45 * short, 500),
       );
     },
-    120_000,
+    300_000,
   );
 
   it("a text file over 500 MiB is refused by its size, before it is read", async () => {

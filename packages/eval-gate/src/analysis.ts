@@ -47,6 +47,8 @@ export interface RunAnalysis {
   passMarks: PassMarks;
   /** The cases the target or a model failed to answer, in case order. */
   faults: Fault[];
+  /** Every case with its trials' scores, as read from Evalite's output (judge stability reads each trial's method). */
+  records: CaseRecord[];
 }
 
 /** `expectedMetrics`: an eval's floored metrics, so a case whose task threw counts on them even when no case of its suite scored. */
@@ -70,6 +72,7 @@ export function analyzeRun(
     passMarks,
     // caseOutcomes keeps the records' order, and verdictUnits has set each case's unit.
     faults: records.flatMap((record, i) => faultOf(record, cases[i]!)),
+    records,
   };
 }
 

@@ -303,3 +303,88 @@ describe("faultReasons", () => {
     expect(faultReasons([])).toEqual([]);
   });
 });
+
+describe("the judge's trust and the run's cost in the verdict", () => {
+  /** A triad suite whose Faithfulness, judged by the model, alternates 1, 0 over three trials of each case. */
+  const flipping = (cases: number): Evalite.Exported.Output =>
+    output([
+      suite(
+        "Answers: RAG triad [slim]",
+        Array.from({ length: cases }, (_, i) =>
+          [1, 0, 1].map((score) =>
+            evalRow({
+              input: { id: `a${i + 1}`, question: "How?" },
+              output: { answer: "x" },
+              scores: [
+                {
+                  id: 1,
+                  name: "Faithfulness",
+                  score,
+                  metadata: { grader: "faithfulness", method: "llm-judge", status: "scored", cached: false },
+                  createdAt: "2026-11-29 12:00:00",
+                },
+              ],
+            }),
+          ),
+        ).flat(),
+        { group: "Answers: RAG triad", name: "slim" },
+      ),
+    ]);
+
+  it("a judged metric flipping on every case is unstable: the run fails, the report lists it with its flipping cases", () => {
+    const judged = judgeRun(recordedRun(flipping(3)), emptyBaseline(), gateOptions()) as Judged;
+    expect(judged.exitStatus).toBe(1);
+    expect(judged.report.statusReasons.join("\n")).toMatch(
+      /1 judged metric\(s\) unstable over trials, not a gate: Answers: RAG triad \[slim\] › Faithfulness \(llm-judge\) flips on 3 of 3 cases \(100 % > 10 %\)/,
+    );
+    expect(judged.report.variance?.judge?.metrics[0]).toMatchObject({
+      method: "llm-judge",
+      cases: 3,
+      trials: 3,
+      flipRate: 1,
+      unstable: true,
+    });
+    expect(judged.report.variance?.judge?.metrics[0]?.flipped.map((f) => f.id)).toEqual(["a1", "a2", "a3"]);
+    // A limit above the flip rate: measured, reported, not unstable.
+    const lenient = judgeRun(recordedRun(flipping(3)), emptyBaseline(), gateOptions({ maxFlipRate: 1 })) as Judged;
+    expect(lenient.report.statusReasons.join("\n")).not.toMatch(/unstable/);
+    expect(lenient.report.variance?.judge?.metrics[0]?.unstable).toBe(false);
+  });
+
+  it("a budget stop fails the run saying so; usage and the judge lines are in the report", () => {
+    const usage = {
+      estimated: false,
+      rows: [],
+      total: {
+        calls: 3,
+        cacheHits: 1,
+        refused: 2,
+        inputTokens: 300,
+        outputTokens: 60,
+        cachedInputTokens: 0,
+        unreported: 0,
+        cost: 0.01,
+        unknownCostModels: [],
+      },
+      prices: { source: "test", retrieved: "2026-12-01", override: null },
+      budget: { maxCost: 0.01, spent: 0.0098, refused: 2, firstRefused: "judge mock/judge-1" },
+    };
+    const judged = judgeRun(recordedRun(search([1, 1]), { usage }), emptyBaseline(), gateOptions()) as Judged;
+    expect(judged.exitStatus).toBe(1);
+    expect(judged.report.statusReasons[0]).toBe(
+      "--max-cost $0.01 reached: 2 model call(s) not made (the first: judge mock/judge-1); spent $0.0098; what was scored before is kept",
+    );
+    expect(judged.report.usage).toEqual(usage);
+    const withJudge = judgeRun(recordedRun(flipping(1)), emptyBaseline(), {
+      ...gateOptions({ maxFlipRate: 1 }),
+      judge: {
+        methods: [{ method: "llm-judge", model: "mock/judge-1", judgeConfig: "abc" }],
+        calibration: null,
+        calibrationPath: "evals/judge-calibration.json",
+      },
+    }) as Judged;
+    expect(withJudge.report.judge.calibration).toEqual([
+      "judge: llm-judge mock/judge-1, κ never measured against human labels (pnpm eval:calibrate <labels>)",
+    ]);
+  });
+});

@@ -54,6 +54,9 @@ import {
   type RunVerdict,
 } from "./report.js";
 import type { RunInfo, SkippedEval } from "./run-info.js";
+import { type Calibration, type JudgeMethod, judgeLine } from "./calibration.js";
+import { DEFAULT_MAX_FLIP_RATE, instabilityReasons, type JudgeStability, judgeStability } from "./judge-stability.js";
+import { dollars, type UsageSummary } from "./usage.js";
 
 /** What one run measured, as bin/eval-verdict.ts reads it back after Evalite ran. */
 export interface RecordedRun {
@@ -76,6 +79,8 @@ export interface RecordedRun {
   filter: string | null;
   /** The dataset's own thresholds (dataset-gate.ts), when it brings them. */
   datasetGate?: DatasetGate | null;
+  /** Every model call's tokens and cost, per role and model (usage.ts); null when not recorded. */
+  usage?: UsageSummary | null;
 }
 
 /** A run in which Evalite recorded nothing: every eval file failed to load, or every eval was skipped. */
@@ -112,6 +117,14 @@ export interface GateOptions {
   upgradedFrom: number | null;
   /** The repository root: eval files are reported relative to it. */
   root: string;
+  /** The flip rate over trials above which a judged metric is unstable (judge-stability.ts). @default 0.1 */
+  maxFlipRate?: number;
+  /** The judge methods the run has (the heuristic; the judge model with its prompts' hash) and their calibration, for the judge lines. */
+  judge?: {
+    methods: ReadonlyArray<JudgeMethod & { judgeConfig: string | null }>;
+    calibration: Calibration | null;
+    calibrationPath: string;
+  };
 }
 
 /** What the gate decided about a run, and what to write and print. */
@@ -209,7 +222,20 @@ export function judgeRun(run: RecordedRun | UnrecordedRun, baseline: Baseline, o
           binding: false,
         };
   const datasetGate = run.datasetGate ? checkDatasetGate(run.datasetGate, analysis.units) : null;
-  const verdict = runVerdict({ analysis, evalite: run.evalite, output: run.output, evaliteThreshold, datasetGate, ...checks });
+  const graders = new Set(options.judgedGraders);
+  const stability = analysis.records.some((r) => r.trials.length > 1)
+    ? judgeStability(analysis.records, passMarks, graders, options.maxFlipRate ?? DEFAULT_MAX_FLIP_RATE)
+    : null;
+  const verdict = runVerdict({
+    analysis,
+    evalite: run.evalite,
+    output: run.output,
+    evaliteThreshold,
+    datasetGate,
+    ...checks,
+    stability,
+    usage: run.usage ?? null,
+  });
 
   let notRaised: string | null = null;
   if (options.updateBaseline) {
@@ -242,7 +268,10 @@ export function judgeRun(run: RecordedRun | UnrecordedRun, baseline: Baseline, o
     skipped: run.skipped,
     root: options.root,
     verdict,
-    judgedGraders: new Set(options.judgedGraders),
+    judgedGraders: graders,
+    stability,
+    usage: run.usage ?? null,
+    judgeLines: (used) => judgeLines(used, options.judge),
   });
   return {
     kind: "judged",
@@ -283,6 +312,18 @@ function raiseRefused(evalite: EvaliteVerdict, faults: readonly Fault[]): string
   return null;
 }
 
+/**
+ * The judge line of each judge method the run used (the heuristic, when any judged score was
+ * heuristic; the judge model, when any was judged by it): its κ from the calibration beside the
+ * baseline, or that it was never measured.
+ */
+function judgeLines(used: { heuristic: number; llmJudge: number }, judge: GateOptions["judge"]): string[] {
+  if (!judge) return [];
+  return judge.methods
+    .filter((m) => (m.method === "heuristic" ? used.heuristic > 0 : used.llmJudge > 0))
+    .map((m) => judgeLine(judge.calibration, m, undefined, judge.calibrationPath));
+}
+
 /** What the verdict is decided from: the analysis, what Evalite knew, and the checks against the baseline. */
 interface VerdictInputs {
   analysis: Pick<RunAnalysis, "cases" | "suites" | "faults">;
@@ -294,6 +335,8 @@ interface VerdictInputs {
   cases: CaseCheck;
   /** The dataset's own thresholds as this run held them; null when it brings none. */
   datasetGate: DatasetGateResult | null;
+  stability: JudgeStability | null;
+  usage: UsageSummary | null;
 }
 
 /** The verdict (module comment): every reason the run does not pass, in a fixed order; pass when there is none. */
@@ -308,6 +351,11 @@ function runVerdict(input: VerdictInputs): RunVerdict {
     if (failed.length === 0 && unloadedFiles.length === 0)
       reasons.push(`${failedTests} test(s) failed with no failed eval in Evalite's results`);
   }
+  const budget = input.usage?.budget;
+  if (budget && budget.refused > 0)
+    reasons.push(
+      `--max-cost ${dollars(budget.maxCost)} reached: ${budget.refused} model call(s) not made (the first: ${budget.firstRefused}); spent ${dollars(budget.spent)}; what was scored before is kept`,
+    );
   reasons.push(...nothingScored(input.analysis.cases));
   reasons.push(...faultReasons(input.analysis.faults));
   const regressed = regressions(input.cases).length;
@@ -316,6 +364,7 @@ function runVerdict(input: VerdictInputs): RunVerdict {
   if (fell > 0) reasons.push(`${fell} floor(s) fell or went missing`);
   const slow = ceilingFailures(input.ceilings).length;
   if (slow > 0) reasons.push(`${slow} latency ceiling(s) exceeded or went missing`);
+  reasons.push(...instabilityReasons(input.stability));
   if (input.evaliteThreshold.binding && evalite.thresholdMet === false)
     reasons.push(`Evalite's mean ${pct(evalite.mean)} is below --threshold ${input.evaliteThreshold.threshold} %`);
   const dataset = input.datasetGate ? datasetGateReason(input.datasetGate) : null;

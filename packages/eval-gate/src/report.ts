@@ -20,6 +20,8 @@ import type { RunInfo, SkippedEval } from "./run-info.js";
 import { percentile } from "./stats.js";
 import { type TargetCalls, targetCalls } from "./target-calls.js";
 import type { VerdictUnit } from "./verdicts.js";
+import type { JudgeStability } from "./judge-stability.js";
+import type { UsageSummary } from "./usage.js";
 
 export const REPORT_SCHEMA_VERSION = 2;
 
@@ -103,6 +105,12 @@ export interface ReportInput {
   verdict: RunVerdict;
   /** The graders a judge grades when one is configured: the suite names them (`judgeMode`). */
   judgedGraders: ReadonlySet<string>;
+  /** The judged metrics' self-consistency over trials (judge-stability.ts); null with one trial. */
+  stability?: JudgeStability | null;
+  /** The run's model calls: tokens, cache hits, cost per role and model (usage.ts). */
+  usage?: UsageSummary | null;
+  /** The judge lines (κ against human labels, or never measured) of the methods the run used. */
+  judgeLines?: (used: JudgeModeSummary) => string[];
 }
 
 /** Whether the run passed, its exit status, and why it did not pass (empty when it passed). */
@@ -202,7 +210,14 @@ export interface Report {
   verdicts: ReportVerdict[];
   /** Warnings about the golden data (not failures): questions whose expected answer shares almost no vocabulary with what was retrieved. */
   warnings: Array<{ kind: "golden-set"; suite: string; id: string; message: string }>;
-  variance: { maxTrials: number; flipped: Array<Pick<CaseOutcome, "suite" | "id" | "label"> & { trialOutcomes: Outcome[] }> } | null;
+  variance: {
+    maxTrials: number;
+    flipped: Array<Pick<CaseOutcome, "suite" | "id" | "label"> & { trialOutcomes: Outcome[] }>;
+    /** The judged metrics' flip rate and spread over trials, per suite and method; the unstable ones fail the run. */
+    judge?: JudgeStability | null;
+  } | null;
+  /** Every model call's tokens, cache hits and cost, per role and model; null when the run recorded none (absent before it was recorded). */
+  usage?: UsageSummary | null;
   /** The evals (or variants) the run's target could not run, each with why: reported, never scored (their floors are skipped). */
   skipped: SkippedEval[];
   /** Another target's ranking calls: client and target time, unjudged results (target-calls.ts); null in-process. */
@@ -215,6 +230,10 @@ export interface JudgeModeSummary {
   heuristic: number;
   /** Heuristic scores standing in for a judge that failed twice. */
   fallbacks: number;
+  /** Judged scores whose judge reply came from the model cache. */
+  cached?: number;
+  /** Per judge method the run used: its κ against human labels (judge-calibration.json beside the baseline), or that it was never measured. */
+  calibration?: string[];
 }
 
 /**
@@ -229,8 +248,10 @@ export function judgeMode(output: Evalite.Exported.Output, graders: ReadonlySet<
       for (const score of row.scores) {
         const m = (score.metadata ?? {}) as { method?: unknown; status?: unknown; grader?: unknown; fallbackFrom?: unknown };
         if (!graders.has(String(m.grader)) || m.status !== "scored") continue;
-        if (m.method === "llm-judge") summary.llmJudge++;
-        else if (m.method === "heuristic") {
+        if (m.method === "llm-judge") {
+          summary.llmJudge++;
+          if ((m as { cached?: unknown }).cached === true) summary.cached = (summary.cached ?? 0) + 1;
+        } else if (m.method === "heuristic") {
           summary.heuristic++;
           if (m.fallbackFrom === "llm-judge") summary.fallbacks++;
         }
@@ -305,7 +326,7 @@ export function buildReport(input: ReportInput): Report {
     git: input.git,
     args: input.args,
     mode: input.runInfo.mode,
-    judge: judgeMode(input.output, input.judgedGraders),
+    judge: withCalibration(judgeMode(input.output, input.judgedGraders), input.judgeLines),
     floorMode: input.floorMode,
     models: input.runInfo.models,
     fingerprint: input.runInfo.fingerprint,
@@ -395,11 +416,20 @@ export function buildReport(input: ReportInput): Report {
     ),
     variance:
       maxTrials > 1
-        ? { maxTrials, flipped: flipped.map((c) => ({ suite: c.suite, id: c.id, label: c.label, trialOutcomes: c.trialOutcomes! })) }
+        ? {
+            maxTrials,
+            flipped: flipped.map((c) => ({ suite: c.suite, id: c.id, label: c.label, trialOutcomes: c.trialOutcomes! })),
+            judge: input.stability ?? null,
+          }
         : null,
+    usage: input.usage ?? null,
     skipped: input.skipped,
     target: targetCalls(input.output),
   };
+}
+
+function withCalibration(summary: JudgeModeSummary, lines: ReportInput["judgeLines"]): JudgeModeSummary {
+  return lines ? { ...summary, calibration: lines(summary) } : summary;
 }
 
 /** Whether a floor or ceiling was held to this run: not when its eval did not run (a filter) or was skipped (the target lacks it). */

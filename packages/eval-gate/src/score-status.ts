@@ -34,6 +34,8 @@ export interface CountedScore {
   status: string;
   /** `metadata.method` when the scorer names one (`heuristic`, `llm-judge`). */
   method?: string;
+  /** `metadata.grader` when the scorer names one (the judged graders' ids: judge stability reads them). */
+  grader?: string;
   /** The verdict on the case, when this is a verdict score. */
   verdict?: ScoreVerdict;
   /** Why it was not scored, when the scorer says (`metadata.error`, or an expander's `metadata.fallback`). */
@@ -62,6 +64,7 @@ export function countScore(score: EvaliteScore): CountedScore {
   const metadata = typeof score.metadata === "object" && score.metadata !== null ? (score.metadata as Record<string, unknown>) : {};
   const counted: CountedScore = { metric: score.name, value: 0, status: "scored" };
   if (typeof metadata.method === "string") counted.method = metadata.method;
+  if (typeof metadata.grader === "string") counted.grader = metadata.grader;
   if (metadata.verdict !== undefined) {
     const verdict = readVerdict(metadata.verdict);
     if (verdict === null) {

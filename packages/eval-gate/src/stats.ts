@@ -132,3 +132,34 @@ export function holm(ps: readonly number[]): number[] {
   });
   return adjusted;
 }
+
+/**
+ * Percentile bootstrap interval of any statistic over `clusters` units resampled with replacement
+ * (seeded): each resample draws `clusters` unit indices and asks `statistic` for its value on
+ * them (a unit may be drawn several times and then counts as often). A case labelled by two people
+ * is one unit with both its labels, so the interval reflects how many cases were labelled, not how
+ * many labels. Resamples whose statistic is undefined (NaN: every drawn label in one category) are
+ * dropped; when more than half are, the interval is undefined ([NaN, NaN]), as it is with no units.
+ */
+export function bootstrapCI(
+  clusters: number,
+  statistic: (picks: readonly number[]) => number,
+  resamples = 2_000,
+  level = 0.95,
+  seed = SEED,
+): [number, number] {
+  if (clusters === 0) return [Number.NaN, Number.NaN];
+  const rng = mulberry32(seed);
+  const values: number[] = [];
+  const picks = new Array<number>(clusters);
+  for (let b = 0; b < resamples; b++) {
+    for (let i = 0; i < clusters; i++) picks[i] = Math.floor(rng() * clusters);
+    const v = statistic(picks);
+    if (!Number.isNaN(v)) values.push(v);
+  }
+  if (values.length * 2 < resamples) return [Number.NaN, Number.NaN];
+  values.sort((x, y) => x - y);
+  const tail = (1 - level) / 2;
+  const m = values.length;
+  return [values[Math.floor(tail * m)]!, values[Math.min(m - 1, Math.ceil((1 - tail) * m) - 1)]!];
+}

@@ -15,6 +15,8 @@
  *   the gate's verdict — brightgreen for a pass, red for a failure, lightgrey when not gated.
  *   Written only for a full run: a filtered run's pass rate is not the suite's.
  */
+import { stabilityLines } from "./judge-stability.js";
+import { usageLines } from "./usage.js";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FloorCheck } from "./floors.js";
@@ -202,6 +204,7 @@ export function markdownSummary(report: Report): string {
     }
     out(`- cases whose outcome flipped between trials: ${report.variance.flipped.length}`);
     for (const c of report.variance.flipped) out(`  - ${c.suite} ${c.id}: ${c.trialOutcomes.join(" / ")}`);
+    for (const line of stabilityLines(report.variance.judge ?? null)) out(line.startsWith("  ") ? `- ${line.trim()}` : `- ${line}`);
     out();
   }
   if (report.warnings.length > 0) {
@@ -271,8 +274,10 @@ function contextTable(report: Report, out: (line?: string) => number): void {
   const j = report.judge;
   if (j.mode !== "none")
     out(
-      `| judge | ${j.mode}: ${j.llmJudge} llm-judge, ${j.heuristic} heuristic${j.fallbacks > 0 ? ` (${j.fallbacks} fell back from a failed judge)` : ""} |`,
+      `| judge | ${j.mode}: ${j.llmJudge} llm-judge${j.cached ? ` (${j.cached} from the model cache)` : ""}, ${j.heuristic} heuristic${j.fallbacks > 0 ? ` (${j.fallbacks} fell back from a failed judge)` : ""} |`,
     );
+  for (const line of j.calibration ?? []) out(`| judge's agreement | ${cell(line.replace(/^judge: /, ""))} |`);
+  if (report.usage) out(`| model calls | ${cell(usageLines(report.usage)[0]!.replace(/^tokens: /, ""))} |`);
   const t = report.thresholds.evalite;
   out(
     t.threshold === null

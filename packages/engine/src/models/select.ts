@@ -259,17 +259,18 @@ export function redact(url: string): string {
 /**
  * Engine options for a selection: the embedding model, the reranking model, one language model per
  * preset for answers, the model expander, and the call policy of them all. `wrap` lets a caller (the
- * eval suite) wrap every language model, e.g. with Evalite's tracing and caching wrapper. Offline,
- * nothing is set and the engine's offline defaults apply.
+ * eval suite) wrap every language model, told the role it plays (`answerer:<preset>`, `expander`),
+ * e.g. to count its usage and cache its calls. Offline, nothing is set and the engine's offline
+ * defaults apply.
  */
 export function engineModelOptions(
   selection: ModelSelection,
-  wrap: (model: LanguageModelV3) => LanguageModelV3 = (m) => m,
+  wrap: (model: LanguageModelV3, role: string) => LanguageModelV3 = (m) => m,
   expanderOptions: ModelExpanderOptions = {},
 ): Pick<EngineOptions, "embedder" | "reranker" | "languageModels" | "expander" | "modelLimits"> {
   if (selection.mode === "offline") return {};
   const languageModels: Partial<Record<Preset, LanguageModelV3>> = {};
-  for (const preset of PRESETS) languageModels[preset] = wrap(selection.languageModel(preset)!);
+  for (const preset of PRESETS) languageModels[preset] = wrap(selection.languageModel(preset)!, `answerer:${preset}`);
   const embedder = selection.embeddingModel();
   const reranker = selection.rerankingModel();
   return {
@@ -277,6 +278,6 @@ export function engineModelOptions(
     ...(reranker ? { reranker } : {}),
     languageModels,
     modelLimits: selection.limits,
-    expander: new ModelExpander(wrap(selection.expansionModel()!), { ...selection.limits, ...expanderOptions }),
+    expander: new ModelExpander(wrap(selection.expansionModel()!, "expander"), { ...selection.limits, ...expanderOptions }),
   };
 }
