@@ -9,33 +9,42 @@
  * scores per case and traces, read from that run's storage; helpers/evalite-shape.ts) with the
  * suite's Evalite settings: what Evalite itself costs for that many cases, whatever they do.
  *
- * On a BEIR folder (`--dataset <folder>`, e.g. one written by `pnpm bench:beir`): the suite's wall
- * time for `pnpm eval` with EVAL_DATASET=<folder>, against the engine doing the same distinct work
- * with its own command line: `pnpm engine index` of the corpus, then one `pnpm engine run` batch of
- * the judged queries per mode the suite measures (search, vsearch, query at fast, balanced,
- * thorough; top 10). Both run as package.json's scripts with node_modules/.bin on the PATH, as
- * pnpm runs them, without pnpm's own start-up. Reports each time, their ratio (goal: at most
- * 1.5×) and the peak memory (resident set, summed over the process and its children).
+ * On a dataset (`--dataset <folder>`, any format `EVAL_DATASET` reads, e.g. one written by `pnpm
+ * bench:beir`, with `--answers N` for answer cases): the suite's wall time for `pnpm eval` with
+ * EVAL_DATASET=<folder>, against the engine doing the same distinct work with its own command
+ * line: `pnpm engine index` of the corpus, one `pnpm engine run` batch of the judged queries per
+ * mode the suite measures (search, vsearch, query at fast, balanced, thorough; top 10), and, when
+ * the dataset has answer cases, one `pnpm engine ask --batch` of its questions. With answer cases
+ * it also times the answer side alone: `pnpm eval ask` against `pnpm engine index` and `pnpm
+ * engine ask --batch` of the same questions (`--answers-only`: that alone). Both run as package.json's scripts with
+ * node_modules/.bin on the PATH, as pnpm runs them, without pnpm's own start-up. Reports each time,
+ * their ratio (goal: at most 1.5×) and the peak memory (resident set, summed over the process and
+ * its children).
  *
- * Usage: pnpm bench:eval [--runs N] [--dataset <BEIR folder>]
+ * Usage: pnpm bench:eval [--runs N] [--dataset <folder> [--answers-only]]
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { basename, delimiter, join, resolve } from "node:path";
+import { delimiter, join, resolve } from "node:path";
 import { argumentsOrExit, parseCommandLine, positiveInteger, UsageError } from "../helpers/cli-args.js";
-import { judgedCases, loadDataset } from "../helpers/dataset.js";
+import { type Dataset, judgedCases, loadDataset } from "../helpers/dataset.js";
 import { readRunShape, writeShapeEvals } from "../helpers/evalite-shape.js";
 import { endedChildrenCpuMs, treeRss } from "../helpers/process-tree.js";
 
-const USAGE = "Usage: pnpm bench:eval [--runs N] [--dataset <BEIR folder>]";
+const USAGE = "Usage: pnpm bench:eval [--runs N] [--dataset <folder> [--answers-only]]";
 const root = resolve(import.meta.dirname, "..");
 const options = argumentsOrExit("bench:eval", () => {
-  const { values } = parseCommandLine({ options: { runs: { type: "string" }, dataset: { type: "string" } } }, USAGE);
+  const { values } = parseCommandLine(
+    { options: { runs: { type: "string" }, dataset: { type: "string" }, "answers-only": { type: "boolean" } } },
+    USAGE,
+  );
   const dataset = values.dataset === undefined ? null : resolve(values.dataset);
-  if (dataset !== null && !existsSync(join(dataset, "corpus.jsonl")))
-    throw new UsageError(`--dataset: ${values.dataset} is not a BEIR folder (no corpus.jsonl); pnpm bench:beir <folder> writes one`);
-  return { runs: positiveInteger("runs", values.runs, dataset === null ? 3 : 2), dataset };
+  if (dataset !== null && !existsSync(dataset))
+    throw new UsageError(`--dataset: ${values.dataset} does not exist; pnpm bench:beir <folder> writes one`);
+  if (values["answers-only"] && dataset === null)
+    throw new UsageError(`--answers-only times a dataset's answer side; name it with --dataset`);
+  return { runs: positiveInteger("runs", values.runs, dataset === null ? 3 : 2), dataset, answersOnly: values["answers-only"] === true };
 });
 
 const scratch = mkdtempSync(join(tmpdir(), "bench-eval-"));
@@ -204,8 +213,20 @@ const ENGINE_BATCHES = [
   { label: "thorough", args: ["--mode", "query", "--tier", "thorough"] },
 ] as const;
 
-async function onDataset(folder: string, runs: number): Promise<void> {
-  // The engine gets exactly the queries the suite's retrieval evals rank: the judged ones.
+/** The corpus as `pnpm engine index` takes it: the dataset's folder or corpus.jsonl, or its documents written as a corpus.jsonl. */
+function engineCorpus(dataset: Dataset): string {
+  const corpus = dataset.corpusSource;
+  if (corpus.kind !== "documents") return corpus.path;
+  const path = join(scratch, "corpus.jsonl");
+  writeFileSync(
+    path,
+    `${corpus.documents.map((d) => JSON.stringify({ _id: d.id, title: d.title ?? "", text: d.text, ...(d.language ? { language: d.language } : {}) })).join("\n")}\n`,
+  );
+  return path;
+}
+
+async function onDataset(folder: string, runs: number, answersOnly: boolean): Promise<void> {
+  // The engine gets exactly the queries the suite's retrieval evals rank (the judged ones), and the questions its answer evals ask.
   const dataset = argumentsOrExit("bench:eval", () => {
     try {
       return loadDataset({ EVAL_DATASET: folder });
@@ -216,10 +237,22 @@ async function onDataset(folder: string, runs: number): Promise<void> {
   const judged = judgedCases(dataset.cases);
   const queries = join(scratch, "queries.jsonl");
   writeFileSync(queries, `${judged.map((c) => JSON.stringify({ _id: c.id, text: c.query })).join("\n")}\n`);
-  const corpusLines = readFileSync(join(folder, "corpus.jsonl"), "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "").length;
-  console.log(`bench:eval --dataset ${folder}: ${corpusLines} documents, ${judged.length} judged queries; load average ${load()}`);
+  const questions = join(scratch, "questions.jsonl");
+  writeFileSync(questions, `${dataset.askCases.map((c) => JSON.stringify({ _id: c.id, text: c.question })).join("\n")}\n`);
+  const answers = dataset.askCases.length > 0;
+  const corpus = engineCorpus(dataset);
+  const batches = [
+    ...(judged.length > 0
+      ? ENGINE_BATCHES.map((b) => ({
+          label: b.label,
+          args: ["run", queries, ...b.args, "--limit", "10", "--out", join(scratch, "run.txt")],
+        }))
+      : []),
+    ...(answers ? [{ label: "ask", args: ["ask", "--batch", questions, "--out", join(scratch, "answers.jsonl")] }] : []),
+  ];
+  console.log(
+    `bench:eval --dataset ${folder}: ${dataset.format}, ${dataset.corpusIds.length} documents, ${judged.length} judged queries, ${dataset.askCases.length} answer questions; load average ${load()}`,
+  );
   const suites: Measured[] = [];
   const engines: Array<{
     index: Measured;
@@ -231,44 +264,74 @@ async function onDataset(folder: string, runs: number): Promise<void> {
     workCpuMs: number;
     peakRss: number;
   }> = [];
+  const answerRounds: Array<{ suite: Measured; index: Measured; ask: Measured }> = [];
+  if (answersOnly && !answers) throw new Error(`--answers-only: dataset ${dataset.name} has no answer cases`);
   for (let i = 0; i < runs; i++) {
+    if (!answersOnly) await fullRound(i);
+    if (answers) await answerRound(i);
+  }
+  /** The whole suite against the engine's whole work. */
+  async function fullRound(i: number): Promise<void> {
     // Status 1 is a verdict (a floor fell, an eval failed), not a failure to run.
     const suite = await script("eval", [], { ...suiteEnv(`suite-${i}`), EVAL_DATASET: folder }, [0, 1]);
     suites.push(suite);
     const db = join(scratch, `engine-${i}.db`);
-    const index = await script("engine", ["index", join(folder, "corpus.jsonl"), "--db", db, "--collection", basename(folder)]);
-    const batches: Measured[] = [];
-    for (const batch of ENGINE_BATCHES)
-      batches.push(await script("engine", ["run", queries, "--db", db, ...batch.args, "--limit", "10", "--out", join(scratch, "run.txt")]));
-    // What one engine command costs before it does any work: each of the six above paid it.
+    const index = await script("engine", ["index", corpus, "--db", db, "--collection", dataset.collection]);
+    const measuredBatches: Measured[] = [];
+    for (const batch of batches) measuredBatches.push(await script("engine", [...batch.args, "--db", db]));
+    // What one engine command costs before it does any work: each of the commands above paid it.
     const startup = await script("engine", ["stats", "--db", db]);
-    const total = index.ms + batches.reduce((s, b) => s + b.ms, 0);
-    const cpuMs = index.cpuMs + batches.reduce((s, b) => s + b.cpuMs, 0);
-    // The engine's six commands each paid the CLI's start-up; without it, what the work itself took.
-    const work = total - (1 + ENGINE_BATCHES.length) * startup.ms;
-    const workCpuMs = cpuMs - (1 + ENGINE_BATCHES.length) * startup.cpuMs;
-    const peakRss = Math.max(index.peakRss, ...batches.map((b) => b.peakRss));
-    engines.push({ index, batches, startup, total, work, cpuMs, workCpuMs, peakRss });
+    const commands = 1 + batches.length;
+    const total = index.ms + measuredBatches.reduce((s, b) => s + b.ms, 0);
+    const cpuMs = index.cpuMs + measuredBatches.reduce((s, b) => s + b.cpuMs, 0);
+    // The engine's commands each paid the CLI's start-up; without it, what the work itself took.
+    const work = total - commands * startup.ms;
+    const workCpuMs = cpuMs - commands * startup.cpuMs;
+    const peakRss = Math.max(index.peakRss, ...measuredBatches.map((b) => b.peakRss));
+    engines.push({ index, batches: measuredBatches, startup, total, work, cpuMs, workCpuMs, peakRss });
     console.log(`run ${i + 1} of ${runs}:`);
     console.log(
       `  suite:  pnpm eval ${seconds(suite.ms)} (CPU ${seconds(suite.cpuMs)}, load ${suite.load.toFixed(2)}), peak ${mib(suite.peakRss)}`,
     );
     console.log(
-      `  engine: index ${seconds(index.ms)} (load ${index.load.toFixed(2)}); run ${ENGINE_BATCHES.map((b, j) => `${b.label} ${seconds(batches[j]!.ms)}`).join(", ")}; total ${seconds(total)} (CPU ${seconds(cpuMs)}), peak ${mib(peakRss)} (one command's start-up: ${seconds(startup.ms)}, CPU ${seconds(startup.cpuMs)})`,
+      `  engine: index ${seconds(index.ms)} (load ${index.load.toFixed(2)}); ${batches.map((b, j) => `${b.label} ${seconds(measuredBatches[j]!.ms)}`).join(", ")}; total ${seconds(total)} (CPU ${seconds(cpuMs)}), peak ${mib(peakRss)} (one command's start-up: ${seconds(startup.ms)}, CPU ${seconds(startup.cpuMs)})`,
     );
     console.log(
-      `  ratio:  suite ÷ engine ${(suite.ms / total).toFixed(2)}× wall, ${(suite.cpuMs / cpuMs).toFixed(2)}× CPU; ÷ the engine without its six start-ups (${seconds(work)}, CPU ${seconds(workCpuMs)}) ${(suite.ms / work).toFixed(2)}× wall, ${(suite.cpuMs / workCpuMs).toFixed(2)}× CPU`,
+      `  ratio:  suite ÷ engine ${(suite.ms / total).toFixed(2)}× wall, ${(suite.cpuMs / cpuMs).toFixed(2)}× CPU; ÷ the engine without its ${commands} start-ups (${seconds(work)}, CPU ${seconds(workCpuMs)}) ${(suite.ms / work).toFixed(2)}× wall, ${(suite.cpuMs / workCpuMs).toFixed(2)}× CPU`,
     );
   }
-  const ratios = suites.map((s, i) => s.ms / engines[i]!.total);
-  const ratio = median(ratios);
-  const cpuRatio = median(suites.map((s, i) => s.cpuMs / engines[i]!.cpuMs));
-  const workRatio = median(suites.map((s, i) => s.ms / engines[i]!.work));
-  const workCpuRatio = median(suites.map((s, i) => s.cpuMs / engines[i]!.workCpuMs));
-  console.log(
-    `median over ${runs} runs: suite ${seconds(median(suites.map((s) => s.ms)))}, engine ${seconds(median(engines.map((e) => e.total)))}, ratio ${ratio.toFixed(2)}× [${ratios.map((r) => `${r.toFixed(2)}×`).join(", ")}]; goal ≤ 1.5× — ${ratio <= 1.5 ? "met" : "MISSED"}; CPU time ratio ${cpuRatio.toFixed(2)}×; without the engine's start-ups ${workRatio.toFixed(2)}× wall, ${workCpuRatio.toFixed(2)}× CPU; peak memory: suite ${mib(Math.max(...suites.map((s) => s.peakRss)))}, engine ${mib(Math.max(...engines.map((e) => e.peakRss)))}; load average now ${load()}`,
-  );
+  /** The answer side alone: the answer evals against the engine indexing and answering the same questions. */
+  async function answerRound(i: number): Promise<void> {
+    const askSuite = await script("eval", ["ask"], { ...suiteEnv(`ask-${i}`), EVAL_DATASET: folder }, [0, 1]);
+    const askDb = join(scratch, `engine-ask-${i}.db`);
+    const askIndex = await script("engine", ["index", corpus, "--db", askDb, "--collection", dataset.collection]);
+    const ask = await script("engine", ["ask", "--batch", questions, "--db", askDb, "--out", join(scratch, "answers.jsonl")]);
+    answerRounds.push({ suite: askSuite, index: askIndex, ask });
+    const engineMs = askIndex.ms + ask.ms;
+    if (answersOnly) console.log(`run ${i + 1} of ${runs}:`);
+    console.log(
+      `  answers: pnpm eval ask ${seconds(askSuite.ms)} (CPU ${seconds(askSuite.cpuMs)}, load ${askSuite.load.toFixed(2)}, peak ${mib(askSuite.peakRss)}); engine index ${seconds(askIndex.ms)} + ask --batch ${seconds(ask.ms)} = ${seconds(engineMs)} (CPU ${seconds(askIndex.cpuMs + ask.cpuMs)}, peak ${mib(Math.max(askIndex.peakRss, ask.peakRss))}); ratio ${(askSuite.ms / engineMs).toFixed(2)}× wall, ${(askSuite.cpuMs / (askIndex.cpuMs + ask.cpuMs)).toFixed(2)}× CPU`,
+    );
+  }
+  if (suites.length > 0) printFull();
+  function printFull(): void {
+    const ratios = suites.map((s, i) => s.ms / engines[i]!.total);
+    const ratio = median(ratios);
+    const cpuRatio = median(suites.map((s, i) => s.cpuMs / engines[i]!.cpuMs));
+    const workRatio = median(suites.map((s, i) => s.ms / engines[i]!.work));
+    const workCpuRatio = median(suites.map((s, i) => s.cpuMs / engines[i]!.workCpuMs));
+    console.log(
+      `median over ${runs} runs: suite ${seconds(median(suites.map((s) => s.ms)))}, engine ${seconds(median(engines.map((e) => e.total)))}, ratio ${ratio.toFixed(2)}× [${ratios.map((r) => `${r.toFixed(2)}×`).join(", ")}]; goal ≤ 1.5× — ${ratio <= 1.5 ? "met" : "MISSED"}; CPU time ratio ${cpuRatio.toFixed(2)}×; without the engine's start-ups ${workRatio.toFixed(2)}× wall, ${workCpuRatio.toFixed(2)}× CPU; peak memory: suite ${mib(Math.max(...suites.map((s) => s.peakRss)))}, engine ${mib(Math.max(...engines.map((e) => e.peakRss)))}; load average now ${load()}`,
+    );
+  }
+  if (answerRounds.length > 0) {
+    const askRatios = answerRounds.map((r) => r.suite.ms / (r.index.ms + r.ask.ms));
+    const askRatio = median(askRatios);
+    console.log(
+      `answers, median over ${runs} runs: pnpm eval ask ${seconds(median(answerRounds.map((r) => r.suite.ms)))}, engine index + ask --batch ${seconds(median(answerRounds.map((r) => r.index.ms + r.ask.ms)))}, ratio ${askRatio.toFixed(2)}× [${askRatios.map((r) => `${r.toFixed(2)}×`).join(", ")}]; goal ≤ 1.5× — ${askRatio <= 1.5 ? "met" : "MISSED"}; CPU time ratio ${median(answerRounds.map((r) => r.suite.cpuMs / (r.index.cpuMs + r.ask.cpuMs))).toFixed(2)}×`,
+    );
+  }
 }
 
 if (options.dataset === null) await onFixtures(options.runs);
-else await onDataset(options.dataset, options.runs);
+else await onDataset(options.dataset, options.runs, options.answersOnly);

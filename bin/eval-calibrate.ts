@@ -65,8 +65,10 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
       return 0;
     }
     const dataset = loadDataset();
-    if (dataset.kind !== "fixtures")
-      throw new ConfigError(`the labels grade the fixture answer cases; EVAL_DATASET (${dataset.name}) has none: unset it`);
+    if (!dataset.demo)
+      throw new ConfigError(
+        `the labels grade the project's fixture answer cases; EVAL_DATASET (${dataset.name}) is another dataset: unset it`,
+      );
     const cases = loadAskCases();
     const models = evalModels();
     if (values.show !== undefined) {

@@ -1,7 +1,7 @@
 /**
  * `pnpm eval:init <folder>`: writes a small starter dataset (documents, judged queries, answer
  * cases, translations, refusal markers; the fixture format and the BEIR format) into a new or empty
- * folder, then loads it back through the suite's fixture checks and says what it found
+ * folder, then loads it back as `EVAL_DATASET` reads it and says what it found
  * (helpers/starter-dataset.ts).
  *
  * Exit status: 0 written and checked; 2 bad arguments, a folder that is not empty, or a starter
@@ -9,6 +9,7 @@
  */
 import { resolve } from "node:path";
 import { type CommandIo, parseCommandLine, processIo, UsageError } from "../helpers/cli-args.js";
+import { DatasetError } from "../helpers/dataset.js";
 import { formatFixtureError, isFixtureError } from "../helpers/fixtures.js";
 import { StarterFolderError, writeStarterDataset } from "../helpers/starter-dataset.js";
 
@@ -31,7 +32,7 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
     io.stdout(
       `eval:init: wrote a starter dataset to ${folder}: ${found.documents} documents, ${found.queries} judged queries, ` +
         `${found.askCases} answer cases, ${found.translationGroups} translation group, refusal markers in ${found.refusalLanguages} languages; ` +
-        `every file passes the fixture checks. Next: EVAL_DATASET=${positionals[0]} pnpm eval search (see its README.md)\n`,
+        `every file passes the dataset checks. Next: EVAL_DATASET=${positionals[0]} pnpm eval (every eval it feeds, answers and cross-language included; see its README.md)\n`,
     );
     return 0;
   } catch (error) {
@@ -39,7 +40,7 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
       io.stderr(`eval:init: ${error.message}\n`);
       return 2;
     }
-    if (isFixtureError(error) || (error as { name?: string }).name === "FormatError") {
+    if (isFixtureError(error) || error instanceof DatasetError) {
       io.stderr(`eval:init: ${isFixtureError(error) ? formatFixtureError(error) : (error as Error).message}\n`);
       return 2;
     }

@@ -31,6 +31,7 @@ import { evalModels, priceTable } from "../helpers/models.js";
 import type { Dataset } from "../helpers/dataset.js";
 import type { EvalArgs } from "../helpers/eval-args.js";
 import { COMPILED_SUITE_ENV, isCompiledEntry } from "../helpers/compiled-suite.js";
+import { datasetGateLines, QUESTIONS_EVAL } from "../helpers/datasets/thresholds.js";
 import { GATED_ENV, SELECTION_ENV } from "../helpers/eval-selection.js";
 import { evaliteSocketPath } from "../helpers/evalite-socket.js";
 import { filterEvaliteOutput } from "../helpers/evalite-terminal.js";
@@ -190,7 +191,7 @@ async function judgeAndReport(run: RunToJudge): Promise<number> {
   }
   const shown = relative(process.cwd(), baselinePath) || baselinePath;
   if (output === null) {
-    const unrecorded = judgeRun({ output: null, evalite: verdict }, run.baseline, gateOptions(run, shown));
+    const unrecorded = judgeRun({ output: null, evalite: verdict, skipped }, run.baseline, gateOptions(run, shown));
     say(`eval: ${unrecorded.reason}`);
     if (skipped.length > 0) say(skippedLine(skipped));
     return unrecorded.exitStatus;
@@ -213,6 +214,8 @@ async function judgeAndReport(run: RunToJudge): Promise<number> {
       git: gitInfo(root),
       args: run.argv,
       filter: args.filter,
+      // A dataset's own thresholds (a golden Q&A set's) are part of the verdict, with that format's semantics.
+      datasetGate: run.dataset.gate ? { ...run.dataset.gate, eval: QUESTIONS_EVAL } : null,
       usage: run.usage,
     },
     run.baseline,
@@ -235,6 +238,7 @@ async function judgeAndReport(run: RunToJudge): Promise<number> {
     say(`eval: the gate's verdicts could not be written to Evalite's storage (the UI's ⊗ marks): ${firstLine(error)}`);
   }
   printVerdict(report, changes, baselinePath, say);
+  if (report.fixtures.gate) for (const line of datasetGateLines(report.fixtures.gate)) say(line);
   printCases(report, caseChanges, say);
   const written = [paths.markdown, paths.junit, ...(paths.badge ? [paths.badge] : [])].map((p) => relative(process.cwd(), p));
   say(

@@ -34,7 +34,8 @@ import { dirname, join, relative, resolve } from "node:path";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import { type Baseline, loadBaseline } from "@hybrid-search/eval-gate/baseline";
 import { CALIBRATION_FILE, type Calibration, readCalibration } from "@hybrid-search/eval-gate/calibration";
-import { type Dataset, loadDataset } from "../helpers/dataset.js";
+import { type Dataset, datasetDetection, loadDataset } from "../helpers/dataset.js";
+import { datasetHeader } from "../helpers/datasets/header.js";
 import { EVAL_USAGE, type EvalArgs, parseEvalArgs, selectFiles } from "../helpers/eval-args.js";
 import { REPO_ROOT } from "../helpers/fixtures/paths.js";
 import { loadRefusalMarkers } from "../helpers/fixtures/refusal-markers.js";
@@ -54,6 +55,7 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
   const say = (line: string): void => io.stdout(`${line}\n`);
   let args: EvalArgs;
   let dataset: Dataset;
+  let detected: ReturnType<typeof datasetDetection>;
   let baseline: Baseline;
   let upgradedFrom: number | null;
   let evalite: EvaliteSetup;
@@ -76,8 +78,10 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
       );
     }
     dataset = loadDataset();
-    // The answer evals read it in their worker, where a bad file would only fail the eval: check it here (exit 2).
-    if (dataset.kind === "fixtures") loadRefusalMarkers();
+    detected = datasetDetection();
+    // The answer evals read the suite's refusal phrases in their worker, where a bad file would only
+    // fail the eval: check them here (exit 2) when the dataset's answer cases use them.
+    if (dataset.askCases.length > 0 && dataset.refusalMarkers === null) loadRefusalMarkers();
     ({ baseline, upgradedFrom } = loadBaseline(baselinePath, { create: args.updateBaseline }));
     selected = args.filter === null ? null : selectFiles(root, args.filter);
     // A target other than the in-process engine is checked here (its adapter file too), before Evalite starts; loaded only then.
@@ -86,9 +90,8 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
       const choice = targetChoice();
       if (args.explainTarget) {
         const { explainTarget } = await import("../helpers/targets/explain.js");
-        const questions = dataset.kind === "fixtures" ? (await import("../helpers/fixtures.js")).loadAskCases() : [];
-        say(`eval: dataset ${dataset.name} (${dataset.cases.length} queries)`);
-        for (const line of await explainTarget(choice, dataset, questions[0])) say(line);
+        for (const line of datasetHeader(dataset, detected)) say(line);
+        for (const line of await explainTarget(choice, dataset, dataset.askCases[0])) say(line);
         return 0;
       }
     }
@@ -103,7 +106,7 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
   } catch (error) {
     return configError(error, io);
   }
-  say(`eval: dataset ${dataset.name} (${dataset.cases.length} queries)`);
+  for (const line of datasetHeader(dataset, detected)) say(line);
 
   const { runAndJudge } = await import("./eval-verdict.js");
   return runAndJudge({ args, argv, io, dataset, baseline, baselinePath, upgradedFrom, evalite, selected, calibration });

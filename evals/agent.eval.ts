@@ -10,7 +10,8 @@ import { agentTurn, toolsInOrder } from "../helpers/agent-task.js";
 import { evalDataset } from "../helpers/eval-index.js";
 import { loadTurnCases } from "../helpers/fixtures.js";
 import { evalModels } from "../helpers/models.js";
-import { defineFor, providedTarget } from "../helpers/targets/eval-target.js";
+import { defineOn, turnCasesReason } from "../helpers/datasets/needs.js";
+import { providedTarget } from "../helpers/targets/eval-target.js";
 import { targetLabel } from "../helpers/targets/target.js";
 import type { TurnCase } from "../scorers/agent/turn-case.js";
 import { type AgentTurnOutput, expectationsMetScorer, turnVerdict, turnVerdictScorer } from "../scorers/agent/turn-verdict.js";
@@ -25,9 +26,8 @@ const variants: Array<{ name: string; input: Preset }> =
       ? [{ name: `agent: ${OFFLINE_POLICY_LABEL}`, input: "balanced" }]
       : (["slim", "balanced", "quality"] as const).map((p) => ({ name: p, input: p }));
 const cases = loadTurnCases();
-// The turn cases ask about the fixture corpus: on another dataset they would measure only that it differs.
-const each = evalite.each(variants);
-const define = evalDataset().kind === "fixtures" ? defineFor({ turn: true }, each) : each.skip;
+// The turn cases ask about the demo corpus: on another dataset they would measure only that it differs.
+const define = defineOn({ turn: true }, turnCasesReason(evalDataset()), evalite.each(variants));
 
 define("Agent turns", {
   data: cases.map((input) => ({ input })),

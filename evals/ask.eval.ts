@@ -1,4 +1,4 @@
-// Answer quality: the engine's ask() on the fixture answer cases, by preset when a model is
+// Answer quality: the target's ask() on the dataset's answer cases, by preset when a model is
 // configured (offline: the extractive answerer only, labeled as such), graded deterministically
 // and with the RAG triad (LLM judge when configured, token-overlap heuristic otherwise). Each
 // grader runs only on the cases it applies to; the column "Diagnosis" says whether a failure is
@@ -8,11 +8,12 @@
 import { evalite } from "evalite";
 import type { Preset } from "@hybrid-search/engine";
 import { askCase, presetComparison, presetMeans, presetValuesLine } from "../helpers/ask-task.js";
+import { answersReason, defineOn } from "../helpers/datasets/needs.js";
 import { evalDataset } from "../helpers/eval-index.js";
 import { logSummary } from "../helpers/summary-line.js";
-import { defineFor, providedTarget } from "../helpers/targets/eval-target.js";
+import { providedTarget } from "../helpers/targets/eval-target.js";
 import { targetLabel } from "../helpers/targets/target.js";
-import { type AskCase, fixtureTranslationMap, loadAskCases } from "../helpers/fixtures.js";
+import { type AskCase, translationsByDoc } from "../helpers/fixtures.js";
 import { evalModels, trialHeaders } from "../helpers/models.js";
 import { answerExcludes, answerIncludes, casesFor, cites, citesOnlySurfaced, noCitations, refusal } from "../scorers/answer/index.js";
 import { completeness } from "../scorers/completeness.js";
@@ -34,14 +35,13 @@ const variants: Array<{ name: string; input: Preset }> = !inProcess
   : offline
     ? [{ name: "offline extractive", input: "balanced" }]
     : (["slim", "balanced", "quality"] as const).map((p) => ({ name: p, input: p }));
-const cases = loadAskCases();
-/** A citation of a translation of a required document counts (same facts): the fixture translation groups. */
-const citationPolicy = { translations: fixtureTranslationMap() };
-// The answer cases ask about the fixture corpus; against another dataset (EVAL_DATASET) they would
-// only measure that the corpus differs, so these suites are skipped there, like the cross-language ones.
-const onFixtures = evalDataset().kind === "fixtures";
+const dataset = evalDataset();
+const cases = dataset.askCases;
+/** A citation of a translation of a required document counts (same facts): the dataset's translation groups. */
+const citationPolicy = { translations: translationsByDoc(dataset.translations) };
 const each = evalite.each(variants);
-const define = onFixtures ? defineFor({ ask: true }, each) : each.skip;
+/** Each suite runs on the cases its graders apply to; a dataset without them skips it, saying why (`what`: which cases are missing). */
+const define = (subset: readonly AskCase[], what: string) => defineOn({ ask: true }, answersReason(dataset, subset, what), each);
 /** The latency budget of one answer: the extractive answerer takes milliseconds, a model seconds. */
 const ASK_BUDGET_MS = offline ? 2_000 : 20_000;
 
@@ -50,7 +50,7 @@ const ask = (suite: string) => (c: AskCase, preset: Preset) => askCase(suite, c,
 const columns = ({ input, output }: { input: AskCase; output: RecognizedAnswer }) => {
   const warning = goldenSetWarning(input, output);
   return [
-    { label: "Question", value: `${input.id} (${input.category}): ${input.question}` },
+    { label: "Question", value: `${input.id}${input.category ? ` (${input.category})` : ""}: ${input.question}` },
     { label: "Answerer", value: `${output.answerer}${output.preset ? ` [${output.preset}]` : ""}` },
     { label: "Answer", value: output.error ? `ERROR: ${output.error}` : output.answer },
     { label: "Citations", value: output.citations.map((c) => `[${c.ref}] ${c.docId}`).join("\n") || "(none)" },
@@ -65,42 +65,42 @@ const judged = (metric: string) => ({
   headers: (c: AskCase) => trialHeaders(`judge:${metric}:${c.id}`),
 });
 
-define("Answers: refusal and citations", {
+define(cases, "")("Answers: refusal and citations", {
   data: rows(cases),
   task: ask("refusal"),
   scorers: [refusal(), noCitations(), citesOnlySurfaced()],
   columns,
 });
 
-define("Answers: facts", {
+define(casesFor("answer-includes", cases), "has expectedSubstrings")("Answers: facts", {
   data: rows(casesFor("answer-includes", cases)),
   task: ask("facts"),
   scorers: [answerIncludes()],
   columns,
 });
 
-define("Answers: required citations", {
+define(casesFor("cites", cases), "names a document to cite")("Answers: required citations", {
   data: rows(casesFor("cites", cases)),
   task: ask("cites"),
   scorers: [cites(citationPolicy)],
   columns,
 });
 
-define("Answers: forbidden content", {
+define(casesFor("answer-excludes", cases), "has forbiddenSubstrings")("Answers: forbidden content", {
   data: rows(casesFor("answer-excludes", cases)),
   task: ask("forbidden"),
   scorers: [answerExcludes()],
   columns,
 });
 
-define("Answers: topics", {
+define(casesFor("topic-coverage", cases), "has expectedTopics")("Answers: topics", {
   data: rows(casesFor("topic-coverage", cases)),
   task: ask("topics"),
   scorers: [completeness(judged("completeness"))],
   columns,
 });
 
-define("Answers: RAG triad", {
+define(triadCases(cases), "expects an answer rather than a refusal")("Answers: RAG triad", {
   data: rows(triadCases(cases)),
   task: ask("triad"),
   scorers: [contextRelevance(judged("context")), faithfulness(judged("faithfulness")), answerRelevance(judged("relevance"))],
@@ -110,7 +110,7 @@ define("Answers: RAG triad", {
   ],
 });
 
-define("Answers: questions", {
+define(cases, "")("Answers: questions", {
   data: rows(cases),
   task: ask("questions"),
   scorers: [questionVerdictScorer({ ...citationPolicy, ...judged("verdict-topics") }), latencyBudget(ASK_BUDGET_MS)],
@@ -120,14 +120,14 @@ define("Answers: questions", {
 // Does a dearer preset answer at least as well? Measured only with the in-process engine's models
 // (offline every preset is the extractive answerer; another target's presets are its own business).
 const verdictOptions = { ...citationPolicy, ...judged("preset-order-topics") };
-const defineOrder = onFixtures && inProcess && !offline ? defineFor({ ask: true }) : evalite.skip;
+const defineOrder = inProcess && !offline ? defineOn({ ask: true }, answersReason(dataset, cases)) : evalite.skip;
 
 defineOrder("Preset order per question", {
   data: rows(cases),
   task: (c: AskCase) => presetComparison(c, verdictOptions),
   scorers: [presetsOrdered("expectations met")],
   columns: ({ input, output }) => [
-    { label: "Question", value: `${input.id} (${input.category}): ${input.question}` },
+    { label: "Question", value: `${input.id}${input.category ? ` (${input.category})` : ""}: ${input.question}` },
     { label: "Expectations met", value: presetValuesLine(output["expectations met"], 2) },
   ],
 });

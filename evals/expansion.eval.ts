@@ -1,9 +1,8 @@
 // The engine's real query expander on every query: schema validity, variants, and whether
 // identifiers and quoted phrases survive expansion.
-import { evalite } from "evalite";
 import type { RetrievalCase } from "../helpers/dataset.js";
+import { defineOn, queriesReason } from "../helpers/datasets/needs.js";
 import { evalDataset, evalTarget } from "../helpers/eval-index.js";
-import { defineFor } from "../helpers/targets/eval-target.js";
 import { evalModels, trialHeaders } from "../helpers/models.js";
 import { once } from "../helpers/run-cache.js";
 import { validateExpansion } from "../helpers/fixtures.js";
@@ -39,7 +38,7 @@ const columns = ({ input, output }: { input: RetrievalCase; output: ExpansionOut
 // A model's expansions vary between calls; three trials show how much (offline they cannot vary).
 const trialCount = evalModels().selection.mode === "offline" ? 1 : 3;
 
-defineFor({ expand: true })("Query expansion", {
+defineOn({ expand: true }, queriesReason(evalDataset()))("Query expansion", {
   trialCount,
   data: () => evalDataset().cases.map((c) => ({ input: c })),
   task: expandFor("expansion"),
@@ -48,10 +47,13 @@ defineFor({ expand: true })("Query expansion", {
 });
 
 const anchored = () => evalDataset().cases.filter((c) => queryAnchors(c.query).length > 0);
-// A dataset (EVAL_DATASET) without a query holding an identifier or a quoted phrase has no case for
-// this suite: skipped, like the answer suites there (a suite without cases is an error to vitest,
-// which would fail the run with nothing measured wrong).
-const defineAnchors = anchored().length > 0 ? defineFor({ expand: true }) : evalite.skip;
+// A dataset without a query holding an identifier or a quoted phrase has no case for this suite:
+// skipped and reported (a suite without cases is an error to vitest, which would fail the run with
+// nothing measured wrong).
+const defineAnchors = defineOn(
+  { expand: true },
+  anchored().length > 0 ? null : `no query of dataset ${evalDataset().name} holds an identifier or a quoted phrase`,
+);
 
 defineAnchors("Expansion keeps identifiers", {
   trialCount,

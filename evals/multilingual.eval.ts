@@ -1,20 +1,19 @@
 // Cross-language retrieval: queries whose relevant documents are (also or only) in another
 // language, at the balanced tier; plus the query-language × document-language recall matrix.
-import { evalite } from "evalite";
+import { crossLanguageCases, crossLanguageReason, defineOn, documentLanguage } from "../helpers/datasets/needs.js";
 import { evalDataset, evalTarget, knownDocIds } from "../helpers/eval-index.js";
 import { logSummary } from "../helpers/summary-line.js";
-import { defineFor } from "../helpers/targets/eval-target.js";
 import { rankAhead } from "../helpers/rank-ahead.js";
-import { docLanguage } from "../helpers/fixtures.js";
 import { rank, retrievalColumns, retrievalOptions, runRetrieval } from "../helpers/retrieval-task.js";
 import { crossLanguageRecallAtK, formatLanguageMatrix, languageRecallMatrix } from "../scorers/language-matrix.js";
 import { recallAtK } from "../scorers/retrieval.js";
 
-// Language comes from the fixture corpus layout (en/, de/…); a BEIR dataset has none.
-const fixtures = evalDataset().kind === "fixtures";
-const define = fixtures ? defineFor({ modes: ["balanced"] }) : evalite.skip;
-const crossLanguage = () => evalDataset().cases.filter((c) => c.category === "cross-language");
-if (fixtures) rankAhead(["balanced"], crossLanguage);
+// A document's language is the dataset's (the fixtures: its top folder); a dataset that states no
+// languages, or has no query with a relevant document in another language, is skipped, saying why.
+const define = defineOn({ modes: ["balanced"] }, crossLanguageReason(evalDataset()));
+const crossLanguage = () => crossLanguageCases(evalDataset());
+const docLanguage = documentLanguage(evalDataset());
+if (crossLanguageReason(evalDataset()) === null) rankAhead(["balanced"], crossLanguage);
 
 define("Cross-language recall", {
   data: () => crossLanguage().map((c) => ({ input: c, expected: { judgments: c.judgments } })),

@@ -2,9 +2,10 @@
 // thorough ≥ balanced ≥ fast, per query and over the means, reported as measured.
 import { evalite } from "evalite";
 import { judgedCases, type RetrievalCase } from "../helpers/dataset.js";
+import { defineOn, rankingReason } from "../helpers/datasets/needs.js";
 import { evalDataset, evalTarget, knownDocIds } from "../helpers/eval-index.js";
 import { logSummary } from "../helpers/summary-line.js";
-import { defineFor, skipReason } from "../helpers/targets/eval-target.js";
+import { skipReason } from "../helpers/targets/eval-target.js";
 import { reportSkip } from "../helpers/targets/skips.js";
 import { rankAhead } from "../helpers/rank-ahead.js";
 import { retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
@@ -14,6 +15,8 @@ import { ndcgAtK, recallAtK } from "../scorers/retrieval.js";
 import { tiersOrdered } from "../scorers/tier-order.js";
 
 const cases = () => judgedCases(evalDataset().cases);
+// A dataset without judged queries feeds none of these evals: each is skipped, saying why.
+const noCases = rankingReason(evalDataset());
 
 const TIERS = [
   { name: "fast", input: "fast" as const },
@@ -34,14 +37,18 @@ rankAhead(
   cases,
 );
 
-evalite.each(served)("Thoroughness", {
+defineOn(
+  {},
+  noCases,
+  evalite.each(served),
+)("Thoroughness", {
   data: () => cases().map((c) => ({ input: c, expected: { judgments: c.judgments } })),
   task: async (input, tier) => runRetrieval(await evalTarget(), tier, input, knownDocIds, { cutoff: 5 }),
   scorers: [recallAtK(5), ndcgAtK(10), latencyBudget((output) => TIER_BUDGET_MS[output.mode as keyof typeof TIER_BUDGET_MS])],
   columns: retrievalColumns,
 });
 
-const ordered = served.length === TIERS.length ? evalite : defineFor({ modes: ["fast", "balanced", "thorough"] });
+const ordered = defineOn(served.length === TIERS.length ? {} : { modes: ["fast", "balanced", "thorough"] }, noCases);
 
 ordered("Tier order per query", {
   data: () => cases().map((c) => ({ input: c })),

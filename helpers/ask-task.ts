@@ -1,24 +1,24 @@
 /**
  * The task of the answer evals: the target's `ask()` for a case at a preset (computed once per run and
  * shared, helpers/run-cache.ts), its trace forwarded to Evalite, and the suite's recognition of
- * whether the answer refused (`refusalCheck`, scorers/refusal.ts: markers per language from
- * fixtures/refusal-markers.json, the judge for ambiguous free text). And the preset comparison: one
+ * whether the answer refused (`refusalCheck`, scorers/refusal.ts: markers per language from the
+ * dataset's refusal-markers.json, else fixtures/refusal-markers.json; the judge for ambiguous free text). And the preset comparison: one
  * question at every preset (once per run, shared by the per-question and the over-all preset-order
  * evals), each answer's share of expectations met — none (null) for a preset whose answer failed,
  * so a failure is never compared as a 0 (scorers/tier-order.ts leaves such a comparison not scored).
  */
 import type { Preset } from "@hybrid-search/engine";
 import { PRESET_ORDER, type PresetValues } from "../scorers/tier-order.js";
-import { type RecognizedAnswer, recognizeRefusal } from "../scorers/refusal.js";
+import { type RecognizedAnswer, type RefusalMarkers, recognizeRefusal } from "../scorers/refusal.js";
 import { rankedLists } from "../scorers/stage-loss.js";
 import { expectationsMet, questionVerdict, type VerdictOptions } from "../scorers/verdict.js";
-import { evalTarget } from "./eval-index.js";
+import { evalDataset, evalTarget } from "./eval-index.js";
 import { type AskCase, loadRefusalMarkers } from "./fixtures.js";
 import { evalModels, trialHeaders } from "./models.js";
 import { forwardTrace } from "./retrieval-task.js";
 import { once } from "./run-cache.js";
 
-let markers: ReturnType<typeof loadRefusalMarkers> | undefined;
+let markers: RefusalMarkers | undefined;
 
 /**
  * ask() for a case, with the refusal recognised; keyed per suite so every suite's trial n makes the
@@ -34,7 +34,7 @@ export async function askCase(suite: string, c: AskCase, preset: Preset): Promis
   const request = { id: c.id, question: c.question, preset, headers };
   const result = await once([target.kind, target.name, fingerprint, "ask", request], () => target.ask(request));
   forwardTrace(result.trace);
-  markers ??= loadRefusalMarkers();
+  markers ??= evalDataset().refusalMarkers ?? loadRefusalMarkers();
   const refusalCheck = await recognizeRefusal(result, markers, {
     ...(models.judge ? { judge: models.judge } : {}),
     headers: trialHeaders(`judge:refusal:${suite}:${preset}:${c.id}`),

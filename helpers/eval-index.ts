@@ -5,6 +5,7 @@
 import { inject } from "vitest";
 import { Engine } from "@hybrid-search/engine";
 import { datasetDocIds, loadDataset, type Dataset } from "./dataset.js";
+import { indexSource } from "./datasets/load.js";
 import { engineOptionsFromEnv } from "./engine-options.js";
 import { evalModels } from "./models.js";
 import { buildLaneIndex, loadLane, type Lane, type LaneName } from "./lanes.js";
@@ -52,7 +53,7 @@ async function open(): Promise<EvalIndex> {
   const options = { ...engineOptionsFromEnv(), ...evalModels().engine };
   const provided = inject("evalIndex") as ProvidedIndex | undefined;
   if (provided) return { engine: Engine.open(provided.dbPath, options), fingerprint: provided.fingerprint, dataset };
-  const built = await buildTempIndex(dataset.corpus, { dataset: dataset.name, collection: dataset.collection, engine: options });
+  const built = await buildTempIndex(indexSource(dataset), { dataset: dataset.name, collection: dataset.collection, engine: options });
   return { engine: Engine.open(built.dbPath, options), fingerprint: built.fingerprint, dataset };
 }
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ASK_CATEGORIES,
   type AskCase,
+  type FixtureAskCase,
   docLanguage,
   FIXTURES_DIR,
   FixtureError,
@@ -42,7 +43,7 @@ describe("the real fixtures", () => {
   let docs: string[];
   let texts: Map<string, string>;
   let queries: Query[];
-  let cases: AskCase[];
+  let cases: FixtureAskCase[];
   let groups: TranslationGroup[];
 
   beforeAll(() => {

@@ -8,7 +8,8 @@
  *   fixtures/queries.json: query q-012 (/queries/11/category): must be one of keyword, ... (got "kw")
  *
  * Paths are configurable (`dir`, `corpusDir`, `schemaDir`), so tests can load broken copies from
- * a temp folder and a user's own dataset loads the same way against the same schemas.
+ * a temp folder. These are the demo corpus's rules; a user's own dataset, in this format or
+ * another, loads through helpers/datasets/ (`EVAL_DATASET`), with its own schemas and lint.
  *
  * This file is the public face; each concern lives in helpers/fixtures/: the records (types.ts),
  * where they live (paths.ts), the error and its message format (errors.ts), AJV's errors in plain
@@ -51,6 +52,7 @@ export {
   type CjkForm,
   type CjkLanguage,
   type CjkQuery,
+  type FixtureAskCase,
   type Grade,
   type JudgedQuery,
   type Judgments,

@@ -14,12 +14,13 @@ import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import type { TestProject } from "vitest/node";
 import { DatasetError, loadDataset } from "./dataset.js";
+import { indexSource } from "./datasets/load.js";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import type { RunInfo } from "@hybrid-search/eval-gate/run-info";
 import { engineOptionsFromEnv } from "./engine-options.js";
 import { GATED_ENV, notGatedLine } from "./eval-selection.js";
 import { evalModels, type EvalModels } from "./models.js";
-import { formatFixtureError, isFixtureError, loadAskCases, loadTranslations } from "./fixtures.js";
+import { formatFixtureError, isFixtureError } from "./fixtures.js";
 import { type IndexName, indexesFor } from "./index-plan.js";
 import { buildLaneIndex, LANES, loadLane } from "./lanes.js";
 import { labelEvaliteDuration, restartRunClock } from "./run-clock.js";
@@ -38,10 +39,8 @@ function datasetOrExit(): ReturnType<typeof loadDataset> {
     evalModels();
     targetChoice();
     for (const lane of LANES) loadLane(lane);
-    // The answer eval's fixtures, validated here too: a broken file must stop the run with one
-    // line, not fail ask.eval.ts's import with a stack trace.
-    loadTranslations();
-    loadAskCases();
+    // The dataset with its answer cases and translations, validated here too: a broken file must
+    // stop the run with one line, not fail ask.eval.ts's import with a stack trace.
     return loadDataset();
   } catch (error) {
     return exitOnSetupError(error);
@@ -104,7 +103,7 @@ function buildIndex(
   models: EvalModels,
 ): Promise<TempIndex> {
   if (name !== "dataset") return buildLaneIndex(loadLane(name), engine);
-  return buildTempIndex(dataset.corpus, {
+  return buildTempIndex(indexSource(dataset), {
     dataset: dataset.name,
     collection: dataset.collection,
     engine: { ...engine, ...(models.engine.embedder ? { embedder: models.engine.embedder } : {}) },

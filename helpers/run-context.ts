@@ -26,26 +26,58 @@ export function gitInfo(root: string): { commit: string | null; dirty: boolean |
   return { commit, dirty: status === null ? null : status !== "" };
 }
 
-/** Version, hash and sizes of the dataset's queries and judgments (the corpus is in the index fingerprint). */
+/**
+ * Version, hash and sizes of the dataset's cases (the corpus is in the index fingerprint), what its
+ * reader could not map and warned about: what a report records of the data it measured.
+ */
 export function fixtureInfo(dataset: Dataset): FixtureInfo {
   const queries = dataset.cases.length;
   const judgedQueries = judgedCases(dataset.cases).length;
-  if (dataset.kind === "beir") {
+  const reported = {
+    ...(dataset.unmapped.length > 0 ? { unmapped: dataset.unmapped.map((u) => ({ ...u })) } : {}),
+    ...(dataset.warnings.length > 0 ? { warnings: [...dataset.warnings] } : {}),
+  };
+  if (dataset.demo) {
+    // Every JSON fixture (queries, ask cases, translations, lanes, schemas); corpus documents are Markdown.
+    const files = listFiles(FIXTURES_DIR).filter((f) => f.endsWith(".json"));
+    const version = (JSON.parse(readFileSync(join(FIXTURES_DIR, "queries.json"), "utf8")) as { version?: number }).version ?? null;
+    return {
+      dataset: dataset.name,
+      kind: "fixtures",
+      version,
+      hash: hashFiles(FIXTURES_DIR, files),
+      queries,
+      judgedQueries,
+      askCases: loadAskCases().length,
+    };
+  }
+  const askCases = dataset.askCases.length > 0 ? dataset.askCases.length : null;
+  if (dataset.format === "beir") {
+    // queries.jsonl and every split's qrels, as before answer cases could sit beside them; then those.
     const folder = dirname(dataset.corpus);
     const files = [join(folder, "queries.jsonl"), ...listFiles(join(folder, "qrels"))];
-    return { dataset: dataset.name, kind: "beir", version: null, hash: hashFiles(folder, files), queries, judgedQueries, askCases: null };
+    const extra = dataset.files.filter((f) => !files.includes(f));
+    return {
+      dataset: dataset.name,
+      kind: "beir",
+      version: null,
+      hash: hashFiles(folder, [...files, ...extra]),
+      queries,
+      judgedQueries,
+      askCases,
+      ...reported,
+    };
   }
-  // Every JSON fixture (queries, ask cases, translations, lanes, schemas); corpus documents are Markdown.
-  const files = listFiles(FIXTURES_DIR).filter((f) => f.endsWith(".json"));
-  const version = (JSON.parse(readFileSync(join(FIXTURES_DIR, "queries.json"), "utf8")) as { version?: number }).version ?? null;
+  const root = dataset.files.length > 0 ? dirname(dataset.files[0]!) : dataset.source;
   return {
     dataset: dataset.name,
-    kind: "fixtures",
-    version,
-    hash: hashFiles(FIXTURES_DIR, files),
+    kind: dataset.format,
+    version: null,
+    hash: hashFiles(root, [...dataset.files].sort()),
     queries,
     judgedQueries,
-    askCases: loadAskCases().length,
+    askCases,
+    ...reported,
   };
 }
 

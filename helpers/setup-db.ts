@@ -10,7 +10,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Engine, type EngineOptions, type IndexFingerprint, type IndexReport } from "@hybrid-search/engine";
+import {
+  type DocumentIds,
+  type DocumentInput,
+  Engine,
+  type EngineOptions,
+  type IndexFingerprint,
+  type IndexReport,
+} from "@hybrid-search/engine";
 
 export interface SuiteFingerprint extends IndexFingerprint {
   /** Dataset name (`fixtures`, or the EVAL_DATASET folder name). */
@@ -67,8 +74,17 @@ export interface BuildOptions {
   more?: ReadonlyArray<{ source: string; collection: string }>;
 }
 
-/** Builds a fresh index of `source` (folder or corpus.jsonl) in a new temp folder. */
-export async function buildTempIndex(source: string, options: BuildOptions): Promise<TempIndex> {
+/**
+ * Documents given as data (a dataset whose corpus is not a folder or JSONL file the engine reads):
+ * `read` returns them afresh for each (re-)index, so a watch-mode rerun indexes edited documents.
+ */
+export interface DocumentsSource {
+  read(): readonly DocumentInput[];
+  ids: DocumentIds;
+}
+
+/** Builds a fresh index of `source` (folder, corpus.jsonl, or documents given as data) in a new temp folder. */
+export async function buildTempIndex(source: string | DocumentsSource, options: BuildOptions): Promise<TempIndex> {
   const dir = mkdtempSync(join(tmpdir(), "hybrid-evals-"));
   const remove = removeOnExit(dir);
   const dbPath = join(dir, "index.db");
@@ -76,7 +92,10 @@ export async function buildTempIndex(source: string, options: BuildOptions): Pro
     const engine = Engine.open(dbPath, { ...options.engine, create: true });
     const index = async (): Promise<{ report: IndexReport; fingerprint: SuiteFingerprint }> => {
       const onMessage = options.onMessage ? { onMessage: options.onMessage } : {};
-      const report = await engine.index(source, { collection: options.collection, ...onMessage });
+      const report =
+        typeof source === "string"
+          ? await engine.index(source, { collection: options.collection, ...onMessage })
+          : await engine.indexDocuments(source.read(), { collection: options.collection, ids: source.ids, ...onMessage });
       for (const extra of options.more ?? []) await engine.index(extra.source, { collection: extra.collection, ...onMessage });
       return { report, fingerprint: { ...engine.fingerprint(), dataset: options.dataset, collection: options.collection } };
     };

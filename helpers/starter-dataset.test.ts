@@ -26,8 +26,8 @@ describe("the starter dataset of pnpm eval:init", () => {
     expect(cases.some((c) => (c.mustCite ?? []).length === 2)).toBe(true);
     expect(cases.some((c) => c.forbiddenSubstrings && c.expectedTopics === undefined)).toBe(true);
     expect(cases.some((c) => c.expectedTopics)).toBe(true);
-    // The BEIR view is the same judgments: EVAL_DATASET reads it into the same cases.
-    const dataset = loadDataset({ EVAL_DATASET: folder });
+    // The BEIR view is the same judgments: EVAL_DATASET_FORMAT=beir reads it into the same cases.
+    const dataset = loadDataset({ EVAL_DATASET: folder, EVAL_DATASET_FORMAT: "beir" });
     const queries = loadQueries({ dir: folder });
     expect(dataset.cases.map((c) => [c.id, c.query, c.judgments])).toEqual(queries.map((q) => [q.id, q.query, q.judgments]));
     // The documents of both views are the same text.
@@ -45,7 +45,7 @@ describe("the starter dataset of pnpm eval:init", () => {
     writeFileSync(file, readFileSync(file, "utf8").replace('"30 days"', '"31 days"'));
     expect(() => checkStarterDataset(folder)).toThrow(FixtureError);
     expect(() => checkStarterDataset(folder)).toThrow(
-      /case a-001 \(\/cases\/0\/expectedSubstrings\/0\): "31 days" does not occur in any mustCite doc/,
+      /case a-001 \(\/cases\/0\/expectedSubstrings\/0\): "31 days" does not occur in the cited document \(en\/billing\/refunds\.md\)/,
     );
   });
 

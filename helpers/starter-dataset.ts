@@ -4,27 +4,18 @@
  * `templates/starter/`: four documents of a fictional note-taking service (one with its German
  * translation), judged retrieval queries, answer cases with every kind of expectation (facts,
  * required citations, topics, forbidden text, a refusal, a false premise), translations and a
- * README. `eval:init` copies it, adds the repo's refusal markers and schemas (copied, not restated:
- * the user extends the current ones), and writes the same documents and judgments in the BEIR
- * format that `EVAL_DATASET` reads (corpus.jsonl, queries.jsonl, qrels/test.tsv), derived from the
- * fixture files so the two cannot disagree.
+ * README. `eval:init` copies it, adds the repo's refusal markers and the schemas of a user's dataset
+ * (`fixtures/schemas/dataset-*.schema.json`, copied, not restated: the user extends the current
+ * ones), and writes the same documents and judgments in the BEIR format too (corpus.jsonl,
+ * queries.jsonl, qrels/test.tsv), derived from the fixture files so the two cannot disagree.
  *
- * After writing, the folder is loaded back through the suite's fixture checks (schema and lint of
- * every file, the BEIR reader): what `eval:init` writes is what the checks accept.
+ * After writing, the folder is loaded back as `EVAL_DATASET` reads it, in both formats (the schemas
+ * and the lint of helpers/datasets/): what `eval:init` writes is what a run accepts.
  */
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readBeirDataset } from "@hybrid-search/trec-eval/formats";
-import {
-  FIXTURES_DIR,
-  listCorpusDocs,
-  loadAskCases,
-  loadQueries,
-  loadRefusalMarkers,
-  loadTranslations,
-  REPO_ROOT,
-  readCorpusDoc,
-} from "./fixtures.js";
+import { loadDataset } from "./dataset.js";
+import { FIXTURES_DIR, listCorpusDocs, loadQueries, REPO_ROOT, readCorpusDoc } from "./fixtures.js";
 
 /** The starter dataset as eval:init copies it. */
 export const STARTER_DIR = join(REPO_ROOT, "templates", "starter");
@@ -77,22 +68,22 @@ export function writeStarterDataset(folder: string): StarterCheck {
   copyFileSync(join(FIXTURES_DIR, "refusal-markers.json"), join(folder, "refusal-markers.json"));
   mkdirSync(join(folder, "schemas"), { recursive: true });
   for (const name of SCHEMAS)
-    copyFileSync(join(FIXTURES_DIR, "schemas", `${name}.schema.json`), join(folder, "schemas", `${name}.schema.json`));
+    copyFileSync(join(FIXTURES_DIR, "schemas", `dataset-${name}.schema.json`), join(folder, "schemas", `${name}.schema.json`));
   mkdirSync(join(folder, "qrels"), { recursive: true });
   for (const [path, content] of beirView(folder)) writeFileSync(join(folder, path), content);
   return checkStarterDataset(folder);
 }
 
-/** Loads a folder in the fixture format through the suite's checks (schema and lint of every file, the BEIR reader). Throws FixtureError / FormatError. */
+/** Loads a folder written by eval:init as a run reads it, in both formats. Throws FixtureError / DatasetError. */
 export function checkStarterDataset(folder: string): StarterCheck {
-  const location = { dir: folder };
-  const beir = readBeirDataset(folder);
+  const dataset = loadDataset({ EVAL_DATASET: folder, EVAL_DATASET_FORMAT: "fixtures" });
+  const beir = loadDataset({ EVAL_DATASET: folder, EVAL_DATASET_FORMAT: "beir" });
   return {
-    documents: listCorpusDocs(join(folder, "corpus")).length,
-    queries: loadQueries(location).length,
-    askCases: loadAskCases(location).length,
-    translationGroups: loadTranslations(location).length,
-    refusalLanguages: Object.keys(loadRefusalMarkers(location)).length,
-    beirJudgedQueries: beir.qrels.topics.size,
+    documents: dataset.corpusIds.length,
+    queries: dataset.cases.length,
+    askCases: dataset.askCases.length,
+    translationGroups: dataset.translations.length,
+    refusalLanguages: Object.keys(dataset.refusalMarkers ?? {}).length,
+    beirJudgedQueries: beir.cases.length,
   };
 }

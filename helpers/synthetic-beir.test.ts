@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { judgedCases, loadDataset } from "./dataset.js";
-import { generateBeir, writeBeir } from "./synthetic-beir.js";
+import { generateAnswerCases, generateBeir, writeAnswerCases, writeBeir } from "./synthetic-beir.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -49,8 +49,21 @@ describe("the synthetic BEIR dataset", () => {
     const folder = scratch();
     writeBeir(folder, generateBeir(300, 12, 1));
     const dataset = loadDataset({ EVAL_DATASET: folder });
-    expect(dataset.kind).toBe("beir");
+    expect(dataset.format).toBe("beir");
     expect(judgedCases(dataset.cases)).toHaveLength(12);
+  });
+
+  it("with answer cases beside it, loads as BEIR with answers: every case passes the dataset's lint (each fact in its cited document)", () => {
+    const folder = scratch();
+    const beir = generateBeir(300, 40, 3);
+    writeBeir(folder, beir);
+    writeAnswerCases(folder, generateAnswerCases(beir, 40));
+    const dataset = loadDataset({ EVAL_DATASET: folder });
+    expect(dataset.format).toBe("beir");
+    expect(dataset.askCases).toHaveLength(40);
+    expect(dataset.askCases.filter((c) => c.expectedRefusal)).toHaveLength(2);
+    expect(dataset.askCases.filter((c) => c.expectedTopics)).toHaveLength(2);
+    expect(() => generateAnswerCases(beir, 41)).toThrow(/^41 answer cases need as many queries/);
   });
 
   it("refuses fewer documents than the queries' judged ones, in one line", () => {

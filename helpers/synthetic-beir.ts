@@ -169,3 +169,43 @@ export function writeBeir(folder: string, beir: SyntheticBeir): void {
     `query-id\tcorpus-id\tscore\n${beir.qrels.map((r) => `${r.query}\t${r.doc}\t${r.grade}`).join("\n")}\n`,
   );
 }
+
+/**
+ * Answer cases beside a synthetic BEIR dataset (the suite's ask-cases.json), for the answer side of
+ * the dataset-scale benchmark: one per query, for the first `count` queries, asking the query's
+ * text. Each cites the query's first grade-2 document and expects a word of that document's title
+ * (which states the topic); every 10th also expects that title's words as topics, every 10th (from
+ * the 5th) forbids a phrase no document holds, and every 20th asks about identifiers that no
+ * document holds and expects a refusal instead. Deterministic, like the dataset.
+ */
+export function generateAnswerCases(beir: SyntheticBeir, count: number): Array<Record<string, unknown>> {
+  if (count > beir.queries.length)
+    throw new UsageError(`${count} answer cases need as many queries (one per query); ask for at least --queries ${count}`);
+  const titleOf = new Map(beir.corpus.map((d) => [d._id, d.title]));
+  const firstRelevant = new Map<string, string>();
+  for (const r of beir.qrels) if (r.grade === 2 && !firstRelevant.has(r.query)) firstRelevant.set(r.query, r.doc);
+  return beir.queries.slice(0, count).map((q, i) => {
+    const id = `a-${String(i + 1).padStart(4, "0")}`;
+    if ((i + 1) % 20 === 0)
+      return { id, question: `What does the release note say about ZX-${9000 + i} and QQ-${7000 + i}?`, expectedRefusal: true };
+    const doc = firstRelevant.get(q._id)!;
+    const words = titleOf
+      .get(doc)!
+      .split(" ")
+      .filter((w) => /^[\p{L}]{4,}$/u.test(w));
+    const fact = words.sort((a, b) => b.length - a.length || (a < b ? -1 : 1))[0] ?? titleOf.get(doc)!.split(" ")[0]!;
+    return {
+      id,
+      question: q.text,
+      expectedSubstrings: [fact],
+      ...((i + 1) % 10 === 0 ? { expectedTopics: words.slice(0, 3) } : {}),
+      ...((i + 1) % 10 === 5 ? { forbiddenSubstrings: ["this phrase is in no document"] } : {}),
+      mustCite: [doc],
+    };
+  });
+}
+
+/** Writes the answer cases as ask-cases.json beside the BEIR files. */
+export function writeAnswerCases(folder: string, cases: ReadonlyArray<Record<string, unknown>>): void {
+  writeFileSync(join(folder, "ask-cases.json"), `${JSON.stringify({ version: 1, cases }, null, 1)}\n`);
+}

@@ -12,11 +12,17 @@ export type Language = "en" | "de" | "fr" | "it";
 export const ASK_CATEGORIES = ["answerable", "multi-document", "adversarial", "off-corpus", "injection"] as const;
 export type AskCategory = (typeof ASK_CATEGORIES)[number];
 
+/**
+ * One question and its expectations. The fixture corpus's cases carry every field (its schema);
+ * a user's dataset may leave out `language`, `category` and `note` (helpers/datasets/).
+ */
 export interface AskCase {
   id: string;
   question: string;
-  language: Language;
-  category: AskCategory;
+  /** The question's language (BCP 47), when the dataset says; graders detect it otherwise. */
+  language?: string;
+  /** The fixture categories (`AskCategory`), or a user dataset's own; it slices the floors. */
+  category?: string;
   /** Facts a correct answer states (matched by text/contains-fact.ts: grading form, numbers whole). */
   expectedSubstrings?: string[];
   /** Content a correct answer never contains. */
@@ -27,7 +33,9 @@ export interface AskCase {
   mustCite?: string[];
   /** True when the corpus does not hold the answer: the answerer must refuse. */
   expectedRefusal?: boolean;
-  note: string;
+  /** A reference answer (a golden set's expected answer): reference text for the judge and the golden-set warning, never matched as a fact. */
+  referenceAnswer?: string;
+  note?: string;
 }
 
 /** NFC and lower case only: the looser form in which fixture lints look for a fact in a document (the graders match with text/contains-fact.ts). */

@@ -165,7 +165,7 @@ export interface GoldenWarning {
 
 /** A warning when the case's expected answer shares almost no vocabulary with the retrieved context; null otherwise. */
 export function goldenSetWarning(c: AskCase, result: AskResult, minShare = GOLDEN_MIN_SHARE): GoldenWarning | null {
-  const expected = [...(c.expectedSubstrings ?? []), ...(c.expectedTopics ?? [])];
+  const expected = [...(c.expectedSubstrings ?? []), ...(c.expectedTopics ?? []), ...(c.referenceAnswer ? [c.referenceAnswer] : [])];
   if (expected.length === 0) return null;
   const o = termOverlap(expected.join("\n"), c.language, result.sources.map(sourceText));
   if (o.terms.length > 0 && o.share >= minShare) return null;
@@ -173,7 +173,7 @@ export function goldenSetWarning(c: AskCase, result: AskResult, minShare = GOLDE
   const message =
     result.sources.length === 0
       ? `${c.id}: nothing was retrieved, so the expected answer cannot be checked against any context`
-      : `${c.id}: the expected answer shares ${o.found.length}/${o.terms.length} content terms with the ${result.sources.length} retrieved sources (${round(o.share)} < ${minShare}; expected in ${c.language}, sources in ${languages}); check the golden answer and the retrieval`;
+      : `${c.id}: the expected answer shares ${o.found.length}/${o.terms.length} content terms with the ${result.sources.length} retrieved sources (${round(o.share)} < ${minShare}; expected in ${c.language ?? "an unstated language"}, sources in ${languages}); check the golden answer and the retrieval`;
   return { caseId: c.id, share: round(o.share), shared: o.found, missing: o.missing, message };
 }
 

@@ -131,7 +131,7 @@ export function withJudgeFallback(fallback: Grade, judge: LanguageModelV3, error
 
 /** `<`, in text shown inside a tag, when it would open or close one of the judges' tags. */
 export function escapeData(text: string): string {
-  return text.replace(/<(\/?)(question|source|answer|topics?)\b/gi, "‹$1$2");
+  return text.replace(/<(\/?)(question|source|answer|reference_answer|topics?)\b/gi, "‹$1$2");
 }
 
 /** What every judge's system prompt ends with: the tagged text is data, and the reply is one JSON object. */

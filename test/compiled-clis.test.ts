@@ -6,7 +6,7 @@
  * the stale-build check (bin/check-build.mjs) on a throwaway project.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -111,6 +111,24 @@ describe("the compiled CLIs, spawned as pnpm runs them", () => {
     expect(readFileSync(join(dir, "starter/queries.json"), "utf8")).toContain('"judgments"');
     expectOneLineError(run("eval:init", ["a", "b"], dir), /^eval:init: one folder is needed, got 2; Usage: pnpm eval:init <folder>$/m);
   });
+
+  it("pnpm eval:import: writes a dataset into a folder relative to its working folder; a malformed source is one line and writes nothing", () => {
+    const dir = join(scratch, "import");
+    mkdirSync(dir);
+    const written = run("eval:import", [join(ROOT, "test/datasets/golden-qa"), "imported"], dir);
+    expect(written.stderr).toBe("");
+    expect(written.status).toBe(0);
+    expect(written.stdout).toMatch(
+      /^eval:import: wrote imported in the suite's fixture format: corpus\/ \(5 documents\), ask-cases\.json, schemas\//m,
+    );
+    expect(readFileSync(join(dir, "imported/ask-cases.json"), "utf8")).toContain('"mustCite"');
+    writeFileSync(join(dir, "broken.jsonl"), '{"question": "Where?", "reference": "Here."}\n{"question": \n');
+    expectOneLineError(
+      run("eval:import", ["broken.jsonl", "out"], dir),
+      /^eval:import: \S*broken\.jsonl: line 2 \(\/\): \[invalid-json\] invalid JSON at column 14: /m,
+    );
+    expect(existsSync(join(dir, "out"))).toBe(false);
+  });
 });
 
 describe("bin/check-build.mjs: a stale build does not run", () => {
@@ -193,7 +211,7 @@ describe("bin/check-build.mjs: a stale build does not run", () => {
 
   it("is what every CLI script preloads, on the build pnpm build makes", () => {
     const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
-    for (const name of ["engine", "trec-eval", "eval", "eval:compare", "eval:export", "eval:init"]) {
+    for (const name of ["engine", "trec-eval", "eval", "eval:compare", "eval:export", "eval:init", "eval:import"]) {
       expect(scripts[name], name).toMatch(
         /^node (--conditions=compiled )?--import \.\/bin\/check-build\.mjs (packages\/[a-z-]+\/)?dist\/\S+\.js$/,
       );

@@ -1,11 +1,11 @@
 /**
  * `pnpm eval:init` in process (bin/eval-init.ts's main): what it writes and says, and its one-line
- * errors, and the `pnpm eval search` it suggests next, run on what it wrote — the suite's one run
- * of a one-file filter on the in-process engine, so it also shows what such a filter runs and
- * builds. What the starter dataset holds is tested in helpers/starter-dataset.test.ts; the
+ * errors; `pnpm eval search` on what it wrote — the suite's one run of a one-file filter on the
+ * in-process engine, so it also shows what such a filter runs and builds; and the full `pnpm eval`
+ * it suggests next: every eval the starter feeds, then gated by the floors --update-baseline set. What the starter dataset holds is tested in helpers/starter-dataset.test.ts; the
  * compiled CLI is spawned in test/compiled-clis.test.ts.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -41,15 +41,14 @@ describe("pnpm eval:init", () => {
   });
 
   it(
-    "the command it suggests next measures the starter dataset: EVAL_DATASET=<folder> pnpm eval search exits 0, every query scored, running evals/search.eval.ts only (not vsearch.eval.ts) and building only the dataset's index",
+    "a one-file filter on the starter dataset: EVAL_DATASET=<folder> pnpm eval search exits 0, every query scored, running evals/search.eval.ts only (not vsearch.eval.ts) and building only the dataset's index",
     async () => {
       const folder = join(scratch, "next");
-      const written = init([folder]);
-      expect(written.stdout).toContain(`Next: EVAL_DATASET=${folder} pnpm eval search`);
+      init([folder]);
       const r = await runEval(["search"], { EVAL_DATASET: folder });
       rmSync(r.dir, { recursive: true, force: true });
       expect(r.code, r.stdout + r.stderr).toBe(0);
-      expect(r.stdout).toMatch(/eval: dataset next \(5 queries\)/);
+      expect(r.stdout).toMatch(/eval: dataset next \(5 queries, 5 answer cases\): the suite's fixture format \(detected: /);
       // A new dataset has no floors yet: said so, and the run passes because every eval scored something.
       expect(r.stdout).toMatch(/gate: NOT GATED: no offline@next floors/);
       const evals = r.output!.suites.find((s) => s.name === "Search (BM25)")!.evals;
@@ -63,5 +62,63 @@ describe("pnpm eval:init", () => {
       expect(out.match(/^index: building .*$/gm)).toEqual(["index: building dataset next…"]);
     },
     RUN_TIMEOUT_MS,
+  );
+
+  it(
+    "pnpm eval:init my-ds && EVAL_DATASET=my-ds pnpm eval runs every eval the starter feeds, answers and cross-language included; --update-baseline sets its own floors (no foreign history), and the next run is gated by them",
+    async () => {
+      const folder = join(scratch, "my-ds");
+      expect(init([folder]).stdout).toContain(
+        `Next: EVAL_DATASET=${folder} pnpm eval (every eval it feeds, answers and cross-language included`,
+      );
+      // A copy of the project's baseline: it holds the fixtures' floors and cases, which the new dataset must not inherit.
+      const baseline = join(scratch, "baseline.json");
+      copyFileSync(join(ROOT, "evals/baseline.json"), baseline);
+      const env = { EVAL_DATASET: folder, EVAL_BASELINE: baseline };
+      const first = await runEval(["--update-baseline", "--reason", "the starter's first floors"], env);
+      rmSync(first.dir, { recursive: true, force: true });
+      expect(first.code, first.stdout + first.stderr).toBe(0);
+      expect(first.stdout).toMatch(/gate: NOT GATED: no offline@my-ds floors/);
+      expect(first.stdout).toMatch(/no cases recorded for this mode yet/);
+      const measured = first.output!.suites.filter((s) => s.evals.length > 0).map((s) => s.name);
+      for (const name of [
+        "Search (BM25)",
+        "Vector search",
+        "Hybrid query (balanced)",
+        "Thoroughness [thorough]",
+        "Tier order over all queries",
+        "Cross-language recall",
+        "Cross-language recall matrix",
+        "Query expansion",
+        "Answers: refusal and citations [offline extractive]",
+        "Answers: facts [offline extractive]",
+        "Answers: required citations [offline extractive]",
+        "Answers: forbidden content [offline extractive]",
+        "Answers: topics [offline extractive]",
+        "Answers: RAG triad [offline extractive]",
+        "Answers: questions [offline extractive]",
+      ])
+        expect(measured, name).toContain(name);
+      expect(first.output!.suites.find((s) => s.name === "Answers: questions [offline extractive]")!.evals).toHaveLength(5);
+      // What the starter cannot feed is skipped and says why: no query holds an identifier, and the
+      // agent's turn cases ask about the demo corpus.
+      const skippedLine = /^eval: 2 eval\(s\) skipped, not scored: (.*)$/m.exec(first.stdout);
+      expect(skippedLine, first.stdout).not.toBeNull();
+      expect(skippedLine![1]!.split("; ").sort()).toEqual([
+        "Agent turns (the turn cases of fixtures/turn-cases.json ask about the demo corpus, not about dataset my-ds)",
+        "Expansion keeps identifiers (no query of dataset my-ds holds an identifier or a quoted phrase)",
+      ]);
+      const floors = (JSON.parse(readFileSync(baseline, "utf8")) as { floors: Record<string, Record<string, unknown>> }).floors;
+      expect(Object.keys(floors["offline@my-ds"] ?? {})).toEqual(
+        expect.arrayContaining(["Answers: questions", "Cross-language recall", "Search (BM25)"]),
+      );
+      const second = await runEval([], env);
+      rmSync(second.dir, { recursive: true, force: true });
+      expect(second.code, second.stdout + second.stderr).toBe(0);
+      expect(second.stdout).not.toMatch(/NOT GATED/);
+      expect(second.stdout).toMatch(/^gate: offline@my-ds floors from \S+: [1-9]\d* checked, 0 fell, 0 missing/m);
+      expect(second.stdout).toMatch(/^cases: .*0 regressed/m);
+    },
+    2 * RUN_TIMEOUT_MS,
   );
 });

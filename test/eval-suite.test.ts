@@ -1,14 +1,15 @@
 /**
- * `pnpm eval` on the user's own data (EVAL_DATASET), and a plain `evalite run` of one file. The
+ * `pnpm eval` on the user's own data (EVAL_DATASET: a BEIR folder; a golden Q&A set whose
+ * thresholds decide the exit code), and a plain `evalite run` of one file. The
  * full offline run on the fixtures, and what the suite checks on it, is in test/targets-e2e.test.ts,
  * where the targets are compared with it: one run for both. What a one-file filter runs and builds
  * (`pnpm eval search`: search.eval.ts only, the dataset's index only) is checked on the `pnpm eval
  * search` that test/eval-init.test.ts makes on the starter dataset.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { stripAnsi } from "../helpers/evalite-terminal.js";
 import { evalInProcess, ROOT, RUN_TIMEOUT_MS, runEval, type EvalRun } from "./eval-run.js";
@@ -83,10 +84,10 @@ describe("pnpm eval on a BEIR folder (EVAL_DATASET)", () => {
       expect(suite.evals).toHaveLength(2);
       const mrr = suite.evals.flatMap((e) => e.scores.filter((s) => s.name === "MRR@10").map((s) => s.score));
       expect(mrr).toEqual([1, 1]);
-      // The answer cases and the cross-language queries are about the fixture corpus: not measured here.
+      // The answer cases, the cross-language queries and the turn cases are about the fixture corpus: not measured here.
       const measured = r.output!.suites.filter((s) => s.evals.length > 0).map((s) => s.name);
       expect(measured).toContain("Thoroughness [thorough]");
-      expect(measured.filter((name) => name.startsWith("Answers:") || name.startsWith("Cross-language"))).toEqual([]);
+      expect(measured.filter((name) => /^(Answers:|Cross-language|Agent turns)/.test(name))).toEqual([]);
       // No query holds an identifier: "Expansion keeps identifiers" has no case and is skipped, not an error.
       expect(measured).not.toContain("Expansion keeps identifiers");
       // A new dataset has no floors: the run is not gated, and passes when every eval scored something.
@@ -108,4 +109,68 @@ describe("pnpm eval on a BEIR folder (EVAL_DATASET)", () => {
     expect(r.stderr).toMatch(/^eval: EVAL_DATASET: \/no\/such\/beir: cannot read: no such folder/);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
   });
+});
+
+describe("pnpm eval on a golden Q&A set with thresholds", () => {
+  it(
+    "holds the answer eval's questions to the set's minPassRate and maxP95LatencyMs, shown in the verdict and the report: exit 0 when they hold, 1 when not",
+    async () => {
+      const sample = join(ROOT, "test/datasets/golden-qa/golden_qa.json");
+      const held = await run(["ask"], { EVAL_DATASET: sample });
+      expect(held.stdout).toMatch(
+        /^eval: dataset golden_qa \(5 queries, 6 answer cases\): golden Q&A set with an inline corpus \(detected: /m,
+      );
+      expect(held.stdout).toMatch(/^eval: dataset golden_qa: not mapped: \S+golden_qa\.json \/owner \(1 record\)/m);
+      const line = held.stdout.match(
+        /^gate: dataset thresholds \(\S+golden_qa\.json \/thresholds\) on Answers: questions \[offline extractive\]: pass rate (\S+) \((\d+)\/6\) ≥ 0\.5; p95 latency \d+ ms ≤ 60000 ms$/m,
+      );
+      expect(line, held.stdout).not.toBeNull();
+      expect(held.code, held.stdout + held.stderr).toBe(0);
+      const passed = Number(line![2]);
+      // The same set with a pass rate above what this run reached: the verdict fails, naming the thresholds.
+      const strict = join(dirname(held.dir), `strict-${basename(held.dir)}.json`);
+      dirs.push(strict);
+      writeFileSync(
+        strict,
+        readFileSync(sample, "utf8").replace('"minPassRate": 0.5', `"minPassRate": ${Math.min(1, (passed + 1) / 6).toFixed(4)}`),
+      );
+      const failed = await run(["ask"], { EVAL_DATASET: strict });
+      expect(failed.code, failed.stdout + failed.stderr).toBe(1);
+      expect(failed.stdout).toMatch(/: FAIL; p95 latency/);
+      expect(failed.stdout).toMatch(
+        /^eval: FAIL \(.*the dataset's thresholds \(\S+\.json \/thresholds\) did not hold on Answers: questions \[offline extractive\]\); exit 1$/m,
+      );
+      const report = JSON.parse(
+        readFileSync(
+          join(failed.reportsDir, readdirSync(failed.reportsDir).find((f) => f.endsWith(".json") && f !== "badge.json")!),
+          "utf8",
+        ),
+      );
+      expect(report.fixtures).toMatchObject({
+        kind: "golden-qa",
+        gate: { pass: false, checks: [{ passed, questions: 6, passRateOk: false }] },
+      });
+      expect(report.fixtures.unmapped).toEqual([
+        expect.objectContaining({ field: "/owner", records: 1 }),
+        expect.objectContaining({ field: "/questions/*/difficulty", records: 1 }),
+      ]);
+    },
+    2 * RUN_TIMEOUT_MS,
+  );
+});
+
+describe("pnpm eval where the dataset feeds no selected eval", () => {
+  it(
+    "says that no eval could run, and which and why, instead of a run with nothing in it",
+    async () => {
+      // A bundle's questions state no language: the cross-language evals have nothing to measure.
+      const r = await run(["multilingual"], { EVAL_DATASET: join(ROOT, "test/datasets/bundle") });
+      expect(r.code, r.stdout + r.stderr).toBe(1);
+      expect(r.stdout).toMatch(/^eval: no eval could run: every selected eval was skipped$/m);
+      expect(r.stdout).toMatch(
+        /^eval: 2 eval\(s\) skipped, not scored: Cross-language recall, Cross-language recall matrix \(no query of dataset bundle states its language\)$/m,
+      );
+    },
+    RUN_TIMEOUT_MS,
+  );
 });

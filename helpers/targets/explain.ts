@@ -8,7 +8,7 @@
  * A target module is loaded (that is how its capabilities are known), not called.
  */
 import { CONTRACT_MODES, type Mode } from "@hybrid-search/target-contract";
-import { readContractDocuments } from "@hybrid-search/engine/serve/documents";
+import { datasetDocuments } from "./seed.js";
 import { type Dataset, judgedCases } from "../dataset.js";
 import type { AskCase } from "../fixtures.js";
 import { adapterRequest, adapterSeedRequests } from "./adapter-request.js";
@@ -75,7 +75,7 @@ export async function explainTarget(choice: TargetChoice, dataset: Dataset, ques
           : "    none (the definition has no ask: the answer evals are skipped)",
       );
     if (seeded) {
-      const corpus = readContractDocuments(dataset.corpus);
+      const corpus = datasetDocuments(dataset);
       lines.push(
         `  seeding, before the first call (in each process of the run that calls it):`,
         `    documents.seed(${cut(JSON.stringify({ collection: seeded, ids: corpus.ids, documents: corpus.documents }))}, { signal }) — ${corpus.documents.length} documents`,
@@ -111,7 +111,7 @@ export async function explainTarget(choice: TargetChoice, dataset: Dataset, ques
         ...show({ method: "POST", path: "/ask", body: JSON.stringify({ ...askFor(), ...scope }) }),
       );
     if (config.seed) {
-      const corpus = readContractDocuments(dataset.corpus);
+      const corpus = datasetDocuments(dataset);
       lines.push(
         "  seeding (EVAL_TARGET_SEED), after /health:",
         ...show({ method: "PUT", path: "/documents", body: JSON.stringify({ collection: config.seed.collection, ...corpus }) }),
@@ -140,7 +140,7 @@ export async function explainTarget(choice: TargetChoice, dataset: Dataset, ques
         : ["    none (the adapter has no ask request: the answer evals are skipped)"]),
     );
   if (config.seed && adapter.documents) {
-    const { ids, documents } = readContractDocuments(dataset.corpus);
+    const { ids, documents } = datasetDocuments(dataset);
     const seed = adapter.documents.seed;
     const request = adapterSeedRequests(loaded, config.seed.collection, seed.each ? documents.slice(0, 1) : documents, ids)[0]!;
     lines.push(

@@ -41,9 +41,11 @@ export interface SeedSession {
   releaseSync(why: string): void;
 }
 
-/** Ids and documents of the dataset's corpus, by the engine's readers. */
+/** Ids and documents of the dataset's corpus: read by the engine's readers, or as the dataset gives them (whatever its format). */
 export function datasetDocuments(dataset: Dataset): ContractDocuments {
-  return readContractDocuments(dataset.corpus);
+  const corpus = dataset.corpusSource;
+  if (corpus.kind === "documents") return { ids: corpus.ids, documents: [...corpus.documents] };
+  return readContractDocuments(corpus.path);
 }
 
 /** A fingerprint a target reported; undefined for the placeholder of one that reports none (a module or an adapter without one). */

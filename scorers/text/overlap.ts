@@ -199,11 +199,12 @@ export function termOverlap(text: string, language: string | null | undefined, e
 }
 
 /**
- * The answer's language: of the case's language and its sources' languages, the one whose
- * function words the answer uses most (a tie, or none: the case's). Answers follow the question,
- * but an extractive answer quotes its sources, which may be in another language.
+ * The answer's language: of the case's language (when the dataset states one) and its sources'
+ * languages, the one whose function words the answer uses most (a tie, or none: the case's).
+ * Answers follow the question, but an extractive answer quotes its sources, which may be in
+ * another language.
  */
-export function answerLanguage(result: AskResult, caseLanguage: string): string {
+export function answerLanguage(result: AskResult, caseLanguage: string | undefined): string | undefined {
   const words = new AnalyzedText(result.answer, undefined).tokens.filter((t) => t.kind === "word").map((t) => t.raw);
   const candidates = [caseLanguage, ...result.sources.map((s) => baseLanguage(s.language))].filter((l): l is string => l !== undefined);
   return likeliestLanguage(words, candidates) ?? caseLanguage;

@@ -99,7 +99,7 @@ export async function triadScore(id: TriadMetricId, c: AskCase, result: AskResul
       name: id.replace("-", "_"),
       description: `${metric.name} judgment`,
       system: metric.judge.system,
-      prompt: judgePrompt(result),
+      prompt: judgePrompt(result, c),
       problem: (value) => judgmentProblem(id, value, result),
       headers: typeof options.headers === "function" ? options.headers(c, result) : options.headers,
       timeoutMs: options.timeoutMs ?? 45_000,

@@ -48,8 +48,12 @@ export function triadGrade(
 /** A 0–3 rating in a judge's schema. */
 export const RATING: JSONSchema7 = { type: "integer", minimum: 0, maximum: 3 };
 
-/** The user message of every triad judge: the question, the numbered sources and the answer, marked as data. */
-export function judgePrompt(result: AskResult): string {
+/**
+ * The user message of every triad judge: the question, the numbered sources and the answer, marked
+ * as data; and a golden set's reference answer when the case has one (reference context for the
+ * judge, as the bundle tool shows it; no metric scores agreement with it).
+ */
+export function judgePrompt(result: AskResult, c?: Pick<AskCase, "referenceAnswer">): string {
   const sources = result.sources.map(
     (s) =>
       `<source ref="${s.ref}" doc="${escapeData(s.docId).replace(/"/g, "'")}" title="${escapeData(s.title).replace(/"/g, "'")}">\n${escapeData([s.heading, s.text].filter(Boolean).join("\n"))}\n</source>`,
@@ -58,6 +62,11 @@ export function judgePrompt(result: AskResult): string {
     `<question>\n${escapeData(result.question)}\n</question>`,
     `Sources (${result.sources.length}):\n${sources.join("\n") || "(none)"}`,
     `<answer>\n${escapeData(result.answer)}\n</answer>`,
+    ...(c?.referenceAnswer
+      ? [
+          `<reference_answer note="a golden set's expected answer, for reference only: rate the answer against the sources">\n${escapeData(c.referenceAnswer)}\n</reference_answer>`,
+        ]
+      : []),
   ].join("\n\n");
 }
 

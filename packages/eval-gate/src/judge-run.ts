@@ -21,7 +21,7 @@
  * when nothing or no case of some eval could be scored, when any case could not be measured
  * because the target or a model failed (a fault: score-status.ts), when a case regressed, a floor
  * fell or went missing, a latency ceiling was exceeded or went missing, or `--threshold N` was not
- * met; else 0. The faults and "nothing scored" rules hold whatever the floors: a mode without floors
+ * met, or the dataset's own thresholds did not hold (dataset-gate.ts); else 0. The faults and "nothing scored" rules hold whatever the floors: a mode without floors
  * (not gated) has no means to compare, which does not make errors fine.
  */
 import type { Evalite } from "evalite";
@@ -38,11 +38,21 @@ import {
 import type { Baseline, CaseChange, FloorChange, LogEntry } from "./baseline.js";
 import { acceptFailures, type CaseCheck, checkCases, recordCases, regressions } from "./case-ratchet.js";
 import { type CeilingCheck, ceilingFailures, checkCeilings } from "./ceilings.js";
+import { checkDatasetGate, type DatasetGate, datasetGateReason } from "./dataset-gate.js";
 import { ConfigError, quoteInput } from "./errors.js";
 import { checkFloors, floorMode, type GateResult, gateFailures } from "./floors.js";
 import { checkPassMarkNames, withFlags } from "./pass-marks.js";
 import { ratchet, logChanges, lowerFloors } from "./ratchet.js";
-import { buildReport, type EvaliteThreshold, evaliteSummary, type FixtureInfo, pct, type Report, type RunVerdict } from "./report.js";
+import {
+  buildReport,
+  type DatasetGateResult,
+  type EvaliteThreshold,
+  evaliteSummary,
+  type FixtureInfo,
+  pct,
+  type Report,
+  type RunVerdict,
+} from "./report.js";
 import type { RunInfo, SkippedEval } from "./run-info.js";
 import { type Calibration, type JudgeMethod, judgeLine } from "./calibration.js";
 import { DEFAULT_MAX_FLIP_RATE, instabilityReasons, type JudgeStability, judgeStability } from "./judge-stability.js";
@@ -67,6 +77,8 @@ export interface RecordedRun {
   args: string[];
   /** The file filter the run was given; null for a full run. */
   filter: string | null;
+  /** The dataset's own thresholds (dataset-gate.ts), when it brings them. */
+  datasetGate?: DatasetGate | null;
   /** Every model call's tokens and cost, per role and model (usage.ts); null when not recorded. */
   usage?: UsageSummary | null;
 }
@@ -75,6 +87,8 @@ export interface RecordedRun {
 export interface UnrecordedRun {
   output: null;
   evalite: EvaliteVerdict;
+  /** The evals (or variants) skipped, with why: when every selected one was, no eval could run. */
+  skipped?: readonly SkippedEval[];
 }
 
 /** The command line's say in the verdict, and how the report names things. */
@@ -160,7 +174,10 @@ export function judgeRun(run: RecordedRun | UnrecordedRun, baseline: Baseline, o
     return {
       kind: "unrecorded",
       exitStatus: 1,
-      reason: `Evalite recorded no run (every eval file failed to load, or every eval was skipped); its output above says why${unloaded.length > 0 ? ` (did not load: ${unloaded.join(", ")})` : ""}`,
+      reason:
+        unloaded.length === 0 && (run.skipped ?? []).length > 0
+          ? "no eval could run: every selected eval was skipped"
+          : `Evalite recorded no run (every eval file failed to load, or every eval was skipped); its output above says why${unloaded.length > 0 ? ` (did not load: ${unloaded.join(", ")})` : ""}`,
     };
   }
   const mode = floorMode(run.runInfo.mode, run.fixtures.dataset);
@@ -204,6 +221,7 @@ export function judgeRun(run: RecordedRun | UnrecordedRun, baseline: Baseline, o
           source: options.configuredThreshold === null ? "none" : "evalite.config.ts",
           binding: false,
         };
+  const datasetGate = run.datasetGate ? checkDatasetGate(run.datasetGate, analysis.units) : null;
   const graders = new Set(options.judgedGraders);
   const stability = analysis.records.some((r) => r.trials.length > 1)
     ? judgeStability(analysis.records, passMarks, graders, options.maxFlipRate ?? DEFAULT_MAX_FLIP_RATE)
@@ -213,6 +231,7 @@ export function judgeRun(run: RecordedRun | UnrecordedRun, baseline: Baseline, o
     evalite: run.evalite,
     output: run.output,
     evaliteThreshold,
+    datasetGate,
     ...checks,
     stability,
     usage: run.usage ?? null,
@@ -236,7 +255,7 @@ export function judgeRun(run: RecordedRun | UnrecordedRun, baseline: Baseline, o
     args: run.args,
     runInfo: run.runInfo,
     floorMode: mode,
-    fixtures: run.fixtures,
+    fixtures: datasetGate ? { ...run.fixtures, gate: datasetGate } : run.fixtures,
     evalite: run.evalite,
     evaliteThreshold,
     output: run.output,
@@ -314,6 +333,8 @@ interface VerdictInputs {
   gate: GateResult;
   ceilings: CeilingCheck[];
   cases: CaseCheck;
+  /** The dataset's own thresholds as this run held them; null when it brings none. */
+  datasetGate: DatasetGateResult | null;
   stability: JudgeStability | null;
   usage: UsageSummary | null;
 }
@@ -346,6 +367,8 @@ function runVerdict(input: VerdictInputs): RunVerdict {
   reasons.push(...instabilityReasons(input.stability));
   if (input.evaliteThreshold.binding && evalite.thresholdMet === false)
     reasons.push(`Evalite's mean ${pct(evalite.mean)} is below --threshold ${input.evaliteThreshold.threshold} %`);
+  const dataset = input.datasetGate ? datasetGateReason(input.datasetGate) : null;
+  if (dataset !== null) reasons.push(dataset);
   return { status: reasons.length === 0 ? "pass" : "fail", exitStatus: reasons.length === 0 ? 0 : 1, statusReasons: reasons };
 }
 

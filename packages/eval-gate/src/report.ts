@@ -27,7 +27,8 @@ export const REPORT_SCHEMA_VERSION = 2;
 
 export interface FixtureInfo {
   dataset: string;
-  kind: "fixtures" | "beir";
+  /** The dataset's format (helpers/datasets/ of the suite): `fixtures` is the suite's own. */
+  kind: "fixtures" | "beir" | "golden-qa" | "bundle" | "fixtures-layout" | "qa-jsonl";
   /** The fixture files' `version` field (fixtures), or null. */
   version: number | null;
   /** sha256 over the dataset's query and judgment files. */
@@ -35,6 +36,31 @@ export interface FixtureInfo {
   queries: number;
   judgedQueries: number;
   askCases: number | null;
+  /** Fields of the dataset its reader could not map, with how many records had them and why (absent: none). */
+  unmapped?: Array<{ file: string; field: string; records: number; why: string }>;
+  /** What the dataset's reader warned about (a short refusal marker); absent: nothing. */
+  warnings?: string[];
+  /** The dataset's own gate (a golden Q&A set's thresholds) and how this run held it; absent: none. */
+  gate?: DatasetGateResult;
+}
+
+/** A dataset's own thresholds, held on the answer eval's questions with that format's semantics. */
+export interface DatasetGateResult {
+  minPassRate: number | null;
+  maxP95LatencyMs: number | null;
+  /** Where the settings were read. */
+  source: string;
+  /** One check per answer suite (one per preset with models), or none when no question was measured. */
+  checks: Array<{
+    suite: string;
+    questions: number;
+    passed: number;
+    passRate: number;
+    p95LatencyMs: number | null;
+    passRateOk: boolean | null;
+    latencyOk: boolean | null;
+  }>;
+  pass: boolean;
 }
 
 export interface EvaliteThreshold {

@@ -1,0 +1,106 @@
+/**
+ * `pnpm eval:import <file-or-folder> <new-folder> [--format <format>] [--split <split>]`: reads a
+ * dataset in any format the suite reads (helpers/datasets/, detected as `pnpm eval` detects it, or
+ * `--format`), checks it as `pnpm eval` does (its schema, then the lint), and writes it into a new
+ * or empty folder in the suite's fixture format (helpers/datasets/write.ts), for curation and
+ * versioning. Prints what it mapped, every field it could not map and every document it renamed,
+ * then loads the written folder back through the same checks. Importing that folder again writes
+ * the same files.
+ *
+ * Exit status: 0 written and checked; 2 bad arguments, a source the checks reject (one line naming
+ * the file, the record and the field; nothing is written) or a target folder that is not empty.
+ */
+import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { type CommandIo, parseCommandLine, processIo, UsageError } from "../helpers/cli-args.js";
+import { datasetDetection, DatasetError, FORMAT_TITLES, loadDataset } from "../helpers/dataset.js";
+import { formatFixtureError, isFixtureError } from "../helpers/fixtures.js";
+import { writeFixtureFormat } from "../helpers/datasets/write.js";
+
+const USAGE = "Usage: pnpm eval:import <file-or-folder> <new-folder> [--format <format>] [--split <split>]";
+
+/** Runs one command line and returns its exit status; never exits the process (bin/entry/eval-import.ts does). */
+export function main(argv: string[], io: CommandIo = processIo()): number {
+  const say = (line: string): void => io.stdout(`${line}\n`);
+  try {
+    const { values, positionals } = parseCommandLine(
+      {
+        args: argv,
+        options: { help: { type: "boolean", short: "h" }, format: { type: "string" }, split: { type: "string" } },
+        allowPositionals: true,
+      },
+      USAGE,
+    );
+    if (values.help) {
+      say(USAGE);
+      return 0;
+    }
+    if (positionals.length !== 2)
+      throw new UsageError(`a source and a new folder are needed, got ${positionals.length} argument(s); ${USAGE}`);
+    const [source, target] = positionals as [string, string];
+    const folder = resolve(target);
+    if (existsSync(folder) && readdirSync(folder).length > 0)
+      throw new UsageError(
+        `${target} is not empty; eval:import writes only into a new or empty folder, so nothing of yours is overwritten`,
+      );
+    const env = {
+      EVAL_DATASET: source,
+      ...(values.format ? { EVAL_DATASET_FORMAT: values.format } : {}),
+      ...(values.split ? { EVAL_DATASET_SPLIT: values.split } : {}),
+    };
+    const dataset = loadDataset(env);
+    const detected = datasetDetection(env);
+    say(
+      `eval:import: read ${source} as ${FORMAT_TITLES[dataset.format]}${detected ? (detected.forced ? " (--format)" : ` (detected: ${detected.found})`) : " (the project's demo corpus)"}: ` +
+        `${dataset.corpusIds.length} documents, ${dataset.derivedCases ? "no retrieval judgments" : `${dataset.cases.length} judged queries`}, ` +
+        `${dataset.askCases.length} answer cases, ${dataset.translations.length} translation groups${dataset.refusalMarkers ? ", its own refusal markers" : ""}${dataset.gate ? `, its own gate (${dataset.gate.source})` : ""}`,
+    );
+    const dropped = dataset.cases.filter((c) => c.collection !== undefined).length;
+    const notMapped = [
+      ...dataset.unmapped.map((u) => `${u.file} ${u.field} (${u.records} record(s)): ${u.why}`),
+      ...(dropped > 0
+        ? [`queries.json /queries/*/collection (${dropped} record(s)): a dataset is one collection, named after its folder`]
+        : []),
+    ];
+    for (const line of notMapped) say(`eval:import: not mapped: ${line}`);
+    for (const warning of dataset.warnings) say(`eval:import: WARNING: ${warning}`);
+    // Written beside the target first, then moved into place: a failure leaves nothing half written.
+    const staging = join(dirname(folder), `.${basename(folder)}.importing-${process.pid}`);
+    rmSync(staging, { recursive: true, force: true });
+    let written: ReturnType<typeof writeFixtureFormat>;
+    try {
+      written = writeFixtureFormat(dataset, staging);
+      if (existsSync(folder)) rmSync(folder, { recursive: true });
+      renameSync(staging, folder);
+    } finally {
+      rmSync(staging, { recursive: true, force: true });
+    }
+    if (written.renamed.length > 0) {
+      const shown = written.renamed.slice(0, 5).map(([from, to]) => `${JSON.stringify(from)} → ${to}`);
+      say(
+        `eval:import: ${written.renamed.length} document id(s) are not file paths and became file names (judgments and citations follow): ${shown.join(", ")}${written.renamed.length > 5 ? ", …" : ""}`,
+      );
+    }
+    const back = loadDataset({ EVAL_DATASET: folder });
+    say(
+      `eval:import: wrote ${target} in the suite's fixture format: corpus/ (${written.documents} documents), ${written.files.join(", ")}, schemas/; ` +
+        `it loads back through the same checks (${back.cases.length} queries${back.derivedCases ? ", derived from the answer cases" : ""}, ${back.askCases.length} answer cases). Next: EVAL_DATASET=${target} pnpm eval`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`eval:import: ${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof DatasetError) {
+      // The dataset's messages name the environment pnpm eval reads; here they are this command's arguments.
+      io.stderr(`eval:import: ${error.message.replace(/^EVAL_DATASET: /, "").replaceAll("EVAL_DATASET_FORMAT", "--format")}\n`);
+      return 2;
+    }
+    if (isFixtureError(error)) {
+      io.stderr(`eval:import: ${formatFixtureError(error)}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}

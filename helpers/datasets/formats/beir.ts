@@ -1,0 +1,77 @@
+/**
+ * BEIR: `corpus.jsonl` (`{"_id","title","text"}`), `queries.jsonl` (`{"_id","text"}`),
+ * `qrels/<split>.tsv` with its header line (split from EVAL_DATASET_SPLIT, default `test`), read by
+ * the trec-eval package's reader. Queries without any judgment are left out: nothing could score
+ * them. Answer cases may sit beside them in the suite's format (ask-cases.json, and optionally
+ * translations.json and refusal-markers.json; helpers/datasets/formats/fixtures.ts), their
+ * `mustCite` naming corpus.jsonl ids.
+ */
+import { join } from "node:path";
+import { readCorpusJsonl } from "@hybrid-search/engine/formats";
+import { FormatError, readBeirDataset } from "@hybrid-search/trec-eval/formats";
+import { displayPath } from "../../fixtures/paths.js";
+import { DatasetError, judgedCases, type RetrievalCase } from "../model.js";
+import { isFile, isFolder } from "../read.js";
+import { type FormatRead, noRecords, readRefusalMarkers } from "./common.js";
+import { readAnswerFiles } from "./fixtures.js";
+
+/** Whether `folder` holds a BEIR dataset (its corpus.jsonl). */
+export function isBeir(folder: string): boolean {
+  return isFile(join(folder, "corpus.jsonl"));
+}
+
+function beirError(error: unknown): never {
+  if (error instanceof FormatError || (error as { name?: string }).name === "EngineError")
+    throw new DatasetError(`EVAL_DATASET: ${(error as Error).message.split("\n")[0]}`);
+  throw error;
+}
+
+export function readBeir(folder: string, split: string): FormatRead {
+  let beir: ReturnType<typeof readBeirDataset>;
+  try {
+    beir = readBeirDataset(folder, { split });
+  } catch (error) {
+    return beirError(error);
+  }
+  const cases: RetrievalCase[] = [];
+  for (const q of beir.queries) {
+    const topic = beir.qrels.topics.get(q.id);
+    if (!topic) continue;
+    cases.push({ id: q.id, query: q.text, judgments: Object.fromEntries(topic.grades) });
+  }
+  const corpus = join(folder, "corpus.jsonl");
+  // The documents' texts are read only when an answer case's facts need checking against them.
+  let texts: Map<string, string> | undefined;
+  const text = (id: string): string => {
+    if (!texts) {
+      try {
+        texts = new Map(readCorpusJsonl(corpus).map((r) => [r.id, `${r.title}\n${r.text}`]));
+      } catch (error) {
+        return beirError(error);
+      }
+    }
+    return texts.get(id) ?? "";
+  };
+  const read: FormatRead = {
+    ...noRecords(),
+    corpus,
+    corpusSource: { kind: "jsonl", path: corpus },
+    corpusView: { where: displayPath(corpus), ids: new Set(beir.corpusIds), text },
+    corpusIds: beir.corpusIds,
+    documentLanguages: new Map(),
+    cases,
+    files: [join(folder, "queries.jsonl"), join(folder, "qrels", `${split}.tsv`)],
+  };
+  read.refusalMarkers = readRefusalMarkers(folder, read.warnings, read.files);
+  readAnswerFiles(folder, read);
+  // Judgments that are all 0 give the ranking evals nothing to score: an input error, not an empty run.
+  if (cases.length > 0 && judgedCases(cases).length === 0)
+    throw new DatasetError(
+      `EVAL_DATASET: ${join(folder, "qrels", `${split}.tsv`)}: no query has a relevant document (a grade of 1 or more): every judgment is 0 or negative, so nothing can be scored`,
+    );
+  if (cases.length === 0 && read.askCases.length === 0)
+    throw new DatasetError(
+      `EVAL_DATASET: ${folder}: no query of queries.jsonl has a judgment in qrels/${split}.tsv${isFolder(join(folder, "qrels")) ? "" : " (no qrels folder)"}, and there is no ask-cases.json beside it`,
+    );
+  return read;
+}

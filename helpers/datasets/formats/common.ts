@@ -1,0 +1,151 @@
+/**
+ * What every format reader returns (`FormatRead`), and the pieces several readers share: a corpus
+ * read by the engine's own readers, documents given as data, the fields a reader does not map.
+ */
+import { join } from "node:path";
+import type { DocumentInput } from "@hybrid-search/engine";
+import { detectLanguage } from "@hybrid-search/engine/analysis";
+import { readContractDocuments } from "@hybrid-search/engine/serve/documents";
+import type { RefusalMarkers } from "../../../scorers/refusal.js";
+import { lintRefusalMarkers } from "../../fixtures/refusal-markers.js";
+import { formatIssue } from "../../fixtures/errors.js";
+import { displayPath } from "../../fixtures/paths.js";
+import type { CorpusView, RecordOrigin } from "../lint.js";
+import {
+  type AnswerCase,
+  type CorpusSource,
+  DatasetError,
+  type DatasetGate,
+  type RetrievalCase,
+  type TranslationGroup,
+  type UnmappedField,
+} from "../model.js";
+import { checkSchema, isFile, readJsonFile } from "../read.js";
+
+export interface FormatRead {
+  corpus: string;
+  corpusSource: CorpusSource;
+  corpusView: CorpusView;
+  corpusIds: readonly string[];
+  documentLanguages: ReadonlyMap<string, string>;
+  cases: RetrievalCase[];
+  caseOrigins: Map<RetrievalCase, RecordOrigin>;
+  relevantDocs?: Map<RetrievalCase, readonly string[]>;
+  askCases: AnswerCase[];
+  askOrigins: Map<AnswerCase, RecordOrigin>;
+  translations: TranslationGroup[];
+  translationOrigins?: Map<TranslationGroup, RecordOrigin>;
+  refusalMarkers: RefusalMarkers | null;
+  gate: DatasetGate | null;
+  unmapped: UnmappedField[];
+  warnings: string[];
+  files: string[];
+}
+
+type CorpusPart = Pick<FormatRead, "corpus" | "corpusSource" | "corpusView" | "corpusIds" | "documentLanguages">;
+
+/** A corpus that is a folder the engine indexes itself: ids are paths below it. */
+export function folderCorpus(folder: string): CorpusPart {
+  const documents = readFolderDocuments(folder);
+  return {
+    corpus: folder,
+    corpusSource: { kind: "folder", path: folder },
+    corpusView: documentsView(displayPath(folder), documents),
+    corpusIds: documents.map((d) => d.id),
+    documentLanguages: languagesOf(documents),
+  };
+}
+
+/** A corpus of documents given as data (`corpus`: the file or folder they came from; `where`: how messages name it). */
+export function documentsCorpus(corpus: string, where: string, documents: DocumentInput[], ids: "paths" | "keys"): CorpusPart {
+  return {
+    corpus,
+    corpusSource: { kind: "documents", documents, ids },
+    corpusView: documentsView(where, documents),
+    corpusIds: documents.map((d) => d.id),
+    documentLanguages: languagesOf(documents),
+  };
+}
+
+/** A read's records before its reader fills them: none of each. */
+export function noRecords(): Omit<FormatRead, keyof CorpusPart> {
+  return {
+    cases: [],
+    caseOrigins: new Map(),
+    askCases: [],
+    askOrigins: new Map(),
+    translations: [],
+    refusalMarkers: null,
+    gate: null,
+    unmapped: [],
+    warnings: [],
+    files: [],
+  };
+}
+
+/** The documents of a folder, read by the engine's own reader (ids: paths below the folder; titles, languages, bodies as the index gets them). */
+export function readFolderDocuments(folder: string): DocumentInput[] {
+  try {
+    return readContractDocuments(folder).documents;
+  } catch (error) {
+    if ((error as { name?: string }).name === "EngineError") throw new DatasetError((error as Error).message.split("\n")[0]!);
+    throw error;
+  }
+}
+
+/** A corpus view over documents in memory. */
+export function documentsView(where: string, documents: readonly DocumentInput[]): CorpusView {
+  const byId = new Map(documents.map((d) => [d.id, d]));
+  return { where, ids: new Set(byId.keys()), text: (id) => `${byId.get(id)?.title ?? ""}\n${byId.get(id)?.text ?? ""}` };
+}
+
+/** Languages of documents: given, else detected from title and text as the engine detects them. */
+export function languagesOf(documents: readonly DocumentInput[]): Map<string, string> {
+  const languages = new Map<string, string>();
+  for (const d of documents) {
+    const language = d.language ?? (d.language === null ? undefined : detectLanguage(`${d.title ?? ""}\n${d.text}`));
+    if (language) languages.set(d.id, language);
+  }
+  return languages;
+}
+
+/**
+ * The fields of `records` outside `known`: one entry per field with how many records have it.
+ * `why` explains a field the reader knows and cannot map; others get the generic reason.
+ */
+export function unmappedFields(
+  file: string,
+  records: readonly unknown[],
+  known: ReadonlySet<string>,
+  why: Readonly<Record<string, string>> = {},
+  prefix = "",
+): UnmappedField[] {
+  const counts = new Map<string, number>();
+  for (const record of records) {
+    if (record === null || typeof record !== "object" || Array.isArray(record)) continue;
+    for (const key of Object.keys(record)) if (!known.has(key)) counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([field, n]) => ({
+    file: displayPath(file),
+    field: `${prefix}${field}`,
+    records: n,
+    why: why[field] ?? "not a field the suite knows for this format; nothing reads it",
+  }));
+}
+
+/**
+ * A dataset's own refusal-markers.json, when it has one: it replaces the suite's phrases. A phrase
+ * of one word is accepted with a warning (the demo corpus's lint refuses it): it may turn ordinary
+ * answers into refusals.
+ */
+export function readRefusalMarkers(folder: string, warnings: string[], files: string[]): RefusalMarkers | null {
+  const path = join(folder, "refusal-markers.json");
+  if (!isFile(path)) return null;
+  files.push(path);
+  const value = readJsonFile(path);
+  checkSchema(path, "dataset-refusal-markers.schema.json", value);
+  const file = value as { version: 1; markers: Record<string, string[]> };
+  for (const issue of lintRefusalMarkers(file))
+    warnings.push(`${displayPath(path)}: ${formatIssue(issue)}; accepted, but it may mark ordinary answers as refusals`);
+  return file.markers;
+}

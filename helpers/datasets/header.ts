@@ -1,0 +1,36 @@
+/**
+ * The run's first lines about its dataset: its name, size and format (detected, or named by
+ * EVAL_DATASET_FORMAT, and which other formats the folder also holds), where its retrieval cases
+ * came from, every field the reader could not map, every warning, and the gate settings the
+ * dataset brings. `pnpm eval` prints them before anything runs; the report records the same.
+ */
+import type { Detected } from "./detect.js";
+import { type Dataset, FORMAT_TITLES } from "./model.js";
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+export function datasetHeader(dataset: Dataset, detected: Detected | null): string[] {
+  const sizes = [`${dataset.cases.length} quer${dataset.cases.length === 1 ? "y" : "ies"}`];
+  if (dataset.askCases.length > 0) sizes.push(plural(dataset.askCases.length, "answer case"));
+  const how = detected === null ? "the project's demo corpus" : detected.forced ? "EVAL_DATASET_FORMAT" : `detected: ${detected.found}`;
+  const lines = [`eval: dataset ${dataset.name} (${sizes.join(", ")}): ${FORMAT_TITLES[dataset.format]} (${how})`];
+  const say = (text: string): void => void lines.push(`eval: dataset ${dataset.name}: ${text}`);
+  if (detected && detected.alsoHolds.length > 0)
+    say(
+      `the source also holds ${detected.alsoHolds.map((f) => `${FORMAT_TITLES[f]} (EVAL_DATASET_FORMAT=${f})`).join(", ")}; read as ${dataset.format}`,
+    );
+  if (dataset.derivedCases)
+    say(
+      `no retrieval judgments: ${plural(dataset.cases.length, "retrieval case")} derived from the answer cases' required citations (each cited document judged relevant)`,
+    );
+  for (const u of dataset.unmapped) say(`not mapped: ${u.file} ${u.field} (${plural(u.records, "record")}): ${u.why}`);
+  for (const w of dataset.warnings) say(`WARNING: ${w}`);
+  if (dataset.gate) {
+    const parts = [
+      ...(dataset.gate.minPassRate !== undefined ? [`pass rate ≥ ${dataset.gate.minPassRate}`] : []),
+      ...(dataset.gate.maxP95LatencyMs !== undefined ? [`p95 answer latency ≤ ${dataset.gate.maxP95LatencyMs} ms`] : []),
+    ];
+    say(`its own gate (${dataset.gate.source}): ${parts.join(" and ")} over the answer eval's questions, or the run fails`);
+  }
+  return lines;
+}

@@ -1,0 +1,146 @@
+/**
+ * Loading the run's dataset: the project's fixtures by default, or the folder or file named in
+ * `EVAL_DATASET`, in the format detected (helpers/datasets/detect.ts) or named in
+ * `EVAL_DATASET_FORMAT`; validated (each format's JSON Schema, then the common lint of
+ * helpers/datasets/lint.ts) before anything runs. A dataset without retrieval judgments gets one
+ * retrieval case per answer case with required citations (those documents judged relevant), so the
+ * ranking evals measure whether the documents a question needs are found.
+ */
+import { resolve } from "node:path";
+import type { DocumentInput } from "@hybrid-search/engine";
+import { splitNameProblem } from "@hybrid-search/trec-eval/formats";
+import { FIXTURES_DIR } from "../fixtures/paths.js";
+import type { DocumentsSource } from "../setup-db.js";
+import { datasetName, type Detected, detectFormat } from "./detect.js";
+import { readBeir } from "./formats/beir.js";
+import { readBundle, bundleRoot } from "./formats/bundle.js";
+import type { FormatRead } from "./formats/common.js";
+import { readDemoFixtures, readFixtureFormat } from "./formats/fixtures.js";
+import { readFixturesLayout } from "./formats/fixtures-layout.js";
+import { goldenQaFile, readGoldenQa } from "./formats/golden-qa.js";
+import { readQaJsonl } from "./formats/qa-jsonl.js";
+import { lintDataset } from "./lint.js";
+import { casesFromAnswers, type Dataset, DatasetError } from "./model.js";
+
+/** The run's dataset, from the environment (EVAL_DATASET, EVAL_DATASET_FORMAT, EVAL_DATASET_SPLIT). */
+export function loadDataset(env: NodeJS.ProcessEnv = process.env): Dataset {
+  const source = env.EVAL_DATASET?.trim();
+  const format = env.EVAL_DATASET_FORMAT?.trim();
+  if (!source) {
+    if (format) throw new DatasetError(`EVAL_DATASET_FORMAT names the format of EVAL_DATASET, which is not set`);
+    return demoDataset();
+  }
+  if (resolve(source) === FIXTURES_DIR && (!format || format === "fixtures")) return demoDataset();
+  const detected = detectFormat(source, format);
+  const name = datasetName(detected);
+  return finish(read(detected, name, datasetSplit(env)), detected, name);
+}
+
+/** The split `EVAL_DATASET_SPLIT` names (default `test`): a name, never a path out of `qrels/` (`splitNameProblem`). */
+export function datasetSplit(env: NodeJS.ProcessEnv = process.env): string {
+  const split = env.EVAL_DATASET_SPLIT?.trim() || "test";
+  const problem = splitNameProblem(split);
+  if (problem !== null) throw new DatasetError(`EVAL_DATASET_SPLIT: ${problem}`);
+  return split;
+}
+
+/** The detection of the run's dataset, for its first line; null for the project's fixtures. */
+export function datasetDetection(env: NodeJS.ProcessEnv = process.env): Detected | null {
+  const source = env.EVAL_DATASET?.trim();
+  if (!source || (resolve(source) === FIXTURES_DIR && !env.EVAL_DATASET_FORMAT?.trim())) return null;
+  return detectFormat(source, env.EVAL_DATASET_FORMAT);
+}
+
+function read(detected: Detected, name: string, split: string): FormatRead {
+  switch (detected.format) {
+    case "fixtures":
+      return readFixtureFormat(detected.path, name);
+    case "beir":
+      return readBeir(detected.path, split);
+    case "golden-qa":
+      return readGoldenQa(goldenQaFile(detected.path)!);
+    case "bundle":
+      return readBundle(bundleRoot(detected.path)!);
+    case "fixtures-layout":
+      return readFixturesLayout(detected.path);
+    case "qa-jsonl":
+      return readQaJsonl(detected.path);
+  }
+}
+
+function finish(read: FormatRead, detected: Detected, name: string): Dataset {
+  const derivedCases = read.cases.length === 0;
+  const cases = derivedCases ? casesFromAnswers(read.askCases) : read.cases;
+  lintDataset({
+    corpus: read.corpusView,
+    cases: read.cases,
+    caseOrigins: read.caseOrigins,
+    ...(read.relevantDocs ? { relevantDocs: read.relevantDocs } : {}),
+    askCases: read.askCases,
+    askOrigins: read.askOrigins,
+    translations: read.translations,
+    ...(read.translationOrigins ? { translationOrigins: read.translationOrigins } : {}),
+  });
+  return {
+    name,
+    format: detected.format,
+    demo: false,
+    source: detected.path,
+    corpus: read.corpus,
+    corpusSource: read.corpusSource,
+    collection: name,
+    cases,
+    derivedCases: derivedCases && cases.length > 0,
+    askCases: read.askCases,
+    translations: read.translations,
+    refusalMarkers: read.refusalMarkers,
+    gate: read.gate,
+    unmapped: read.unmapped,
+    warnings: read.warnings,
+    corpusIds: read.corpusIds,
+    documentLanguages: read.documentLanguages,
+    files: read.files,
+  };
+}
+
+function demoDataset(): Dataset {
+  const read = readDemoFixtures();
+  return {
+    name: "fixtures",
+    format: "fixtures",
+    demo: true,
+    source: FIXTURES_DIR,
+    corpus: read.corpus,
+    corpusSource: read.corpusSource,
+    collection: "corpus",
+    cases: read.cases,
+    derivedCases: false,
+    askCases: read.askCases,
+    translations: read.translations,
+    refusalMarkers: null,
+    gate: null,
+    unmapped: [],
+    warnings: [],
+    corpusIds: read.corpusIds,
+    documentLanguages: read.documentLanguages,
+    files: [],
+  };
+}
+
+/**
+ * What the index build takes for the dataset's corpus: the folder or corpus.jsonl path, or its
+ * documents as data, read afresh (the dataset loaded again) for each re-index in watch mode.
+ */
+export function indexSource(dataset: Dataset, env: NodeJS.ProcessEnv = process.env): string | DocumentsSource {
+  const corpus = dataset.corpusSource;
+  if (corpus.kind !== "documents") return corpus.path;
+  let first: readonly DocumentInput[] | null = corpus.documents;
+  return {
+    ids: corpus.ids,
+    read: () => {
+      const documents = first ?? (loadDataset(env).corpusSource as typeof corpus).documents;
+      first = null;
+      return documents;
+    },
+  };
+}

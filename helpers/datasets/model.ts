@@ -1,0 +1,137 @@
+/**
+ * The dataset model: everything an eval reads about the data it measures, whatever format the data
+ * came in (helpers/datasets/formats/). A reader fills one `Dataset`; the eval files, the index
+ * build, a target's seed and the report read only this.
+ *
+ * - documents: id, title, text, language when known, validity; one collection per dataset;
+ * - retrieval cases with graded judgments (docId → 0..3);
+ * - answer cases (the suite's ask-case fields, plus a reference answer when the format has one);
+ * - translation groups, refusal markers, and the dataset's own gate settings when it brings them;
+ * - what the reader could not map (`unmapped`) and what it warns about: both are printed in the
+ *   run's header and recorded in the report, never dropped in silence.
+ */
+import type { DocumentInput } from "@hybrid-search/engine";
+import type { RefusalMarkers } from "../../scorers/refusal.js";
+import type { AskCase } from "../fixtures/types.js";
+
+/** The formats a dataset is read from (docs/evals.md, "Datasets": one table per format). */
+export const DATASET_FORMATS = ["fixtures", "beir", "golden-qa", "bundle", "fixtures-layout", "qa-jsonl"] as const;
+export type DatasetFormat = (typeof DATASET_FORMATS)[number];
+
+/** What each format is, in a few words: the run's first line names it. */
+export const FORMAT_TITLES: Record<DatasetFormat, string> = {
+  fixtures: "the suite's fixture format",
+  beir: "BEIR",
+  "golden-qa": "golden Q&A set with an inline corpus",
+  bundle: "document bundle with eval/golden.json",
+  "fixtures-layout": "fixtures layout (corpus/<language>/, queries.json array, ask-cases.json)",
+  "qa-jsonl": "question/reference JSONL",
+};
+
+export interface RetrievalCase {
+  id: string;
+  query: string;
+  /** Query language, when the dataset says. */
+  language?: string;
+  /** The query's category when the dataset gives one; in the lanes (helpers/lanes.ts), the CJK category, the lexical matrix cell or the kind of temporal change. */
+  category?: string;
+  collection?: string;
+  /** An identifier query's identifier, as the relevant document spells it (the fixture format's `identifier`). */
+  identifier?: string;
+  /** docId → graded relevance (0 = judged non-relevant). */
+  judgments: Record<string, number>;
+  /** What this query guards, when the dataset says. */
+  note?: string;
+}
+
+/** An answer case: the suite's ask-case fields (scorers/ask-case.ts). */
+export type AnswerCase = AskCase;
+
+export interface TranslationGroup {
+  id: string;
+  docs: string[];
+  note?: string;
+}
+
+/**
+ * Gate settings a dataset brings itself (a golden Q&A set's `thresholds`): held with that format's
+ * semantics on the answer eval's questions (helpers/datasets/thresholds.ts), shown in the verdict.
+ */
+export interface DatasetGate {
+  /** Share of questions that must pass (0..1): passed ÷ all questions ≥ minPassRate. */
+  minPassRate?: number;
+  /** p95 of the questions' answer latency (ms) must be at most this. */
+  maxP95LatencyMs?: number;
+  /** Where the settings were read (file and field), for the verdict's line. */
+  source: string;
+}
+
+/** A field of the input the reader could not map to the model, with how many records had it and why. */
+export interface UnmappedField {
+  file: string;
+  field: string;
+  records: number;
+  why: string;
+}
+
+/** Where the documents are: a folder or JSONL file the engine reads itself, or documents given as data. */
+export type CorpusSource =
+  | { kind: "folder"; path: string }
+  | { kind: "jsonl"; path: string }
+  /** `ids`: `paths` when the ids are file paths (their words searchable, as for a folder), `keys` for record keys. */
+  | { kind: "documents"; documents: readonly DocumentInput[]; ids: "paths" | "keys" };
+
+export interface Dataset {
+  /** `fixtures` for the project's demo corpus; otherwise the dataset's folder or file name: it keys the floors. */
+  name: string;
+  format: DatasetFormat;
+  /** The project's own fixtures (`fixtures/`): the demo corpus, held to its own stricter rules. */
+  demo: boolean;
+  /** The folder or file the dataset was read from. */
+  source: string;
+  /** What gets indexed: a folder of Markdown files, a corpus.jsonl, or the source file (documents given as data). */
+  corpus: string;
+  corpusSource: CorpusSource;
+  collection: string;
+  /** Retrieval cases: the judged queries, or (`derivedCases`) one per answer case with required citations. */
+  cases: RetrievalCase[];
+  /** True when `cases` were derived from the answer cases' required citations (the format has no judgments). */
+  derivedCases: boolean;
+  askCases: AnswerCase[];
+  translations: TranslationGroup[];
+  /** The dataset's own refusal phrases (they replace the suite's), or null: the suite's. */
+  refusalMarkers: RefusalMarkers | null;
+  gate: DatasetGate | null;
+  unmapped: UnmappedField[];
+  /** Problems that do not stop the run (a short refusal marker); printed in the header and recorded. */
+  warnings: string[];
+  /** Every document id of the corpus. */
+  corpusIds: readonly string[];
+  /** Document id → language, for the documents whose language is known. */
+  documentLanguages: ReadonlyMap<string, string>;
+  /** Files of the dataset whose content identifies it (hashed into the report). */
+  files: readonly string[];
+}
+
+/** A problem with the dataset named in EVAL_DATASET, reported on one line (exit 2). */
+export class DatasetError extends Error {
+  override readonly name = "DatasetError";
+}
+
+/** Cases that have at least one relevant document (grade ≥ 1): the ones ranking metrics can score. */
+export function judgedCases(cases: readonly RetrievalCase[]): RetrievalCase[] {
+  return cases.filter((c) => Object.values(c.judgments).some((g) => g >= 1));
+}
+
+/** The retrieval cases of answer cases with required citations: each cited document judged 1 (relevant). */
+export function casesFromAnswers(askCases: readonly AnswerCase[]): RetrievalCase[] {
+  return askCases
+    .filter((c) => (c.mustCite ?? []).length > 0)
+    .map((c) => ({
+      id: c.id,
+      query: c.question,
+      ...(c.language ? { language: c.language } : {}),
+      ...(c.category ? { category: c.category } : {}),
+      judgments: Object.fromEntries((c.mustCite ?? []).map((doc) => [doc, 1])),
+    }));
+}

@@ -1,0 +1,87 @@
+/**
+ * Which evals a dataset can feed, and why not when it cannot: an eval the data cannot feed is
+ * skipped and reported with the reason, as an eval the target cannot run is
+ * (helpers/targets/skips.ts), never scored 0 and never silently absent — and never defined with
+ * no case, which vitest counts as a failed test.
+ */
+import { evalite } from "evalite";
+import { judgedCases } from "./model.js";
+import type { AnswerCase, Dataset, RetrievalCase } from "./model.js";
+import { skipReason, type TargetNeeds } from "../targets/eval-target.js";
+import { reportSkip } from "../targets/skips.js";
+
+/** How Evalite defines an eval: `evalite`, or `evalite.each(variants)`; each has its `skip`. */
+type Define = (evalName: string, opts: never) => unknown;
+
+/**
+ * `define` (`evalite` by default), or its `skip` — reported with the reason — when the target
+ * lacks what the eval needs, or the dataset cannot feed it (`datasetReason`, null when it can).
+ */
+export function defineOn(needs: TargetNeeds, datasetReason: string | null): typeof evalite.skip;
+export function defineOn<D extends Define>(needs: TargetNeeds, datasetReason: string | null, define: D & { skip: D }): D;
+export function defineOn(needs: TargetNeeds, datasetReason: string | null, define: Define & { skip: Define } = evalite): Define {
+  const why = skipReason(needs) ?? datasetReason;
+  if (why === null) return define;
+  return (evalName, opts) => {
+    reportSkip({ eval: evalName, reason: why });
+    return define.skip(evalName, opts);
+  };
+}
+
+/** Why the ranking evals cannot run on the dataset (no query with a relevant document), or null. */
+export function rankingReason(dataset: Dataset): string | null {
+  if (judgedCases(dataset.cases).length > 0) return null;
+  if (dataset.cases.length > 0) return `no query of dataset ${dataset.name} judges a document relevant`;
+  return dataset.askCases.length > 0
+    ? `dataset ${dataset.name} has no retrieval judgments, and none of its answer cases cites a document to derive them from`
+    : `dataset ${dataset.name} has no queries`;
+}
+
+/** Why the agent eval cannot run: its turn cases (fixtures/turn-cases.json) ask about the demo corpus only; null on it. */
+export function turnCasesReason(dataset: Dataset): string | null {
+  return dataset.demo ? null : `the turn cases of fixtures/turn-cases.json ask about the demo corpus, not about dataset ${dataset.name}`;
+}
+
+/** Why the expansion eval cannot run (no query at all), or null. */
+export function queriesReason(dataset: Dataset): string | null {
+  return dataset.cases.length > 0 ? null : `dataset ${dataset.name} has no queries`;
+}
+
+/** Why an answer suite cannot run on `cases` (the dataset's, or the subset its graders apply to), or null. */
+export function answersReason(dataset: Dataset, cases: readonly AnswerCase[], what = ""): string | null {
+  if (dataset.askCases.length === 0) {
+    const where = dataset.format === "beir" ? " (an ask-cases.json in the suite's format beside corpus.jsonl adds them)" : "";
+    return `dataset ${dataset.name} has no answer cases${where}`;
+  }
+  return cases.length > 0 ? null : `no answer case of dataset ${dataset.name} ${what}`;
+}
+
+/**
+ * The cross-language queries: those of category `cross-language` when the dataset has that
+ * category (the fixtures); otherwise every query with a language and a relevant document whose
+ * known language is another.
+ */
+export function crossLanguageCases(dataset: Dataset): RetrievalCase[] {
+  if (dataset.cases.some((c) => c.category === "cross-language")) return dataset.cases.filter((c) => c.category === "cross-language");
+  return dataset.cases.filter(
+    (c) =>
+      c.language !== undefined &&
+      Object.entries(c.judgments).some(([doc, g]) => {
+        const language = dataset.documentLanguages.get(doc);
+        return g >= 1 && language !== undefined && language !== c.language;
+      }),
+  );
+}
+
+/** Why the cross-language evals cannot run, or null. */
+export function crossLanguageReason(dataset: Dataset): string | null {
+  if (crossLanguageCases(dataset).length > 0) return null;
+  if (!dataset.cases.some((c) => c.language !== undefined)) return `no query of dataset ${dataset.name} states its language`;
+  if (dataset.documentLanguages.size === 0) return `no document language of dataset ${dataset.name} is known`;
+  return `no query of dataset ${dataset.name} has a relevant document in another language than its own`;
+}
+
+/** A document's language, or "unknown": how the cross-language evals group documents. */
+export function documentLanguage(dataset: Dataset): (docId: string) => string {
+  return (docId) => dataset.documentLanguages.get(docId) ?? "unknown";
+}
