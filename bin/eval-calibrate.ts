@@ -31,13 +31,13 @@ import { judgeId } from "../scorers/judge-call.js";
 import { JUDGED_GRADERS, judgeConfigHash, judgedGraderName } from "../scorers/judged-graders.js";
 import { casesFor } from "../scorers/answer/index.js";
 import { triadAppliesTo } from "../scorers/triad/index.js";
-import { answerCases, judgeLabels, type LabelledAnswer, openEngine } from "../helpers/calibration-run.js";
+import { answerCases, judgeLabels, type LabelledAnswer, openEngine } from "./lib/calibration-run.js";
 import { type CommandIo, parseCommandLine, positiveInteger, processIo, UsageError } from "../helpers/cli-args.js";
 import { DatasetError, loadDataset } from "../helpers/dataset.js";
 import { formatFixtureError, isFixtureError, loadAskCases } from "../helpers/fixtures.js";
 import { REPO_ROOT } from "../helpers/fixtures/paths.js";
 import { evalModels } from "../helpers/models.js";
-import { gitInfo } from "../helpers/run-context.js";
+import { gitInfo } from "./lib/run-context.js";
 
 const USAGE =
   "Usage: pnpm eval:calibrate <labels.jsonl> [--trials N] [--out file] | pnpm eval:calibrate --show <case ids|all> [--preset slim|balanced|quality]";

@@ -1,6 +1,6 @@
 /**
  * `pnpm eval:export [--runId N] [--output folder]`: the Evalite UI as a static bundle
- * (helpers/ui-export.ts): the storage's newest run unless --runId names one, with a page at every
+ * (bin/lib/ui-export.ts): the storage's newest run unless --runId names one, with a page at every
  * route, so any plain static file server serves every page, traces included:
  * `python3 -m http.server --bind 127.0.0.1 -d evalite-export 8080` (`serveCommand`, tested),
  * `npx serve evalite-export`, nginx, …
@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import { exportStaticUI } from "evalite/export-static";
 import { createSqliteStorage } from "evalite/sqlite-storage";
 import { type CommandIo, parseCommandLine, positiveInteger, processIo, UsageError } from "../helpers/cli-args.js";
-import { describeExportedRun, runToExport, serveCommand, writeRoutePages } from "../helpers/ui-export.js";
+import { describeExportedRun, runToExport, serveCommand, writeRoutePages } from "./lib/ui-export.js";
 
 const USAGE = "Usage: pnpm eval:export [--runId N] [--output folder]";
 const OPTIONS = { runId: { type: "string" }, output: { type: "string" }, help: { type: "boolean", short: "h" } } as const;

@@ -2,7 +2,7 @@
  * `pnpm eval:init <folder>`: writes a small starter dataset (documents, judged queries, answer
  * cases, translations, refusal markers; the fixture format and the BEIR format) into a new or empty
  * folder, then loads it back as `EVAL_DATASET` reads it and says what it found
- * (helpers/starter-dataset.ts).
+ * (bin/lib/starter-dataset.ts).
  *
  * Exit status: 0 written and checked; 2 bad arguments, a folder that is not empty, or a starter
  * dataset the checks reject (one line naming the file and record).
@@ -11,7 +11,7 @@ import { resolve } from "node:path";
 import { type CommandIo, parseCommandLine, processIo, UsageError } from "../helpers/cli-args.js";
 import { DatasetError } from "../helpers/dataset.js";
 import { formatFixtureError, isFixtureError } from "../helpers/fixtures.js";
-import { StarterFolderError, writeStarterDataset } from "../helpers/starter-dataset.js";
+import { StarterFolderError, writeStarterDataset } from "./lib/starter-dataset.js";
 
 const USAGE = "Usage: pnpm eval:init <folder>";
 

@@ -12,7 +12,7 @@
 import { ConfigError } from "@hybrid-search/eval-gate";
 import type { runEvalite } from "evalite/runner";
 import { type CommandIo, processIo } from "../helpers/cli-args.js";
-import { type EvaliteRunOptions, parseWatchArgs, selectFiles, WATCH_USAGE } from "../helpers/eval-args.js";
+import { type EvaliteRunOptions, parseWatchArgs, selectFiles, WATCH_USAGE } from "./lib/eval-args.js";
 import { SELECTION_ENV } from "../helpers/eval-selection.js";
 import { REPO_ROOT } from "../helpers/fixtures.js";
 

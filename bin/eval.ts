@@ -36,10 +36,10 @@ import { type Baseline, loadBaseline } from "@hybrid-search/eval-gate/baseline";
 import { CALIBRATION_FILE, type Calibration, readCalibration } from "@hybrid-search/eval-gate/calibration";
 import { type Dataset, datasetDetection, loadDataset } from "../helpers/dataset.js";
 import { datasetHeader } from "../helpers/datasets/header.js";
-import { EVAL_USAGE, type EvalArgs, parseEvalArgs, selectFiles } from "../helpers/eval-args.js";
+import { EVAL_USAGE, type EvalArgs, parseEvalArgs, selectFiles } from "./lib/eval-args.js";
 import { REPO_ROOT } from "../helpers/fixtures/paths.js";
 import { loadRefusalMarkers } from "../helpers/fixtures/refusal-markers.js";
-import { type EvaliteSetup, evaliteSetup } from "../helpers/run-context.js";
+import { type EvaliteSetup, evaliteSetup } from "./lib/run-context.js";
 import { configError, type EvalIo, processEvalIo } from "./eval-io.js";
 
 export { type EvalIo, processEvalIo } from "./eval-io.js";
@@ -89,7 +89,7 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
       const { targetChoice } = await import("../helpers/targets/select.js");
       const choice = targetChoice();
       if (args.explainTarget) {
-        const { explainTarget } = await import("../helpers/targets/explain.js");
+        const { explainTarget } = await import("./lib/explain-target.js");
         for (const line of datasetHeader(dataset, detected)) say(line);
         for (const line of await explainTarget(choice, dataset, dataset.askCases[0])) say(line);
         return 0;

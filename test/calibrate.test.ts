@@ -15,7 +15,7 @@ import { readLabels } from "@hybrid-search/eval-gate/labels";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../bin/eval-calibrate.js";
-import { answerCases, judgeLabels, type LabelledAnswer, openEngine } from "../helpers/calibration-run.js";
+import { answerCases, judgeLabels, type LabelledAnswer, openEngine } from "../bin/lib/calibration-run.js";
 import { loadDataset } from "../helpers/dataset.js";
 import { loadAskCases } from "../helpers/fixtures.js";
 import { evalModels } from "../helpers/models.js";

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { createSqliteStorage } from "evalite/sqlite-storage";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../bin/eval-export.js";
-import { serveCommand } from "../helpers/ui-export.js";
+import { serveCommand } from "../bin/lib/ui-export.js";
 
 const havePython = spawnSync("python3", ["--version"]).status === 0;
 if (!havePython) console.warn("\n⚠  SKIPPED serving an export with the documented command: python3 not found.\n");

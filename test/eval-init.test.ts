@@ -2,7 +2,7 @@
  * `pnpm eval:init` in process (bin/eval-init.ts's main): what it writes and says, and its one-line
  * errors; `pnpm eval search` on what it wrote — the suite's one run of a one-file filter on the
  * in-process engine, so it also shows what such a filter runs and builds; and the full `pnpm eval`
- * it suggests next: every eval the starter feeds, then gated by the floors --update-baseline set. What the starter dataset holds is tested in helpers/starter-dataset.test.ts; the
+ * it suggests next: every eval the starter feeds, then gated by the floors --update-baseline set. What the starter dataset holds is tested in bin/lib/starter-dataset.test.ts; the
  * compiled CLI is spawned in test/compiled-clis.test.ts.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadDataset } from "./dataset.js";
-import { loadAskCases, loadQueries, REPO_ROOT } from "./fixtures.js";
+import { loadDataset } from "../../helpers/dataset.js";
+import { loadAskCases, loadQueries, REPO_ROOT } from "../../helpers/fixtures.js";
 import { evaliteSetup, fixtureInfo, gitInfo } from "./run-context.js";
 
 const work = mkdtempSync(join(tmpdir(), "run-context-"));

@@ -10,8 +10,8 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ConfigError, quoteInput } from "@hybrid-search/eval-gate";
 import { parsePassMark } from "@hybrid-search/eval-gate/pass-marks";
 import type { runEvalite } from "evalite/runner";
-import { evalNames, selectEvalFiles } from "./eval-selection.js";
-import { evalFiles } from "./index-plan.js";
+import { evalNames, selectEvalFiles } from "../../helpers/eval-selection.js";
+import { evalFiles } from "../../helpers/index-plan.js";
 
 export { evalFiles };
 
@@ -108,7 +108,7 @@ export interface EvalArgs {
   help: boolean;
   /** `--verbose`: Evalite's own output, table included; otherwise one line per eval file (bin/eval.ts). */
   verbose: boolean;
-  /** `--explain-target`: print how the target would be called, run nothing (helpers/targets/explain.ts). */
+  /** `--explain-target`: print how the target would be called, run nothing (bin/lib/explain-target.ts). */
   explainTarget: boolean;
   updateBaseline: boolean;
   lowerFloors: string[];

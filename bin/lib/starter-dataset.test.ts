@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadDataset } from "./dataset.js";
-import { FixtureError, loadAskCases, loadQueries, readCorpusDoc } from "./fixtures.js";
+import { loadDataset } from "../../helpers/dataset.js";
+import { FixtureError, loadAskCases, loadQueries, readCorpusDoc } from "../../helpers/fixtures.js";
 import { checkStarterDataset, STARTER_DIR, StarterFolderError, writeStarterDataset } from "./starter-dataset.js";
 
 const dirs: string[] = [];

@@ -10,17 +10,17 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { Engine, type Preset } from "@hybrid-search/engine";
 import type { JudgedScore } from "@hybrid-search/eval-gate/calibration";
 import type { Label } from "@hybrid-search/eval-gate/labels";
-import type { AskCase } from "../scorers/ask-case.js";
-import { completenessScore } from "../scorers/completeness.js";
-import { judgeId } from "../scorers/judge-call.js";
-import { type RecognizedAnswer, recognizeRefusal } from "../scorers/refusal.js";
-import { triadScore, type TriadMetricId } from "../scorers/triad/index.js";
-import type { Grade } from "../scorers/answer/grade.js";
-import type { Dataset } from "./dataset.js";
-import { loadRefusalMarkers } from "./fixtures.js";
-import type { EvalModels } from "./models.js";
-import { buildTempIndex } from "./setup-db.js";
-import { inProcessTarget } from "./targets/in-process.js";
+import type { AskCase } from "../../scorers/ask-case.js";
+import { completenessScore } from "../../scorers/completeness.js";
+import { judgeId } from "../../scorers/judge-call.js";
+import { type RecognizedAnswer, recognizeRefusal } from "../../scorers/refusal.js";
+import { triadScore, type TriadMetricId } from "../../scorers/triad/index.js";
+import type { Grade } from "../../scorers/answer/grade.js";
+import type { Dataset } from "../../helpers/dataset.js";
+import { loadRefusalMarkers } from "../../helpers/fixtures.js";
+import type { EvalModels } from "../../helpers/models.js";
+import { buildTempIndex } from "../../helpers/setup-db.js";
+import { inProcessTarget } from "../../helpers/targets/in-process.js";
 
 /** The first 16 hex digits of the SHA-256 of an answer's text: what a label names the answer it graded by. */
 export function answerSha(answer: string): string {

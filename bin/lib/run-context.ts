@@ -11,10 +11,10 @@ import type { FixtureInfo } from "@hybrid-search/eval-gate/report";
 import type { Evalite } from "evalite";
 import { createInMemoryStorage } from "evalite/in-memory-storage";
 import { createJiti } from "jiti";
-import type { Dataset } from "./dataset.js";
-import { judgedCases } from "./dataset.js";
-import { loadAskCases } from "./fixtures/ask-cases.js";
-import { FIXTURES_DIR } from "./fixtures/paths.js";
+import type { Dataset } from "../../helpers/dataset.js";
+import { judgedCases } from "../../helpers/dataset.js";
+import { loadAskCases } from "../../helpers/fixtures/ask-cases.js";
+import { FIXTURES_DIR } from "../../helpers/fixtures/paths.js";
 
 export function gitInfo(root: string): { commit: string | null; dirty: boolean | null } {
   const git = (...args: string[]): string | null => {

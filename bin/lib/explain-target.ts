@@ -8,15 +8,15 @@
  * A target module is loaded (that is how its capabilities are known), not called.
  */
 import { CONTRACT_MODES, type Mode } from "@hybrid-search/target-contract";
-import { datasetDocuments } from "./seed.js";
-import { type Dataset, judgedCases } from "../dataset.js";
-import type { AskCase } from "../fixtures.js";
-import { adapterRequest, adapterSeedRequests } from "./adapter-request.js";
-import { HttpClient, type HttpRequest } from "./http-target.js";
-import { DEFAULT_MODULE_COLLECTION, loadTargetDefinition } from "./module-target.js";
-import { RUN_FILE, ANSWERS_FILE } from "./recorded-target.js";
-import type { TargetChoice } from "./select.js";
-import { targetLabel } from "./target.js";
+import { datasetDocuments } from "../../helpers/targets/seed.js";
+import { type Dataset, judgedCases } from "../../helpers/dataset.js";
+import type { AskCase } from "../../helpers/fixtures.js";
+import { adapterRequest, adapterSeedRequests } from "../../helpers/targets/adapter-request.js";
+import { HttpClient, type HttpRequest } from "../../helpers/targets/http-target.js";
+import { DEFAULT_MODULE_COLLECTION, loadTargetDefinition } from "../../helpers/targets/module-target.js";
+import { RUN_FILE, ANSWERS_FILE } from "../../helpers/targets/recorded-target.js";
+import type { TargetChoice } from "../../helpers/targets/select.js";
+import { targetLabel } from "../../helpers/targets/target.js";
 
 /** The ranking options every retrieval eval asks with (helpers/retrieval-task.ts: depth 10, trace 50). */
 const SEARCH_OPTIONS = { limit: 10, traceDepth: 50 };
