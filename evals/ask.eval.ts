@@ -46,7 +46,10 @@ const define = (subset: readonly AskCase[], what: string) => defineOn({ ask: tru
 const ASK_BUDGET_MS = offline ? 2_000 : 20_000;
 
 /** A suite's task: the case's answer, stored whole or as graded (helpers/ask-task.ts, `AnswerRecord`). */
-const ask = (suite: string, record: AnswerRecord = "graded") => (c: AskCase, preset: Preset) => askCase(suite, c, preset, record);
+const ask =
+  (suite: string, record: AnswerRecord = "graded") =>
+  (c: AskCase, preset: Preset) =>
+    askCase(suite, c, preset, record);
 
 const columns = ({ input, output }: { input: AskCase; output: RecognizedAnswer }) => {
   const warning = goldenSetWarning(input, output);

@@ -61,7 +61,8 @@ export async function askCase(suite: string, c: AskCase, preset: Preset, record:
 export type AnswerRecord = "whole" | "graded";
 
 /** Where a graded answer's sources' texts, ranked lists and trace are stored. */
-export const WHOLE_RECORD_NOTE = "the sources' texts, the ranked lists and the trace are stored with this question's case in Answers: questions";
+export const WHOLE_RECORD_NOTE =
+  "the sources' texts, the ranked lists and the trace are stored with this question's case in Answers: questions";
 
 /** What a suite that stores answers "graded" keeps of one (`AnswerRecord`); JSON.stringify stores this. */
 export function gradedView(answer: RecognizedAnswer): Omit<RecognizedAnswer, "trace" | "sources"> & {

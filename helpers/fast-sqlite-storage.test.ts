@@ -83,7 +83,10 @@ describe("the fast SQLite storage", () => {
   });
 
   it("returns from each write what Evalite's own storage returns, and writes the same rows", async () => {
-    const [fast, plain] = [await createFastSqliteStorage(join(dir, "writes-fast.db")), await createSqliteStorage(join(dir, "writes-plain.db"))];
+    const [fast, plain] = [
+      await createFastSqliteStorage(join(dir, "writes-fast.db")),
+      await createSqliteStorage(join(dir, "writes-plain.db")),
+    ];
     const returned: unknown[][] = [[], []];
     for (const [i, storage] of [fast, plain].entries()) {
       const run = await storage.runs.create({ runType: "full" });
@@ -109,8 +112,15 @@ describe("the fast SQLite storage", () => {
           }),
         );
       const score = await storage.scores.create({ evalId: started[0]!.id, name: "Refusal", score: 0.5, metadata: { why: ["x"] } });
-      const bare = await storage.scores.create({ evalId: started[0]!.id, name: "Facts", score: 1 });
-      const trace = await storage.traces.create({ evalId: started[1]!.id, input: { stage: "bm25" }, output: "| rank |", start: 1.4, end: 2.6, order: 1 });
+      const bare = await storage.scores.create({ evalId: started[0]!.id, name: "Facts", score: 1, metadata: undefined });
+      const trace = await storage.traces.create({
+        evalId: started[1]!.id,
+        input: { stage: "bm25" },
+        output: "| rank |",
+        start: 1.4,
+        end: 2.6,
+        order: 1,
+      });
       const tokens = await storage.traces.create({
         evalId: started[1]!.id,
         input: { prompt: "p" },

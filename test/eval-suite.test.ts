@@ -184,14 +184,20 @@ function expectEachAnswerStoredOnce(storage: string): void {
       const output = JSON.parse(r.output);
       expect(r.traces, r.suite).toBeGreaterThan(0);
       expect(output.trace.length, r.suite).toBeGreaterThan(0);
-      expect(output.sources.every((s: { text?: unknown }) => typeof s.text === "string"), r.suite).toBe(true);
+      expect(
+        output.sources.every((s: { text?: unknown }) => typeof s.text === "string"),
+        r.suite,
+      ).toBe(true);
       expect(output.record, r.suite).toBeUndefined();
     }
     for (const r of graded) {
       const output = JSON.parse(r.output);
       expect(r.traces, r.suite).toBe(0);
       expect(output.trace, r.suite).toBeUndefined();
-      expect(output.sources.some((s: { text?: unknown }) => "text" in s), r.suite).toBe(false);
+      expect(
+        output.sources.some((s: { text?: unknown }) => "text" in s),
+        r.suite,
+      ).toBe(false);
       expect(output.record, r.suite).toBe(WHOLE_RECORD_NOTE);
       expect(typeof output.answer, r.suite).toBe("string");
     }
