@@ -7,7 +7,7 @@
 // slim) is measured per question and on the mean.
 import { evalite } from "evalite";
 import type { Preset } from "@hybrid-search/engine";
-import { askCase, presetComparison, presetMeans, presetValuesLine } from "../helpers/ask-task.js";
+import { type AnswerRecord, askCase, presetComparison, presetMeans, presetValuesLine } from "../helpers/ask-task.js";
 import { answersReason, defineOn } from "../helpers/datasets/needs.js";
 import { evalDataset } from "../helpers/eval-index.js";
 import { logSummary } from "../helpers/summary-line.js";
@@ -45,7 +45,11 @@ const define = (subset: readonly AskCase[], what: string) => defineOn({ ask: tru
 /** The latency budget of one answer: the extractive answerer takes milliseconds, a model seconds. */
 const ASK_BUDGET_MS = offline ? 2_000 : 20_000;
 
-const ask = (suite: string) => (c: AskCase, preset: Preset) => askCase(suite, c, preset);
+/** A suite's task: the case's answer, stored whole or as graded (helpers/ask-task.ts, `AnswerRecord`). */
+const ask =
+  (suite: string, record: AnswerRecord = "graded") =>
+  (c: AskCase, preset: Preset) =>
+    askCase(suite, c, preset, record);
 
 const columns = ({ input, output }: { input: AskCase; output: RecognizedAnswer }) => {
   const warning = goldenSetWarning(input, output);
@@ -110,9 +114,10 @@ define(triadCases(cases), "expects an answer rather than a refusal")("Answers: R
   ],
 });
 
+// Every question is one of its cases, so each question's whole answer and trace are stored here, once.
 define(cases, "")("Answers: questions", {
   data: rows(cases),
-  task: ask("questions"),
+  task: ask("questions", "whole"),
   scorers: [questionVerdictScorer({ ...citationPolicy, ...judged("verdict-topics") }), latencyBudget(ASK_BUDGET_MS)],
   columns,
 });

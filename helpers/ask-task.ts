@@ -25,15 +25,16 @@ let markers: RefusalMarkers | undefined;
  * same call, which runs once per run (helpers/run-cache.ts) and is shared by the suites that grade
  * it, its latency (the target's own `elapsedMs`) included. Not serialized like retrieval calls:
  * model calls gain from Evalite's concurrency, so the latency measured is under that load (up to
- * five at once).
+ * five at once). `record` says how much of it the suite stores (`AnswerRecord`); the graders read
+ * all of it either way.
  */
-export async function askCase(suite: string, c: AskCase, preset: Preset): Promise<RecognizedAnswer> {
+export async function askCase(suite: string, c: AskCase, preset: Preset, record: AnswerRecord = "whole"): Promise<RecognizedAnswer> {
   const { target, fingerprint } = await evalTarget();
   const models = evalModels();
   const headers = trialHeaders(`${suite}:${preset}:${c.id}`);
   const request = { id: c.id, question: c.question, preset, headers };
   const result = await once([target.kind, target.name, fingerprint, "ask", request], () => target.ask(request));
-  forwardTrace(result.trace);
+  if (record === "whole") forwardTrace(result.trace);
   markers ??= evalDataset().refusalMarkers ?? loadRefusalMarkers();
   const refusalCheck = await recognizeRefusal(result, markers, {
     ...(models.judge ? { judge: models.judge } : {}),
@@ -43,7 +44,33 @@ export async function askCase(suite: string, c: AskCase, preset: Preset): Promis
   // The output keeps only the trace's ranked lists (what the diagnosis reads): the whole trace,
   // forwarded above, is the case's trace view; stored again in every output, it was most of an
   // answer run's storage and of what its worker sends (docs/evals.md, "Answer quality").
-  return { ...result, trace: rankedLists(result.trace), refusalCheck };
+  const answer: RecognizedAnswer = { ...result, trace: rankedLists(result.trace), refusalCheck };
+  if (record === "graded") Object.defineProperty(answer, "toJSON", { value: () => gradedView(answer) });
+  return answer;
+}
+
+/**
+ * How much of an answer a suite stores in Evalite. "whole": the answer with its sources' texts and
+ * the ranked lists the diagnosis reads, and the question's trace view. "graded": the answer as
+ * graded without those three (its text, citations, refusal, evidence, the sources' references and
+ * titles), saying where they are: every question is a case of one suite that stores it whole
+ * ("Answers: questions"), so each question's record is stored once, not once per suite that
+ * grades it. At 2,000 questions the copies were most of a run's bytes through Evalite's worker,
+ * its main process and its storage (docs/evals.md, "Answer quality").
+ */
+export type AnswerRecord = "whole" | "graded";
+
+/** Where a graded answer's sources' texts, ranked lists and trace are stored. */
+export const WHOLE_RECORD_NOTE =
+  "the sources' texts, the ranked lists and the trace are stored with this question's case in Answers: questions";
+
+/** What a suite that stores answers "graded" keeps of one (`AnswerRecord`); JSON.stringify stores this. */
+export function gradedView(answer: RecognizedAnswer): Omit<RecognizedAnswer, "trace" | "sources"> & {
+  sources: Array<Omit<RecognizedAnswer["sources"][number], "text">>;
+  record: string;
+} {
+  const { trace: _trace, sources, ...graded } = answer;
+  return { ...graded, sources: sources.map(({ text: _text, ...source }) => source), record: WHOLE_RECORD_NOTE };
 }
 
 /** Per preset, one value of a question (or the mean over questions); null where the answer failed. */

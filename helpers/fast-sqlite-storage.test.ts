@@ -82,6 +82,74 @@ describe("the fast SQLite storage", () => {
     await fast.close();
   });
 
+  it("returns from each write what Evalite's own storage returns, and writes the same rows", async () => {
+    const [fast, plain] = [
+      await createFastSqliteStorage(join(dir, "writes-fast.db")),
+      await createSqliteStorage(join(dir, "writes-plain.db")),
+    ];
+    const returned: unknown[][] = [[], []];
+    for (const [i, storage] of [fast, plain].entries()) {
+      const run = await storage.runs.create({ runType: "full" });
+      const suite = await storage.suites.create({ runId: run.id, name: "Answers", filepath: "evals/ask.eval.ts" });
+      // Two trials of case 0 (the same col_order) and one of case 1, the second trial started last.
+      const started = [
+        await storage.evals.create({ suiteId: suite.id, order: 1, ...STARTED, trialIndex: 0 }),
+        await storage.evals.create({ suiteId: suite.id, order: 0, ...STARTED, trialIndex: 0 }),
+        await storage.evals.create({ suiteId: suite.id, order: 0, ...STARTED, trialIndex: 1 }),
+      ];
+      const updated = [];
+      for (const [k, row] of started.entries())
+        updated.push(
+          await storage.evals.update({
+            id: row.id,
+            input: { question: `q${k}`, nested: [1, null, { a: "é" }] },
+            expected: k === 0 ? undefined : null,
+            output: k === 2 ? "plain text" : { answer: `a${k}`, sources: [{ ref: 1, text: "t" }] },
+            duration: 7 + k,
+            status: k === 1 ? "fail" : "success",
+            renderedColumns: [{ label: "Question", value: `q${k}` }],
+            trialIndex: row.trial_index ?? undefined,
+          }),
+        );
+      const score = await storage.scores.create({ evalId: started[0]!.id, name: "Refusal", score: 0.5, metadata: { why: ["x"] } });
+      const bare = await storage.scores.create({ evalId: started[0]!.id, name: "Facts", score: 1, metadata: undefined });
+      const trace = await storage.traces.create({
+        evalId: started[1]!.id,
+        input: { stage: "bm25" },
+        output: "| rank |",
+        start: 1.4,
+        end: 2.6,
+        order: 1,
+      });
+      const tokens = await storage.traces.create({
+        evalId: started[1]!.id,
+        input: { prompt: "p" },
+        output: { text: "t" },
+        start: 3,
+        end: 4,
+        inputTokens: 10,
+        outputTokens: 2,
+        totalTokens: 12,
+        order: 2,
+      });
+      const byOrder = await storage.evals.getMany({ suiteIds: [suite.id], order: 0 });
+      returned[i] = [started, updated, score, bare, trace, tokens, byOrder].map((x) => JSON.parse(JSON.stringify(x)));
+    }
+    // created_at is the clock's, to the second: compared apart from the rest.
+    const withoutTimes = (x: unknown): unknown => JSON.parse(JSON.stringify(x, (k, v) => (k === "created_at" ? undefined : v)));
+    expect(withoutTimes(returned[0])).toEqual(withoutTimes(returned[1]));
+    await Promise.all([fast.close(), plain.close()]);
+    for (const table of ["evals", "scores", "traces"]) {
+      const rows = ["writes-fast.db", "writes-plain.db"].map((file) => {
+        const db = new Database(join(dir, file), { readonly: true });
+        const all = db.prepare(`SELECT * FROM ${table} ORDER BY id`).all();
+        db.close();
+        return withoutTimes(all);
+      });
+      expect(rows[0], table).toEqual(rows[1]);
+    }
+  });
+
   it("fills in each suite's duration (Evalite leaves 0): from its first case starting to its latest result stored", async () => {
     const path = join(dir, "durations.db");
     const fast = await createFastSqliteStorage(path);

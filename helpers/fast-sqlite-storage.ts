@@ -8,12 +8,15 @@
  *   columns: quadratic in the suite's size (500 queries: 125,000 rows read and parsed per suite);
  * - no table has an index on its parent's id, so those reads scan the whole history of the file;
  * - every write is its own transaction, synced to disk (WAL with `synchronous = FULL`);
- * - every call prepares its SQL statement anew.
+ * - every call prepares its SQL statement anew;
+ * - every write of a case (its row, each score, each trace) reads its row back and JSON-parses it,
+ *   though Evalite's runner reads only the id and status of what it gets back.
  *
  * `createFastSqliteStorage` opens Evalite's own storage and changes none of its rows or results:
  * it adds the parent-id indexes, sets `synchronous = NORMAL` (safe with WAL: a power cut may lose
  * the last writes, never corrupt the file), commits the writes of each turn of the event loop
- * together (`commitPerTurn`), reuses prepared statements, and answers
+ * together (`commitPerTurn`), reuses prepared statements, parses a written row's JSON only when
+ * it is read (`writesWithoutReparse`), and answers
  * `evals.getMany` without reading what it already has: for a suite this storage created (the
  * run being recorded), from the rows its own writes returned — only this process writes that
  * suite's cases — and otherwise with rows whose JSON fields are read and parsed on first access
@@ -51,7 +54,8 @@ export async function createFastSqliteStorage(path: string): Promise<Evalite.Sto
     CREATE INDEX IF NOT EXISTS traces_by_eval ON traces (eval_id);
   `);
   reuseStatements(db, commitPerTurn(db));
-  const { suites, evals } = storage;
+  const { suites, evals, scores, traces } = storage;
+  const write = writesWithoutReparse(db);
   /** The cases of each suite this storage created, as its writes returned them. */
   const recorded = new Map<number, SuiteRows>();
   const spans = suiteSpans(db);
@@ -67,13 +71,13 @@ export async function createFastSqliteStorage(path: string): Promise<Evalite.Sto
   storage.evals = {
     ...evals,
     create: async (opts) => {
-      const row = await evals.create(opts);
+      const row = write.eval(opts);
       recorded.get(row.suite_id)?.add(row);
       if (row.status !== "running") spans.caseStored(row.suite_id);
       return row;
     },
     update: async (opts) => {
-      const row = await evals.update(opts);
+      const row = write.evalUpdate(opts);
       recorded.get(row.suite_id)?.replace(row);
       if (row.status !== "running") spans.caseStored(row.suite_id);
       return row;
@@ -84,6 +88,8 @@ export async function createFastSqliteStorage(path: string): Promise<Evalite.Sto
       return rows ? rows.select(opts!) : evalsWithLazyJson(db, opts);
     },
   };
+  storage.scores = { ...scores, create: async (opts) => write.score(opts) };
+  storage.traces = { ...traces, create: async (opts) => write.trace(opts) };
   return storage;
 }
 
@@ -113,6 +119,8 @@ function suiteSpans(db: Database.Database): { started(suiteId: number): void; ca
 class SuiteRows {
   private readonly rows: Evalite.Storage.Entities.Eval[] = [];
   private readonly positions = new Map<number, number>();
+  /** The rows of each col_order, in Evalite's order: Evalite looks a case up by its order for every result. */
+  private readonly ofOrder = new Map<number, Evalite.Storage.Entities.Eval[]>();
 
   add(row: Evalite.Storage.Entities.Eval): void {
     // Cases mostly start in order; a later one with a lower col_order goes after its equals.
@@ -120,17 +128,30 @@ class SuiteRows {
     while (at > 0 && this.rows[at - 1]!.col_order > row.col_order) at--;
     this.rows.splice(at, 0, row);
     for (let i = at; i < this.rows.length; i++) this.positions.set(this.rows[i]!.id, i);
+    const same = this.ofOrder.get(row.col_order);
+    if (same) same.push(row);
+    else this.ofOrder.set(row.col_order, [row]);
   }
 
   replace(row: Evalite.Storage.Entities.Eval): void {
     const at = this.positions.get(row.id);
-    if (at !== undefined) this.rows[at] = row;
+    if (at === undefined) return;
+    const before = this.rows[at]!;
+    this.rows[at] = row;
+    const same = this.ofOrder.get(before.col_order)!;
+    same.splice(same.indexOf(before), 1);
+    // col_order never changes on update, but the index follows the row whatever it says.
+    const now = this.ofOrder.get(row.col_order) ?? [];
+    if (now.length === 0) this.ofOrder.set(row.col_order, now);
+    now.push(row);
+    now.sort((a, b) => this.positions.get(a.id)! - this.positions.get(b.id)!);
   }
 
   /** Evalite's filters over the rows, in its order. */
   select(opts: Evalite.Storage.Evals.GetManyOpts): Evalite.Storage.Entities.Eval[] {
     if (!opts.ids?.length && opts.order === undefined && !opts.statuses?.length) return [...this.rows];
-    return this.rows.filter(
+    const candidates = opts.order === undefined ? this.rows : (this.ofOrder.get(opts.order) ?? []);
+    return candidates.filter(
       (row) =>
         (!opts.ids?.length || opts.ids.includes(row.id)) &&
         (opts.order === undefined || row.col_order === opts.order) &&
@@ -234,4 +255,101 @@ function evalsWithLazyJson(db: Database.Database, opts: Evalite.Storage.Evals.Ge
     for (const name of JSON_FIELDS) Object.defineProperty(row, name, { enumerable: true, configurable: true, get: () => field(name) });
     return row as unknown as Evalite.Storage.Entities.Eval;
   });
+}
+
+type Row = Record<string, unknown>;
+
+/**
+ * Evalite's writes of a case (its row, each score, each trace), with the same SQL and values, but
+ * returning the written row with its JSON columns parsed on first access: as shipped, each write
+ * read its row back and parsed every JSON column at once, though Evalite's runner reads only the
+ * id and status of what it gets back (a dataset-scale run parsed again every output and trace it
+ * had just serialized).
+ */
+function writesWithoutReparse(db: Database.Database) {
+  const written = (table: string, id: number | bigint, json: readonly string[]): Row => {
+    const row = db.prepare(`SELECT * FROM ${table} WHERE id = @id`).get({ id }) as Row;
+    for (const name of json) {
+      const text = row[name];
+      let parsed: { value: unknown } | undefined;
+      Object.defineProperty(row, name, {
+        enumerable: true,
+        configurable: true,
+        get: () => (parsed ??= { value: JSON.parse(text as string) }).value,
+      });
+    }
+    return row;
+  };
+  const EVAL_JSON = ["input", "output", "expected", "rendered_columns"];
+  return {
+    eval: (opts: Evalite.Storage.Evals.CreateOpts): Evalite.Storage.Entities.Eval => {
+      const id = db
+        .prepare(`INSERT INTO evals (suite_id, col_order, input, expected, output, duration, status, rendered_columns, trial_index)
+         VALUES (@suite_id, @col_order, @input, @expected, @output, @duration, @status, @rendered_columns, @trial_index)`)
+        .run({
+          suite_id: opts.suiteId,
+          col_order: opts.order,
+          input: JSON.stringify(opts.input),
+          expected: JSON.stringify(opts.expected),
+          output: JSON.stringify(opts.output),
+          duration: opts.duration,
+          status: opts.status,
+          rendered_columns: JSON.stringify(opts.renderedColumns),
+          trial_index: opts.trialIndex ?? null,
+        }).lastInsertRowid;
+      return written("evals", id, EVAL_JSON) as unknown as Evalite.Storage.Entities.Eval;
+    },
+    evalUpdate: (opts: Evalite.Storage.Evals.UpdateOpts): Evalite.Storage.Entities.Eval => {
+      db.prepare(`UPDATE evals
+       SET
+        output = @output,
+        duration = @duration,
+        input = @input,
+        expected = @expected,
+        status = @status,
+        rendered_columns = @rendered_columns,
+        trial_index = @trial_index
+       WHERE id = @id`).run({
+        id: opts.id,
+        output: JSON.stringify(opts.output),
+        duration: opts.duration,
+        status: opts.status,
+        trial_index: opts.trialIndex ?? null,
+        rendered_columns: JSON.stringify(opts.renderedColumns),
+        input: JSON.stringify(opts.input),
+        expected: JSON.stringify(opts.expected),
+      });
+      return written("evals", opts.id, EVAL_JSON) as unknown as Evalite.Storage.Entities.Eval;
+    },
+    score: (opts: Evalite.Storage.Scores.CreateOpts): Evalite.Storage.Entities.Score => {
+      const id = db
+        .prepare(`INSERT INTO scores (eval_id, name, score, metadata, description)
+     VALUES (@eval_id, @name, @score, @metadata, @description)`)
+        .run({
+          eval_id: opts.evalId,
+          description: opts.description ?? undefined,
+          name: opts.name,
+          score: opts.score,
+          metadata: JSON.stringify(opts.metadata),
+        }).lastInsertRowid;
+      return written("scores", id, ["metadata"]) as unknown as Evalite.Storage.Entities.Score;
+    },
+    trace: (opts: Evalite.Storage.Traces.CreateOpts): Evalite.Storage.Entities.Trace => {
+      const id = db
+        .prepare(`INSERT INTO traces (eval_id, input, output, start_time, end_time, input_tokens, output_tokens, total_tokens, col_order)
+     VALUES (@eval_id, @input, @output, @start_time, @end_time, @input_tokens, @output_tokens, @total_tokens, @col_order)`)
+        .run({
+          eval_id: opts.evalId,
+          input: JSON.stringify(opts.input),
+          output: JSON.stringify(opts.output),
+          start_time: Math.round(opts.start),
+          end_time: Math.round(opts.end),
+          input_tokens: opts.inputTokens ?? undefined,
+          output_tokens: opts.outputTokens ?? undefined,
+          total_tokens: opts.totalTokens ?? undefined,
+          col_order: opts.order,
+        }).lastInsertRowid;
+      return written("traces", id, ["input", "output"]) as unknown as Evalite.Storage.Entities.Trace;
+    },
+  };
 }

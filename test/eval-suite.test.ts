@@ -11,6 +11,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import Database from "better-sqlite3";
+import { WHOLE_RECORD_NOTE } from "../helpers/ask-task.js";
 import { stripAnsi } from "../helpers/evalite-terminal.js";
 import { evalInProcess, ROOT, RUN_TIMEOUT_MS, runEval, type EvalRun } from "./eval-run.js";
 
@@ -126,6 +128,7 @@ describe("pnpm eval on a golden Q&A set with thresholds", () => {
       );
       expect(line, held.stdout).not.toBeNull();
       expect(held.code, held.stdout + held.stderr).toBe(0);
+      expectEachAnswerStoredOnce(join(held.dir, "evalite.db"));
       const passed = Number(line![2]);
       // The same set with a pass rate above what this run reached: the verdict fails, naming the thresholds.
       const strict = join(dirname(held.dir), `strict-${basename(held.dir)}.json`);
@@ -158,6 +161,50 @@ describe("pnpm eval on a golden Q&A set with thresholds", () => {
     2 * RUN_TIMEOUT_MS,
   );
 });
+
+/**
+ * Each question's whole answer (its sources' texts and ranked lists) and its trace are stored once,
+ * with its case in "Answers: questions"; every other answer suite stores the answer as graded,
+ * saying where the rest is (helpers/ask-task.ts, `AnswerRecord`).
+ */
+function expectEachAnswerStoredOnce(storage: string): void {
+  const db = new Database(storage, { readonly: true });
+  try {
+    const rows = db
+      .prepare(
+        `SELECT s.name AS suite, e.output AS output, (SELECT count(*) FROM traces t WHERE t.eval_id = e.id) AS traces
+         FROM evals e JOIN suites s ON s.id = e.suite_id WHERE s.run_id = (SELECT max(id) FROM runs) AND s.name LIKE 'Answers:%'`,
+      )
+      .all() as Array<{ suite: string; output: string; traces: number }>;
+    const whole = rows.filter((r) => r.suite.startsWith("Answers: questions "));
+    const graded = rows.filter((r) => !r.suite.startsWith("Answers: questions "));
+    expect(whole).toHaveLength(6);
+    expect(new Set(graded.map((r) => r.suite)).size).toBeGreaterThanOrEqual(3);
+    for (const r of whole) {
+      const output = JSON.parse(r.output);
+      expect(r.traces, r.suite).toBeGreaterThan(0);
+      expect(output.trace.length, r.suite).toBeGreaterThan(0);
+      expect(
+        output.sources.every((s: { text?: unknown }) => typeof s.text === "string"),
+        r.suite,
+      ).toBe(true);
+      expect(output.record, r.suite).toBeUndefined();
+    }
+    for (const r of graded) {
+      const output = JSON.parse(r.output);
+      expect(r.traces, r.suite).toBe(0);
+      expect(output.trace, r.suite).toBeUndefined();
+      expect(
+        output.sources.some((s: { text?: unknown }) => "text" in s),
+        r.suite,
+      ).toBe(false);
+      expect(output.record, r.suite).toBe(WHOLE_RECORD_NOTE);
+      expect(typeof output.answer, r.suite).toBe("string");
+    }
+  } finally {
+    db.close();
+  }
+}
 
 describe("pnpm eval where the dataset feeds no selected eval", () => {
   it(

@@ -34,6 +34,8 @@ export interface EngineCore {
   readonly chunker: ChunkerConfig;
   readonly hybrid: HybridConfig;
   readonly languageModels: Partial<Record<Preset, LanguageModelV3>>;
+  /** What drives an agent turn per preset: `agentModels`, else the answer model (EngineOptions). */
+  readonly agentModels: Partial<Record<Preset, LanguageModelV3>>;
   /** Limits of every model call: answers, embeddings, reranking. */
   readonly modelLimits: CallPolicy;
   /** Where an index run prepares its passages (`EngineOptions.indexWorker`). */
@@ -87,6 +89,7 @@ function createCore(file: string, db: Db, options: OpenEngineOptions): EngineCor
     chunker,
     hybrid,
     languageModels,
+    agentModels: { ...languageModels, ...options.agentModels },
     modelLimits: { ...(options.modelLimits ?? DEFAULT_CALL_POLICY) },
     indexWorker: options.indexWorker ?? "auto",
     lexicalScorer,

@@ -41,6 +41,13 @@ export interface EngineOptions {
   /** Language models that write answers, per preset. A preset without one answers extractively, offline. */
   languageModels?: Partial<Record<Preset, LanguageModelV3>>;
   /**
+   * Language models that drive agent turns (`turn()`), per preset: the same models as
+   * `languageModels`, usually, given apart so that a caller can tell the two uses apart (the eval
+   * suite counts their tokens and cost under their own role). @default the preset's answer model;
+   * a preset with neither is driven by the offline policy
+   */
+  agentModels?: Partial<Record<Preset, LanguageModelV3>>;
+  /**
    * Limits for every AI SDK call the engine makes: answers, embeddings (indexing and queries) and
    * reranking. A `ModelExpander` takes its own (`engineModelOptions` gives it the same).
    * @default { timeoutMs: 60000, maxRetries: 2 }

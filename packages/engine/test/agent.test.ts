@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { citedDocuments, matchCitations, surfaces } from "../src/agent/citations.js";
-import { intentOf, questionParts, topicOf } from "../src/agent/offline-policy.js";
+import { intentOf, OFFLINE_POLICY_MODEL, questionParts, topicOf } from "../src/agent/offline-policy.js";
 import { Engine } from "../src/index.js";
 import { scriptedAgentModel } from "../src/testing.js";
 import type { TurnResult } from "../src/types.js";
@@ -191,6 +191,23 @@ describe("a language model drives the same loop", () => {
       expect(JSON.stringify(prompts[2])).toContain("no document");
     } finally {
       engine.close();
+    }
+  });
+
+  it("is the preset's agent model when one is given, else its answer model; offline, the policy", async () => {
+    const answers = scriptedAgentModel("answers", [{ text: "From the answer model." }]);
+    const agent = scriptedAgentModel("agent", [{ text: "From the agent model [doc: en/billing.md]." }]);
+    const both = Engine.open(setup.engine.file, { languageModels: { balanced: answers }, agentModels: { balanced: agent } });
+    const answerOnly = Engine.open(setup.engine.file, { languageModels: { balanced: answers } });
+    const agentOnly = Engine.open(setup.engine.file, { agentModels: { quality: agent } });
+    try {
+      expect((await both.turn("How do I cancel?")).agent).toBe("mock/agent");
+      expect(answers.doGenerateCalls).toHaveLength(0);
+      expect((await answerOnly.turn("How do I cancel?")).agent).toBe("mock/answers");
+      expect((await agentOnly.turn("How do I cancel?", { preset: "quality" })).agent).toBe("mock/agent");
+      expect((await agentOnly.turn("How do I cancel?", { preset: "balanced" })).agent).toBe(`offline/${OFFLINE_POLICY_MODEL}`);
+    } finally {
+      for (const e of [both, answerOnly, agentOnly]) e.close();
     }
   });
 

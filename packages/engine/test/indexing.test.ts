@@ -302,7 +302,10 @@ describe("bounded cost of a run", () => {
 
   async function indexTimed(name: string, text: string): Promise<number> {
     const { corpus, db } = fresh({ [name]: text });
-    const engine = Engine.open(db, { create: true });
+    // One thread at both sizes: `auto` moves a run of 10,000 texts or more to a worker thread, so
+    // 100,000 characters of headings (5,000 passages) would be timed on another path than 10,000,
+    // and on a busy machine a worker thread waits for a core: that measures the load, not growth.
+    const engine = Engine.open(db, { create: true, indexWorker: "never" });
     try {
       const started = performance.now();
       const report = await engine.index(corpus);
@@ -320,7 +323,7 @@ describe("bounded cost of a run", () => {
       await indexTimed(name, shapes(1_000)[name]!); // loads the analyzer, stemmers and embedder once
       // The fastest of a few runs each: a busy machine only ever adds time, so the minimum is the
       // cost. Ten times the text costs about ten times the time when linear (headings.md, the
-      // steepest shape, about 26 times on a quiet machine) and a hundred times when quadratic; the
+      // steepest shape, about 12 times on a quiet machine) and a hundred times when quadratic; the
       // bound sits between them.
       const fastest = async (size: number, runs: number) => {
         let best = Number.POSITIVE_INFINITY;

@@ -20,6 +20,25 @@ describe("selectModels", () => {
     expect(describeModels(s)).toMatch(/^models: offline/);
   });
 
+  it("gives each preset's model twice, for answers and for agent turns, each wrapped with the role it plays", () => {
+    const s = selectModels({ GOOGLE_GENERATIVE_AI_API_KEY: KEY });
+    const roles: string[] = [];
+    const options = engineModelOptions(s, (model, role) => {
+      roles.push(`${role} ${model.modelId}`);
+      return model;
+    });
+    expect(roles.sort()).toEqual([
+      "agent:balanced gemini-2.5-flash",
+      "agent:quality gemini-2.5-pro",
+      "agent:slim gemini-2.5-flash-lite",
+      "answerer:balanced gemini-2.5-flash",
+      "answerer:quality gemini-2.5-pro",
+      "answerer:slim gemini-2.5-flash-lite",
+      "expander gemini-2.5-flash-lite",
+    ]);
+    expect(Object.keys(options.agentModels!).sort()).toEqual(["balanced", "quality", "slim"]);
+  });
+
   it("maps Gemini presets, embeddings and the judge, and never shows the key", () => {
     const s = selectModels({ GOOGLE_GENERATIVE_AI_API_KEY: KEY, ENGINE_JUDGE_MODEL: "gemini-2.5-flash" });
     expect(s.mode).toBe("google");

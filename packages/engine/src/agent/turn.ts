@@ -79,7 +79,7 @@ export async function turn(core: EngineCore, question: string, options: TurnOpti
   const started = now();
   const resolved = resolveTurnOptions(question, options, core.modelLimits);
   checkCollection(core.index.state().catalog, resolved.filters.collection);
-  const model: LanguageModelV3 | undefined = core.languageModels[resolved.preset];
+  const model: LanguageModelV3 | undefined = core.agentModels[resolved.preset];
   const driver: LanguageModelV3 = model ?? new OfflineAgentPolicy(core);
   const agent = `${driver.provider}/${driver.modelId}`;
   const durations = new Map<string, number>();

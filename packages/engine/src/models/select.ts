@@ -259,25 +259,30 @@ export function redact(url: string): string {
 
 /**
  * Engine options for a selection: the embedding model, the reranking model, one language model per
- * preset for answers, the model expander, and the call policy of them all. `wrap` lets a caller (the
- * eval suite) wrap every language model, told the role it plays (`answerer:<preset>`, `expander`),
- * e.g. to count its usage and cache its calls. Offline, nothing is set and the engine's offline
- * defaults apply.
+ * preset for answers and the same one for agent turns, the model expander, and the call policy of
+ * them all. `wrap` lets a caller (the eval suite) wrap every language model, told the role it plays
+ * (`answerer:<preset>`, `agent:<preset>`, `expander`), e.g. to count its usage and cache its calls.
+ * Offline, nothing is set and the engine's offline defaults apply.
  */
 export function engineModelOptions(
   selection: ModelSelection,
   wrap: (model: LanguageModelV3, role: string) => LanguageModelV3 = (m) => m,
   expanderOptions: ModelExpanderOptions = {},
-): Pick<EngineOptions, "embedder" | "reranker" | "languageModels" | "expander" | "modelLimits"> {
+): Pick<EngineOptions, "embedder" | "reranker" | "languageModels" | "agentModels" | "expander" | "modelLimits"> {
   if (selection.mode === "offline") return {};
   const languageModels: Partial<Record<Preset, LanguageModelV3>> = {};
-  for (const preset of PRESETS) languageModels[preset] = wrap(selection.languageModel(preset)!, `answerer:${preset}`);
+  const agentModels: Partial<Record<Preset, LanguageModelV3>> = {};
+  for (const preset of PRESETS) {
+    languageModels[preset] = wrap(selection.languageModel(preset)!, `answerer:${preset}`);
+    agentModels[preset] = wrap(selection.languageModel(preset)!, `agent:${preset}`);
+  }
   const embedder = selection.embeddingModel();
   const reranker = selection.rerankingModel();
   return {
     ...(embedder ? { embedder } : {}),
     ...(reranker ? { reranker } : {}),
     languageModels,
+    agentModels,
     modelLimits: selection.limits,
     expander: new ModelExpander(wrap(selection.expansionModel()!, "expander"), { ...selection.limits, ...expanderOptions }),
   };

@@ -37,6 +37,7 @@ export function checkOpenOptions(file: unknown, options: OpenEngineOptions): { b
       "reranker",
       "expander",
       "languageModels",
+      "agentModels",
       "modelLimits",
       "analyzer",
       "chunker",
