@@ -79,7 +79,9 @@ describe("a target module over a search library", () => {
     expectLabels(r, "module:minisearch", "examples/targets/minisearch\\.target\\.ts");
     const report = reportOf(r);
     expect(report.skipped).toContainEqual({ eval: "Vector search", reason: "target minisearch does not serve mode vsearch" });
-    expect(r.stdout).toMatch(/^eval: \d+ eval\(s\) skipped, not scored: .*Vector search.*\(target minisearch does not serve mode vsearch\)/m);
+    expect(r.stdout).toMatch(
+      /^eval: \d+ eval\(s\) skipped, not scored: .*Vector search.*\(target minisearch does not serve mode vsearch\)/m,
+    );
     expect(report.mode).toBe("module:minisearch");
     expect(report.summary.errored).toBe(0);
     // A real library's real ranking: far from nothing, short of perfect.
