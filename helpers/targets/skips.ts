@@ -12,9 +12,13 @@ import { type SkippedEval, skippedName } from "@hybrid-search/eval-gate/run-info
 /** The environment variable naming the file a gated run collects its skipped evals in. */
 export const SKIPPED_FILE_ENV = "EVAL_SKIPPED_FILE";
 
-/** Says that an eval (or one variant of it) is skipped and why, and records it for the run's report when the run is gated. */
+/**
+ * Records that an eval (or one variant of it) is skipped, and why, for the run's report when the
+ * run is gated: its verdict then names every skipped eval with its reason, grouped, in one line.
+ * Otherwise (`evalite run`, `pnpm eval:watch`) nothing else would say so: it is said here.
+ */
 export function reportSkip(skip: SkippedEval, env: NodeJS.ProcessEnv = process.env): void {
-  console.log(`eval: skipped "${skippedName(skip)}": ${skip.reason}`);
   const file = env[SKIPPED_FILE_ENV];
   if (file) appendFileSync(file, `${JSON.stringify(skip)}\n`);
+  else console.log(`eval: skipped "${skippedName(skip)}": ${skip.reason}`);
 }

@@ -89,7 +89,12 @@ function createCore(file: string, db: Db, options: OpenEngineOptions): EngineCor
     chunker,
     hybrid,
     languageModels,
-    agentModels: { ...languageModels, ...options.agentModels },
+    agentModels: Object.fromEntries(
+      PRESETS.flatMap((preset) => {
+        const model = options.agentModels?.[preset] ?? languageModels[preset];
+        return model ? [[preset, model]] : [];
+      }),
+    ),
     modelLimits: { ...(options.modelLimits ?? DEFAULT_CALL_POLICY) },
     indexWorker: options.indexWorker ?? "auto",
     lexicalScorer,

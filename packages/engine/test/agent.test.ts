@@ -200,14 +200,17 @@ describe("a language model drives the same loop", () => {
     const both = Engine.open(setup.engine.file, { languageModels: { balanced: answers }, agentModels: { balanced: agent } });
     const answerOnly = Engine.open(setup.engine.file, { languageModels: { balanced: answers } });
     const agentOnly = Engine.open(setup.engine.file, { agentModels: { quality: agent } });
+    // A preset given as undefined falls back like one not given.
+    const unset = Engine.open(setup.engine.file, { languageModels: { balanced: answers }, agentModels: { balanced: undefined } });
     try {
       expect((await both.turn("How do I cancel?")).agent).toBe("mock/agent");
       expect(answers.doGenerateCalls).toHaveLength(0);
       expect((await answerOnly.turn("How do I cancel?")).agent).toBe("mock/answers");
       expect((await agentOnly.turn("How do I cancel?", { preset: "quality" })).agent).toBe("mock/agent");
       expect((await agentOnly.turn("How do I cancel?", { preset: "balanced" })).agent).toBe(`offline/${OFFLINE_POLICY_MODEL}`);
+      expect((await unset.turn("How do I cancel?")).agent).toBe("mock/answers");
     } finally {
-      for (const e of [both, answerOnly, agentOnly]) e.close();
+      for (const e of [both, answerOnly, agentOnly, unset]) e.close();
     }
   });
 
