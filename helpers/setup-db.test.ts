@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync, rmSync } from "node:
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildTempIndex, describeFingerprint } from "./setup-db.js";
+import { buildTempIndex, describeFingerprint, removeOnExit } from "./setup-db.js";
 import { FIXTURES_DIR } from "./fixtures.js";
 
 const root = resolve(import.meta.dirname, "..");
@@ -13,13 +13,14 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 /** Starts a process that builds a temp index, prints its folder, then waits (or exits). */
 function child(
   mode: "wait" | "exit",
-): Promise<{ dir: string; done: Promise<{ code: number | null; signal: NodeJS.Signals | null }>; kill: (s: NodeJS.Signals) => void }> {
+): Promise<{ dirs: string[]; done: Promise<{ code: number | null; signal: NodeJS.Signals | null }>; kill: (s: NodeJS.Signals) => void }> {
   const script = join(scratch, `child-${mode}-${Math.random().toString(36).slice(2)}.mts`);
   writeFileSync(
     script,
     `import { buildTempIndex } from ${JSON.stringify(join(root, "helpers/setup-db.ts"))};
      const index = await buildTempIndex(${JSON.stringify(join(FIXTURES_DIR, "corpus"))}, { dataset: "fixtures", collection: "corpus" });
-     console.log(index.dir);
+     const second = await buildTempIndex(${JSON.stringify(join(FIXTURES_DIR, "corpus"))}, { dataset: "fixtures", collection: "corpus" });
+     console.log(index.dir + " " + second.dir);
      ${mode === "wait" ? "setInterval(() => {}, 1000);" : ""}`,
   );
   // node itself (not the tsx wrapper process) receives the signal, as in a real run.
@@ -31,7 +32,7 @@ function child(
     let out = "";
     proc.stdout.on("data", (d: Buffer) => {
       out += d.toString();
-      if (out.includes("\n")) res({ dir: out.trim(), done, kill: (s) => proc.kill(s) });
+      if (out.includes("\n")) res({ dirs: out.trim().split(" "), done, kill: (s) => proc.kill(s) });
     });
     proc.on("exit", () => rej(new Error(`child exited before printing its folder: ${out}`)));
   });
@@ -66,13 +67,31 @@ describe("buildTempIndex", () => {
     expect(existsSync(index.dir)).toBe(false);
   });
 
-  it.each(["SIGINT", "SIGTERM"] as const)("removes the folder when the process gets %s", async (signal) => {
-    const c = await child("wait");
-    expect(existsSync(c.dir)).toBe(true);
-    c.kill(signal);
-    const { signal: got } = await c.done;
-    expect(got).toBe(signal);
-    expect(existsSync(c.dir)).toBe(false);
+  it.each(["SIGINT", "SIGTERM"] as const)(
+    "removes every temp folder when the process gets %s, and ends as the signal would",
+    async (signal) => {
+      const c = await child("wait");
+      expect(c.dirs).toHaveLength(2);
+      for (const dir of c.dirs) expect(existsSync(dir)).toBe(true);
+      c.kill(signal);
+      const { signal: got } = await c.done;
+      expect(got).toBe(signal);
+      for (const dir of c.dirs) expect(existsSync(dir)).toBe(false);
+    },
+  );
+
+  it("holds one exit, SIGINT and SIGTERM listener for all the folders it will remove, and none once they are gone", () => {
+    const events = ["exit", "SIGINT", "SIGTERM"] as const;
+    const before = events.map((e) => process.listenerCount(e));
+    const dirs = Array.from({ length: 12 }, (_, i) => mkdtempSync(join(scratch, `pending-${i}-`)));
+    const removers = dirs.map((dir) => removeOnExit(dir));
+    expect(events.map((e) => process.listenerCount(e))).toEqual(before.map((n) => n + 1));
+    removers[3]!();
+    expect(existsSync(dirs[3]!)).toBe(false);
+    expect(existsSync(dirs[4]!)).toBe(true);
+    for (const remove of removers) remove();
+    expect(dirs.filter((dir) => existsSync(dir))).toEqual([]);
+    expect(events.map((e) => process.listenerCount(e))).toEqual(before);
   });
 
   it("stops on a corpus document with broken front matter, naming file and line (global setup prints it, exit 2)", async () => {
@@ -91,9 +110,9 @@ describe("buildTempIndex", () => {
     );
   });
 
-  it("removes the folder on a normal exit", async () => {
+  it("removes every temp folder on a normal exit", async () => {
     const c = await child("exit");
     expect((await c.done).code).toBe(0);
-    expect(existsSync(c.dir)).toBe(false);
+    for (const dir of c.dirs) expect(existsSync(dir)).toBe(false);
   });
 });

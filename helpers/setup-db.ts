@@ -39,29 +39,42 @@ export interface TempIndex {
 
 const SIGNALS = ["SIGINT", "SIGTERM"] as const;
 
+/** The folders to remove when the process exits or is interrupted, each by its remover. */
+const pendingRemovals = new Set<() => void>();
+
+/**
+ * One listener per event for all of them, there only while a folder is pending: a process that
+ * opens many temp indexes (a test worker, a watch session) would otherwise add one `exit`,
+ * `SIGINT` and `SIGTERM` listener per index, and Node warns of a leak past ten.
+ */
+const removeAllPending = (): void => {
+  for (const remove of [...pendingRemovals]) remove();
+};
+const onSignal = (signal: NodeJS.Signals): void => {
+  const othersListening = process.listenerCount(signal) > 1;
+  removeAllPending();
+  // Alone, we must still end the process the way the signal would have.
+  if (!othersListening) process.kill(process.pid, signal);
+};
+function listen(on: boolean): void {
+  if (on) {
+    process.on("exit", removeAllPending);
+    for (const signal of SIGNALS) process.on(signal, onSignal);
+  } else {
+    process.removeListener("exit", removeAllPending);
+    for (const signal of SIGNALS) process.removeListener(signal, onSignal);
+  }
+}
+
 /** Removes `dir` when the process exits or is interrupted; returns the remover. */
 export function removeOnExit(dir: string): () => void {
-  let removed = false;
   const remove = (): void => {
-    if (removed) return;
-    removed = true;
+    if (!pendingRemovals.delete(remove)) return;
     rmSync(dir, { recursive: true, force: true });
-    process.removeListener("exit", remove);
-    for (const signal of SIGNALS) process.removeListener(signal, handlers[signal]);
+    if (pendingRemovals.size === 0) listen(false);
   };
-  const handlers = Object.fromEntries(
-    SIGNALS.map((signal) => [
-      signal,
-      (): void => {
-        const othersListening = process.listenerCount(signal) > 1;
-        remove();
-        // Alone, we must still end the process the way the signal would have.
-        if (!othersListening) process.kill(process.pid, signal);
-      },
-    ]),
-  ) as Record<(typeof SIGNALS)[number], () => void>;
-  process.once("exit", remove);
-  for (const signal of SIGNALS) process.once(signal, handlers[signal]);
+  if (pendingRemovals.size === 0) listen(true);
+  pendingRemovals.add(remove);
   return remove;
 }
 
