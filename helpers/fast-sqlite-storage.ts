@@ -136,15 +136,10 @@ class SuiteRows {
   replace(row: Evalite.Storage.Entities.Eval): void {
     const at = this.positions.get(row.id);
     if (at === undefined) return;
-    const before = this.rows[at]!;
+    // Evalite's update never sets col_order: the row keeps its place among its order's rows too.
+    const same = this.ofOrder.get(this.rows[at]!.col_order)!;
+    same[same.indexOf(this.rows[at]!)] = row;
     this.rows[at] = row;
-    const same = this.ofOrder.get(before.col_order)!;
-    same.splice(same.indexOf(before), 1);
-    // col_order never changes on update, but the index follows the row whatever it says.
-    const now = this.ofOrder.get(row.col_order) ?? [];
-    if (now.length === 0) this.ofOrder.set(row.col_order, now);
-    now.push(row);
-    now.sort((a, b) => this.positions.get(a.id)! - this.positions.get(b.id)!);
   }
 
   /** Evalite's filters over the rows, in its order. */
