@@ -88,7 +88,7 @@ describe("buildTempIndex", () => {
     const dirs = Array.from({ length: 12 }, (_, i) => mkdtempSync(join(scratch, `pending-${i}-`)));
     const removers = [removeOnExit(dirs[0]!)];
     const withOne = counts();
-    withOne.forEach((n, i) => expect(n - before[i]!, events[i]).toBeLessThanOrEqual(1));
+    for (const [i, n] of withOne.entries()) expect(n - before[i]!, events[i]).toBeLessThanOrEqual(1);
     expect(withOne.every((n) => n >= 1)).toBe(true);
     for (const dir of dirs.slice(1)) removers.push(removeOnExit(dir));
     expect(counts()).toEqual(withOne);
