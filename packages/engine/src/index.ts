@@ -8,6 +8,7 @@
  * Subpaths: `/formats` (JSONL and TREC run files), `/analysis` (the text analyzer), `/cli`.
  */
 export { Engine } from "./engine.js";
+export { AskThread, type AskThreadOptions } from "./answer/ask-thread.js";
 export { resolveParameters } from "./options/parameters.js";
 export { EngineError } from "./errors.js";
 export { HashedNgramEmbedder } from "./embed/hashed-ngram.js";

@@ -2,20 +2,16 @@
  * A worker thread that prepares a large index run's passages (store/prepare.ts: terms, offline
  * vectors) while the run's own thread writes them into SQLite.
  *
- * The worker is the sibling module `prepare-worker`: from the compiled engine (`dist/`, the CLIs,
- * `pnpm eval`) its JavaScript, loaded as is; from the TypeScript sources (Vitest, tsx) its `.ts`
- * file, loaded through tsx's loader registered inside the worker (Node 20 cannot run TypeScript,
- * and a worker does not inherit the loader of the thread that starts it).
- *
- * Every request is answered in order; a request's failure inside the worker rejects that request
- * with the worker's message. If the worker dies (an uncaught error, a failed start, an exit), every
- * pending request and every later one is rejected: a run waiting on the worker gets an error, never
- * a hang. `close()` terminates it; the index run calls it at its end and on error.
+ * The worker is the sibling module `prepare-worker`, started and spoken to as every engine worker
+ * is (worker-client.ts): every request is answered in order; a request's failure inside the worker
+ * rejects that request with the worker's message; if the worker dies, every pending request and
+ * every later one is rejected, so a run waiting on it gets an error, never a hang. `close()`
+ * terminates it; the index run calls it at its end and on error.
  */
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
 import type { AnalyzerConfig } from "../text/analyze.js";
 import type { IndexWorkerMode } from "../types.js";
+import { startSiblingWorker, WorkerClient, type WorkerReply } from "../worker-client.js";
 import type { DocumentTerms, TermsJob } from "./prepare.js";
 
 /**
@@ -46,15 +42,9 @@ export interface PrepareSetup {
 
 export type PrepareRequest = { id: number; kind: "terms"; jobs: TermsJob[] } | { id: number; kind: "embed"; texts: string[] };
 
-export type PrepareReply =
-  | { id: number; terms: DocumentTerms[] }
-  | { id: number; vectors: Float32Array }
-  | { id: number; error: { message: string; stack: string } };
+export type PrepareReply = WorkerReply<{ terms: DocumentTerms[] } | { vectors: Float32Array }>;
 
-interface Pending {
-  resolve: (reply: PrepareReply) => void;
-  reject: (error: Error) => void;
-}
+type Answer = { terms: DocumentTerms[] } | { vectors: Float32Array };
 
 const FAILED = "preparing passages on a worker thread failed";
 
@@ -70,94 +60,46 @@ export function runningPrepareWorkers(): number {
 }
 
 export class PrepareThread {
-  private readonly worker: Worker;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 0;
-  private failure: Error | undefined;
+  private readonly client: WorkerClient<PrepareRequest, Answer>;
   /** Resolves when the worker has exited, however. */
   readonly exited: Promise<number>;
 
   constructor(setup: PrepareSetup) {
     try {
-      this.worker = startWorker(setup);
+      this.client = new WorkerClient(startSiblingWorker(import.meta.url, "prepare-worker", setup), FAILED);
     } catch (error) {
       throw new Error(`${FAILED}: the worker could not start: ${(error as Error).message}`, { cause: error });
     }
     running++;
-    this.exited = new Promise((resolve) => {
-      this.worker.once("exit", (code) => {
-        running--;
-        this.fail(new Error(`${FAILED}: the worker exited (code ${code}) before it answered`));
-        resolve(code);
-      });
+    this.exited = this.client.exited.then((code) => {
+      running--;
+      return code;
     });
-    this.worker.on("message", (reply: PrepareReply) => {
-      const pending = this.pending.get(reply.id);
-      if (pending === undefined) return;
-      this.pending.delete(reply.id);
-      if ("error" in reply) {
-        const error = new Error(`${FAILED}: ${reply.error.message}`);
-        error.stack = `${error.name}: ${error.message}\n    in the worker: ${reply.error.stack}`;
-        pending.reject(error);
-      } else pending.resolve(reply);
-    });
-    this.worker.on("error", (error) => this.fail(new Error(`${FAILED}: ${error.message}`, { cause: error })));
-    this.worker.on("messageerror", (error) =>
-      this.fail(new Error(`${FAILED}: a reply could not be read: ${error.message}`, { cause: error })),
-    );
   }
 
   /** The first failure of the worker, if any (its pending requests were rejected with it). */
   get failed(): Error | undefined {
-    return this.failure;
+    return this.client.failure;
   }
 
   async terms(jobs: TermsJob[]): Promise<DocumentTerms[]> {
-    const reply = await this.request({ id: this.nextId++, kind: "terms", jobs });
+    const reply = await this.client.request({ kind: "terms", jobs });
     if (!("terms" in reply) || reply.terms.length !== jobs.length) throw new Error(`${FAILED}: a terms request got another reply`);
     return reply.terms;
   }
 
   /** The vectors of `texts`, one after another in one array. */
   async embed(texts: string[]): Promise<Float32Array> {
-    const reply = await this.request({ id: this.nextId++, kind: "embed", texts });
+    const reply = await this.client.request({ kind: "embed", texts });
     if (!("vectors" in reply)) throw new Error(`${FAILED}: an embedding request got another reply`);
     return reply.vectors;
   }
 
   /** Terminates the worker; any request still pending is rejected. */
   async close(): Promise<void> {
-    this.fail(new Error(`${FAILED}: the worker was closed before it answered`));
-    await this.worker.terminate();
+    await this.client.close();
     await this.exited;
   }
-
-  private request(message: PrepareRequest): Promise<PrepareReply> {
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => {
-      this.pending.set(message.id, { resolve, reject });
-      this.worker.postMessage(message);
-    });
-  }
-
-  /** Rejects every pending request, and every later one, with the first failure. */
-  private fail(error: Error): void {
-    this.failure ??= error;
-    for (const pending of this.pending.values()) pending.reject(this.failure);
-    this.pending.clear();
-  }
-}
-
-function startWorker(setup: PrepareSetup): Worker {
-  const here = import.meta.url;
-  // No inherited options: the CLIs' preloads (bin/check-build.mjs) and conditions are the main thread's.
-  const options = { workerData: setup, execArgv: [] };
-  if (!here.endsWith(".ts")) return new Worker(new URL("./prepare-worker.js", here), options);
-  const entry = new URL("./prepare-worker.ts", here).href;
-  const tsx = import.meta.resolve("tsx/esm/api");
-  // A rejection here (tsx missing, a syntax error) is uncaught in the worker: its `error` event.
-  const bootstrap = `import(${JSON.stringify(tsx)}).then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}));`;
-  return new Worker(bootstrap, { ...options, eval: true });
 }
 
 /**

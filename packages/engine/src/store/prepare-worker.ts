@@ -8,6 +8,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { HashedNgramEmbedder } from "../embed/hashed-ngram.js";
 import { documentTerms, embedPacked } from "./prepare.js";
+import { workerFailure } from "../worker-client.js";
 import type { PrepareReply, PrepareRequest, PrepareSetup } from "./prepare-thread.js";
 
 const port = parentPort;
@@ -27,8 +28,7 @@ port.on("message", (request: PrepareRequest) => {
       return;
     }
   } catch (error) {
-    const e = error instanceof Error ? error : new Error(String(error));
-    reply = { id: request.id, error: { message: e.message, stack: e.stack ?? e.message } };
+    reply = { id: request.id, error: workerFailure(error) };
   }
   port.postMessage(reply);
 });
