@@ -7,6 +7,7 @@
 // slim) is measured per question and on the mean.
 import { evalite } from "evalite";
 import type { Preset } from "@hybrid-search/engine";
+import { answerAhead } from "../helpers/answer-ahead.js";
 import { type AnswerRecord, askCase, presetComparison, presetMeans, presetValuesLine } from "../helpers/ask-task.js";
 import { answersReason, defineOn } from "../helpers/datasets/needs.js";
 import { evalDataset } from "../helpers/eval-index.js";
@@ -40,6 +41,11 @@ const cases = dataset.askCases;
 /** A citation of a translation of a required document counts (same facts): the dataset's translation groups. */
 const citationPolicy = { translations: translationsByDoc(dataset.translations) };
 const each = evalite.each(variants);
+// The in-process engine's offline answers are written on threads of their own while the cases are graded.
+answerAhead(
+  variants.map((v) => v.input),
+  () => cases,
+);
 /** Each suite runs on the cases its graders apply to; a dataset without them skips it, saying why (`what`: which cases are missing). */
 const define = (subset: readonly AskCase[], what: string) => defineOn({ ask: true }, answersReason(dataset, subset, what), each);
 /** The latency budget of one answer: the extractive answerer takes milliseconds, a model seconds. */
@@ -90,20 +96,8 @@ define(casesFor("cites", cases), "names a document to cite")("Answers: required 
   columns,
 });
 
-define(casesFor("answer-excludes", cases), "has forbiddenSubstrings")("Answers: forbidden content", {
-  data: rows(casesFor("answer-excludes", cases)),
-  task: ask("forbidden"),
-  scorers: [answerExcludes()],
-  columns,
-});
-
-define(casesFor("topic-coverage", cases), "has expectedTopics")("Answers: topics", {
-  data: rows(casesFor("topic-coverage", cases)),
-  task: ask("topics"),
-  scorers: [completeness(judged("completeness"))],
-  columns,
-});
-
+// Evalite runs five of a file's suites at once, starting the next when one ends: the suites that
+// hold (nearly) every question come first, so that all of them grade each answer as it is written.
 define(triadCases(cases), "expects an answer rather than a refusal")("Answers: RAG triad", {
   data: rows(triadCases(cases)),
   task: ask("triad"),
@@ -119,6 +113,20 @@ define(cases, "")("Answers: questions", {
   data: rows(cases),
   task: ask("questions", "whole"),
   scorers: [questionVerdictScorer({ ...citationPolicy, ...judged("verdict-topics") }), latencyBudget(ASK_BUDGET_MS)],
+  columns,
+});
+
+define(casesFor("answer-excludes", cases), "has forbiddenSubstrings")("Answers: forbidden content", {
+  data: rows(casesFor("answer-excludes", cases)),
+  task: ask("forbidden"),
+  scorers: [answerExcludes()],
+  columns,
+});
+
+define(casesFor("topic-coverage", cases), "has expectedTopics")("Answers: topics", {
+  data: rows(casesFor("topic-coverage", cases)),
+  task: ask("topics"),
+  scorers: [completeness(judged("completeness"))],
   columns,
 });
 

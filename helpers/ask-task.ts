@@ -7,7 +7,7 @@
  * evals), each answer's share of expectations met — none (null) for a preset whose answer failed,
  * so a failure is never compared as a 0 (scorers/tier-order.ts leaves such a comparison not scored).
  */
-import type { Preset } from "@hybrid-search/engine";
+import type { AskResult, Preset } from "@hybrid-search/engine";
 import { PRESET_ORDER, type PresetValues } from "../scorers/tier-order.js";
 import { type RecognizedAnswer, type RefusalMarkers, recognizeRefusal } from "../scorers/refusal.js";
 import { rankedLists } from "../scorers/stage-loss.js";
@@ -17,6 +17,8 @@ import { type AskCase, loadRefusalMarkers } from "./fixtures.js";
 import { evalModels, trialHeaders } from "./models.js";
 import { forwardTrace } from "./retrieval-task.js";
 import { once } from "./run-cache.js";
+import type { MeasuredTarget } from "./targets/eval-target.js";
+import type { TargetAsk } from "./targets/target.js";
 
 let markers: RefusalMarkers | undefined;
 
@@ -25,15 +27,14 @@ let markers: RefusalMarkers | undefined;
  * same call, which runs once per run (helpers/run-cache.ts) and is shared by the suites that grade
  * it, its latency (the target's own `elapsedMs`) included. Not serialized like retrieval calls:
  * model calls gain from Evalite's concurrency, so the latency measured is under that load (up to
- * five at once). `record` says how much of it the suite stores (`AnswerRecord`); the graders read
+ * five at once); the in-process engine's offline answers are written on threads of their own
+ * (helpers/answer-ahead.ts), and a case finds its answer there. `record` says how much of it the suite stores (`AnswerRecord`); the graders read
  * all of it either way.
  */
 export async function askCase(suite: string, c: AskCase, preset: Preset, record: AnswerRecord = "whole"): Promise<RecognizedAnswer> {
-  const { target, fingerprint } = await evalTarget();
   const models = evalModels();
-  const headers = trialHeaders(`${suite}:${preset}:${c.id}`);
-  const request = { id: c.id, question: c.question, preset, headers };
-  const result = await once([target.kind, target.name, fingerprint, "ask", request], () => target.ask(request));
+  const request = askRequest(c, preset, trialHeaders(`${suite}:${preset}:${c.id}`));
+  const result = await askOnce(await evalTarget(), request);
   if (record === "whole") forwardTrace(result.trace);
   markers ??= evalDataset().refusalMarkers ?? loadRefusalMarkers();
   const refusalCheck = await recognizeRefusal(result, markers, {
@@ -47,6 +48,25 @@ export async function askCase(suite: string, c: AskCase, preset: Preset, record:
   const answer: RecognizedAnswer = { ...result, trace: rankedLists(result.trace), refusalCheck };
   if (record === "graded") Object.defineProperty(answer, "toJSON", { value: () => gradedView(answer) });
   return answer;
+}
+
+/** What a case asks the target: its question at `preset`, with its trial's `headers` (helpers/models.ts, `trialHeaders`). */
+export function askRequest(c: AskCase, preset: Preset, headers: Record<string, string>): TargetAsk {
+  return { id: c.id, question: c.question, preset, headers };
+}
+
+/**
+ * The target's answer to `request`: computed once per run for the target, its index and the
+ * request (helpers/run-cache.ts), by `ask` (the target's own, unless helpers/answer-ahead.ts asked
+ * first on a thread of its own), and shared by every suite that grades it.
+ */
+export function askOnce(
+  measured: MeasuredTarget,
+  request: TargetAsk,
+  ask: (request: TargetAsk) => Promise<AskResult> = (r) => measured.target.ask(r),
+): Promise<AskResult> {
+  const { target, fingerprint } = measured;
+  return once([target.kind, target.name, fingerprint, "ask", request], () => ask(request));
 }
 
 /**

@@ -31,6 +31,8 @@ declare module "vitest" {
 
 export interface EvalIndex {
   engine: Engine;
+  /** The index file the engine has open. */
+  dbPath: string;
   fingerprint: SuiteFingerprint;
   dataset: Dataset;
 }
@@ -52,9 +54,9 @@ async function open(): Promise<EvalIndex> {
   const dataset = evalDataset();
   const options = { ...engineOptionsFromEnv(), ...evalModels().engine };
   const provided = inject("evalIndex") as ProvidedIndex | undefined;
-  if (provided) return { engine: Engine.open(provided.dbPath, options), fingerprint: provided.fingerprint, dataset };
-  const built = await buildTempIndex(indexSource(dataset), { dataset: dataset.name, collection: dataset.collection, engine: options });
-  return { engine: Engine.open(built.dbPath, options), fingerprint: built.fingerprint, dataset };
+  const { dbPath, fingerprint } =
+    provided ?? (await buildTempIndex(indexSource(dataset), { dataset: dataset.name, collection: dataset.collection, engine: options }));
+  return { engine: Engine.open(dbPath, options), dbPath, fingerprint, dataset };
 }
 
 export interface LaneIndex {

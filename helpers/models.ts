@@ -144,6 +144,11 @@ const trials = new Map<string, number>();
 export function trialHeaders(caseKey: string): Record<string, string> {
   const n = (trials.get(caseKey) ?? 0) + 1;
   trials.set(caseKey, n);
+  return trialHeader(n);
+}
+
+/** The header that makes trial `n` of a case a distinct call (`trialHeaders`). */
+export function trialHeader(n: number): Record<string, string> {
   return { "x-eval-trial": String(n) };
 }
 

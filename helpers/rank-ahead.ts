@@ -1,8 +1,9 @@
 /**
- * A remote target's rankings, asked for before the cases that read them start. Evalite runs a
- * file's suites one after another, each at most `maxConcurrency` cases at once, so a target
- * that takes EVAL_TARGET_CONCURRENCY calls at once would sit partly idle at the end of every
- * suite and while the next one starts. An eval file names the rankings its suites will read
+ * A remote target's rankings, asked for before the cases that read them start. Evalite runs at
+ * most `maxConcurrency` of a file's suites at once, each at most `maxConcurrency` cases at once,
+ * and starts a suite only when another has ended, so a target that takes
+ * EVAL_TARGET_CONCURRENCY calls at once would sit partly idle while a suite's last cases finish
+ * and the next one starts. An eval file names the rankings its suites will read
  * (`rankAhead(modes, cases)`); for a target over HTTP (the contract or an adapter) every one of
  * them is asked for when the file starts, in the order its suites read them, through the run's
  * call cache (helpers/run-cache.ts: the same promise a case's `rank` then finds). The target's

@@ -2,7 +2,7 @@
  * The default target: the in-repo engine, in this process, on the run's temp index. It calls the
  * engine exactly as the evals always have, so an in-process run scores as before.
  */
-import type { AgentToolName, Engine } from "@hybrid-search/engine";
+import type { AgentToolName, AskResult, Engine } from "@hybrid-search/engine";
 import { CONTRACT_MODES } from "@hybrid-search/target-contract";
 import type { Target, TargetAsk, TargetCapabilities, TargetRanking, TargetSearch, TargetTurn } from "./target.js";
 
@@ -24,13 +24,7 @@ export function inProcessTarget(engine: Engine, name: string): Target {
             : await engine.query(query, { ...options, tier: mode });
       return { results: response.results, trace: response.trace, serverMs: response.elapsedMs, clientMs: null };
     },
-    ask: ({ question, preset, headers, asOf, includeSuperseded }: TargetAsk) =>
-      engine.ask(question, {
-        ...(preset ? { preset } : {}),
-        ...(headers ? { headers } : {}),
-        ...(asOf === undefined ? {} : { asOf }),
-        ...(includeSuperseded === undefined ? {} : { includeSuperseded }),
-      }),
+    ask: inProcessAsk(engine),
     expand: (query, options) => engine.expand(query, options),
     turn: ({ question, tools, preset, maxSteps, tokenBudget, headers }: TargetTurn) =>
       engine.turn(question, {
@@ -41,4 +35,18 @@ export function inProcessTarget(engine: Engine, name: string): Target {
         ...(headers ? { headers } : {}),
       }),
   };
+}
+
+/**
+ * The in-process target's `ask`: a target's question as `ask()` of the engine, whether on this
+ * thread (`Engine`) or on one of its own (`AskThread`, helpers/answer-ahead.ts).
+ */
+export function inProcessAsk(engine: Pick<Engine, "ask">): (request: TargetAsk) => Promise<AskResult> {
+  return ({ question, preset, headers, asOf, includeSuperseded }) =>
+    engine.ask(question, {
+      ...(preset ? { preset } : {}),
+      ...(headers ? { headers } : {}),
+      ...(asOf === undefined ? {} : { asOf }),
+      ...(includeSuperseded === undefined ? {} : { includeSuperseded }),
+    });
 }

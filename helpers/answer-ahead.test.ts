@@ -1,0 +1,81 @@
+import type { AskResult, Preset } from "@hybrid-search/engine";
+import { MockLanguageModelV3 } from "ai/test";
+import { describe, expect, it } from "vitest";
+import { answersAhead, askAnswersAhead } from "./answer-ahead.js";
+import { askOnce, askRequest } from "./ask-task.js";
+import type { AskCase } from "./fixtures.js";
+import { trialHeader } from "./models.js";
+import type { SuiteFingerprint } from "./setup-db.js";
+import type { MeasuredTarget } from "./targets/eval-target.js";
+import type { Target, TargetAsk } from "./targets/target.js";
+
+const cases = ["a1", "a2", "a3"].map((id) => ({ id, question: `question ${id}` }) as unknown as AskCase);
+
+/** An answer that names the request it answers and who answered it. */
+const answer = (who: string, request: TargetAsk) =>
+  ({ question: request.question, answer: `${who}: ${request.id} ${JSON.stringify(request.headers)}` }) as unknown as AskResult;
+
+/** The in-process target, whose own `ask` must not be called for a question asked ahead. */
+function inProcess(name: string) {
+  const own: TargetAsk[] = [];
+  const target = {
+    name,
+    kind: "in-process",
+    ask: async (request: TargetAsk) => {
+      own.push(request);
+      return answer("own", request);
+    },
+  } as unknown as Target;
+  const measured: MeasuredTarget = { target, fingerprint: { corpusHash: name } as unknown as SuiteFingerprint };
+  return { measured, own };
+}
+
+/** A thread's ask: records what it is asked and answers at once. */
+function thread(who: string) {
+  const asked: string[] = [];
+  const ask = async (request: TargetAsk) => {
+    asked.push(`${request.id}@${request.headers?.["x-eval-trial"]}`);
+    return answer(who, request);
+  };
+  return { ask, asked };
+}
+
+describe("askAnswersAhead", () => {
+  it("asks each question once per preset and trial, in order, the threads taking turns; a case then finds that answer", async () => {
+    const { measured, own } = inProcess("ahead-1");
+    const [t1, t2] = [thread("t1"), thread("t2")];
+    expect(askAnswersAhead(measured, [t1.ask, t2.ask], ["balanced"], cases, 2)).toBe(6);
+    expect(t1.asked).toEqual(["a1@1", "a2@1", "a3@1"]);
+    expect(t2.asked).toEqual(["a1@2", "a2@2", "a3@2"]);
+    // What askCase asks for trial 1 and trial 2 of a2: the threads' answers, not the target's own.
+    const first = await askOnce(measured, askRequest(cases[1]!, "balanced", trialHeader(1)));
+    const second = await askOnce(measured, askRequest(cases[1]!, "balanced", trialHeader(2)));
+    expect(first.answer).toBe('t1: a2 {"x-eval-trial":"1"}');
+    expect(second.answer).toBe('t2: a2 {"x-eval-trial":"2"}');
+    // A request nobody asked ahead (a third trial) is the target's own call.
+    expect((await askOnce(measured, askRequest(cases[1]!, "balanced", trialHeader(3)))).answer).toMatch(/^own: a2/);
+    expect(own.map((r) => r.id)).toEqual(["a2"]);
+  });
+
+  it("a failed answer fails the case that reads it, and is not an unhandled rejection before", async () => {
+    const { measured } = inProcess("ahead-2");
+    const failing = async () => {
+      throw new Error("answering on a worker thread failed: no such table: passages");
+    };
+    expect(askAnswersAhead(measured, [failing], ["slim", "quality"] as Preset[], cases.slice(0, 1), 1)).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect(askOnce(measured, askRequest(cases[0]!, "quality", trialHeader(1)))).rejects.toThrow(/no such table: passages/);
+  });
+});
+
+describe("answersAhead", () => {
+  const model = new MockLanguageModelV3();
+  it("answers ahead for the in-process engine with its offline components only", () => {
+    expect(answersAhead({ kind: "in-process" }, {})).toBe(true);
+    expect(answersAhead({ kind: "in-process" }, { modelLimits: { timeoutMs: 1000, maxRetries: 0 } })).toBe(true);
+    expect(answersAhead({ kind: "in-process" }, { languageModels: { balanced: model } })).toBe(false);
+    expect(answersAhead({ kind: "in-process" }, { embedder: {} as never })).toBe(false);
+    expect(answersAhead({ kind: "http" }, {})).toBe(false);
+    expect(answersAhead({ kind: "module" }, {})).toBe(false);
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * The in-process engine's answers, written on threads of their own while this one grades. An
+ * offline `ask()` is CPU work (retrieval, reranking, the extractive answerer): on the eval worker's
+ * thread it ran between the cases' grading, recording and Evalite's messages, one case after
+ * another, so on two cores one did all of that while the other mostly waited. Here the answer
+ * evals name the questions they will ask (`answerAhead(presets, cases)`), and when their file
+ * starts every one of them is asked of an `AskThread` (the engine opened on the run's index in a
+ * worker thread; `answerThreads()` of them, taking the questions in turn), in the order the suites
+ * read them, through the run's call cache (helpers/run-cache.ts, `askOnce`): a case finds its
+ * answer written or on its way, and every suite that grades it shares it.
+ *
+ * The answers are the engine's own: the same index file, the same parameters (EVAL_ENGINE_OPTIONS),
+ * the same code, the same answers (test/eval-suite.test.ts, packages/engine/test/ask-thread.test.ts).
+ * Each is timed on its thread (`elapsedMs`), one at a time there, while the rest of the run goes on
+ * around it, as an answer on the worker's thread was timed among the cases around it.
+ *
+ * Only when the engine answers offline: a model object cannot cross to another thread, and a
+ * model's answer is a wait on the network, which Evalite's concurrent cases already overlap.
+ * Another target answers for itself (helpers/rank-ahead.ts asks an HTTP target ahead).
+ */
+import { availableParallelism } from "node:os";
+import { afterAll, beforeAll, inject } from "vitest";
+import { type AskResult, AskThread, type Preset } from "@hybrid-search/engine";
+import { askOnce, askRequest } from "./ask-task.js";
+import { engineOptionsFromEnv } from "./engine-options.js";
+import { evalIndex, evalTarget } from "./eval-index.js";
+import type { AskCase } from "./fixtures.js";
+import { type EvalModels, evalModels, trialHeader } from "./models.js";
+import { inProcessAsk } from "./targets/in-process.js";
+import { type MeasuredTarget, providedTarget, type TargetInfo } from "./targets/eval-target.js";
+import type { TargetAsk } from "./targets/target.js";
+
+/**
+ * In an eval file, at its top level: when the file starts, asks the engine on threads of its own
+ * for the answer of every case of `cases()` at each of `presets`, each trial (EVAL_TRIALS), when
+ * `answersAhead` says so. Nothing is awaited and nothing fails here: an answer that fails fails
+ * the cases that read it, with its one line. The threads are closed when the file ends.
+ */
+export function answerAhead(presets: readonly Preset[], cases: () => readonly AskCase[]): void {
+  if (!answersAhead(providedTarget(), evalModels().engine)) return;
+  let threads: AskThread[] = [];
+  beforeAll(async () => {
+    const asked = cases();
+    if (asked.length === 0) return;
+    const [measured, { dbPath }] = await Promise.all([evalTarget(), evalIndex()]);
+    const { modelLimits } = evalModels().engine;
+    const options = { ...engineOptionsFromEnv(), ...(modelLimits ? { modelLimits } : {}) };
+    threads = Array.from({ length: answerThreads() }, () => AskThread.open(dbPath, options));
+    askAnswersAhead(
+      measured,
+      threads.map((thread) => inProcessAsk(thread)),
+      presets,
+      asked,
+      Number(inject("trialCount") ?? 1),
+    );
+  });
+  afterAll(async () => {
+    await Promise.all(threads.map((thread) => thread.close()));
+    threads = [];
+  });
+}
+
+/**
+ * Asks for the answer of each case of `cases` at each of `presets`, each of `trials`, through the
+ * run's call cache (`askOnce`, the key a case's `askCase` finds), each of `asks` taking the next
+ * question in turn; without waiting for any. Returns how many it asked for. Each failure is
+ * handled here, so none is an unhandled rejection while no case reads it yet; the case gets the
+ * same promise and fails with it.
+ */
+export function askAnswersAhead(
+  measured: MeasuredTarget,
+  asks: ReadonlyArray<(request: TargetAsk) => Promise<AskResult>>,
+  presets: readonly Preset[],
+  cases: readonly AskCase[],
+  trials: number,
+): number {
+  const ignore = () => undefined;
+  let n = 0;
+  // In turn, in the order the suites read the questions, so the threads write them in that order.
+  for (const c of cases)
+    for (const preset of presets)
+      for (let trial = 1; trial <= trials; trial++)
+        askOnce(measured, askRequest(c, preset, trialHeader(trial)), asks[n++ % asks.length]!).catch(ignore);
+  return n;
+}
+
+/**
+ * How many threads answer: two, or one where the process may use one core. On the two cores these
+ * were measured on, two threads wrote 2,000 answers while the eval worker graded them and Evalite's
+ * main process recorded them; a third only took cores from both (docs/benchmarks.md).
+ */
+export function answerThreads(): number {
+  return Math.min(2, availableParallelism());
+}
+
+/**
+ * Whether the answers are computed on a thread of their own: for the in-process engine when it
+ * answers with its offline components only (no model in its options).
+ */
+export function answersAhead(target: Pick<TargetInfo, "kind">, engine: EvalModels["engine"]): boolean {
+  const { embedder, reranker, expander, languageModels } = engine;
+  const models = [embedder, reranker, expander, ...Object.values(languageModels ?? {})];
+  return target.kind === "in-process" && models.every((model) => model === undefined);
+}
