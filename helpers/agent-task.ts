@@ -12,7 +12,7 @@ import type { TurnResponse, TurnStep } from "@hybrid-search/target-contract/turn
 import type { AgentTurnOutput } from "../scorers/agent/turn-verdict.js";
 import type { TurnCase } from "../scorers/agent/turn-case.js";
 import { evalTarget } from "./eval-index.js";
-import { trialHeaders } from "./models.js";
+import { trialHeaders } from "./run-cache.js";
 import { once } from "./run-cache.js";
 import { type Target, TargetError, targetLabel } from "./targets/target.js";
 import { inputView, outputView } from "./trace-view.js";

@@ -1,10 +1,10 @@
 import type { AskResult, Preset } from "@hybrid-search/engine";
 import { MockLanguageModelV3 } from "ai/test";
-import { describe, expect, it } from "vitest";
-import { answersAhead, askAnswersAhead } from "./answer-ahead.js";
+import { describe, expect, it, vi } from "vitest";
+import { answersAhead, askAnswersAhead, orOwn } from "./answer-ahead.js";
 import { askOnce, askRequest } from "./ask-task.js";
 import type { AskCase } from "./fixtures.js";
-import { trialHeader } from "./models.js";
+import { trialHeader } from "./run-cache.js";
 import type { SuiteFingerprint } from "./setup-db.js";
 import type { MeasuredTarget } from "./targets/eval-target.js";
 import type { Target, TargetAsk } from "./targets/target.js";
@@ -65,6 +65,40 @@ describe("askAnswersAhead", () => {
     expect(askAnswersAhead(measured, [failing], ["slim", "quality"] as Preset[], cases.slice(0, 1), 1)).toBe(2);
     await new Promise((resolve) => setTimeout(resolve, 10));
     await expect(askOnce(measured, askRequest(cases[0]!, "quality", trialHeader(1)))).rejects.toThrow(/no such table: passages/);
+  });
+});
+
+describe("orOwn", () => {
+  const request = { id: "a1", question: "question a1", preset: "balanced", headers: trialHeader(1) } as TargetAsk;
+  const own = async (r: TargetAsk) => answer("own", r);
+  const failing = async (): Promise<AskResult> => {
+    throw new Error("answering on a worker thread failed: the worker exited (code 1) before it answered");
+  };
+
+  it("answers on this thread once the thread behind it has failed, and says so once", async () => {
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation((text) => {
+      written.push(String(text));
+      return true;
+    });
+    try {
+      const died = new Error("answering on a worker thread failed: the worker exited (code 1) before it answered");
+      const ask = orOwn(failing, () => died, own);
+      expect((await ask(request)).answer).toMatch(/^own: a1/);
+      expect((await ask({ ...request, id: "a2" })).answer).toMatch(/^own: a2/);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(written).toEqual([
+      "eval: answering on a worker thread failed: the worker exited (code 1) before it answered; the answers are written on the eval worker's thread instead\n",
+    ]);
+  });
+
+  it("fails a question with its own failure while the thread is up (the engine's message)", async () => {
+    const engineError = async (): Promise<AskResult> => {
+      throw new Error("answering on a worker thread failed: evidenceThreshold must be between 0 and 1");
+    };
+    await expect(orOwn(engineError, () => undefined, own)(request)).rejects.toThrow(/evidenceThreshold must be between 0 and 1/);
   });
 });
 

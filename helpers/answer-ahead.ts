@@ -10,7 +10,7 @@
  * answer written or on its way, and every suite that grades it shares it.
  *
  * The answers are the engine's own: the same index file, the same parameters (EVAL_ENGINE_OPTIONS),
- * the same code, the same answers (test/eval-suite.test.ts, packages/engine/test/ask-thread.test.ts).
+ * the same code, the same answers (packages/engine/test/ask-thread.test.ts compares them).
  * Each is timed on its thread (`elapsedMs`), one at a time there, while the rest of the run goes on
  * around it, as an answer on the worker's thread was timed among the cases around it.
  *
@@ -25,7 +25,8 @@ import { askOnce, askRequest } from "./ask-task.js";
 import { engineOptionsFromEnv } from "./engine-options.js";
 import { evalIndex, evalTarget } from "./eval-index.js";
 import type { AskCase } from "./fixtures.js";
-import { type EvalModels, evalModels, trialHeader } from "./models.js";
+import { type EvalModels, evalModels } from "./models.js";
+import { trialHeader } from "./run-cache.js";
 import { inProcessAsk } from "./targets/in-process.js";
 import { type MeasuredTarget, providedTarget, type TargetInfo } from "./targets/eval-target.js";
 import type { TargetAsk } from "./targets/target.js";
@@ -34,30 +35,71 @@ import type { TargetAsk } from "./targets/target.js";
  * In an eval file, at its top level: when the file starts, asks the engine on threads of its own
  * for the answer of every case of `cases()` at each of `presets`, each trial (EVAL_TRIALS), when
  * `answersAhead` says so. Nothing is awaited and nothing fails here: an answer that fails fails
- * the cases that read it, with its one line. The threads are closed when the file ends.
+ * the cases that read it, with its one line, and a target or index that cannot be opened fails
+ * the cases as it would have. If the threads themselves fail (one cannot start, or dies), the
+ * questions they had not answered are answered on this thread, as without them, and the run says
+ * so in one line. The threads are closed when the file ends.
  */
 export function answerAhead(presets: readonly Preset[], cases: () => readonly AskCase[]): void {
   if (!answersAhead(providedTarget(), evalModels().engine)) return;
   let threads: AskThread[] = [];
-  beforeAll(async () => {
+  let started: Promise<void> = Promise.resolve();
+  // Closing rejects the questions nobody read (a filtered run): those are not answered again.
+  let closing = false;
+  beforeAll(() => {
     const asked = cases();
     if (asked.length === 0) return;
-    const [measured, { dbPath }] = await Promise.all([evalTarget(), evalIndex()]);
-    const { modelLimits } = evalModels().engine;
-    const options = { ...engineOptionsFromEnv(), ...(modelLimits ? { modelLimits } : {}) };
-    threads = Array.from({ length: answerThreads() }, () => AskThread.open(dbPath, options));
-    askAnswersAhead(
-      measured,
-      threads.map((thread) => inProcessAsk(thread)),
-      presets,
-      asked,
-      Number(inject("trialCount") ?? 1),
-    );
+    closing = false;
+    // Not awaited: the cases wait for what they read (their answer), not for every thread to start.
+    started = startThreads(asked).catch(() => undefined);
   });
   afterAll(async () => {
+    closing = true;
+    await started;
     await Promise.all(threads.map((thread) => thread.close()));
     threads = [];
   });
+
+  async function startThreads(asked: readonly AskCase[]): Promise<void> {
+    const [measured, { dbPath }] = await Promise.all([evalTarget(), evalIndex()]);
+    const { modelLimits } = evalModels().engine;
+    const options = { ...engineOptionsFromEnv(), ...(modelLimits ? { modelLimits } : {}) };
+    const own = (request: TargetAsk) => measured.target.ask(request);
+    try {
+      for (let i = 0; i < answerThreads(); i++) threads.push(AskThread.open(dbPath, options));
+    } catch (error) {
+      threadsFailed(error as Error);
+      return;
+    }
+    const asks = threads.map((thread) => orOwn(inProcessAsk(thread), () => (closing ? undefined : thread.failed), own));
+    askAnswersAhead(measured, asks, presets, asked, Number(inject("trialCount") ?? 1));
+  }
+}
+
+/**
+ * `ask`, answered by `own` instead once the thread behind it has failed (`failed()`): a question's
+ * own failure (the engine's message) still fails it.
+ */
+export function orOwn(
+  ask: (request: TargetAsk) => Promise<AskResult>,
+  failed: () => Error | undefined,
+  own: (request: TargetAsk) => Promise<AskResult>,
+): (request: TargetAsk) => Promise<AskResult> {
+  return (request) =>
+    ask(request).catch((error: unknown) => {
+      const failure = failed();
+      if (failure === undefined) throw error;
+      threadsFailed(failure);
+      return own(request);
+    });
+}
+
+let saidFailed = false;
+
+function threadsFailed(error: Error): void {
+  if (saidFailed) return;
+  saidFailed = true;
+  process.stderr.write(`eval: ${error.message.split("\n")[0]}; the answers are written on the eval worker's thread instead\n`);
 }
 
 /**

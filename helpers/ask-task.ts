@@ -14,9 +14,9 @@ import { rankedLists } from "../scorers/stage-loss.js";
 import { expectationsMet, questionVerdict, type VerdictOptions } from "../scorers/verdict.js";
 import { evalDataset, evalTarget } from "./eval-index.js";
 import { type AskCase, loadRefusalMarkers } from "./fixtures.js";
-import { evalModels, trialHeaders } from "./models.js";
+import { evalModels } from "./models.js";
 import { forwardTrace } from "./retrieval-task.js";
-import { once } from "./run-cache.js";
+import { once, trialHeaders } from "./run-cache.js";
 import type { MeasuredTarget } from "./targets/eval-target.js";
 import type { TargetAsk } from "./targets/target.js";
 
@@ -50,7 +50,7 @@ export async function askCase(suite: string, c: AskCase, preset: Preset, record:
   return answer;
 }
 
-/** What a case asks the target: its question at `preset`, with its trial's `headers` (helpers/models.ts, `trialHeaders`). */
+/** What a case asks the target: its question at `preset`, with its trial's `headers` (helpers/run-cache.ts, `trialHeaders`). */
 export function askRequest(c: AskCase, preset: Preset, headers: Record<string, string>): TargetAsk {
   return { id: c.id, question: c.question, preset, headers };
 }

@@ -4,7 +4,7 @@
  * it plays — answerer per preset, expander, judge, embedder — so each call is cached
  * (helpers/model-cache.ts), counted with its tokens and cost, held to `--max-cost`, estimated
  * instead of made under `--dry-run`, and traced to Evalite. The cache key includes every call
- * option, headers too, so `trialHeaders` gives each trial of a case its own entry.
+ * option, headers too, so `trialHeaders` (helpers/run-cache.ts) gives each trial of a case its own entry.
  */
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import {
@@ -133,23 +133,6 @@ export function modelIds(selection: ModelSelection): Record<string, string | nul
     expander: selection.ids.expansion,
     reranker: selection.ids.reranker ?? OFFLINE_IDS.reranker,
   };
-}
-
-const trials = new Map<string, number>();
-
-/**
- * Headers that make this call distinct per trial of a case: the n-th call for `caseKey` in this
- * process is trial n. The model cache then stores each trial's answer instead of replaying the first.
- */
-export function trialHeaders(caseKey: string): Record<string, string> {
-  const n = (trials.get(caseKey) ?? 0) + 1;
-  trials.set(caseKey, n);
-  return trialHeader(n);
-}
-
-/** The header that makes trial `n` of a case a distinct call (`trialHeaders`). */
-export function trialHeader(n: number): Record<string, string> {
-  return { "x-eval-trial": String(n) };
 }
 
 /** The model ids a run with this selection calls that the price table has no price for. */

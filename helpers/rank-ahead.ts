@@ -1,7 +1,7 @@
 /**
  * A remote target's rankings, asked for before the cases that read them start. Evalite runs at
- * most `maxConcurrency` of a file's suites at once, each at most `maxConcurrency` cases at once,
- * and starts a suite only when another has ended, so a target that takes
+ * most `maxConcurrency` of a file's suites at once, and at most `maxConcurrency` cases at once
+ * across them, and starts a suite only when another has ended, so a target that takes
  * EVAL_TARGET_CONCURRENCY calls at once would sit partly idle while a suite's last cases finish
  * and the next one starts. An eval file names the rankings its suites will read
  * (`rankAhead(modes, cases)`); for a target over HTTP (the contract or an adapter) every one of

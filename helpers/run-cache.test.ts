@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { perRun, runScopedMemo } from "./run-cache.js";
+import { perRun, runScopedMemo, trialCounter, trialHeader } from "./run-cache.js";
 
 describe("runScopedMemo", () => {
   it("computes each key once per run and shares the promise", async () => {
@@ -48,5 +48,22 @@ describe("runScopedMemo", () => {
     expect([value(), value(), made]).toEqual([1, 1, 1]);
     run = "run 2";
     expect([value(), value(), made]).toEqual([2, 2, 2]);
+  });
+});
+
+describe("trialCounter", () => {
+  it("numbers each case's calls from 1 within a run, and from 1 again in the next run", () => {
+    let run = "run-1";
+    const headers = trialCounter(() => run);
+    expect([headers("a"), headers("a"), headers("b"), headers("a")]).toEqual([
+      trialHeader(1),
+      trialHeader(2),
+      trialHeader(1),
+      trialHeader(3),
+    ]);
+    // A watch-mode rerun asks as the first run did: trial 1 is the call the answer threads made ahead.
+    run = "run-2";
+    expect([headers("a"), headers("b")]).toEqual([trialHeader(1), trialHeader(1)]);
+    expect(trialHeader(2)).toEqual({ "x-eval-trial": "2" });
   });
 });

@@ -62,3 +62,27 @@ export function runScopedMemo(runId: () => string = currentRun): Once {
 
 /** The run's memo: every engine call an eval shares goes through it. */
 export const once: Once = runScopedMemo();
+
+/**
+ * Headers that make this call distinct per trial of a case: the n-th call for `caseKey` in this
+ * run is trial n (a watch-mode rerun counts from 1 again, as a new run does, so it finds the
+ * calls the run before it made). The model cache then stores each trial's answer instead of
+ * replaying the first, and the run's memo (`once`) keeps the trials apart.
+ */
+export const trialHeaders: (caseKey: string) => Record<string, string> = trialCounter();
+
+/** `trialHeaders` counting per run `runId()` names. */
+export function trialCounter(runId: () => string = currentRun): (caseKey: string) => Record<string, string> {
+  const trials = perRun(() => new Map<string, number>(), runId);
+  return (caseKey) => {
+    const counts = trials();
+    const n = (counts.get(caseKey) ?? 0) + 1;
+    counts.set(caseKey, n);
+    return trialHeader(n);
+  };
+}
+
+/** The header that makes trial `n` of a case a distinct call (`trialHeaders`). */
+export function trialHeader(n: number): Record<string, string> {
+  return { "x-eval-trial": String(n) };
+}

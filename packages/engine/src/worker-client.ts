@@ -59,6 +59,7 @@ export class WorkerClient<Request extends { id: number }, Reply> {
   private readonly pending = new Map<number, Pending<Reply>>();
   private nextId = 0;
   private firstFailure: Error | undefined;
+  private idleUnref = false;
   /** Resolves when the worker has exited, however. */
   readonly exited: Promise<number>;
 
@@ -76,6 +77,7 @@ export class WorkerClient<Request extends { id: number }, Reply> {
       const pending = this.pending.get(reply.id);
       if (pending === undefined) return;
       this.pending.delete(reply.id);
+      if (this.idleUnref && this.pending.size === 0) worker.unref();
       if ("error" in reply) {
         const error = new Error(`${failed}: ${reply.error.message}`);
         error.stack = `${error.name}: ${error.message}\n    in the worker: ${reply.error.stack}`;
@@ -95,15 +97,21 @@ export class WorkerClient<Request extends { id: number }, Reply> {
   request(message: WithoutId<Request>): Promise<Reply> {
     if (this.firstFailure) return Promise.reject(this.firstFailure);
     const id = this.nextId++;
+    if (this.idleUnref && this.pending.size === 0) this.worker.ref();
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ ...message, id });
     });
   }
 
-  /** Lets the process exit while the worker is idle, as an unref'd timer would. */
-  unref(): void {
-    this.worker.unref();
+  /**
+   * From now on the worker keeps the process alive only while a request waits for its reply: an
+   * idle worker nobody closed does not hold the process open, and a caller awaiting a reply is
+   * never left with a process that exits under it.
+   */
+  unrefWhenIdle(): void {
+    this.idleUnref = true;
+    if (this.pending.size === 0) this.worker.unref();
   }
 
   /** Terminates the worker; any request still pending is rejected. */

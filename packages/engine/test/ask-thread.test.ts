@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type AskResult, AskThread } from "../src/index.js";
@@ -83,6 +84,19 @@ describe("AskThread", () => {
 });
 
 describe("the compiled worker (dist/, as the CLIs and pnpm eval run it)", () => {
+  it("keeps a process alive while a question waits for its answer, and lets it exit when idle", () => {
+    // A script that awaits one answer and never closes the thread: it prints the answer and exits.
+    const compiledModule = new URL("../dist/answer/ask-thread.js", import.meta.url).href;
+    const script = `import { AskThread } from ${JSON.stringify(compiledModule)};
+const thread = AskThread.open(${JSON.stringify(join(setup.dir, "index.db"))});
+const result = await thread.ask(${JSON.stringify(QUESTIONS[0])});
+console.log(JSON.stringify({ answered: result.answer.length > 0 }));`;
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 30_000 });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(run.stdout.trim()).toBe('{"answered":true}');
+  }, 60_000);
+
   it("answers as the sources do", async () => {
     // test/build-clis.ts (the global setup) has built dist/ from these sources.
     const compiledModule = new URL("../dist/answer/ask-thread.js", import.meta.url).href;

@@ -41,8 +41,8 @@ export class AskThread {
     } catch (error) {
       throw new Error(`${FAILED}: the worker could not start: ${(error as Error).message}`, { cause: error });
     }
-    // An idle thread does not keep the process alive; one still answering does.
-    this.client.unref();
+    // An idle thread does not keep the process alive; one with a question to answer does.
+    this.client.unrefWhenIdle();
   }
 
   /** Opens the index at `file` on a new worker thread (as `Engine.open(file, options)` would). */
