@@ -1,7 +1,7 @@
 import type { AskResult, Preset } from "@hybrid-search/engine";
 import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it, vi } from "vitest";
-import { answersAhead, askAnswersAhead, orOwn } from "./answer-ahead.js";
+import { ANSWER_THREADS_MIN_ASKS, answersAhead, askAnswersAhead, orOwn, threadsPay } from "./answer-ahead.js";
 import { askOnce, askRequest } from "./ask-task.js";
 import type { AskCase } from "./fixtures.js";
 import { trialHeader } from "./run-cache.js";
@@ -111,5 +111,15 @@ describe("answersAhead", () => {
     expect(answersAhead({ kind: "in-process" }, { embedder: {} as never })).toBe(false);
     expect(answersAhead({ kind: "http" }, {})).toBe(false);
     expect(answersAhead({ kind: "module" }, {})).toBe(false);
+  });
+});
+
+describe("threadsPay", () => {
+  it("writes answers on threads from ANSWER_THREADS_MIN_ASKS answers (auto), always or never when told, and never for none", () => {
+    expect(threadsPay("auto", ANSWER_THREADS_MIN_ASKS - 1)).toBe(false);
+    expect(threadsPay("auto", ANSWER_THREADS_MIN_ASKS)).toBe(true);
+    expect(threadsPay("always", 1)).toBe(true);
+    expect(threadsPay("never", 10_000)).toBe(false);
+    expect(threadsPay("always", 0)).toBe(false);
   });
 });

@@ -22,7 +22,7 @@ import { availableParallelism } from "node:os";
 import { afterAll, beforeAll, inject } from "vitest";
 import { type AskResult, AskThread, type Preset } from "@hybrid-search/engine";
 import { askOnce, askRequest } from "./ask-task.js";
-import { engineOptionsFromEnv } from "./engine-options.js";
+import { type AnswerThreadsMode, answerThreadsFromEnv, engineOptionsFromEnv } from "./engine-options.js";
 import { evalIndex, evalTarget } from "./eval-index.js";
 import type { AskCase } from "./fixtures.js";
 import { type EvalModels, evalModels } from "./models.js";
@@ -34,7 +34,7 @@ import type { TargetAsk } from "./targets/target.js";
 /**
  * In an eval file, at its top level: when the file starts, asks the engine on threads of its own
  * for the answer of every case of `cases()` at each of `presets`, each trial (EVAL_TRIALS), when
- * `answersAhead` says so. Nothing is awaited and nothing fails here: an answer that fails fails
+ * `answersAhead` says so and `EVAL_ANSWER_THREADS` (`threadsPay`) does. Nothing is awaited and nothing fails here: an answer that fails fails
  * the cases that read it, with its one line, and a target or index that cannot be opened fails
  * the cases as it would have. If the threads themselves fail (one cannot start, or dies), the
  * questions they had not answered are answered on this thread, as without them, and the run says
@@ -48,10 +48,11 @@ export function answerAhead(presets: readonly Preset[], cases: () => readonly As
   let closing = false;
   beforeAll(() => {
     const asked = cases();
-    if (asked.length === 0) return;
+    const trials = Number(inject("trialCount") ?? 1);
+    if (!threadsPay(answerThreadsFromEnv(), asked.length * presets.length * trials)) return;
     closing = false;
     // Not awaited: the cases wait for what they read (their answer), not for every thread to start.
-    started = startThreads(asked).catch(() => undefined);
+    started = startThreads(asked, trials).catch(() => undefined);
   });
   afterAll(async () => {
     closing = true;
@@ -60,7 +61,7 @@ export function answerAhead(presets: readonly Preset[], cases: () => readonly As
     threads = [];
   });
 
-  async function startThreads(asked: readonly AskCase[]): Promise<void> {
+  async function startThreads(asked: readonly AskCase[], trials: number): Promise<void> {
     const [measured, { dbPath }] = await Promise.all([evalTarget(), evalIndex()]);
     const { modelLimits } = evalModels().engine;
     const options = { ...engineOptionsFromEnv(), ...(modelLimits ? { modelLimits } : {}) };
@@ -72,7 +73,7 @@ export function answerAhead(presets: readonly Preset[], cases: () => readonly As
       return;
     }
     const asks = threads.map((thread) => orOwn(inProcessAsk(thread), () => (closing ? undefined : thread.failed), own));
-    askAnswersAhead(measured, asks, presets, asked, Number(inject("trialCount") ?? 1));
+    askAnswersAhead(measured, asks, presets, asked, trials);
   }
 }
 
@@ -124,6 +125,22 @@ export function askAnswersAhead(
       for (let trial = 1; trial <= trials; trial++)
         askOnce(measured, askRequest(c, preset, trialHeader(trial)), asks[n++ % asks.length]!).catch(ignore);
   return n;
+}
+
+/**
+ * Answers asked from which `auto` writes them on threads. Measured on 20,000 documents (load about
+ * 1, never against always, docs/benchmarks.md): at 2,000 questions the threads took 0.68–0.93× the
+ * time; at 800 and at 200 no less time; on the fixtures' 30 questions more (5.0–5.3 s against
+ * 4.2–4.3 s). And each answer is timed on a thread that shares the cores with the grading, and a
+ * new thread's first answers compile the engine's code afresh: the p50 answer latency was 2–3×
+ * the worker thread's. So below this the answers stay where their latency is the engine's alone.
+ */
+export const ANSWER_THREADS_MIN_ASKS = 1_000;
+
+/** Whether `mode` writes `asks` answers on threads (`always`, or `auto` from `ANSWER_THREADS_MIN_ASKS`). */
+export function threadsPay(mode: AnswerThreadsMode, asks: number): boolean {
+  if (asks === 0 || mode === "never") return false;
+  return mode === "always" || asks >= ANSWER_THREADS_MIN_ASKS;
 }
 
 /**

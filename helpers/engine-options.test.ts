@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "@hybrid-search/eval-gate";
-import { engineOptionsFromEnv } from "./engine-options.js";
+import { answerThreadsFromEnv, engineOptionsFromEnv } from "./engine-options.js";
 
 const from = (value: string) => () => engineOptionsFromEnv({ EVAL_ENGINE_OPTIONS: value });
 
@@ -26,5 +26,17 @@ describe("EVAL_ENGINE_OPTIONS", () => {
       expect(from(value), value).toThrow(ConfigError);
       expect(from(value), value).toThrow(message);
     }
+  });
+});
+
+describe("EVAL_ANSWER_THREADS", () => {
+  it("is auto when unset or blank, takes always and never, and refuses anything else in one line", () => {
+    expect(answerThreadsFromEnv({})).toBe("auto");
+    expect(answerThreadsFromEnv({ EVAL_ANSWER_THREADS: " " })).toBe("auto");
+    expect(answerThreadsFromEnv({ EVAL_ANSWER_THREADS: "always" })).toBe("always");
+    expect(answerThreadsFromEnv({ EVAL_ANSWER_THREADS: "never" })).toBe("never");
+    const bad = () => answerThreadsFromEnv({ EVAL_ANSWER_THREADS: "2" });
+    expect(bad).toThrow(ConfigError);
+    expect(bad).toThrow(/^EVAL_ANSWER_THREADS must be one of auto, always, never \(got "2"\)$/);
   });
 });

@@ -39,3 +39,20 @@ export function engineOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Tuna
   }
   return parsed as TunableEngineOptions;
 }
+
+/** Where the in-process engine's offline answers are written (helpers/answer-ahead.ts), from `EVAL_ANSWER_THREADS`. */
+export type AnswerThreadsMode = "auto" | "always" | "never";
+
+const ANSWER_THREADS_MODES: readonly AnswerThreadsMode[] = ["auto", "always", "never"];
+
+/**
+ * `EVAL_ANSWER_THREADS`: `auto` (default) writes the answers on threads of their own for a run
+ * that asks enough questions for it to pay; `always` and `never` force one way. The answers are
+ * the same either way.
+ */
+export function answerThreadsFromEnv(env: NodeJS.ProcessEnv = process.env): AnswerThreadsMode {
+  const raw = env.EVAL_ANSWER_THREADS?.trim() || "auto";
+  if (!(ANSWER_THREADS_MODES as readonly string[]).includes(raw))
+    throw new ConfigError(`EVAL_ANSWER_THREADS must be one of ${ANSWER_THREADS_MODES.join(", ")} (got "${raw}")`);
+  return raw as AnswerThreadsMode;
+}

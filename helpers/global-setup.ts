@@ -17,7 +17,7 @@ import { DatasetError, loadDataset } from "./dataset.js";
 import { indexSource } from "./datasets/load.js";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import type { RunInfo } from "@hybrid-search/eval-gate/run-info";
-import { engineOptionsFromEnv } from "./engine-options.js";
+import { answerThreadsFromEnv, engineOptionsFromEnv } from "./engine-options.js";
 import { GATED_ENV, notGatedLine } from "./eval-selection.js";
 import { evalModels, type EvalModels } from "./models.js";
 import { formatFixtureError, isFixtureError } from "./fixtures.js";
@@ -36,6 +36,7 @@ import "./run-cache.js";
 function datasetOrExit(): ReturnType<typeof loadDataset> {
   try {
     engineOptionsFromEnv();
+    answerThreadsFromEnv();
     evalModels();
     targetChoice();
     for (const lane of LANES) loadLane(lane);

@@ -129,6 +129,14 @@ describe("pnpm eval on a golden Q&A set with thresholds", () => {
       expect(line, held.stdout).not.toBeNull();
       expect(held.code, held.stdout + held.stderr).toBe(0);
       expectEachAnswerStoredOnce(join(held.dir, "evalite.db"));
+      // Six questions are too few for answer threads (`auto`); forced, the threads write the same answers and scores.
+      const threaded = await run(["ask"], { EVAL_DATASET: sample, EVAL_ANSWER_THREADS: "always" });
+      expect(threaded.code, threaded.stdout + threaded.stderr).toBe(0);
+      expect(threaded.stdout + threaded.stderr).not.toContain("worker thread");
+      const answers = storedAnswers(join(held.dir, "evalite.db"));
+      // The six questions in every answer suite each applies to.
+      expect(answers).toHaveLength(27);
+      expect(storedAnswers(join(threaded.dir, "evalite.db"))).toEqual(answers);
       const passed = Number(line![2]);
       // The same set with a pass rate above what this run reached: the verdict fails, naming the thresholds.
       const strict = join(dirname(held.dir), `strict-${basename(held.dir)}.json`);
@@ -167,6 +175,37 @@ describe("pnpm eval on a golden Q&A set with thresholds", () => {
  * with its case in "Answers: questions"; every other answer suite stores the answer as graded,
  * saying where the rest is (helpers/ask-task.ts, `AnswerRecord`).
  */
+/** Every answer case of the latest run: its suite, question, answer, citations and scores (no timings). */
+function storedAnswers(storage: string): unknown[] {
+  const db = new Database(storage, { readonly: true });
+  try {
+    const rows = db
+      .prepare(
+        `SELECT s.name AS suite, e.input AS input, e.output AS output, e.id AS id FROM evals e JOIN suites s ON s.id = e.suite_id
+         WHERE s.run_id = (SELECT max(id) FROM runs) AND s.name LIKE 'Answers:%'`,
+      )
+      .all() as Array<{ suite: string; input: string; output: string; id: number }>;
+    const scores = db.prepare("SELECT name, score FROM scores WHERE eval_id = ? ORDER BY name");
+    return rows
+      .map((r) => {
+        const { answer, citations, refused, sources } = JSON.parse(r.output);
+        return {
+          suite: r.suite,
+          question: JSON.parse(r.input).id,
+          answer,
+          citations,
+          refused,
+          sources: sources.map((source: { docId: string }) => source.docId),
+          // The latency budget's score is the engine's time, which no two runs share.
+          scores: (scores.all(r.id) as Array<{ name: string; score: number }>).filter((x) => !x.name.startsWith("Latency")),
+        };
+      })
+      .sort((a, b) => `${a.suite}|${a.question}`.localeCompare(`${b.suite}|${b.question}`));
+  } finally {
+    db.close();
+  }
+}
+
 function expectEachAnswerStoredOnce(storage: string): void {
   const db = new Database(storage, { readonly: true });
   try {
