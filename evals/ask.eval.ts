@@ -42,7 +42,7 @@ const cases = dataset.askCases;
 /** A citation of a translation of a required document counts (same facts): the dataset's translation groups. */
 const citationPolicy = { translations: translationsByDoc(dataset.translations) };
 const each = evalite.each(variants);
-// The in-process engine's offline answers are written on threads of their own while the cases are graded.
+// The in-process engine's offline answers, in a run of 1,000 or more, are written on threads of their own while the cases are graded.
 answerAhead(
   variants.map((v) => v.input),
   () => cases,

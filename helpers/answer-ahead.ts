@@ -4,10 +4,11 @@
  * thread it ran between the cases' grading, recording and Evalite's messages, one case after
  * another, so on two cores one did all of that while the other mostly waited. Here the answer
  * evals name the questions they will ask (`answerAhead(presets, cases)`), and when their file
- * starts every one of them is asked of an `AskThread` (the engine opened on the run's index in a
- * worker thread; `answerThreads()` of them, taking the questions in turn), in the order the suites
- * read them, through the run's call cache (helpers/run-cache.ts, `askOnce`): a case finds its
- * answer written or on its way, and every suite that grades it shares it.
+ * starts a run of at least `ANSWER_THREADS_MIN_ASKS` answers, every one of them is asked of an
+ * `AskThread` (the engine opened on the run's index in a worker thread; `answerThreads()` of them,
+ * taking the questions in turn), in the order the suites read them, through the run's call cache
+ * (helpers/run-cache.ts, `askOnce`): a case finds its answer written or on its way, and every
+ * suite that grades it shares it.
  *
  * The answers are the engine's own: the same index file, the same parameters (EVAL_ENGINE_OPTIONS),
  * the same code, the same answers (packages/engine/test/ask-thread.test.ts compares them).
@@ -34,9 +35,9 @@ import type { TargetAsk } from "./targets/target.js";
 /**
  * In an eval file, at its top level: when the file starts, asks the engine on threads of its own
  * for the answer of every case of `cases()` at each of `presets`, each trial (EVAL_TRIALS), when
- * `answersAhead` says so and `EVAL_ANSWER_THREADS` (`threadsPay`) does. Nothing is awaited and nothing fails here: an answer that fails fails
- * the cases that read it, with its one line, and a target or index that cannot be opened fails
- * the cases as it would have. If the threads themselves fail (one cannot start, or dies), the
+ * `answersAhead` says so and `EVAL_ANSWER_THREADS` does (`threadsPay`). Nothing is awaited and
+ * nothing fails here: an answer that fails fails the cases that read it, with its one line, and a
+ * target or index that cannot be opened fails the cases as it would have. If the threads themselves fail (one cannot start, or dies), the
  * questions they had not answered are answered on this thread, as without them, and the run says
  * so in one line. The threads are closed when the file ends.
  */
