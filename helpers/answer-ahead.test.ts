@@ -115,11 +115,12 @@ describe("answersAhead", () => {
 });
 
 describe("threadsPay", () => {
-  it("writes answers on threads from ANSWER_THREADS_MIN_ASKS answers (auto), always or never when told, and never for none", () => {
-    expect(threadsPay("auto", ANSWER_THREADS_MIN_ASKS - 1)).toBe(false);
-    expect(threadsPay("auto", ANSWER_THREADS_MIN_ASKS)).toBe(true);
-    expect(threadsPay("always", 1)).toBe(true);
-    expect(threadsPay("never", 10_000)).toBe(false);
-    expect(threadsPay("always", 0)).toBe(false);
+  it("writes answers on threads from ANSWER_THREADS_MIN_ASKS answers on two cores (auto), always or never when told, and never for none", () => {
+    expect(threadsPay("auto", ANSWER_THREADS_MIN_ASKS - 1, 2)).toBe(false);
+    expect(threadsPay("auto", ANSWER_THREADS_MIN_ASKS, 2)).toBe(true);
+    expect(threadsPay("auto", ANSWER_THREADS_MIN_ASKS, 1)).toBe(false);
+    expect(threadsPay("always", 1, 1)).toBe(true);
+    expect(threadsPay("never", 10_000, 8)).toBe(false);
+    expect(threadsPay("always", 0, 2)).toBe(false);
   });
 });

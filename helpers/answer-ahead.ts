@@ -138,10 +138,13 @@ export function askAnswersAhead(
  */
 export const ANSWER_THREADS_MIN_ASKS = 1_000;
 
-/** Whether `mode` writes `asks` answers on threads (`always`, or `auto` from `ANSWER_THREADS_MIN_ASKS`). */
-export function threadsPay(mode: AnswerThreadsMode, asks: number): boolean {
+/**
+ * Whether `mode` writes `asks` answers on threads: `always`; `auto` from `ANSWER_THREADS_MIN_ASKS`
+ * when the process may use two cores or more (on one, a thread only competes with the grading).
+ */
+export function threadsPay(mode: AnswerThreadsMode, asks: number, cores: number = availableParallelism()): boolean {
   if (asks === 0 || mode === "never") return false;
-  return mode === "always" || asks >= ANSWER_THREADS_MIN_ASKS;
+  return mode === "always" || (asks >= ANSWER_THREADS_MIN_ASKS && cores >= 2);
 }
 
 /**
