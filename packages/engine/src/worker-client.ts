@@ -126,5 +126,7 @@ export class WorkerClient<Request extends { id: number }, Reply> {
     this.firstFailure ??= error;
     for (const pending of this.pending.values()) pending.reject(this.firstFailure);
     this.pending.clear();
+    // A worker that failed but still runs (a reply that could not be read) no longer holds the process.
+    if (this.idleUnref) this.worker.unref();
   }
 }
