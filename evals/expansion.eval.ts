@@ -4,8 +4,7 @@ import type { RetrievalCase } from "../helpers/dataset.js";
 import { defineOn, queriesReason } from "../helpers/datasets/needs.js";
 import { evalDataset, evalTarget } from "../helpers/eval-index.js";
 import { evalModels } from "../helpers/models.js";
-import { trialHeaders } from "../helpers/run-cache.js";
-import { once } from "../helpers/run-cache.js";
+import { once, trialHeaders } from "../helpers/run-cache.js";
 import { validateExpansion } from "../helpers/fixtures.js";
 import {
   expansionSchemaValid,

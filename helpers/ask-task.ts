@@ -27,9 +27,9 @@ let markers: RefusalMarkers | undefined;
  * same call, which runs once per run (helpers/run-cache.ts) and is shared by the suites that grade
  * it, its latency (the target's own `elapsedMs`) included. Not serialized like retrieval calls:
  * model calls gain from Evalite's concurrency, so the latency measured is under that load (up to
- * five at once); the in-process engine's offline answers are written on threads of their own
- * (helpers/answer-ahead.ts), and a case finds its answer there. `record` says how much of it the suite stores (`AnswerRecord`); the graders read
- * all of it either way.
+ * five at once); the in-process engine's offline answers, in a large run, are written on threads
+ * of their own (helpers/answer-ahead.ts), and a case finds its answer there. `record` says how
+ * much of it the suite stores (`AnswerRecord`); the graders read all of it either way.
  */
 export async function askCase(suite: string, c: AskCase, preset: Preset, record: AnswerRecord = "whole"): Promise<RecognizedAnswer> {
   const models = evalModels();
