@@ -7,7 +7,7 @@
  * ranking evals measure whether the documents a question needs are found.
  */
 import { resolve } from "node:path";
-import type { DocumentInput } from "@hybrid-search/engine";
+import type { Document } from "@hybrid-search/engine";
 import { splitNameProblem } from "@hybrid-search/trec-eval/formats";
 import { FIXTURES_DIR } from "../fixtures/paths.js";
 import type { DocumentsSource } from "../setup-db.js";
@@ -134,7 +134,7 @@ function demoDataset(): Dataset {
 export function indexSource(dataset: Dataset, env: NodeJS.ProcessEnv = process.env): string | DocumentsSource {
   const corpus = dataset.corpusSource;
   if (corpus.kind !== "documents") return corpus.path;
-  let first: readonly DocumentInput[] | null = corpus.documents;
+  let first: readonly Document[] | null = corpus.documents;
   return {
     ids: corpus.ids,
     read: () => {

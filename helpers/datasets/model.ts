@@ -10,7 +10,7 @@
  * - what the reader could not map (`unmapped`) and what it warns about: both are printed in the
  *   run's header and recorded in the report, never dropped in silence.
  */
-import type { DocumentInput } from "@hybrid-search/engine";
+import type { Document } from "@hybrid-search/engine";
 import type { RefusalMarkers } from "../../scorers/refusal.js";
 import type { AskCase } from "../fixtures/types.js";
 
@@ -79,7 +79,7 @@ export type CorpusSource =
   | { kind: "folder"; path: string }
   | { kind: "jsonl"; path: string }
   /** `ids`: `paths` when the ids are file paths (their words searchable, as for a folder), `keys` for record keys. */
-  | { kind: "documents"; documents: readonly DocumentInput[]; ids: "paths" | "keys" };
+  | { kind: "documents"; documents: readonly Document[]; ids: "paths" | "keys" };
 
 export interface Dataset {
   /** `fixtures` for the project's demo corpus; otherwise the dataset's folder or file name: it keys the floors. */

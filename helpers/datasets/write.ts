@@ -15,7 +15,7 @@
  */
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { DocumentInput } from "@hybrid-search/engine";
+import type { Document } from "@hybrid-search/engine";
 import { detectLanguage } from "@hybrid-search/engine/analysis";
 import { readCorpusJsonl } from "@hybrid-search/engine/formats";
 import { FIXTURES_DIR } from "../fixtures/paths.js";
@@ -44,7 +44,7 @@ function fileNameOf(id: string): string {
 }
 
 /** YAML front matter of a written document: values as JSON strings, which YAML reads as they are. */
-function markdownFile(doc: DocumentInput, rename: (id: string) => string): string {
+function markdownFile(doc: Document, rename: (id: string) => string): string {
   const lines = [`title: ${JSON.stringify(doc.title ?? "")}`];
   const language = doc.language === undefined ? detectLanguage(`${doc.title ?? ""}\n${doc.text}`) : doc.language;
   if (language) lines.push(`lang: ${JSON.stringify(language)}`);
@@ -97,7 +97,7 @@ export function writeFixtureFormat(dataset: Dataset, folder: string): Written {
       copyFileSync(join(root, ...id.split("/")), to);
     }
   } else {
-    const documents: DocumentInput[] =
+    const documents: Document[] =
       source.kind === "documents"
         ? [...source.documents]
         : readCorpusJsonl(source.path).map((r) => ({

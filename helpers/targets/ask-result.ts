@@ -4,7 +4,7 @@
  * cannot pass a grader by being absent: citations the answer makes that name no source are
  * counted as invalid, a source without text is empty text (the triad finds nothing in it).
  */
-import type { AskResult, AskSource, Citation, HitValidity, Preset } from "@hybrid-search/engine";
+import type { AskResult, AskSource, HitValidity, Preset } from "@hybrid-search/engine";
 import type { AskRequest, AskResponse, SearchResponse, Validity } from "@hybrid-search/target-contract/types";
 import type { TargetAsk, TargetRanking } from "./target.js";
 
@@ -71,7 +71,7 @@ export function toAskResult(question: string, answer: ContractAnswer, fallbackAn
   const refs = new Set(sources.map((s) => s.ref));
   const invalid =
     answer.invalidCitations ?? [...new Set([...answer.answer.matchAll(MARKER)].map((m) => Number(m[1])))].filter((n) => !refs.has(n));
-  const citations: Citation[] = answer.citations.map((c) => ({ ref: c.ref, docId: c.docId, passageId: c.passageId ?? c.docId }));
+  const citations: AskResult["citations"] = answer.citations.map((c) => ({ ref: c.ref, docId: c.docId, passageId: c.passageId ?? c.docId }));
   return {
     question,
     answer: answer.answer,

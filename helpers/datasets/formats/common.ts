@@ -3,7 +3,7 @@
  * read by the engine's own readers, documents given as data, the fields a reader does not map.
  */
 import { join } from "node:path";
-import type { DocumentInput } from "@hybrid-search/engine";
+import type { Document } from "@hybrid-search/engine";
 import { detectLanguage } from "@hybrid-search/engine/analysis";
 import { readContractDocuments } from "@hybrid-search/engine/serve/documents";
 import type { RefusalMarkers } from "../../../scorers/refusal.js";
@@ -57,7 +57,7 @@ export function folderCorpus(folder: string): CorpusPart {
 }
 
 /** A corpus of documents given as data (`corpus`: the file or folder they came from; `where`: how messages name it). */
-export function documentsCorpus(corpus: string, where: string, documents: DocumentInput[], ids: "paths" | "keys"): CorpusPart {
+export function documentsCorpus(corpus: string, where: string, documents: Document[], ids: "paths" | "keys"): CorpusPart {
   return {
     corpus,
     corpusSource: { kind: "documents", documents, ids },
@@ -84,7 +84,7 @@ export function noRecords(): Omit<FormatRead, keyof CorpusPart> {
 }
 
 /** The documents of a folder, read by the engine's own reader (ids: paths below the folder; titles, languages, bodies as the index gets them). */
-export function readFolderDocuments(folder: string): DocumentInput[] {
+export function readFolderDocuments(folder: string): Document[] {
   try {
     return readContractDocuments(folder).documents;
   } catch (error) {
@@ -94,13 +94,13 @@ export function readFolderDocuments(folder: string): DocumentInput[] {
 }
 
 /** A corpus view over documents in memory. */
-export function documentsView(where: string, documents: readonly DocumentInput[]): CorpusView {
+export function documentsView(where: string, documents: readonly Document[]): CorpusView {
   const byId = new Map(documents.map((d) => [d.id, d]));
   return { where, ids: new Set(byId.keys()), text: (id) => `${byId.get(id)?.title ?? ""}\n${byId.get(id)?.text ?? ""}` };
 }
 
 /** Languages of documents: given, else detected from title and text as the engine detects them. */
-export function languagesOf(documents: readonly DocumentInput[]): Map<string, string> {
+export function languagesOf(documents: readonly Document[]): Map<string, string> {
   const languages = new Map<string, string>();
   for (const d of documents) {
     const language = d.language ?? (d.language === null ? undefined : detectLanguage(`${d.title ?? ""}\n${d.text}`));

@@ -16,7 +16,7 @@
  * other field is reported as not mapped.
  */
 import { join } from "node:path";
-import type { DocumentInput } from "@hybrid-search/engine";
+import type { Document } from "@hybrid-search/engine";
 import { detectLanguage } from "@hybrid-search/engine/analysis";
 import { show } from "../../fixtures/errors.js";
 import { displayPath } from "../../fixtures/paths.js";
@@ -58,7 +58,7 @@ export function readGoldenQa(path: string): FormatRead {
     if (pointer.startsWith("/questions/")) return recordNamer(value.questions, "question", "/questions")(pointer);
     return { pointer };
   });
-  const documents: DocumentInput[] = [];
+  const documents: Document[] = [];
   const firstTitle = new Map<string, number>();
   value.corpus.forEach((doc, i) => {
     const earlier = firstTitle.get(doc.title);

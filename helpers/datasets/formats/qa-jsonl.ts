@@ -18,7 +18,7 @@
  * mapped: the suite asks the target itself.
  */
 import { createHash } from "node:crypto";
-import type { DocumentInput } from "@hybrid-search/engine";
+import type { Document } from "@hybrid-search/engine";
 import { detectLanguage } from "@hybrid-search/engine/analysis";
 import { show } from "../../fixtures/errors.js";
 import { displayPath } from "../../fixtures/paths.js";
@@ -70,7 +70,7 @@ export function looksLikeQaJsonl(first: unknown): boolean {
 export function readQaJsonl(path: string): FormatRead {
   const lines = readJsonlFile(path);
   if (lines.length === 0) fail(path, [{ pointer: "", problem: named("no-expectation", "the file holds no record") }]);
-  const documents: DocumentInput[] = [];
+  const documents: Document[] = [];
   const textOf = new Map<string, { text: string; line: number }>();
   const cases: RetrievalCase[] = [];
   const caseOrigins: FormatRead["caseOrigins"] = new Map();
