@@ -50,7 +50,8 @@ describe("dependency rules", () => {
       "packages/engine/src/core.ts": 'import { ok } from "../../target-contract/src/ok.js";\nexport const core = ok;\n',
       // The contract's message types are the engine's too: not a violation.
       "packages/target-contract/src/types.ts": "export type Hit = { docId: string };\n",
-      "packages/engine/src/answers.ts": 'import type { Hit } from "../../target-contract/src/types.js";\nexport const answers: Hit[] = [];\n',
+      "packages/engine/src/answers.ts":
+        'import type { Hit } from "../../target-contract/src/types.js";\nexport const answers: Hit[] = [];\n',
       "packages/engine/src/serve/served.ts": 'import { ok } from "../../../target-contract/src/ok.js";\nexport const served = ok;\n',
       "scorers/s.ts": 'import { h } from "../helpers/h.js";\nexport const s = h;\n',
       "helpers/a.ts": 'import { b } from "./b.js";\nexport const a = () => b;\n',

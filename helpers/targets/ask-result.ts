@@ -71,7 +71,11 @@ export function toAskResult(question: string, answer: ContractAnswer, fallbackAn
   const refs = new Set(sources.map((s) => s.ref));
   const invalid =
     answer.invalidCitations ?? [...new Set([...answer.answer.matchAll(MARKER)].map((m) => Number(m[1])))].filter((n) => !refs.has(n));
-  const citations: AskResult["citations"] = answer.citations.map((c) => ({ ref: c.ref, docId: c.docId, passageId: c.passageId ?? c.docId }));
+  const citations: AskResult["citations"] = answer.citations.map((c) => ({
+    ref: c.ref,
+    docId: c.docId,
+    passageId: c.passageId ?? c.docId,
+  }));
   return {
     question,
     answer: answer.answer,

@@ -8,7 +8,6 @@ import type { EmbeddingModelV3, LanguageModelV3, RerankingModelV3 } from "@ai-sd
 import type {
   AskResponse,
   Citation,
-  Document,
   DocumentIds,
   Evidence,
   ExpandResponse,
@@ -20,7 +19,7 @@ import type {
   Trace,
   Validity,
 } from "@hybrid-search/target-contract/types";
-import type { TurnCitation, TurnOutcome, TurnResponse, TurnStep, TurnToolCall } from "@hybrid-search/target-contract/turn";
+import type { TurnCitation, TurnOutcome, TurnResponse, TurnStep } from "@hybrid-search/target-contract/turn";
 import type { AnalyzerConfig } from "./text/analyze.js";
 import type { ChunkerConfig } from "./ingest/chunk.js";
 

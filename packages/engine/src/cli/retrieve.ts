@@ -10,13 +10,7 @@ import { type Command, type OptionName, onIndex, oneArgument, parseTier } from "
 export type RetrievalMode = "search" | "vsearch" | "query";
 
 /** The engine's response to `text` in `mode` (`tier` for query). */
-export async function retrieve(
-  engine: Engine,
-  mode: RetrievalMode,
-  text: string,
-  opts: SearchOptions,
-  tier: Tier,
-): Promise<SearchResult> {
+export async function retrieve(engine: Engine, mode: RetrievalMode, text: string, opts: SearchOptions, tier: Tier): Promise<SearchResult> {
   if (mode === "search") return engine.search(text, opts);
   if (mode === "vsearch") return engine.vsearch(text, opts);
   return engine.query(text, { ...opts, tier });
