@@ -43,7 +43,7 @@ import { buildTempIndex } from "../helpers/setup-db.js";
 import { loadAdapter } from "../helpers/targets/adapter-file.js";
 import { openAdapterTarget } from "../helpers/targets/adapter-target.js";
 import { openHttpTarget } from "../helpers/targets/http-target.js";
-import { inProcessTarget } from "../helpers/targets/in-process.js";
+import { inProcessTarget } from "../helpers/targets/kinds/in-process.js";
 import { moduleTargetConfig, openModuleTarget } from "../helpers/targets/module-target.js";
 import type { Target, TargetSearch } from "../helpers/targets/target.js";
 import { runEval } from "../test/eval-run.js";
@@ -98,9 +98,13 @@ const url = await new Promise<string>((ok, fail) => {
 });
 // No retries: a request that fails fails the benchmark, so every timed request was answered once.
 const httpConfig = (concurrency: number) => ({ url, timeoutMs: 30_000, retries: 0, concurrency });
-const http = (concurrency: number) => openHttpTarget(httpConfig(concurrency));
-const adapter = await openAdapterTarget(httpConfig(1), loadAdapter("bench/contract.adapter.json", {}));
-const engineModule = await openModuleTarget(moduleTargetConfig("examples/targets/engine.target.ts", { EVAL_TARGET_TIMEOUT_MS: "60000" }));
+const named = (name: string) => name;
+const http = (concurrency: number) => openHttpTarget(httpConfig(concurrency), named);
+const adapter = await openAdapterTarget(httpConfig(1), loadAdapter("bench/contract.adapter.json", {}), named);
+const engineModule = await openModuleTarget(
+  moduleTargetConfig("examples/targets/engine.target.ts", { EVAL_TARGET_TIMEOUT_MS: "60000" }),
+  named,
+);
 await engineModule.putDocuments("eval", readContractDocuments(dataset.corpus));
 
 const systems: Array<{ name: string; target: Target; parallel: number }> = [
@@ -112,7 +116,8 @@ const systems: Array<{ name: string; target: Target; parallel: number }> = [
 ];
 
 const expected = new Map<number, string>();
-for (const [i, r] of requests.entries()) expected.set(i, JSON.stringify((await local.search(r)).results.map((h) => [h.docId, h.score])));
+for (const [i, r] of requests.entries())
+  expected.set(i, JSON.stringify((await local.search(r)).message.results.map((h) => [h.docId, h.score])));
 
 /** One pass over every request: `parallel` at a time, each timed from the client. */
 async function pass(
@@ -130,7 +135,7 @@ async function pass(
       const t = performance.now();
       const r = await target.search(requests[i]!);
       latencies[i] = performance.now() - t;
-      if (JSON.stringify(r.results.map((h) => [h.docId, h.score])) !== expected.get(i)) mismatches++;
+      if (JSON.stringify(r.message.results.map((h) => [h.docId, h.score])) !== expected.get(i)) mismatches++;
     }
   };
   await Promise.all(Array.from({ length: parallel }, worker));
@@ -220,7 +225,7 @@ function served(concurrency: number): { wall: number; busy: number } {
 
 /** The stand-in's view of `n` calls made by the contract's client alone, `concurrency` at once. */
 async function clientAlone(n: number, concurrency: number): Promise<{ wall: number; busy: number }> {
-  const client = await openHttpTarget({ url: standIn.url, timeoutMs: 30_000, retries: 0, concurrency });
+  const client = await openHttpTarget({ url: standIn.url, timeoutMs: 30_000, retries: 0, concurrency }, named);
   calls.length = 0;
   await Promise.all(Array.from({ length: n }, (_, i) => client.search({ id: `c${i}`, query: "q", mode: "fast", limit: 10 })));
   return served(concurrency);

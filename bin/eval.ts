@@ -86,12 +86,12 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
     selected = args.filter === null ? null : selectFiles(root, args.filter);
     // A target other than the in-process engine is checked here (its adapter file too), before Evalite starts; loaded only then.
     if (args.explainTarget || targetNamed(process.env)) {
-      const { targetChoice } = await import("../helpers/targets/select.js");
-      const choice = targetChoice();
+      const { chooseTarget } = await import("../helpers/targets/kinds/index.js");
+      const plan = chooseTarget();
       if (args.explainTarget) {
         const { explainTarget } = await import("./lib/explain-target.js");
         for (const line of datasetHeader(dataset, detected)) say(line);
-        for (const line of await explainTarget(choice, dataset, dataset.askCases[0])) say(line);
+        for (const line of await explainTarget(plan, dataset)) say(line);
         return 0;
       }
     }

@@ -1,6 +1,7 @@
 // Cross-language retrieval: queries whose relevant documents are (also or only) in another
 // language, at the balanced tier; plus the query-language × document-language recall matrix.
-import { crossLanguageCases, crossLanguageReason, defineOn, documentLanguage } from "../helpers/datasets/needs.js";
+import { crossLanguageCases, crossLanguageReason, documentLanguage } from "../helpers/datasets/needs.js";
+import { defineEval } from "../helpers/define-eval.js";
 import { evalDataset, evalTarget, knownDocIds } from "../helpers/eval-index.js";
 import { logSummary } from "../helpers/summary-line.js";
 import { rankAhead } from "../helpers/rank-ahead.js";
@@ -10,7 +11,7 @@ import { recallAtK } from "../scorers/retrieval.js";
 
 // A document's language is the dataset's (the fixtures: its top folder); a dataset that states no
 // languages, or has no query with a relevant document in another language, is skipped, saying why.
-const define = defineOn({ modes: ["balanced"] }, crossLanguageReason(evalDataset()));
+const define = defineEval({ modes: ["balanced"], data: crossLanguageReason(evalDataset()) });
 const crossLanguage = () => crossLanguageCases(evalDataset());
 const docLanguage = documentLanguage(evalDataset());
 if (crossLanguageReason(evalDataset()) === null) rankAhead(["balanced"], crossLanguage);

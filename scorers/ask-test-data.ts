@@ -3,7 +3,7 @@
  * file itself, so importing it registers no tests twice.
  */
 import type { MockLanguageModelV3 } from "ai/test";
-import type { AskResult, AskSource } from "@hybrid-search/engine";
+import type { ObservedAnswer, ObservedSource } from "./observed.js";
 import { EXTRACTIVE_ANSWERER } from "@hybrid-search/engine/models";
 import { scriptedModel } from "@hybrid-search/engine/testing";
 import type { AskCase } from "./ask-case.js";
@@ -14,12 +14,12 @@ export function askCase(over: Partial<AskCase> = {}): AskCase {
   return { id: "t-001", question: "How many recovery codes do I get?", language: "en", category: "answerable", note: "test", ...over };
 }
 
-export function source(ref: number, docId: string, text: string, language = "en"): AskSource {
+export function source(ref: number, docId: string, text: string, language = "en"): ObservedSource {
   return { ref, docId, passageId: `${docId}#0`, title: docId, heading: "", text, language, score: 1 };
 }
 
-/** An AskResult whose citations are derived from the answer's [n] markers, as the engine does. */
-export function askResult(answer: string, sources: AskSource[], over: Partial<AskResult> = {}): AskResult {
+/** An ObservedAnswer whose citations are derived from the answer's [n] markers, as the engine does. */
+export function askResult(answer: string, sources: ObservedSource[], over: Partial<ObservedAnswer> = {}): ObservedAnswer {
   const refs = citationRefs(answer);
   const byRef = new Map(sources.map((s) => [s.ref, s]));
   return {
@@ -35,6 +35,7 @@ export function askResult(answer: string, sources: AskSource[], over: Partial<As
     flagged: [],
     trace: [],
     elapsedMs: 1,
+    timedBy: "target",
     ...over,
   };
 }
@@ -54,11 +55,11 @@ export const PRICES = source(2, "en/billing/plans-and-pricing.md", "The Personal
 
 export const REFUSAL = "The documents do not contain an answer to this question.";
 
-export function refused(sources: AskSource[], over: Partial<AskResult> = {}): AskResult {
+export function refused(sources: ObservedSource[], over: Partial<ObservedAnswer> = {}): ObservedAnswer {
   return askResult(REFUSAL, sources, { refused: true, refusal: "insufficient-evidence", ...over });
 }
 
-export function failed(sources: AskSource[] = []): AskResult {
+export function failed(sources: ObservedSource[] = []): ObservedAnswer {
   return askResult("", sources, { error: "answer model mock/m1 failed: 503 Service Unavailable" });
 }
 
@@ -73,8 +74,8 @@ export function random(seed: number): () => number {
 /** Every deterministic grader as a plain (case, result) function; `cites` with the given translations. */
 export function allGraders(
   translations: ReadonlyMap<string, readonly string[]> = new Map(),
-): Array<[GraderId, (c: AskCase, r: AskResult) => Grade]> {
-  return Object.values(GRADERS).map((g) => [g.id, (c: AskCase, r: AskResult) => g.score(c, r, { translations })]);
+): Array<[GraderId, (c: AskCase, r: ObservedAnswer) => Grade]> {
+  return Object.values(GRADERS).map((g) => [g.id, (c: AskCase, r: ObservedAnswer) => g.score(c, r, { translations })]);
 }
 
 /** A judge (`mock/judge-1`) that answers each call with the next reply (a string) or throws it (an Error); the last repeats. */

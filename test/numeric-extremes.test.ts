@@ -237,14 +237,14 @@ describe("TREC runs (pnpm trec-eval, EVAL_RUN_DIR)", () => {
     const dir = join(file, "..");
     if (typeof expected === "number") {
       expect(readScores(file).get("d1")).toBe(expected);
-      const target = openRecordedTarget(dir, new Set(["q1"]));
-      const { results } = await target.search({ id: "q1", query: "alpha", mode: "balanced", limit: 10 });
+      const target = openRecordedTarget(dir, new Set(["q1"]), undefined, (name) => name);
+      const { results } = (await target.search({ id: "q1", query: "alpha", mode: "balanced", limit: 10 })).message;
       expect(results.find((r) => r.docId === "d1")?.score).toBe(expected);
     } else {
       expect(() => readScores(file)).toThrow(expected);
       let error: unknown;
       try {
-        openRecordedTarget(dir, new Set(["q1"]));
+        openRecordedTarget(dir, new Set(["q1"]), undefined, (name) => name);
       } catch (caught) {
         error = caught;
       }

@@ -7,7 +7,8 @@
  */
 import { createHash } from "node:crypto";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { Engine, type Preset } from "@hybrid-search/engine";
+import { Engine } from "@hybrid-search/engine";
+import type { Preset } from "@hybrid-search/target-contract/types";
 import type { JudgedScore } from "@hybrid-search/eval-gate/calibration";
 import type { Label } from "@hybrid-search/eval-gate/labels";
 import type { AskCase } from "../../scorers/ask-case.js";
@@ -20,7 +21,8 @@ import type { Dataset } from "../../helpers/dataset.js";
 import { loadRefusalMarkers } from "../../helpers/fixtures.js";
 import type { EvalModels } from "../../helpers/models.js";
 import { buildTempIndex } from "../../helpers/setup-db.js";
-import { inProcessTarget } from "../../helpers/targets/in-process.js";
+import { inProcessTarget } from "../../helpers/targets/kinds/in-process.js";
+import { observedAnswer } from "../../helpers/targets/observe.js";
 
 /** The first 16 hex digits of the SHA-256 of an answer's text: what a label names the answer it graded by. */
 export function answerSha(answer: string): string {
@@ -52,7 +54,7 @@ export async function answerCases(
   const markers = loadRefusalMarkers();
   const out: LabelledAnswer[] = [];
   for (const { case: c, preset } of wanted) {
-    const result = await target.ask({ id: c.id, question: c.question, preset });
+    const result = observedAnswer(c.question, await target.ask({ id: c.id, question: c.question, preset }), target.label);
     const refusalCheck = await recognizeRefusal(result, markers, {
       ...(models.judge ? { judge: models.judge } : {}),
       timeoutMs: models.selection.limits.timeoutMs,

@@ -1,32 +1,10 @@
 /**
  * Which evals a dataset can feed, and why not when it cannot: an eval the data cannot feed is
- * skipped and reported with the reason, as an eval the target cannot run is
- * (helpers/targets/skips.ts), never scored 0 and never silently absent — and never defined with
- * no case, which vitest counts as a failed test.
+ * skipped and reported with the reason (helpers/define-eval.ts, `data`), as an eval the target
+ * cannot run is, never scored 0 and never silently absent.
  */
-import { evalite } from "evalite";
 import { judgedCases } from "./model.js";
 import type { AnswerCase, Dataset, RetrievalCase } from "./model.js";
-import { skipReason, type TargetNeeds } from "../targets/eval-target.js";
-import { reportSkip } from "../targets/skips.js";
-
-/** How Evalite defines an eval: `evalite`, or `evalite.each(variants)`; each has its `skip`. */
-type Define = (evalName: string, opts: never) => unknown;
-
-/**
- * `define` (`evalite` by default), or its `skip` — reported with the reason — when the target
- * lacks what the eval needs, or the dataset cannot feed it (`datasetReason`, null when it can).
- */
-export function defineOn(needs: TargetNeeds, datasetReason: string | null): typeof evalite.skip;
-export function defineOn<D extends Define>(needs: TargetNeeds, datasetReason: string | null, define: D & { skip: D }): D;
-export function defineOn(needs: TargetNeeds, datasetReason: string | null, define: Define & { skip: Define } = evalite): Define {
-  const why = skipReason(needs) ?? datasetReason;
-  if (why === null) return define;
-  return (evalName, opts) => {
-    reportSkip({ eval: evalName, reason: why });
-    return define.skip(evalName, opts);
-  };
-}
 
 /** Why the ranking evals cannot run on the dataset (no query with a relevant document), or null. */
 export function rankingReason(dataset: Dataset): string | null {

@@ -9,7 +9,14 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import { moduleTargetConfig, openModuleTarget } from "./module-target.js";
-import { TargetError } from "./target.js";
+import { observedAnswer, observedRanking } from "./observe.js";
+import { type Target, type TargetAsk, TargetError, type TargetSearch } from "./target.js";
+
+/** How these tests name a target: as a run names one of its kind. */
+const named = (name: string): string => `module:${name}`;
+/** A target's ranking and answer as the suite observes them (helpers/targets/observe.ts). */
+const ranked = async (target: Target, request: TargetSearch) => observedRanking(await target.search(request));
+const answered = async (target: Target, request: TargetAsk) => observedAnswer(request.question, await target.ask(request), target.label);
 
 const SECRET = "mod-SECRET-51aa0c";
 const outside = mkdtempSync(join(tmpdir(), "module-target-"));
@@ -25,6 +32,8 @@ function moduleFile(name: string, source: string, env: Record<string, string> = 
 const MISBEHAVING = `
 import { defineTarget } from "@hybrid-search/target-contract/define-target";
 import type { SearchRequest } from "@hybrid-search/target-contract/types";
+
+
 const token: string = process.env.TOKEN_FOR_TEST ?? "${SECRET}";
 export default defineTarget({
   name: "odd",
@@ -42,16 +51,16 @@ export default defineTarget({
 
 describe("a target module", () => {
   it("loads from outside the repository, and serves what its definition has, timed, checked and redacted", async () => {
-    const target = await openModuleTarget(moduleFile("odd.target.ts", MISBEHAVING));
+    const target = await openModuleTarget(moduleFile("odd.target.ts", MISBEHAVING), named);
     expect(target).toMatchObject({
       name: "odd",
       kind: "module",
       capabilities: { modes: ["search"], ask: true, expand: false, trace: false },
     });
-    const ranking = await target.search({ id: "q1", query: "fine", mode: "search", limit: 10 });
+    const ranking = await ranked(target, { id: "q1", query: "fine", mode: "search", limit: 10 });
     expect(ranking).toMatchObject({ results: [{ docId: "a.md", score: 2, snippet: "leaks [redacted]" }], serverMs: 1.5, trace: null });
     expect(ranking.clientMs).toBeGreaterThanOrEqual(0);
-    expect(await target.ask({ id: "a1", question: "what?" })).toMatchObject({
+    expect(await answered(target, { id: "a1", question: "what?" })).toMatchObject({
       answer: "it is [1]",
       answerer: "module:odd",
       invalidCitations: [],
@@ -59,7 +68,7 @@ describe("a target module", () => {
   });
 
   it("gives each misbehaving call one labelled line: a throw, the wrong shape, no answer in time", async () => {
-    const target = await openModuleTarget(moduleFile("odd2.target.ts", MISBEHAVING));
+    const target = await openModuleTarget(moduleFile("odd2.target.ts", MISBEHAVING), named);
     const failure = (query: string) =>
       target.search({ id: "q", query, mode: "search", limit: 10 }).then(
         () => null,
@@ -73,7 +82,7 @@ describe("a target module", () => {
     );
     expect(((await failure("hang")) as Error).message).toBe("module:odd: search(search): did not settle within 300 ms");
     // A hung call gave its slot back: the next call is answered.
-    expect((await target.search({ id: "q", query: "fine", mode: "search", limit: 1 })).results).toHaveLength(1);
+    expect((await ranked(target, { id: "q", query: "fine", mode: "search", limit: 1 })).results).toHaveLength(1);
     await expect(target.search({ id: "q", query: "x", mode: "vsearch", limit: 1 })).rejects.toThrow(
       "module:odd does not serve mode vsearch",
     );
@@ -95,6 +104,7 @@ describe("a target module", () => {
           return new Promise(() => {});
         } } };`,
       ),
+      named,
     );
     for (const query of ["at once", "later"])
       await expect(target.search({ id: "q", query, mode: "search", limit: 1 })).rejects.toThrow("did not settle within 300 ms");
@@ -137,7 +147,7 @@ describe("a target module", () => {
       ],
     ];
     for (const [name, source, message] of cases) {
-      const error = await openModuleTarget(moduleFile(name, source)).then(
+      const error = await openModuleTarget(moduleFile(name, source), named).then(
         () => null,
         (e: unknown) => e,
       );

@@ -31,7 +31,6 @@
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import * as engine from "@hybrid-search/engine";
-import type { AskResult, ExpansionResult } from "@hybrid-search/engine";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import * as contract from "@hybrid-search/target-contract";
 import * as defineTargetModule from "@hybrid-search/target-contract/define-target";
@@ -45,13 +44,14 @@ import {
 import { Limiter } from "@hybrid-search/target-contract/limiter";
 import { redactor } from "@hybrid-search/target-contract/redact";
 import type { TurnResponse } from "@hybrid-search/target-contract/turn";
-import type { DocumentsRequest, DocumentsResponse, HealthResponse, SearchResponse } from "@hybrid-search/target-contract/types";
+import type { AskResponse, DocumentsResponse, ExpandResponse, HealthResponse, SearchResponse } from "@hybrid-search/target-contract/types";
 import type { ContractMessage } from "@hybrid-search/target-contract";
 import { contractProblems } from "@hybrid-search/target-contract/validate";
 import { createJiti } from "jiti";
-import { askRequest, type ContractAnswer, contractRanking, toAskResult, wireInstant } from "./ask-result.js";
-import { type SeedConfig, positiveInt, seedConfig } from "./http-target.js";
-import { type Target, TargetError, type TargetRanking, type TargetTurn, targetLabel } from "./target.js";
+import { askRequest, searchRequest, turnRequest } from "./http-target.js";
+import type { SeedableTarget } from "./seed.js";
+import { positiveInt, type SeedConfig, seedConfig, targetName } from "./settings.js";
+import { type Reply, type Target, TargetError, type TargetTurn } from "./target.js";
 
 export interface ModuleTargetConfig {
   /** The module's absolute path. */
@@ -84,11 +84,7 @@ export function moduleTargetConfig(target: string, env: NodeJS.ProcessEnv): Modu
     throw new ConfigError(`EVAL_TARGET ${target}: no such file (paths are relative to ${process.cwd()})`);
   if (env.EVAL_TARGET_ADAPTER?.trim())
     throw new ConfigError(`EVAL_TARGET_ADAPTER describes an HTTP service, and EVAL_TARGET names a module (${target}); unset one of them`);
-  const name = env.EVAL_TARGET_NAME?.trim();
-  if (name && !/^[A-Za-z0-9._-]{1,64}$/.test(name))
-    throw new ConfigError(
-      `EVAL_TARGET_NAME must be 1–64 letters, digits, ".", "_" or "-" (it keys the floors), got ${JSON.stringify(name.slice(0, 80))}`,
-    );
+  const name = targetName(env);
   const seed = seedConfig(env);
   return {
     file,
@@ -141,30 +137,23 @@ export async function loadTargetDefinition(config: Pick<ModuleTargetConfig, "fil
   return loaded as TargetDefinition;
 }
 
-/** A target module, opened: what it serves, as a `/health` would say it, and the seeding calls (helpers/targets/seed.ts). */
-export interface ModuleTarget extends Target {
-  readonly kind: "module";
+/**
+ * A target module, opened: what it serves, as a `/health` would say it, and the seeding calls
+ * (helpers/targets/seed.ts; `deleteDocuments` with `sync` fails, saying so: a process that is
+ * exiting cannot wait for a module's promise).
+ */
+export interface ModuleTarget extends Target, SeedableTarget {
   readonly definition: TargetDefinition;
-  readonly health: HealthResponse;
-  /** Where it is: the path EVAL_TARGET gave. */
-  readonly origin: string;
-  readonly noDocuments: string;
-  readonly cannotDelete?: string;
-  removal(collection: string): string;
-  readHealth(): Promise<HealthResponse>;
-  putDocuments(collection: string, corpus: Omit<DocumentsRequest, "collection">): Promise<DocumentsResponse>;
-  /** `sync`: a process that is exiting cannot wait for a module's promise, so that fails, saying so. */
-  deleteDocuments(collection: string, options?: { sync?: boolean }): Promise<DocumentsResponse>;
 }
 
 /** What a run's fingerprint says of a module that reports none (and was not seeded). */
 const NO_FINGERPRINT = "not reported (the module's definition has no fingerprint)";
 
 /** Loads the module named by `config` and serves the contract through its functions. */
-export async function openModuleTarget(config: ModuleTargetConfig): Promise<ModuleTarget> {
+export async function openModuleTarget(config: ModuleTargetConfig, labelOf: (name: string) => string): Promise<ModuleTarget> {
   const definition = await loadTargetDefinition(config);
   const name = config.name ?? definition.name;
-  const label = targetLabel({ kind: "module", name });
+  const label = labelOf(name);
   const limiter = new Limiter(config.concurrency, Number.POSITIVE_INFINITY);
   const redact = redactor(config.secrets);
   /** The collection every search and ask is scoped to once seeded. */
@@ -217,6 +206,8 @@ export async function openModuleTarget(config: ModuleTargetConfig): Promise<Modu
   return {
     name,
     kind: "module",
+    label,
+    reach: "this-thread",
     definition,
     health,
     origin: config.given,
@@ -225,36 +216,25 @@ export async function openModuleTarget(config: ModuleTargetConfig): Promise<Modu
     removal: (collection) => `the module's documents.delete({ collection: ${JSON.stringify(collection)} })`,
     capabilities,
     readHealth: async () => health,
-    async search({ id: _id, asOf, ...request }): Promise<TargetRanking> {
+    async search(request): Promise<Reply<SearchResponse>> {
       const fn = search[request.mode];
       if (!fn) throw new TargetError("unsupported", `${label} does not serve mode ${request.mode}`);
-      const body = { ...request, ...scope, ...(asOf === undefined ? {} : { asOf: wireInstant(asOf) }) };
-      const { value, clientMs } = await call(`search(${request.mode})`, fn, body, "SearchResponse");
-      const response = value as SearchResponse;
-      return contractRanking(response, { serverMs: response.elapsedMs ?? null, clientMs });
+      const { value, clientMs } = await call(`search(${request.mode})`, fn, searchRequest(request, scope), "SearchResponse");
+      return { message: value as SearchResponse, clientMs, serverMs: null };
     },
-    async ask(request): Promise<AskResult> {
+    async ask(request): Promise<Reply<AskResponse>> {
       if (!ask) throw new TargetError("unsupported", `${label} does not answer questions`);
-      const body = askRequest(request, scope);
-      const { value, clientMs } = await call("ask", ask, body, "AskResponse");
-      const answer = value as ContractAnswer;
-      return { ...toAskResult(request.question, answer, label), elapsedMs: answer.elapsedMs ?? clientMs };
+      const { value, clientMs } = await call("ask", ask, askRequest(request, scope), "AskResponse");
+      return { message: value as AskResponse, clientMs, serverMs: null };
     },
     ...(expand
-      ? { expand: async (query: string) => (await call("expand", expand, { query }, "ExpandResponse")).value as ExpansionResult }
+      ? { expand: async (query: string) => (await call("expand", expand, { query }, "ExpandResponse")).value as ExpandResponse }
       : {}),
     ...(turn
       ? {
-          turn: async ({ question, tools, preset, maxSteps, tokenBudget }: TargetTurn) => {
-            const body = {
-              question,
-              tools: [...tools],
-              ...(preset ? { preset } : {}),
-              ...(maxSteps ? { maxSteps } : {}),
-              ...(tokenBudget ? { tokenBudget } : {}),
-              ...scope,
-            };
-            return (await call("turn", turn, body, "TurnResponse")).value as TurnResponse;
+          turn: async (request: TargetTurn): Promise<Reply<TurnResponse>> => {
+            const { value, clientMs } = await call("turn", turn, turnRequest(request, scope), "TurnResponse");
+            return { message: value as TurnResponse, clientMs, serverMs: null };
           },
         }
       : {}),

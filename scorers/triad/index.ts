@@ -1,6 +1,6 @@
 /**
  * The RAG triad — context relevance, faithfulness, answer relevance — for one answer
- * (`AskResult`) to a case (`AskCase`). Each metric is one object in its own file (metric.ts says
+ * (`ObservedAnswer`) to a case (`AskCase`). Each metric is one object in its own file (metric.ts says
  * what one holds); `TRIAD` lists them in report order. Each is judged by a language model when one
  * is configured (`{ judge: LanguageModelV3 }`, ready to call: nothing here reads keys or the
  * environment) and by its keyless heuristic otherwise; every score's metadata says which:
@@ -30,7 +30,7 @@ import type { ValidateFunction } from "ajv";
 import { compileValidator } from "@hybrid-search/eval-gate/standalone-validators";
 import { createScorer } from "evalite";
 import type { Evalite } from "evalite";
-import type { AskResult } from "@hybrid-search/engine";
+import type { ObservedAnswer } from "../observed.js";
 import { failedGrade, type Grade, NotApplicableError } from "../answer/grade.js";
 import type { AskCase } from "../ask-case.js";
 import { judgedGrade, judgeId } from "../judge-call.js";
@@ -63,7 +63,7 @@ const validators = new Map<TriadMetricId, ValidateFunction>();
  * Checks a judge's output: the metric's JSON Schema, then the metric's own check. Returns the
  * problem in words, or null when valid.
  */
-export function judgmentProblem(id: TriadMetricId, value: unknown, result: AskResult): string | null {
+export function judgmentProblem(id: TriadMetricId, value: unknown, result: ObservedAnswer): string | null {
   const metric = TRIAD[id];
   let validate = validators.get(id);
   if (!validate) validators.set(id, (validate = compileValidator({ options: { allErrors: true }, schema: metric.judge.schema })));
@@ -76,7 +76,7 @@ export interface TriadOptions {
   /** The judge model, ready to call; undefined scores with the heuristic. */
   judge?: LanguageModelV3;
   /** Extra HTTP headers per judge call (an eval makes trials distinct in Evalite's cache with one). */
-  headers?: Record<string, string> | ((c: AskCase, result: AskResult) => Record<string, string> | undefined);
+  headers?: Record<string, string> | ((c: AskCase, result: ObservedAnswer) => Record<string, string> | undefined);
   /** Time allowed per judge attempt. @default 45000 */
   timeoutMs?: number;
 }
@@ -86,7 +86,7 @@ export interface TriadOptions {
  * labeled), else the heuristic. Never throws for a judge failure; throws NotApplicableError for
  * a case that expects a refusal.
  */
-export async function triadScore(id: TriadMetricId, c: AskCase, result: AskResult, options: TriadOptions = {}): Promise<Grade> {
+export async function triadScore(id: TriadMetricId, c: AskCase, result: ObservedAnswer, options: TriadOptions = {}): Promise<Grade> {
   const metric = TRIAD[id];
   if (!triadAppliesTo(c)) throw new NotApplicableError(id, c.id, "the case expects a refusal, and the RAG triad measures answers");
   if (result.error !== undefined) return failedGrade(id, c, result, metric.definition);
@@ -109,9 +109,9 @@ export async function triadScore(id: TriadMetricId, c: AskCase, result: AskResul
   );
 }
 
-function triadScorer(id: TriadMetricId, options: TriadOptions): Evalite.Scorer<AskCase, AskResult, unknown> {
+function triadScorer(id: TriadMetricId, options: TriadOptions): Evalite.Scorer<AskCase, ObservedAnswer, unknown> {
   const metric = TRIAD[id];
-  return createScorer<AskCase, AskResult, unknown>({
+  return createScorer<AskCase, ObservedAnswer, unknown>({
     name: metric.name,
     description: `${metric.definition} (${options.judge ? `llm-judge ${judgeId(options.judge)}, heuristic fallback` : "heuristic: token overlap"})`,
     scorer: ({ input, output }) => triadScore(id, input, output, options),

@@ -6,7 +6,7 @@
  * heuristic), the judge call itself is judge-call.ts's.
  */
 import type { JSONSchema7 } from "@ai-sdk/provider";
-import type { AskResult } from "@hybrid-search/engine";
+import type { ObservedAnswer } from "../observed.js";
 import type { Grade, Method } from "../answer/grade.js";
 import type { AskCase } from "../ask-case.js";
 import { escapeData } from "../judge-call.js";
@@ -20,17 +20,17 @@ export interface TriadMetric<J = unknown> {
   /** What it measures, in words (the score's `definition`). */
   definition: string;
   /** The keyless score (`method: "heuristic"`), also the fallback when the judge fails. */
-  heuristic: (c: AskCase, result: AskResult) => Grade;
+  heuristic: (c: AskCase, result: ObservedAnswer) => Grade;
   judge: {
     /** The JSON Schema of the judge's output; reasoning comes first so it precedes the verdict. */
     schema: JSONSchema7;
     system: string;
     /** What a schema cannot say about a valid judgment (each source rated once, refs that exist); null when valid. */
-    check?(judgment: J, result: AskResult): string | null;
+    check?(judgment: J, result: ObservedAnswer): string | null;
     /** The score a valid judgment gives (`method: "llm-judge"`), with what the judge said. */
     grade(judgment: J, c: AskCase): Grade;
     /** When to score with the heuristic without asking (context relevance with nothing retrieved). */
-    skip?(result: AskResult): boolean;
+    skip?(result: ObservedAnswer): boolean;
   };
 }
 
@@ -53,10 +53,10 @@ export const RATING: JSONSchema7 = { type: "integer", minimum: 0, maximum: 3 };
  * as data; and a golden set's reference answer when the case has one (reference context for the
  * judge, as the bundle tool shows it; no metric scores agreement with it).
  */
-export function judgePrompt(result: AskResult, c?: Pick<AskCase, "referenceAnswer">): string {
+export function judgePrompt(result: ObservedAnswer, c?: Pick<AskCase, "referenceAnswer">): string {
   const sources = result.sources.map(
     (s) =>
-      `<source ref="${s.ref}" doc="${escapeData(s.docId).replace(/"/g, "'")}" title="${escapeData(s.title).replace(/"/g, "'")}">\n${escapeData([s.heading, s.text].filter(Boolean).join("\n"))}\n</source>`,
+      `<source ref="${s.ref}" doc="${escapeData(s.docId).replace(/"/g, "'")}" title="${escapeData(s.title ?? "").replace(/"/g, "'")}">\n${escapeData([s.heading, s.text].filter(Boolean).join("\n"))}\n</source>`,
   );
   return [
     `<question>\n${escapeData(result.question)}\n</question>`,

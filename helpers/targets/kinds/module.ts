@@ -1,0 +1,98 @@
+/**
+ * A target module (`EVAL_TARGET=./eval.target.ts`): a TypeScript or JavaScript module whose
+ * default export is `defineTarget({...})`, loaded and called in this process (module-target.ts).
+ * EVAL_TARGET_NAME, EVAL_TARGET_TIMEOUT_MS (10000), EVAL_TARGET_CONCURRENCY (1), EVAL_TARGET_SEED
+ * and EVAL_TARGET_KEEP_SEED as for a service; a module that takes documents is handed the dataset's
+ * corpus in every process of the run that calls it (its state lives where it was loaded).
+ */
+import { CONTRACT_MODES } from "@hybrid-search/target-contract";
+import type { TargetKind } from "../kind.js";
+import {
+  DEFAULT_MODULE_COLLECTION,
+  loadTargetDefinition,
+  type ModuleTargetConfig,
+  moduleTargetConfig,
+  openModuleTarget,
+} from "../module-target.js";
+import { observedFingerprint } from "../observe.js";
+import { datasetDocuments } from "../seed.js";
+import { URL_FORM } from "../settings.js";
+import { bodyShown, gradingLine, remoteVariants, SEARCH_OPTIONS } from "./shared.js";
+
+const label = (name: string) => `module:${name}`;
+
+export const module: TargetKind<ModuleTargetConfig> = {
+  name: "module",
+  title: "a target module, called in this process",
+  reach: "this-thread",
+  suiteIndex: false,
+  seedsInEveryProcess: true,
+  knownCapabilities: null,
+  settings: [
+    "EVAL_TARGET_NAME",
+    "EVAL_TARGET_TOKEN",
+    "EVAL_TARGET_COOKIE",
+    "EVAL_TARGET_TIMEOUT_MS",
+    "EVAL_TARGET_CONCURRENCY",
+    "EVAL_TARGET_SEED",
+    "EVAL_TARGET_KEEP_SEED",
+    "EVAL_TARGET_SEED_TIMEOUT_MS",
+  ],
+  namedBy: "EVAL_TARGET",
+  claims: (env) => {
+    const target = env.EVAL_TARGET?.trim();
+    return !!target && !URL_FORM.test(target);
+  },
+  fromEnv: (env) => moduleTargetConfig(env.EVAL_TARGET!.trim(), env),
+  givenName: (config) => config.name ?? null,
+  async open(config, { dataset }) {
+    const target = await openModuleTarget(config, label);
+    const seed = target.definition.documents
+      ? (config.seed ?? { collection: DEFAULT_MODULE_COLLECTION, keep: false, timeoutMs: 600_000 })
+      : null;
+    return { target, fingerprint: observedFingerprint(target.health.fingerprint, dataset), seedable: target, seed };
+  },
+  label,
+  floorsKey: label,
+  location: (config) => config.given,
+  async explain(config, { dataset, query, question }) {
+    const definition = await loadTargetDefinition(config);
+    const name = config.name ?? definition.name;
+    const seeded = definition.documents ? (config.seed?.collection ?? DEFAULT_MODULE_COLLECTION) : undefined;
+    const scope = seeded ? { collection: seeded } : {};
+    const queryLine = query ? `query ${query.id} ${JSON.stringify(query.query)}` : "no query (the dataset has none)";
+    const lines = [
+      `target: ${label(name)} (${config.given}), called in this process, ${config.concurrency} call(s) at once, each within ${config.timeoutMs} ms`,
+    ];
+    const modes = CONTRACT_MODES.filter((m) => definition.search?.[m]);
+    if (modes.length === 0) lines.push("  ranking: none (the definition has no search functions: the retrieval evals are skipped)");
+    for (const mode of modes) {
+      const request = {
+        query: query?.query ?? "",
+        mode,
+        ...SEARCH_OPTIONS,
+        ...(query?.collection ? { collection: query.collection } : {}),
+      };
+      lines.push(`  ranking, for ${queryLine}:`, `    search.${mode}(${JSON.stringify({ ...request, ...scope })}, { signal })`);
+    }
+    if (question)
+      lines.push(
+        `  answering, for question ${question.id} ${JSON.stringify(question.question)}:`,
+        definition.ask
+          ? `    ask(${JSON.stringify({ question: question.question, preset: "balanced", ...scope })}, { signal })`
+          : "    none (the definition has no ask: the answer evals are skipped)",
+      );
+    if (seeded) {
+      const corpus = datasetDocuments(dataset);
+      lines.push(
+        `  seeding, before the first call (in each process of the run that calls it):`,
+        `    documents.seed(${bodyShown(JSON.stringify({ collection: seeded, ids: corpus.ids, documents: corpus.documents }))}, { signal }) — ${corpus.documents.length} documents`,
+      );
+    }
+    return lines;
+  },
+  answerSuites: remoteVariants,
+  agentSuites: remoteVariants,
+  modelsLine: gradingLine,
+  runModels: (label, config, models) => ({ target: `${label} (${config.given})`, judge: models.ids.judge ?? null }),
+};

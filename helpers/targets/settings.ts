@@ -1,0 +1,57 @@
+/**
+ * The environment variables the target kinds share (docs/targets.md): a target's name, its
+ * timeouts and concurrency, and seeding (EVAL_TARGET_SEED and its companions). Each is checked
+ * where it is read: a malformed value is a ConfigError (one line, exit 2).
+ */
+import { ConfigError } from "@hybrid-search/eval-gate";
+
+/** When and where the run seeds a target with the dataset's corpus (helpers/targets/seed.ts). */
+export interface SeedConfig {
+  collection: string;
+  /** EVAL_TARGET_KEEP_SEED=1: leave the seeded collection on the target after the run. */
+  keep: boolean;
+  /** Per PUT or DELETE /documents: a target indexes a corpus in one request, which takes longer than a search. */
+  timeoutMs: number;
+}
+
+const COLLECTION = /^[A-Za-z0-9._-]{1,200}$/;
+
+/** EVAL_TARGET_SEED and its companions, or undefined when it is unset. */
+export function seedConfig(env: NodeJS.ProcessEnv): SeedConfig | undefined {
+  const collection = env.EVAL_TARGET_SEED?.trim();
+  const keep = env.EVAL_TARGET_KEEP_SEED?.trim();
+  if (keep && keep !== "0" && keep !== "1")
+    throw new ConfigError(`EVAL_TARGET_KEEP_SEED must be 1 or 0, got ${JSON.stringify(keep.slice(0, 50))}`);
+  if (!collection) {
+    if (keep) throw new ConfigError("EVAL_TARGET_KEEP_SEED keeps what EVAL_TARGET_SEED seeds; EVAL_TARGET_SEED is not set");
+    return undefined;
+  }
+  if (!COLLECTION.test(collection))
+    throw new ConfigError(
+      `EVAL_TARGET_SEED must name a collection of 1–200 letters, digits, ".", "_" or "-", got ${JSON.stringify(collection.slice(0, 80))}`,
+    );
+  return { collection, keep: keep === "1", timeoutMs: positiveInt(env, "EVAL_TARGET_SEED_TIMEOUT_MS", 600_000, 1) };
+}
+
+/** An integer setting of at least `min`, or `fallback` when it is unset. */
+export function positiveInt(env: NodeJS.ProcessEnv, key: string, fallback: number, min: number): number {
+  const raw = env[key]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min)
+    throw new ConfigError(`${key} must be an integer ≥ ${min}, got ${JSON.stringify(raw.slice(0, 50))}`);
+  return Number(raw);
+}
+
+/** EVAL_TARGET_NAME, checked (it keys the floors), or undefined when unset. */
+export function targetName(env: NodeJS.ProcessEnv): string | undefined {
+  const name = env.EVAL_TARGET_NAME?.trim();
+  if (!name) return undefined;
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(name))
+    throw new ConfigError(
+      `EVAL_TARGET_NAME must be 1–64 letters, digits, ".", "_" or "-" (it keys the floors), got ${JSON.stringify(name.slice(0, 80))}`,
+    );
+  return name;
+}
+
+/** A URL (`scheme://…`), as opposed to a path. */
+export const URL_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
