@@ -76,9 +76,8 @@ export function notGiven(reason: string, metadata: Record<string, unknown> = {})
   return { score: 0, metadata: { ...metadata, status: "unknown", reason } };
 }
 
-/** Why a source-text metric cannot be scored: the answer's sources carry no text. */
-export const NO_SOURCE_TEXT =
-  "no source text: the target gave no text for the answer's sources, so what it was written from cannot be read";
+/** Why a source-text metric cannot be scored: no source of the answer carries text (it has none, or the target gave ids only). */
+export const NO_SOURCE_TEXT = "no source text: no source of the answer carries its text, so what it was written from cannot be read";
 
 /** Whether any of the answer's sources carries text to judge it against. */
 export function hasSourceText(answer: Pick<ObservedAnswer, "sources">): boolean {

@@ -18,7 +18,7 @@
  */
 import { createScorer } from "evalite";
 import type { Evalite } from "evalite";
-import type { ObservedAnswer } from "../observed.js";
+import { notGiven, type ObservedAnswer } from "../observed.js";
 import type { AskCase } from "../ask-case.js";
 import type { RecognizedAnswer } from "../refusal-check.js";
 
@@ -37,8 +37,11 @@ export type Method = "heuristic" | "llm-judge";
 export interface GradeMetadata {
   grader: string;
   method: Method;
-  /** `failed`: the answerer failed (`result.error`); the score is 0 and says nothing about quality. */
-  status: "scored" | "failed";
+  /**
+   * `failed`: the answerer failed (`result.error`); `unknown`: the target did not give what the
+   * grader needs (scorers/observed.ts, `notGiven`). Either way the score is 0 and says nothing about quality.
+   */
+  status: "scored" | "failed" | "unknown";
   caseId: string;
   /** What was checked, in words. */
   definition: string;
@@ -100,6 +103,16 @@ export function failedGrade(grader: string, c: AskCase, result: ObservedAnswer, 
       rule: "the answerer failed: scored 0, never a pass",
     },
   };
+}
+
+/**
+ * The score of an answer that lacks what the grader needs because the target did not give it (the
+ * sources' text, for the triad's faithfulness): not scored, with the reason, never 0 or 1 as a
+ * measurement (scorers/observed.ts).
+ */
+export function notGivenGrade(grader: string, c: AskCase, definition: string, reason: string): Grade {
+  const { score, metadata } = notGiven(reason);
+  return { score, metadata: { grader, method: "heuristic", caseId: c.id, definition, ...metadata } };
 }
 
 /**

@@ -24,6 +24,7 @@ export const answerRelevanceMetric: TriadMetric<RelevanceJudgment> = {
   id: "answer-relevance",
   name: "Answer relevance",
   definition: "how directly the answer addresses the question",
+  readsSources: false,
   heuristic: (c, result) => {
     const formula = "question content terms found in the answer / question content terms";
     if (isRefused(result))

@@ -27,9 +27,8 @@ export const contextRelevanceMetric: TriadMetric<ContextJudgment> = {
   id: "context-relevance",
   name: "Context relevance",
   definition: "how relevant the retrieved sources are to the question (mean over sources)",
+  readsSources: true,
   heuristic: (c: AskCase, result) => {
-    if (result.sources.length === 0)
-      return triadGrade(contextRelevanceMetric, c, "heuristic", 0, { sources: 0, rule: "nothing was retrieved: 0" });
     const perSource = result.sources.map((s) => {
       const o = termOverlap(result.question, c.language, [sourceText(s)]);
       return { ref: s.ref, docId: s.docId, share: round(o.share), found: o.found };
@@ -86,6 +85,5 @@ export const contextRelevanceMetric: TriadMetric<ContextJudgment> = {
         sources: ratings.length,
         formula: "mean over sources of rating (0–3) / 3",
       }),
-    skip: (result) => result.sources.length === 0,
   },
 };

@@ -82,6 +82,7 @@ export const faithfulnessMetric: TriadMetric<FaithfulnessJudgment> = {
   id: "faithfulness",
   name: "Faithfulness",
   definition: "share of the answer's claims supported by the sources",
+  readsSources: true,
   heuristic: (c, result) => {
     const claims = isRefused(result) ? [] : answerClaims(result.answer);
     const formula = `supported claims / claims; supported: ≥ ${SUPPORT_SHARE * 100} % of its content terms and every number in its cited sources (all sources when it cites none)`;

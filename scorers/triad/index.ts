@@ -13,6 +13,11 @@
  *   so the scorers throw `NotApplicableError`, like every grader: filter with `triadCases(cases)`.
  *   No made-up number enters Evalite's mean.
  * - **Failed answer** (`result.error`): score 0, `status: "failed"`, no judge call.
+ * - **No source text**: faithfulness and context relevance read what the answer was written from;
+ *   when no source of the answer carries its text (it has none, or the target gave ids only), they
+ *   are not scored (`status: "unknown"`, "no source text"), never a 0 for what could not be judged
+ *   (a mean over no source is no number). That nothing was retrieved is the retrieval evals' and
+ *   the diagnosis's to say.
  * - **The judge**: one call through judge-call.ts (`generateObject` with the metric's JSON Schema,
  *   temperature 0, one retry with an `x-judge-attempt: 2` header, then the heuristic, labeled
  *   `fallbackFrom: "llm-judge"` with both attempts' errors — never a 0, 1 or NaN standing in for
@@ -30,8 +35,8 @@ import type { ValidateFunction } from "ajv";
 import { compileValidator } from "@hybrid-search/eval-gate/standalone-validators";
 import { createScorer } from "evalite";
 import type { Evalite } from "evalite";
-import type { ObservedAnswer } from "../observed.js";
-import { failedGrade, type Grade, NotApplicableError } from "../answer/grade.js";
+import { hasSourceText, NO_SOURCE_TEXT, type ObservedAnswer } from "../observed.js";
+import { failedGrade, type Grade, NotApplicableError, notGivenGrade } from "../answer/grade.js";
 import type { AskCase } from "../ask-case.js";
 import { judgedGrade, judgeId } from "../judge-call.js";
 import { answerRelevanceMetric } from "./answer-relevance.js";
@@ -90,8 +95,9 @@ export async function triadScore(id: TriadMetricId, c: AskCase, result: Observed
   const metric = TRIAD[id];
   if (!triadAppliesTo(c)) throw new NotApplicableError(id, c.id, "the case expects a refusal, and the RAG triad measures answers");
   if (result.error !== undefined) return failedGrade(id, c, result, metric.definition);
+  if (metric.readsSources && !hasSourceText(result)) return notGivenGrade(id, c, metric.definition, NO_SOURCE_TEXT);
   const { judge } = options;
-  if (!judge || metric.judge.skip?.(result)) return metric.heuristic(c, result);
+  if (!judge) return metric.heuristic(c, result);
   return judgedGrade(
     {
       judge,

@@ -21,6 +21,8 @@ export interface TriadMetric<J = unknown> {
   definition: string;
   /** The keyless score (`method: "heuristic"`), also the fallback when the judge fails. */
   heuristic: (c: AskCase, result: ObservedAnswer) => Grade;
+  /** Whether it reads what the answer was written from: without source text it is not scored (scorers/observed.ts). */
+  readsSources: boolean;
   judge: {
     /** The JSON Schema of the judge's output; reasoning comes first so it precedes the verdict. */
     schema: JSONSchema7;
@@ -29,8 +31,6 @@ export interface TriadMetric<J = unknown> {
     check?(judgment: J, result: ObservedAnswer): string | null;
     /** The score a valid judgment gives (`method: "llm-judge"`), with what the judge said. */
     grade(judgment: J, c: AskCase): Grade;
-    /** When to score with the heuristic without asking (context relevance with nothing retrieved). */
-    skip?(result: ObservedAnswer): boolean;
   };
 }
 
