@@ -74,6 +74,14 @@ module.exports = {
       to: { path: "^packages/engine/src/(analysis\\.ts$|text/)" },
     },
     {
+      name: "datasets-without-engine",
+      severity: "error",
+      comment:
+        "The data layer reads a dataset itself (its files, documents, languages): what a dataset says must not depend on how the measured engine reads text. Its end-to-end tests may run the engine.",
+      from: { path: "^helpers/datasets/", pathNot: "\\.test\\.ts$" },
+      to: { path: "^packages/engine/" },
+    },
+    {
       name: "helpers-below-evals",
       severity: "error",
       comment: "helpers/ serve eval files and bin/; they never import them.",

@@ -13,7 +13,7 @@
 import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { type CommandIo, parseCommandLine, processIo, UsageError } from "../helpers/cli-args.js";
-import { datasetDetection, DatasetError, FORMAT_TITLES, loadDataset } from "../helpers/dataset.js";
+import { datasetDetection, DatasetError, formatTitle, loadDataset } from "../helpers/dataset.js";
 import { formatFixtureError, isFixtureError } from "../helpers/fixtures.js";
 import { writeFixtureFormat } from "../helpers/datasets/write.js";
 
@@ -51,7 +51,7 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
     const dataset = loadDataset(env);
     const detected = datasetDetection(env);
     say(
-      `eval:import: read ${source} as ${FORMAT_TITLES[dataset.format]}${detected ? (detected.forced ? " (--format)" : ` (detected: ${detected.found})`) : " (the project's demo corpus)"}: ` +
+      `eval:import: read ${source} as ${formatTitle(dataset.format)}${detected ? (detected.forced ? " (--format)" : ` (detected: ${detected.found})`) : " (the project's demo corpus)"}: ` +
         `${dataset.corpusIds.length} documents, ${dataset.derivedCases ? "no retrieval judgments" : `${dataset.cases.length} judged queries`}, ` +
         `${dataset.askCases.length} answer cases, ${dataset.translations.length} translation groups${dataset.refusalMarkers ? ", its own refusal markers" : ""}${dataset.gate ? `, its own gate (${dataset.gate.source})` : ""}`,
     );

@@ -6,14 +6,14 @@
  * helpers/datasets/model.ts; this module is its public face for the eval files and the commands.
  */
 export { datasetDetection, datasetSplit, loadDataset } from "./datasets/load.js";
+export type { DatasetFormat } from "./datasets/format.js";
+export { DATASET_FORMATS, formatNamed, formatTitle } from "./datasets/formats/index.js";
 export {
   type AnswerCase,
   type CorpusSource,
   type Dataset,
   DatasetError,
-  type DatasetFormat,
   type DatasetGate,
-  FORMAT_TITLES,
   judgedCases,
   type RetrievalCase,
   type UnmappedField,

@@ -1,7 +1,7 @@
 // The dependency rules of docs/architecture.md hold for the whole tree, and the check that
 // enforces them (dependency-cruiser with .dependency-cruiser.cjs) fails on a planted violation.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -66,6 +66,8 @@ describe("dependency rules", () => {
       "scorers/grades-by-stems.ts": 'import { analyzeQuery } from "../packages/engine/src/analysis.js";\nexport const g = analyzeQuery;\n',
       "helpers/evals-user.ts": 'import { ok } from "../evals/ok.eval.js";\nexport const u = ok;\n',
       "evals/ok.eval.ts": "export const ok = 1;\n",
+      "helpers/datasets/reads.ts":
+        'import { analyzeQuery } from "../../packages/engine/src/analysis.js";\nexport const r = analyzeQuery;\n',
       "helpers/into-package.ts": 'import { ok } from "../packages/target-contract/src/ok.js";\nexport const i = ok;\n',
       "packages/engine/bench/engine-bench.ts": "export const bench = 1;\n",
       "packages/engine/bench/corpus.ts": "export const corpus = 1;\n",
@@ -90,6 +92,7 @@ describe("dependency rules", () => {
       "packages-by-name",
       "packages-by-name-between-packages",
       "grading-without-engine-analysis",
+      "datasets-without-engine",
     ]) {
       expect(r.output, rule).toContain(`error ${rule}:`);
     }
@@ -109,4 +112,45 @@ describe("dependency rules", () => {
     );
     expect(r.output).not.toMatch(/→ packages\/engine\/bench\/corpus\.ts/);
   }, 300_000);
+});
+
+/** The source files below `folders` (TypeScript, no tests, no build output). */
+function sources(folders: readonly string[]): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory() && entry.name !== "dist" && entry.name !== "node_modules") walk(path);
+      else if (entry.isFile() && /\.ts$/.test(entry.name) && !/\.test\.ts$/.test(entry.name)) out.push(path);
+    }
+  };
+  for (const folder of folders) walk(folder);
+  return out;
+}
+
+describe("one home per shape and per kind", () => {
+  it("no file outside helpers/targets/ branches on a kind of target: it asks the kind's module (helpers/targets/kinds/)", () => {
+    const kinds = readdirSync(join(root, "helpers/targets/kinds"))
+      .filter((name) => name.endsWith(".ts") && !["index.ts", "shared.ts"].includes(name))
+      .map((name) => name.replace(/\.ts$/, ""));
+    expect(kinds).toEqual(expect.arrayContaining(["http", "in-process", "module", "recorded"]));
+    const names = kinds.map((k) => k.replace(/-/g, "\\-")).join("|");
+    const branch = new RegExp(`(kind\\s*[!=]==?\\s*["'](${names})["']|case\\s+["'](${names})["']\\s*:)`);
+    const offenders = sources(["helpers", "evals", "bin", "scorers", "bench"])
+      .filter((file) => !file.startsWith("helpers/targets/"))
+      .filter((file) => branch.test(readFileSync(join(root, file), "utf8")));
+    expect(offenders).toEqual([]);
+    // Not vacuous: the check finds a planted branch.
+    expect(branch.test('if (target.kind === "module") seed();')).toBe(true);
+  });
+
+  it("the engine's types file declares none of the target contract's types: it imports and narrows them", () => {
+    const declared = (file: string): string[] =>
+      [...readFileSync(join(root, file), "utf8").matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]!);
+    const contract = [...declared("packages/target-contract/src/types.ts"), ...declared("packages/target-contract/src/turn.ts")];
+    expect(contract).toEqual(expect.arrayContaining(["Hit", "SearchResponse", "AskResponse", "TurnResponse", "Document", "TraceStage"]));
+    const engine = declared("packages/engine/src/types.ts");
+    expect(engine.filter((name) => contract.includes(name))).toEqual([]);
+    expect(engine).toEqual(expect.arrayContaining(["RankedHit", "SearchResult", "AskResult", "TurnResult"]));
+  });
 });

@@ -298,7 +298,7 @@ describe("the same scores through any target", () => {
     const report = reportOf(r);
     expect(report.skipped).toContainEqual({
       eval: "Lexical matrix",
-      reason: "it measures the in-repo engine's text analysis on its own index, and target engine-serve is http",
+      reason: "it measures the in-repo engine's text analysis on its own index, and target engine-serve is a service over HTTP",
     });
     expect([report.mode, report.floorMode]).toEqual(["http:engine-serve", "http:engine-serve"]);
     // The report names the target: its kind, name and origin (never a path or query, which could carry a secret).
@@ -309,7 +309,7 @@ describe("the same scores through any target", () => {
     expect(r.output!.suites.map((s) => s.name)).toContain("Answers: facts [http:engine-serve]");
     expect(r.output!.suites.map((s) => s.name).join("\n")).not.toContain("offline extractive");
     // The lanes are skipped, reported with why, never scored.
-    expect(skippedOf(report)).toEqual({ names: LANE_EVALS, reasons: new Set([inTheRepo("engine-serve", "http")]) });
+    expect(skippedOf(report)).toEqual({ names: LANE_EVALS, reasons: new Set([inTheRepo("engine-serve", "a service over HTTP")]) });
     expect(r.stdout).toMatch(/^eval: 8 eval\(s\) skipped, not scored: /m);
     // Both times of every ranking call: the client's round trip and engine serve's own elapsedMs.
     const calls = report.target!.calls;
@@ -352,7 +352,7 @@ describe("the same scores through any target", () => {
     const report = reportOf(r);
     expect([report.mode, report.floorMode]).toEqual(["module:engine-module", "module:engine-module"]);
     expect(report.models.target).toBe("module:engine-module (examples/targets/engine.target.ts)");
-    expect(skippedOf(report)).toEqual({ names: LANE_EVALS, reasons: new Set([inTheRepo("engine-module", "module")]) });
+    expect(skippedOf(report)).toEqual({ names: LANE_EVALS, reasons: new Set([inTheRepo("engine-module", "a target module")]) });
     expect(means(report)).toEqual(new Map([...inProcess].filter(([key]) => !LANES.test(key))));
     // Every call timed by the suite, and the engine's own time reported by the module.
     expect(report.target).toMatchObject({
@@ -424,7 +424,7 @@ describe("the same scores through any target", () => {
     expect(skippedOf(report)).toEqual({
       names: [...LANE_EVALS, "Agent turns", "Expansion keeps identifiers", "Query expansion"].sort(),
       reasons: new Set([
-        inTheRepo("recorded-engine", "recorded"),
+        inTheRepo("recorded-engine", "recorded runs"),
         "target recorded-engine does not expand queries",
         "target recorded-engine does not answer agent turns",
       ]),

@@ -5,7 +5,8 @@
  * dataset brings. `pnpm eval` prints them before anything runs; the report records the same.
  */
 import type { Detected } from "./detect.js";
-import { type Dataset, FORMAT_TITLES } from "./model.js";
+import { formatTitle } from "./formats/index.js";
+import type { Dataset } from "./model.js";
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -13,11 +14,11 @@ export function datasetHeader(dataset: Dataset, detected: Detected | null): stri
   const sizes = [`${dataset.cases.length} quer${dataset.cases.length === 1 ? "y" : "ies"}`];
   if (dataset.askCases.length > 0) sizes.push(plural(dataset.askCases.length, "answer case"));
   const how = detected === null ? "the project's demo corpus" : detected.forced ? "EVAL_DATASET_FORMAT" : `detected: ${detected.found}`;
-  const lines = [`eval: dataset ${dataset.name} (${sizes.join(", ")}): ${FORMAT_TITLES[dataset.format]} (${how})`];
+  const lines = [`eval: dataset ${dataset.name} (${sizes.join(", ")}): ${formatTitle(dataset.format)} (${how})`];
   const say = (text: string): void => void lines.push(`eval: dataset ${dataset.name}: ${text}`);
   if (detected && detected.alsoHolds.length > 0)
     say(
-      `the source also holds ${detected.alsoHolds.map((f) => `${FORMAT_TITLES[f]} (EVAL_DATASET_FORMAT=${f})`).join(", ")}; read as ${dataset.format}`,
+      `the source also holds ${detected.alsoHolds.map((f) => `${f.title} (EVAL_DATASET_FORMAT=${f.name})`).join(", ")}; read as ${dataset.format}`,
     );
   if (dataset.derivedCases)
     say(

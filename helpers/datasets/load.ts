@@ -7,18 +7,13 @@
  * ranking evals measure whether the documents a question needs are found.
  */
 import { resolve } from "node:path";
-import type { Document } from "@hybrid-search/engine";
+import type { Document } from "@hybrid-search/target-contract/types";
 import { splitNameProblem } from "@hybrid-search/trec-eval/formats";
 import { FIXTURES_DIR } from "../fixtures/paths.js";
 import type { DocumentsSource } from "../setup-db.js";
 import { datasetName, type Detected, detectFormat } from "./detect.js";
-import { readBeir } from "./formats/beir.js";
-import { readBundle, bundleRoot } from "./formats/bundle.js";
 import type { FormatRead } from "./formats/common.js";
-import { readDemoFixtures, readFixtureFormat } from "./formats/fixtures.js";
-import { readFixturesLayout } from "./formats/fixtures-layout.js";
-import { goldenQaFile, readGoldenQa } from "./formats/golden-qa.js";
-import { readQaJsonl } from "./formats/qa-jsonl.js";
+import { fixtures, readDemoFixtures } from "./formats/fixtures.js";
 import { lintDataset } from "./lint.js";
 import { casesFromAnswers, type Dataset, DatasetError } from "./model.js";
 
@@ -33,7 +28,7 @@ export function loadDataset(env: NodeJS.ProcessEnv = process.env): Dataset {
   if (resolve(source) === FIXTURES_DIR && (!format || format === "fixtures")) return demoDataset();
   const detected = detectFormat(source, format);
   const name = datasetName(detected);
-  return finish(read(detected, name, datasetSplit(env)), detected, name);
+  return finish(detected.format.read(detected.path, { name, split: datasetSplit(env) }), detected, name);
 }
 
 /** The split `EVAL_DATASET_SPLIT` names (default `test`): a name, never a path out of `qrels/` (`splitNameProblem`). */
@@ -51,23 +46,6 @@ export function datasetDetection(env: NodeJS.ProcessEnv = process.env): Detected
   return detectFormat(source, env.EVAL_DATASET_FORMAT);
 }
 
-function read(detected: Detected, name: string, split: string): FormatRead {
-  switch (detected.format) {
-    case "fixtures":
-      return readFixtureFormat(detected.path, name);
-    case "beir":
-      return readBeir(detected.path, split);
-    case "golden-qa":
-      return readGoldenQa(goldenQaFile(detected.path)!);
-    case "bundle":
-      return readBundle(bundleRoot(detected.path)!);
-    case "fixtures-layout":
-      return readFixturesLayout(detected.path);
-    case "qa-jsonl":
-      return readQaJsonl(detected.path);
-  }
-}
-
 function finish(read: FormatRead, detected: Detected, name: string): Dataset {
   const derivedCases = read.cases.length === 0;
   const cases = derivedCases ? casesFromAnswers(read.askCases) : read.cases;
@@ -83,7 +61,7 @@ function finish(read: FormatRead, detected: Detected, name: string): Dataset {
   });
   return {
     name,
-    format: detected.format,
+    format: detected.format.name,
     demo: false,
     source: detected.path,
     corpus: read.corpus,
@@ -98,7 +76,7 @@ function finish(read: FormatRead, detected: Detected, name: string): Dataset {
     unmapped: read.unmapped,
     warnings: read.warnings,
     corpusIds: read.corpusIds,
-    documentLanguages: read.documentLanguages,
+    declaredLanguages: read.declaredLanguages,
     files: read.files,
   };
 }
@@ -107,7 +85,7 @@ function demoDataset(): Dataset {
   const read = readDemoFixtures();
   return {
     name: "fixtures",
-    format: "fixtures",
+    format: fixtures.name,
     demo: true,
     source: FIXTURES_DIR,
     corpus: read.corpus,
@@ -122,7 +100,7 @@ function demoDataset(): Dataset {
     unmapped: [],
     warnings: [],
     corpusIds: read.corpusIds,
-    documentLanguages: read.documentLanguages,
+    declaredLanguages: read.declaredLanguages,
     files: [],
   };
 }

@@ -9,11 +9,11 @@
  * `[empty-corpus]`, `[no-expectation]`, `[invalid-id]`.
  */
 import { readFileSync, statSync } from "node:fs";
-import { decodeUtf8File } from "@hybrid-search/engine/formats";
 import { FixtureError, type FixtureIssue } from "../fixtures/errors.js";
 import { jsonSyntaxProblem } from "../fixtures/json-syntax.js";
 import { schemaIssues } from "../fixtures/loader.js";
 import { displayPath } from "../fixtures/paths.js";
+import { decodeText, textProblem } from "./text.js";
 
 export type ErrorName =
   | "encoding"
@@ -38,8 +38,8 @@ export function fail(file: string, issues: readonly FixtureIssue[]): never {
 }
 
 /**
- * A text file's content. Not UTF-8 is the named error `[encoding]`: a UTF-16 file (its byte-order
- * mark), a binary file, or the first invalid byte.
+ * A text file's content. Not UTF-8 is the named error `[encoding]`: a UTF-16 or UTF-32 file, a
+ * binary file, or the first invalid byte (text.ts).
  */
 export function readText(path: string): string {
   let bytes: Buffer;
@@ -50,17 +50,9 @@ export function readText(path: string): string {
     const why = code === "ENOENT" ? "file not found" : code === "EISDIR" ? "is a folder, expected a file" : `cannot read (${code})`;
     return fail(path, [{ pointer: "", problem: why }]);
   }
-  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
-    return fail(path, [
-      { pointer: "", problem: named("encoding", "the file is UTF-16 (it starts with a UTF-16 byte-order mark); save it as UTF-8") },
-    ]);
-  try {
-    return decodeUtf8File(path, bytes);
-  } catch (error) {
-    const message = (error as Error).message;
-    const why = message.slice(message.indexOf(": ") + 2);
-    return fail(path, [{ pointer: "", problem: named("encoding", `not UTF-8 text: ${why}`) }]);
-  }
+  const bad = textProblem(bytes);
+  if (bad !== null) return fail(path, [{ pointer: "", problem: named("encoding", bad) }]);
+  return decodeText(bytes);
 }
 
 /** A JSON file's value; a syntax error names its line and column. */

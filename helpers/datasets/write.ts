@@ -15,21 +15,14 @@
  */
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Document } from "@hybrid-search/engine";
-import { detectLanguage } from "@hybrid-search/engine/analysis";
-import { readCorpusJsonl } from "@hybrid-search/engine/formats";
+import type { Document } from "@hybrid-search/target-contract/types";
 import { FIXTURES_DIR } from "../fixtures/paths.js";
+import { readCorpusJsonl } from "./documents.js";
+import type { Written } from "./format.js";
 import type { AnswerCase, Dataset, RetrievalCase } from "./model.js";
 
 /** The schemas a written folder's files name in `$schema` (copied from fixtures/schemas/dataset-*.schema.json). */
 const SCHEMAS = ["queries", "ask-cases", "translations", "refusal-markers"] as const;
-
-export interface Written {
-  documents: number;
-  /** Documents whose id changed (keys that are not file paths), old → new. */
-  renamed: Array<[string, string]>;
-  files: string[];
-}
 
 /** A file name for a document id that is not a path: lower case, letters and digits joined by "-". */
 function fileNameOf(id: string): string {
@@ -46,8 +39,8 @@ function fileNameOf(id: string): string {
 /** YAML front matter of a written document: values as JSON strings, which YAML reads as they are. */
 function markdownFile(doc: Document, rename: (id: string) => string): string {
   const lines = [`title: ${JSON.stringify(doc.title ?? "")}`];
-  const language = doc.language === undefined ? detectLanguage(`${doc.title ?? ""}\n${doc.text}`) : doc.language;
-  if (language) lines.push(`lang: ${JSON.stringify(language)}`);
+  // Only a language the dataset declares: a guess written down would read as the dataset's word.
+  if (doc.language) lines.push(`lang: ${JSON.stringify(doc.language)}`);
   if (doc.validFrom) lines.push(`validFrom: ${JSON.stringify(doc.validFrom)}`);
   if (doc.validUntil) lines.push(`validUntil: ${JSON.stringify(doc.validUntil)}`);
   if (doc.supersedes && doc.supersedes.length > 0) lines.push(`supersedes: ${JSON.stringify(doc.supersedes.map(rename))}`);
@@ -97,18 +90,7 @@ export function writeFixtureFormat(dataset: Dataset, folder: string): Written {
       copyFileSync(join(root, ...id.split("/")), to);
     }
   } else {
-    const documents: Document[] =
-      source.kind === "documents"
-        ? [...source.documents]
-        : readCorpusJsonl(source.path).map((r) => ({
-            id: r.id,
-            title: r.title,
-            text: r.text,
-            ...(r.language ? { language: r.language } : {}),
-            ...(r.validity?.validFrom ? { validFrom: r.validity.validFrom } : {}),
-            ...(r.validity?.validUntil ? { validUntil: r.validity.validUntil } : {}),
-            ...(r.validity && r.validity.supersedes.length > 0 ? { supersedes: r.validity.supersedes } : {}),
-          }));
+    const documents: Document[] = source.kind === "documents" ? [...source.documents] : readCorpusJsonl(source.path);
     const names = new Map<string, string>();
     const used = new Set<string>();
     for (const doc of documents) {

@@ -7,15 +7,15 @@
  * 2), a failed delete is a warning naming the collection and what to do, never passed over, and
  * leaves the run's verdict as it is (what was measured stands).
  *
- * The corpus is read by the engine's own readers (`readContractDocuments`), so the document ids
- * are the ids the judgments use: a fixture document's path (`en/billing/refunds.md`), a BEIR
- * record's `_id`.
+ * The corpus is read by the data layer's own reader (helpers/datasets/documents.ts), so the
+ * document ids are the ids the judgments use: a fixture document's path (`en/billing/refunds.md`),
+ * a BEIR record's `_id`.
  */
 import { createHash } from "node:crypto";
-import { type ContractDocuments, readContractDocuments } from "@hybrid-search/engine/serve/documents";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import type { DocumentsRequest, DocumentsResponse, Fingerprint, HealthResponse } from "@hybrid-search/target-contract/types";
 import type { Dataset } from "../dataset.js";
+import { corpusDocuments } from "../datasets/documents.js";
 import type { SeedConfig } from "./settings.js";
 import { TargetError } from "./target.js";
 
@@ -66,11 +66,12 @@ export interface SeedSession {
   releaseSync(why: string): void;
 }
 
-/** Ids and documents of the dataset's corpus: read by the engine's readers, or as the dataset gives them (whatever its format). */
+/** What a seed sends: the dataset's documents, read by the data layer (helpers/datasets/documents.ts) whatever its format. */
+export type ContractDocuments = Omit<DocumentsRequest, "collection">;
+
+/** Ids and documents of the dataset's corpus, as the dataset gives them. */
 export function datasetDocuments(dataset: Dataset): ContractDocuments {
-  const corpus = dataset.corpusSource;
-  if (corpus.kind === "documents") return { ids: corpus.ids, documents: [...corpus.documents] };
-  return readContractDocuments(corpus.path);
+  return corpusDocuments(dataset.corpusSource);
 }
 
 /** A fingerprint a target reported; undefined for the placeholder of one that reports none (a module or an adapter without one). */

@@ -316,10 +316,10 @@ describe("choosing the target from the environment", () => {
     ).toMatchObject({ config: { http: { seed: { collection: "s", keep: true, timeoutMs: 5000 } } } });
     expect((chooseTarget({ EVAL_TARGET: "http://x" }).config as { http: object }).http).not.toHaveProperty("seed");
     expect(() => chooseTarget({ EVAL_TARGET_SEED: "s" })).toThrow(
-      "EVAL_TARGET_SEED is a setting of a service over HTTP (the target contract, or an adapter) or a target module, called in this process, and this run measures the in-repo engine in this process, on the run's temporary index (neither EVAL_TARGET nor EVAL_RUN_DIR is set); unset it",
+      "EVAL_TARGET_SEED is a setting of a service over HTTP or a target module, and this run measures the in-repo engine in this process (neither EVAL_TARGET nor EVAL_RUN_DIR is set); unset it",
     );
     expect(() => chooseTarget({ EVAL_RUN_DIR: "r", EVAL_TARGET_KEEP_SEED: "1" })).toThrow(
-      /^EVAL_TARGET_KEEP_SEED is a setting of .*, and EVAL_RUN_DIR names recorded runs, read and never called; unset it$/,
+      "EVAL_TARGET_KEEP_SEED is a setting of a service over HTTP or a target module, and EVAL_RUN_DIR names recorded runs; unset it",
     );
     expect(() => chooseTarget({ EVAL_TARGET: "http://x", EVAL_TARGET_KEEP_SEED: "1" })).toThrow(
       "EVAL_TARGET_KEEP_SEED keeps what EVAL_TARGET_SEED seeds; EVAL_TARGET_SEED is not set",
@@ -350,16 +350,14 @@ describe("choosing the target from the environment", () => {
       chooseTarget({ EVAL_TARGET: "http://x", EVAL_TARGET_ADAPTER: "examples/targets/golden-qa.adapter.json", KB_KEY: TOKEN }),
     ).toMatchObject({ kind: "http", config: { adapter: { given: "examples/targets/golden-qa.adapter.json", env: { KB_KEY: TOKEN } } } });
     expect(() => chooseTarget({ EVAL_TARGET_ADAPTER: "examples/targets/golden-qa.adapter.json" })).toThrow(
-      /^EVAL_TARGET_ADAPTER is a setting of a service over HTTP \(the target contract, or an adapter\), and this run measures the in-repo engine/,
+      "EVAL_TARGET_ADAPTER is a setting of a service over HTTP, and this run measures the in-repo engine in this process (neither EVAL_TARGET nor EVAL_RUN_DIR is set); unset it",
     );
     expect(() =>
       chooseTarget({
         EVAL_TARGET: "examples/targets/minisearch.target.ts",
         EVAL_TARGET_ADAPTER: "examples/targets/golden-qa.adapter.json",
       }),
-    ).toThrow(
-      "EVAL_TARGET_ADAPTER is a setting of a service over HTTP (the target contract, or an adapter), and EVAL_TARGET names a target module",
-    );
+    ).toThrow("EVAL_TARGET_ADAPTER is a setting of a service over HTTP, and EVAL_TARGET names a target module; unset it");
     expect(() => chooseTarget({ EVAL_TARGET: "examples/targets/missing.target.ts" })).toThrow("no such file");
     expect(() => chooseTarget({ EVAL_TARGET: "http://x", EVAL_TARGET_ADAPTER: "examples/targets/golden-qa.adapter.json" })).toThrow(
       "{{env.KB_KEY}} names the environment variable KB_KEY, which is not set",

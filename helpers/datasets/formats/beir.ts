@@ -7,11 +7,12 @@
  * `mustCite` naming corpus.jsonl ids.
  */
 import { join } from "node:path";
-import { readCorpusJsonl } from "@hybrid-search/engine/formats";
 import { FormatError, readBeirDataset } from "@hybrid-search/trec-eval/formats";
 import { displayPath } from "../../fixtures/paths.js";
+import { readCorpusJsonl } from "../documents.js";
 import { DatasetError, judgedCases, type RetrievalCase } from "../model.js";
 import { isFile, isFolder } from "../read.js";
+import type { DatasetFormat } from "../format.js";
 import { type FormatRead, noRecords, readRefusalMarkers } from "./common.js";
 import { readAnswerFiles } from "./fixtures.js";
 
@@ -21,8 +22,7 @@ export function isBeir(folder: string): boolean {
 }
 
 function beirError(error: unknown): never {
-  if (error instanceof FormatError || (error as { name?: string }).name === "EngineError")
-    throw new DatasetError(`EVAL_DATASET: ${(error as Error).message.split("\n")[0]}`);
+  if (error instanceof FormatError) throw new DatasetError(`EVAL_DATASET: ${error.message.split("\n")[0]}`);
   throw error;
 }
 
@@ -43,13 +43,7 @@ export function readBeir(folder: string, split: string): FormatRead {
   // The documents' texts are read only when an answer case's facts need checking against them.
   let texts: Map<string, string> | undefined;
   const text = (id: string): string => {
-    if (!texts) {
-      try {
-        texts = new Map(readCorpusJsonl(corpus).map((r) => [r.id, `${r.title}\n${r.text}`]));
-      } catch (error) {
-        return beirError(error);
-      }
-    }
+    texts ??= new Map(readCorpusJsonl(corpus).map((d) => [d.id, `${d.title ?? ""}\n${d.text}`]));
     return texts.get(id) ?? "";
   };
   const read: FormatRead = {
@@ -58,7 +52,8 @@ export function readBeir(folder: string, split: string): FormatRead {
     corpusSource: { kind: "jsonl", path: corpus },
     corpusView: { where: displayPath(corpus), ids: new Set(beir.corpusIds), text },
     corpusIds: beir.corpusIds,
-    documentLanguages: new Map(),
+    // Languages a corpus.jsonl record declares are read when an eval needs them (language.ts).
+    declaredLanguages: new Map(),
     cases,
     files: [join(folder, "queries.jsonl"), join(folder, "qrels", `${split}.tsv`)],
   };
@@ -75,3 +70,11 @@ export function readBeir(folder: string, split: string): FormatRead {
     );
   return read;
 }
+
+export const beir: DatasetFormat = {
+  name: "beir",
+  title: "BEIR",
+  lookedFor: "corpus.jsonl",
+  inFolder: (folder) => (isBeir(folder) ? "corpus.jsonl" : null),
+  read: (folder, { split }) => readBeir(folder, split),
+};

@@ -16,6 +16,7 @@
 import { join } from "node:path";
 import type { AnswerCase, RetrievalCase } from "../model.js";
 import { checkSchema, fail, isFile, isFolder, readJsonFile, recordNamer } from "../read.js";
+import type { DatasetFormat } from "../format.js";
 import { type FormatRead, folderCorpus, noRecords, unmappedFields } from "./common.js";
 
 interface LayoutQuery {
@@ -116,3 +117,11 @@ export function readFixturesLayout(folder: string): FormatRead {
   }
   return read;
 }
+
+export const fixturesLayout: DatasetFormat = {
+  name: "fixtures-layout",
+  title: "fixtures layout (corpus/<language>/, queries.json array, ask-cases.json)",
+  lookedFor: "corpus/ and queries.json or ask-cases.json as arrays",
+  inFolder: (folder) => (isFixturesLayout(folder) ? "corpus/ and queries.json / ask-cases.json as arrays" : null),
+  read: (folder) => readFixturesLayout(folder),
+};

@@ -18,6 +18,8 @@ import { displayPath, FIXTURES_DIR } from "../../fixtures/paths.js";
 import type { RecordOrigin } from "../lint.js";
 import type { AnswerCase, RetrievalCase, TranslationGroup } from "../model.js";
 import { checkSchema, fail, isFile, isFolder, readJsonFile, recordNamer } from "../read.js";
+import type { DatasetFormat } from "../format.js";
+import { writeFixtureFormat } from "../write.js";
 import { type FormatRead, folderCorpus, noRecords, readRefusalMarkers } from "./common.js";
 
 interface QueryRecord {
@@ -152,7 +154,7 @@ export function readDemoFixtures(): FormatRead {
     corpusSource: { kind: "folder", path: corpusDir },
     corpusView: { where: displayPath(corpusDir), ids: new Set(ids), text: (id) => readCorpusDoc(id, corpusDir) },
     corpusIds: ids,
-    documentLanguages: new Map(ids.map((id) => [id, docLanguage(id)])),
+    declaredLanguages: new Map(ids.map((id) => [id, docLanguage(id)])),
     cases,
     caseOrigins: new Map(),
     askCases: loadAskCases(),
@@ -165,3 +167,12 @@ export function readDemoFixtures(): FormatRead {
     files: [],
   };
 }
+
+export const fixtures: DatasetFormat = {
+  name: "fixtures",
+  title: "the suite's fixture format",
+  lookedFor: "queries.json or ask-cases.json as { version, … } objects",
+  inFolder: (folder) => (isFixtureFormat(folder) ? "queries.json / ask-cases.json as { version, … } objects" : null),
+  read: (folder, { name }) => readFixtureFormat(folder, name),
+  write: writeFixtureFormat,
+};

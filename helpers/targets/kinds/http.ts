@@ -61,7 +61,7 @@ const label = (name: string) => `http:${name}`;
 
 export const http: TargetKind<HttpConfig> = {
   name: "http",
-  title: "a service over HTTP (the target contract, or an adapter)",
+  title: "a service over HTTP",
   reach: "remote",
   suiteIndex: false,
   seedsInEveryProcess: false,

@@ -93,7 +93,7 @@ const perPreset = (presets: readonly Preset[] | null, offline: string) =>
 
 export const inProcess: TargetKind<Record<string, never>> = {
   name: "in-process",
-  title: "the in-repo engine in this process, on the run's temporary index",
+  title: "the in-repo engine in this process",
   reach: "this-thread",
   suiteIndex: true,
   seedsInEveryProcess: false,

@@ -23,7 +23,7 @@ const label = (name: string) => `module:${name}`;
 
 export const module: TargetKind<ModuleTargetConfig> = {
   name: "module",
-  title: "a target module, called in this process",
+  title: "a target module",
   reach: "this-thread",
   suiteIndex: false,
   seedsInEveryProcess: true,

@@ -35,7 +35,7 @@ export function runFolderHash(folder: string): string {
 
 export const recorded: TargetKind<RecordedConfig> = {
   name: "recorded",
-  title: "recorded runs, read and never called",
+  title: "recorded runs",
   reach: "recorded",
   suiteIndex: false,
   seedsInEveryProcess: false,
