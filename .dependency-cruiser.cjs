@@ -92,9 +92,24 @@ module.exports = {
       name: "nothing-imports-entry-points",
       severity: "error",
       comment:
-        "Process entries (bin/entry/, packages/*/src/entry.ts), the benchmarks (bench/, packages/*/bench/*-bench.ts) and eval files are wiring that nothing else imports.",
+        "Process entries (bin/entry/, packages/*/src/entry.ts), the benchmarks (bench/, packages/*/bench/*-bench.ts) and eval files are wiring that nothing else imports; bench/lib/ is the benchmarks' own library (and their tests').",
       from: {},
-      to: { path: "^(bin/entry|bench|evals)/|^packages/[^/]+/bench/[^/]+-bench\\.ts$|^packages/[^/]+/src/entry\\.ts$" },
+      to: { path: "^(bin/entry|evals)/|^bench/(?!lib/)|^packages/[^/]+/bench/[^/]+-bench\\.ts$|^packages/[^/]+/src/entry\\.ts$" },
+    },
+    {
+      name: "bench-library-for-benchmarks",
+      severity: "error",
+      comment: "bench/lib/ serves the benchmarks and the tests of what they share; the suite never imports it.",
+      from: { pathNot: "^(bench|test)/" },
+      to: { path: "^bench/lib/" },
+    },
+    {
+      name: "config-for-the-run",
+      severity: "error",
+      comment:
+        "config/ is what evalite.config.ts loads (the run's storage, the compiled-suite plugin): the configuration, the commands and the tests import it, the suite does not.",
+      from: { pathNot: "^(config|bin|test)/|^evalite\\.config\\.ts$" },
+      to: { path: "^config/" },
     },
     {
       name: "examples-stand-alone",
@@ -114,9 +129,17 @@ module.exports = {
     {
       name: "commands-for-entries-and-tests",
       severity: "error",
-      comment: "A command in bin/ (its main) is run by its entry in bin/entry/ and by tests in test/; nothing else imports it.",
-      from: { pathNot: "^(bin|test)/" },
+      comment:
+        "A command in bin/ (its main) is run by its entry in bin/entry/ and by tests in test/; nothing else imports it. What the commands share (bin/lib/) the benchmarks may use too: both are entry points.",
+      from: { pathNot: "^(bin|test|bench)/" },
       to: { path: "^bin/" },
+    },
+    {
+      name: "benchmarks-use-only-bin-lib",
+      severity: "error",
+      comment: "A benchmark uses what the commands share (bin/lib/), never a command itself.",
+      from: { path: "^bench/" },
+      to: { path: "^bin/(?!lib/)" },
     },
   ],
   options: {

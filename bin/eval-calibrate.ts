@@ -32,10 +32,10 @@ import { JUDGED_GRADERS, judgeConfigHash, judgedGraderName } from "../scorers/ju
 import { casesFor } from "../scorers/answer/index.js";
 import { triadAppliesTo } from "../scorers/triad/index.js";
 import { answerCases, judgeLabels, type LabelledAnswer, openEngine } from "./lib/calibration-run.js";
-import { type CommandIo, parseCommandLine, positiveInteger, processIo, UsageError } from "../helpers/cli-args.js";
+import { type CommandIo, parseCommandLine, positiveInteger, processIo, UsageError } from "./lib/cli-args.js";
 import { DatasetError, loadDataset } from "../helpers/dataset.js";
-import { formatFixtureError, isFixtureError, loadAskCases } from "../helpers/fixtures.js";
-import { REPO_ROOT } from "../helpers/fixtures/paths.js";
+import { formatFixtureError, isFixtureError, loadAskCases } from "../helpers/fixture-files.js";
+import { REPO_ROOT } from "../helpers/fixture-files/paths.js";
 import { evalModels } from "../helpers/models.js";
 import { gitInfo } from "./lib/run-context.js";
 

@@ -12,9 +12,9 @@
  */
 import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { type CommandIo, parseCommandLine, processIo, UsageError } from "../helpers/cli-args.js";
-import { datasetDetection, DatasetError, formatTitle, loadDataset } from "../helpers/dataset.js";
-import { formatFixtureError, isFixtureError } from "../helpers/fixtures.js";
+import { type CommandIo, parseCommandLine, processIo, UsageError } from "./lib/cli-args.js";
+import { DatasetError, formatTitle, readDataset } from "../helpers/dataset.js";
+import { formatFixtureError, isFixtureError } from "../helpers/fixture-files.js";
 import { writeFixtureFormat } from "../helpers/datasets/write.js";
 
 const USAGE = "Usage: pnpm eval:import <file-or-folder> <new-folder> [--format <format>] [--split <split>]";
@@ -48,8 +48,7 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
       ...(values.format ? { EVAL_DATASET_FORMAT: values.format } : {}),
       ...(values.split ? { EVAL_DATASET_SPLIT: values.split } : {}),
     };
-    const dataset = loadDataset(env);
-    const detected = datasetDetection(env);
+    const { dataset, detected } = readDataset(env);
     say(
       `eval:import: read ${source} as ${formatTitle(dataset.format)}${detected ? (detected.forced ? " (--format)" : ` (detected: ${detected.found})`) : " (the project's demo corpus)"}: ` +
         `${dataset.corpusIds.length} documents, ${dataset.derivedCases ? "no retrieval judgments" : `${dataset.cases.length} judged queries`}, ` +
@@ -81,7 +80,7 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
         `eval:import: ${written.renamed.length} document id(s) are not file paths and became file names (judgments and citations follow): ${shown.join(", ")}${written.renamed.length > 5 ? ", …" : ""}`,
       );
     }
-    const back = loadDataset({ EVAL_DATASET: folder });
+    const back = readDataset({ EVAL_DATASET: folder }).dataset;
     say(
       `eval:import: wrote ${target} in the suite's fixture format: corpus/ (${written.documents} documents), ${written.files.join(", ")}, schemas/; ` +
         `it loads back through the same checks (${back.cases.length} queries${back.derivedCases ? ", derived from the answer cases" : ""}, ${back.askCases.length} answer cases). Next: EVAL_DATASET=${target} pnpm eval`,

@@ -7,7 +7,7 @@ import { evalite } from "evalite";
 import type { Preset } from "@hybrid-search/target-contract/types";
 import { agentTurn, toolsInOrder } from "../helpers/agent-task.js";
 import { evalDataset } from "../helpers/eval-index.js";
-import { loadTurnCases } from "../helpers/fixtures.js";
+import { loadTurnCases } from "../helpers/fixture-files.js";
 import { evalModels } from "../helpers/models.js";
 import { turnCasesReason } from "../helpers/datasets/needs.js";
 import { defineEval } from "../helpers/define-eval.js";

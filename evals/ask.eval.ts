@@ -14,7 +14,7 @@ import { defineEval } from "../helpers/define-eval.js";
 import { evalDataset } from "../helpers/eval-index.js";
 import { logSummary } from "../helpers/summary-line.js";
 import { answerSuites } from "../helpers/targets/eval-target.js";
-import { type AskCase, translationsByDoc } from "../helpers/fixtures.js";
+import { type AskCase, translationsByDoc } from "../helpers/fixture-files.js";
 import { evalModels } from "../helpers/models.js";
 import { trialHeaders } from "../helpers/run-cache.js";
 import { answerExcludes, answerIncludes, casesFor, cites, citesOnlySurfaced, noCitations, refusal } from "../scorers/answer/index.js";

@@ -5,7 +5,7 @@ import { laneTarget } from "../helpers/eval-index.js";
 import { defineEval } from "../helpers/define-eval.js";
 import { loadLane } from "../helpers/lanes.js";
 import { RESULT_DEPTH, rank, retrievalColumns, retrievalOptions, runRetrieval } from "../helpers/retrieval-task.js";
-import { CJK_LANGUAGES } from "../helpers/fixtures.js";
+import { CJK_LANGUAGES } from "../helpers/fixture-files.js";
 import { logSummary } from "../helpers/summary-line.js";
 import { formatLaneSummary, hasResults, laneSummary } from "../scorers/lane.js";
 import { mrr, ndcgAtK, recallAtK } from "../scorers/retrieval.js";

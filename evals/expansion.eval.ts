@@ -6,7 +6,7 @@ import { defineEval } from "../helpers/define-eval.js";
 import { evalDataset, evalTarget } from "../helpers/eval-index.js";
 import { evalModels } from "../helpers/models.js";
 import { once, trialHeaders } from "../helpers/run-cache.js";
-import { validateExpansion } from "../helpers/fixtures.js";
+import { validateExpansion } from "../helpers/fixture-files.js";
 import {
   expansionSchemaValid,
   hasLexicalVariants,

@@ -5,7 +5,7 @@
 // valid then and cites only then-valid sources. Slices: language, and category = kind of change.
 import { laneIndex, laneTarget } from "../helpers/eval-index.js";
 import { defineEval } from "../helpers/define-eval.js";
-import { loadTemporalCases } from "../helpers/fixtures.js";
+import { loadTemporalCases } from "../helpers/fixture-files.js";
 import { forwardTrace, rank, type RetrievalMode } from "../helpers/retrieval-task.js";
 import { recallAtK } from "../scorers/retrieval.js";
 import { rankedLists } from "../scorers/stage-loss.js";

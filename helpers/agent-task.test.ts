@@ -4,7 +4,7 @@
  * column; who drove the turn.
  */
 import { describe, expect, it } from "vitest";
-import { answeredTurn, approvalTurn, call, step } from "../scorers/agent/turn-test-data.js";
+import { answeredTurn, approvalTurn, call, step } from "../scorers/test-data/turn.js";
 import { agentLabel, toolsInOrder, turnTraceEntries } from "./agent-task.js";
 
 describe("a turn in the Evalite UI", () => {

@@ -3,7 +3,7 @@ import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it, vi } from "vitest";
 import { ANSWER_THREADS_MIN_ASKS, answersAhead, askAnswersAhead, orOwn, threadsPay } from "./answer-ahead.js";
 import { askOnce, askRequest } from "./ask-task.js";
-import type { AskCase } from "./fixtures.js";
+import type { AskCase } from "./fixture-files.js";
 import { trialHeader } from "./run-cache.js";
 import type { SuiteFingerprint } from "./setup-db.js";
 import type { MeasuredTarget } from "./targets/eval-target.js";

@@ -24,11 +24,12 @@ import { afterAll, beforeAll, inject } from "vitest";
 import { AskThread } from "@hybrid-search/engine";
 import type { AskResponse, Preset } from "@hybrid-search/target-contract/types";
 import { askOnce, askRequest } from "./ask-task.js";
-import { type AnswerThreadsMode, answerThreadsFromEnv, engineOptionsFromEnv } from "./engine-options.js";
+import type { AnswerThreadsMode } from "./engine-options.js";
 import { evalIndex, evalTarget } from "./eval-index.js";
-import type { AskCase } from "./fixtures.js";
+import type { AskCase } from "./fixture-files.js";
 import { type EvalModels, evalModels } from "./models.js";
 import { trialHeader } from "./run-cache.js";
+import { runPlan } from "./run-plan.js";
 import { type MeasuredTarget, providedTarget, type TargetInfo } from "./targets/eval-target.js";
 import { engineAsk } from "./targets/kinds/in-process.js";
 import type { Reply, TargetAsk } from "./targets/target.js";
@@ -51,7 +52,7 @@ export function answerAhead(presets: readonly Preset[], cases: () => readonly As
   beforeAll(() => {
     const asked = cases();
     const trials = Number(inject("trialCount") ?? 1);
-    if (!threadsPay(answerThreadsFromEnv(), asked.length * presets.length * trials)) return;
+    if (!threadsPay(runPlan().answerThreads, asked.length * presets.length * trials)) return;
     closing = false;
     // Not awaited: the cases wait for what they read (their answer), not for every thread to start.
     started = startThreads(asked, trials).catch(() => undefined);
@@ -66,7 +67,7 @@ export function answerAhead(presets: readonly Preset[], cases: () => readonly As
   async function startThreads(asked: readonly AskCase[], trials: number): Promise<void> {
     const [measured, { dbPath }] = await Promise.all([evalTarget(), evalIndex()]);
     const { modelLimits } = evalModels().engine;
-    const options = { ...engineOptionsFromEnv(), ...(modelLimits ? { modelLimits } : {}) };
+    const options = { ...runPlan().engineOptions, ...(modelLimits ? { modelLimits } : {}) };
     const own = (request: TargetAsk) => measured.target.ask(request);
     try {
       for (let i = 0; i < answerThreads(); i++) threads.push(AskThread.open(dbPath, options));

@@ -14,7 +14,7 @@ import { type RecognizedAnswer, type RefusalMarkers, recognizeRefusal } from "..
 import { rankedLists } from "../scorers/stage-loss.js";
 import { expectationsMet, questionVerdict, type VerdictOptions } from "../scorers/verdict.js";
 import { evalDataset, evalTarget } from "./eval-index.js";
-import { type AskCase, loadRefusalMarkers } from "./fixtures.js";
+import { type AskCase, loadRefusalMarkers } from "./fixture-files.js";
 import { evalModels } from "./models.js";
 import { forwardTrace } from "./retrieval-task.js";
 import { once, trialHeaders } from "./run-cache.js";

@@ -4,15 +4,15 @@
  */
 import { inject } from "vitest";
 import { Engine } from "@hybrid-search/engine";
-import { datasetDocIds, loadDataset, type Dataset } from "./dataset.js";
+import { datasetDocIds, type Dataset } from "./dataset.js";
 import { indexSource } from "./datasets/load.js";
-import { engineOptionsFromEnv } from "./engine-options.js";
 import { evalModels } from "./models.js";
 import { buildLaneIndex, loadLane, type Lane, type LaneName } from "./lanes.js";
 import { perRun } from "./run-cache.js";
 import { kindOf } from "./targets/kinds/index.js";
 import { buildTempIndex, type SuiteFingerprint } from "./setup-db.js";
-import { type MeasuredTarget, readyTarget, runPlan } from "./targets/eval-target.js";
+import { runDataset, runPlan } from "./run-plan.js";
+import { type MeasuredTarget, readyTarget } from "./targets/eval-target.js";
 import { inProcessTarget } from "./targets/kinds/in-process.js";
 
 export interface ProvidedIndex {
@@ -37,10 +37,10 @@ export interface EvalIndex {
 }
 
 /**
- * The run's dataset, loaded once per run in this process: the eval files ask for it many times,
- * and loading a BEIR folder reads its whole corpus (to check the judgments' document ids).
+ * The run's dataset as the run's plan published it (helpers/run-plan.ts), read once per run in this
+ * process: the eval files ask for it many times; a watch-mode rerun reads it again.
  */
-export const evalDataset: () => Dataset = perRun(() => loadDataset());
+export const evalDataset: () => Dataset = perRun(() => runDataset());
 
 let opened: Promise<EvalIndex> | undefined;
 
@@ -51,10 +51,11 @@ export function evalIndex(): Promise<EvalIndex> {
 
 async function open(): Promise<EvalIndex> {
   const dataset = evalDataset();
-  const options = { ...engineOptionsFromEnv(), ...evalModels().engine };
+  const options = { ...runPlan().engineOptions, ...evalModels().engine };
   const provided = inject("evalIndex") as ProvidedIndex | undefined;
   const { dbPath, fingerprint } =
-    provided ?? (await buildTempIndex(indexSource(dataset), { dataset: dataset.name, collection: dataset.collection, engine: options }));
+    provided ??
+    (await buildTempIndex(indexSource(dataset, runDataset), { dataset: dataset.name, collection: dataset.collection, engine: options }));
   return { engine: Engine.open(dbPath, options), dbPath, fingerprint, dataset };
 }
 
@@ -75,7 +76,7 @@ export function laneIndex(name: LaneName): Promise<LaneIndex> {
 
 async function openLane(name: LaneName): Promise<LaneIndex> {
   const lane = loadLane(name);
-  const options = engineOptionsFromEnv();
+  const options = runPlan().engineOptions;
   const provided = (inject("laneIndexes") as Partial<Record<LaneName, ProvidedIndex>> | undefined)?.[name];
   if (provided) return { engine: Engine.open(provided.dbPath, options), fingerprint: provided.fingerprint, lane };
   const built = await buildLaneIndex(lane, options);
@@ -88,7 +89,7 @@ async function openLane(name: LaneName): Promise<LaneIndex> {
  * afresh only when its kind keeps state in this process, and so is handed the corpus again).
  */
 export const evalTarget: () => Promise<MeasuredTarget> = perRunOrOnce(() =>
-  readyTarget(runPlan(), {
+  readyTarget(runPlan().target, {
     dataset: evalDataset(),
     configuration: evalModels().selection.configuration,
     suiteIndex: evalIndex,
@@ -99,7 +100,7 @@ export const evalTarget: () => Promise<MeasuredTarget> = perRunOrOnce(() =>
 function perRunOrOnce(open: () => Promise<MeasuredTarget>): () => Promise<MeasuredTarget> {
   let once: Promise<MeasuredTarget> | undefined;
   const perRunOpen = perRun(open);
-  return () => (kindOf(runPlan()).seedsInEveryProcess ? perRunOpen() : (once ??= open()));
+  return () => (kindOf(runPlan().target).seedsInEveryProcess ? perRunOpen() : (once ??= open()));
 }
 
 /** A lane's index as the in-process target: the lanes measure the in-repo engine only. */

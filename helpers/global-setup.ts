@@ -13,35 +13,36 @@
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import type { TestProject } from "vitest/node";
-import { DatasetError, loadDataset } from "./dataset.js";
+import { type Dataset, DatasetError } from "./dataset.js";
 import { indexSource } from "./datasets/load.js";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import type { RunInfo } from "@hybrid-search/eval-gate/run-info";
-import { answerThreadsFromEnv, engineOptionsFromEnv } from "./engine-options.js";
+import type { TunableEngineOptions } from "./engine-options.js";
 import { GATED_ENV, notGatedLine } from "./eval-selection.js";
 import { evalModels, type EvalModels } from "./models.js";
-import { formatFixtureError, isFixtureError } from "./fixtures.js";
+import { formatFixtureError, isFixtureError } from "./fixture-files.js";
 import { type IndexName, indexesFor } from "./index-plan.js";
 import { buildLaneIndex, LANES, loadLane } from "./lanes.js";
 import { labelEvaliteDuration, restartRunClock } from "./run-clock.js";
 import { buildTempIndex, describeFingerprint, type SuiteFingerprint, type TempIndex } from "./setup-db.js";
-import { knownTargetInfo, type MeasuredTarget, openTarget, runPlan, type TargetInfo, targetInfo } from "./targets/eval-target.js";
+import { reloadRunDataset, type RunPlan, runDataset, runPlan } from "./run-plan.js";
+import { knownTargetInfo, type MeasuredTarget, openTarget, type TargetInfo, targetInfo } from "./targets/eval-target.js";
 import { kindOf, type TargetPlan } from "./targets/kinds/index.js";
 import { observedFingerprint } from "./targets/observe.js";
 import { guardSeed, type SeedIo, type SeedSession, seedTarget } from "./targets/seed.js";
 import "./eval-index.js";
 import "./run-cache.js";
 
-function datasetOrExit(): ReturnType<typeof loadDataset> {
+/**
+ * The run's plan and dataset: as `pnpm eval` resolved and published them, or resolved here (a plain
+ * `evalite run`, `pnpm eval:watch`) and published to the eval worker. A broken setting or dataset
+ * stops the run with one line, not an eval file's import with a stack trace.
+ */
+function planOrExit(): { plan: RunPlan; dataset: Dataset } {
   try {
-    engineOptionsFromEnv();
-    answerThreadsFromEnv();
     evalModels();
-    runPlan();
     for (const lane of LANES) loadLane(lane);
-    // The dataset with its answer cases and translations, validated here too: a broken file must
-    // stop the run with one line, not fail ask.eval.ts's import with a stack trace.
-    return loadDataset();
+    return { plan: runPlan(), dataset: runDataset() };
   } catch (error) {
     return exitOnSetupError(error);
   }
@@ -76,7 +77,7 @@ function runInfo(
   fingerprint: SuiteFingerprint,
   target: Pick<TargetInfo, "name" | "label">,
   plan: TargetPlan,
-  engineOptions: ReturnType<typeof engineOptionsFromEnv>,
+  engineOptions: TunableEngineOptions,
   models: EvalModels,
 ): RunInfo {
   const kind = kindOf(plan);
@@ -90,19 +91,14 @@ function runInfo(
 }
 
 /** What the index is called while it builds (its fingerprint line names it the same way). */
-function indexLabel(name: IndexName, dataset: ReturnType<typeof loadDataset>): string {
+function indexLabel(name: IndexName, dataset: Dataset): string {
   return name === "dataset" ? `dataset ${dataset.name}` : `dataset ${name} lane`;
 }
 
 /** Builds one index: the dataset's, or a lane's (each with its own temp index and the run's engine parameters). */
-function buildIndex(
-  name: IndexName,
-  dataset: ReturnType<typeof loadDataset>,
-  engine: ReturnType<typeof engineOptionsFromEnv>,
-  models: EvalModels,
-): Promise<TempIndex> {
+function buildIndex(name: IndexName, dataset: Dataset, engine: TunableEngineOptions, models: EvalModels): Promise<TempIndex> {
   if (name !== "dataset") return buildLaneIndex(loadLane(name), engine);
-  return buildTempIndex(indexSource(dataset), {
+  return buildTempIndex(indexSource(dataset, runDataset), {
     dataset: dataset.name,
     collection: dataset.collection,
     engine: { ...engine, ...(models.engine.embedder ? { embedder: models.engine.embedder } : {}) },
@@ -116,10 +112,10 @@ const seedIo: SeedIo = {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   labelEvaliteDuration();
-  const dataset = datasetOrExit();
-  const engine = engineOptionsFromEnv();
+  const { plan: run, dataset } = planOrExit();
+  const engine = run.engineOptions;
   const models = evalModels();
-  const plan = runPlan();
+  const plan = run.target;
   const kind = kindOf(plan);
   // The files this run selected (Vitest collected their paths before global setup).
   const selected = project.vitest.state.getPaths();
@@ -203,7 +199,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.onTestsRerun(async (specifications) => {
     restartRunClock();
     try {
-      loadDataset();
+      reloadRunDataset();
       for (const lane of LANES) loadLane(lane);
     } catch (error) {
       // Watch mode keeps running: say what is wrong once; the evals will fail on it too.

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { REPO_ROOT } from "./fixtures.js";
+import { REPO_ROOT } from "./fixture-files.js";
 import { evalFiles, evalFilesReading, fixtureWatchTrigger, indexesFor, indexOf, LANES } from "./index-plan.js";
 
 const files = evalFiles(REPO_ROOT);

@@ -19,7 +19,7 @@ import { DeterministicExpander, type EngineOptions, HeuristicReranker } from "@h
 import { ConfigError } from "@hybrid-search/eval-gate";
 import { mergePrices, type PriceTable, readPrices } from "@hybrid-search/eval-gate/usage";
 import { join, relative, resolve } from "node:path";
-import { REPO_ROOT } from "./fixtures/paths.js";
+import { REPO_ROOT } from "./fixture-files/paths.js";
 import { cacheEnabled, cacheFile, openModelCache } from "./model-cache.js";
 import { type CallSettings, instrumentEmbeddingModel, instrumentLanguageModel } from "./model-calls.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { askCase, askResult, source } from "./ask-test-data.js";
+import { askCase, askResult, source } from "./test-data/ask.js";
 import { completenessScore } from "./completeness.js";
 import { TRIAD } from "./triad/index.js";
 import { JUDGED_GRADERS } from "./judged-graders.js";

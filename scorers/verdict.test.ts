@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TraceStage } from "@hybrid-search/engine";
-import { askCase, askResult, failed, refused, source } from "./ask-test-data.js";
+import { askCase, askResult, failed, refused, source } from "./test-data/ask.js";
 import { expectationsMet, questionVerdict, questionVerdictScorer } from "./verdict.js";
 
 const LINK = "it/condivisione/link-di-condivisione.md";

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../bin/eval-calibrate.js";
 import { answerCases, judgeLabels, type LabelledAnswer, openEngine } from "../bin/lib/calibration-run.js";
 import { loadDataset } from "../helpers/dataset.js";
-import { loadAskCases } from "../helpers/fixtures.js";
+import { loadAskCases } from "../helpers/fixture-files.js";
 import { evalModels } from "../helpers/models.js";
 
 const LABELS = join(import.meta.dirname, "../fixtures/labels/answers.jsonl");

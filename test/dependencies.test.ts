@@ -13,7 +13,7 @@ const depcruise = join(root, "node_modules/.bin/depcruise");
 const config = join(root, ".dependency-cruiser.cjs");
 const require = createRequire(import.meta.url);
 /** Everything that holds code. */
-const CODE_FOLDERS = ["packages", "scorers", "helpers", "evals", "bin", "bench", "test", "examples"];
+const CODE_FOLDERS = ["packages", "scorers", "helpers", "config", "evals", "bin", "bench", "test", "examples"];
 
 function cruise(cwd: string, folders: readonly string[]): { status: number | null; output: string } {
   const r = spawnSync(depcruise, ["--config", config, "--output-type", "err", ...folders], { cwd, encoding: "utf8" });
@@ -66,6 +66,14 @@ describe("dependency rules", () => {
       "scorers/grades-by-stems.ts": 'import { analyzeQuery } from "../packages/engine/src/analysis.js";\nexport const g = analyzeQuery;\n',
       "helpers/evals-user.ts": 'import { ok } from "../evals/ok.eval.js";\nexport const u = ok;\n',
       "evals/ok.eval.ts": "export const ok = 1;\n",
+      "bench/lib/shared.ts": "export const shared = 1;\n",
+      "bin/lib/args.ts": "export const args = 1;\n",
+      "bench/uses-lib.ts":
+        'import { shared } from "./lib/shared.js";\nimport { args } from "../bin/lib/args.js";\nexport const u = [shared, args];\n',
+      "bench/uses-command.ts": 'import { main } from "../bin/c.js";\nexport const u = main;\n',
+      "helpers/uses-bench-lib.ts": 'import { shared } from "../bench/lib/shared.js";\nexport const u = shared;\n',
+      "config/storage.ts": "export const storage = 1;\n",
+      "helpers/uses-config.ts": 'import { storage } from "../config/storage.js";\nexport const u = storage;\n',
       "helpers/datasets/reads.ts":
         'import { analyzeQuery } from "../../packages/engine/src/analysis.js";\nexport const r = analyzeQuery;\n',
       "helpers/into-package.ts": 'import { ok } from "../packages/target-contract/src/ok.js";\nexport const i = ok;\n',
@@ -74,7 +82,7 @@ describe("dependency rules", () => {
       "packages/engine/test/uses-bench.test.ts":
         'import { bench } from "../bench/engine-bench.js";\nimport { corpus } from "../bench/corpus.js";\nexport const u = [bench, corpus];\n',
     });
-    const r = cruise(planted, ["packages", "scorers", "helpers", "evals", "bin", "test", "examples"]);
+    const r = cruise(planted, ["packages", "scorers", "helpers", "config", "evals", "bin", "bench", "test", "examples"]);
     expect(r.status).not.toBe(0);
     for (const rule of [
       "engine-self-contained",
@@ -93,6 +101,9 @@ describe("dependency rules", () => {
       "packages-by-name-between-packages",
       "grading-without-engine-analysis",
       "datasets-without-engine",
+      "bench-library-for-benchmarks",
+      "config-for-the-run",
+      "benchmarks-use-only-bin-lib",
     ]) {
       expect(r.output, rule).toContain(`error ${rule}:`);
     }
@@ -111,6 +122,9 @@ describe("dependency rules", () => {
       /error nothing-imports-entry-points: packages\/engine\/test\/uses-bench\.test\.ts → packages\/engine\/bench\/engine-bench\.ts/,
     );
     expect(r.output).not.toMatch(/→ packages\/engine\/bench\/corpus\.ts/);
+    // A benchmark may use its own library and what the commands share; not a command.
+    expect(r.output).not.toMatch(/bench\/uses-lib\.ts/);
+    expect(r.output).toMatch(/error benchmarks-use-only-bin-lib: bench\/uses-command\.ts → bin\/c\.ts/);
   }, 300_000);
 });
 

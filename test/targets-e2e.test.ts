@@ -23,7 +23,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main as engineMain } from "@hybrid-search/engine/cli";
 import type { Report as GateReport } from "@hybrid-search/eval-gate/report";
-import { stripAnsi } from "../helpers/evalite-terminal.js";
+import { stripAnsi } from "../bin/lib/evalite-terminal.js";
 import { evalFiles } from "../helpers/index-plan.js";
 import { ROOT, runEval, scriptCommand, type EvalRun } from "./eval-run.js";
 
@@ -437,7 +437,7 @@ describe("the same scores through any target", () => {
     const latency = report.aggregates
       .find((a) => a.eval === "Hybrid query (balanced)" && a.base)!
       .metrics.find((m) => /^Latency/.test(m.metric))!;
-    expect(latency.notScored).toEqual({ skipped: latency.n });
+    expect(latency.notScored).toEqual({ unknown: latency.n });
     expect(report.target).toMatchObject({ target: "run:recorded-engine", clientMs: null, serverMs: null, unjudged: { results: 0 } });
 
     // The same runs without fast.run: the fast tier and the tier order are skipped and reported;

@@ -18,7 +18,7 @@ import { type RecognizedAnswer, recognizeRefusal } from "../../scorers/refusal.j
 import { triadScore, type TriadMetricId } from "../../scorers/triad/index.js";
 import type { Grade } from "../../scorers/answer/grade.js";
 import type { Dataset } from "../../helpers/dataset.js";
-import { loadRefusalMarkers } from "../../helpers/fixtures.js";
+import { loadRefusalMarkers } from "../../helpers/fixture-files.js";
 import type { EvalModels } from "../../helpers/models.js";
 import { buildTempIndex } from "../../helpers/setup-db.js";
 import { inProcessTarget } from "../../helpers/targets/kinds/in-process.js";

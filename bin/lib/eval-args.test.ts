@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../../helpers/fixtures.js";
+import { REPO_ROOT } from "../../helpers/fixture-files.js";
 import { evalFiles, parseEvalArgs, parseWatchArgs, selectFiles } from "./eval-args.js";
 
 describe("pnpm eval's command line", () => {

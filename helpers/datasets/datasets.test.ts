@@ -8,8 +8,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { FixtureError } from "../fixtures/errors.js";
-import { REPO_ROOT } from "../fixtures/paths.js";
+import { FixtureError } from "../fixture-files/errors.js";
+import { REPO_ROOT } from "../fixture-files/paths.js";
 import { detectFormat } from "./detect.js";
 import { datasetHeader } from "./header.js";
 import { loadDataset } from "./load.js";

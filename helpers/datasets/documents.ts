@@ -24,7 +24,7 @@ import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import type { Document, DocumentIds } from "@hybrid-search/target-contract/types";
 import { isMap, isNode, isScalar, parseDocument as parseYaml } from "yaml";
-import { displayPath } from "../fixtures/paths.js";
+import { displayPath } from "../fixture-files/paths.js";
 import { type CorpusSource, DatasetError } from "./model.js";
 import { decodeText, textProblem } from "./text.js";
 

@@ -14,8 +14,8 @@ import { serveEngine } from "@hybrid-search/engine/serve";
 import { afterAll, describe, expect, it } from "vitest";
 import { recognizeRefusal } from "../../scorers/refusal.js";
 import { questionVerdict } from "../../scorers/verdict.js";
-import { loadRefusalMarkers, translationsByDoc } from "../fixtures.js";
-import { REPO_ROOT } from "../fixtures/paths.js";
+import { loadRefusalMarkers, translationsByDoc } from "../fixture-files.js";
+import { REPO_ROOT } from "../fixture-files/paths.js";
 import { buildTempIndex, type TempIndex } from "../setup-db.js";
 import { openHttpTarget } from "../targets/http-target.js";
 import { inProcessTarget } from "../targets/kinds/in-process.js";
@@ -66,7 +66,10 @@ async function measure(dataset: Dataset, target: Target) {
 }
 
 async function inProcess(dataset: Dataset): Promise<{ engine: Engine; target: Target }> {
-  const index = await buildTempIndex(indexSource(dataset, {}), { dataset: dataset.name, collection: dataset.collection });
+  const index = await buildTempIndex(
+    indexSource(dataset, () => dataset),
+    { dataset: dataset.name, collection: dataset.collection },
+  );
   built.push(index);
   const engine = Engine.open(index.dbPath);
   return { engine, target: inProcessTarget(engine, "offline") };

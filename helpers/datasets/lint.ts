@@ -9,10 +9,10 @@
  * The demo corpus (`fixtures/`) is checked by its own loaders (helpers/fixtures/), which add the
  * demo's rules: path-shaped ids, languages, categories and notes on every record.
  */
-import type { FixtureIssue } from "../fixtures/errors.js";
-import { show } from "../fixtures/errors.js";
-import { displayPath } from "../fixtures/paths.js";
-import { normalizeForMatch } from "../fixtures/types.js";
+import type { FixtureIssue } from "../fixture-files/errors.js";
+import { show } from "../fixture-files/errors.js";
+import { displayPath } from "../fixture-files/paths.js";
+import { normalizeForMatch } from "../fixture-files/types.js";
 import type { AnswerCase, RetrievalCase, TranslationGroup } from "./model.js";
 import { fail, named } from "./read.js";
 

@@ -9,7 +9,7 @@
 import { resolve } from "node:path";
 import type { Document } from "@hybrid-search/target-contract/types";
 import { splitNameProblem } from "@hybrid-search/trec-eval/formats";
-import { FIXTURES_DIR } from "../fixtures/paths.js";
+import { FIXTURES_DIR } from "../fixture-files/paths.js";
 import type { DocumentsSource } from "../setup-db.js";
 import { datasetName, type Detected, detectFormat } from "./detect.js";
 import type { FormatRead } from "./formats/common.js";
@@ -19,16 +19,21 @@ import { casesFromAnswers, type Dataset, DatasetError } from "./model.js";
 
 /** The run's dataset, from the environment (EVAL_DATASET, EVAL_DATASET_FORMAT, EVAL_DATASET_SPLIT). */
 export function loadDataset(env: NodeJS.ProcessEnv = process.env): Dataset {
+  return readDataset(env).dataset;
+}
+
+/** The run's dataset and how its format was found (null: the project's own fixtures), detected once. */
+export function readDataset(env: NodeJS.ProcessEnv = process.env): { dataset: Dataset; detected: Detected | null } {
   const source = env.EVAL_DATASET?.trim();
   const format = env.EVAL_DATASET_FORMAT?.trim();
   if (!source) {
     if (format) throw new DatasetError(`EVAL_DATASET_FORMAT names the format of EVAL_DATASET, which is not set`);
-    return demoDataset();
+    return { dataset: demoDataset(), detected: null };
   }
-  if (resolve(source) === FIXTURES_DIR && (!format || format === "fixtures")) return demoDataset();
+  if (resolve(source) === FIXTURES_DIR && (!format || format === "fixtures")) return { dataset: demoDataset(), detected: null };
   const detected = detectFormat(source, format);
   const name = datasetName(detected);
-  return finish(detected.format.read(detected.path, { name, split: datasetSplit(env) }), detected, name);
+  return { dataset: finish(detected.format.read(detected.path, { name, split: datasetSplit(env) }), detected, name), detected };
 }
 
 /** The split `EVAL_DATASET_SPLIT` names (default `test`): a name, never a path out of `qrels/` (`splitNameProblem`). */
@@ -37,13 +42,6 @@ export function datasetSplit(env: NodeJS.ProcessEnv = process.env): string {
   const problem = splitNameProblem(split);
   if (problem !== null) throw new DatasetError(`EVAL_DATASET_SPLIT: ${problem}`);
   return split;
-}
-
-/** The detection of the run's dataset, for its first line; null for the project's fixtures. */
-export function datasetDetection(env: NodeJS.ProcessEnv = process.env): Detected | null {
-  const source = env.EVAL_DATASET?.trim();
-  if (!source || (resolve(source) === FIXTURES_DIR && !env.EVAL_DATASET_FORMAT?.trim())) return null;
-  return detectFormat(source, env.EVAL_DATASET_FORMAT);
 }
 
 function finish(read: FormatRead, detected: Detected, name: string): Dataset {
@@ -107,16 +105,17 @@ function demoDataset(): Dataset {
 
 /**
  * What the index build takes for the dataset's corpus: the folder or corpus.jsonl path, or its
- * documents as data, read afresh (the dataset loaded again) for each re-index in watch mode.
+ * documents as data, read afresh for each re-index in watch mode (`reread`: the dataset as it is
+ * now, which the run's plan reloads).
  */
-export function indexSource(dataset: Dataset, env: NodeJS.ProcessEnv = process.env): string | DocumentsSource {
+export function indexSource(dataset: Dataset, reread: () => Dataset): string | DocumentsSource {
   const corpus = dataset.corpusSource;
   if (corpus.kind !== "documents") return corpus.path;
   let first: readonly Document[] | null = corpus.documents;
   return {
     ids: corpus.ids,
     read: () => {
-      const documents = first ?? (loadDataset(env).corpusSource as typeof corpus).documents;
+      const documents = first ?? (reread().corpusSource as typeof corpus).documents;
       first = null;
       return documents;
     },

@@ -12,7 +12,7 @@
  */
 import type { Document } from "@hybrid-search/target-contract/types";
 import type { RefusalMarkers } from "../../scorers/refusal.js";
-import type { AskCase } from "../fixtures/types.js";
+import type { AskCase } from "../fixture-files/types.js";
 
 export interface RetrievalCase {
   id: string;

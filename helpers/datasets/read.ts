@@ -9,10 +9,10 @@
  * `[empty-corpus]`, `[no-expectation]`, `[invalid-id]`.
  */
 import { readFileSync, statSync } from "node:fs";
-import { FixtureError, type FixtureIssue } from "../fixtures/errors.js";
-import { jsonSyntaxProblem } from "../fixtures/json-syntax.js";
-import { schemaIssues } from "../fixtures/loader.js";
-import { displayPath } from "../fixtures/paths.js";
+import { FixtureError, type FixtureIssue } from "../fixture-files/errors.js";
+import { jsonSyntaxProblem } from "../fixture-files/json-syntax.js";
+import { schemaIssues } from "../fixture-files/loader.js";
+import { displayPath } from "../fixture-files/paths.js";
 import { decodeText, textProblem } from "./text.js";
 
 export type ErrorName =

@@ -16,7 +16,7 @@
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Document } from "@hybrid-search/target-contract/types";
-import { FIXTURES_DIR } from "../fixtures/paths.js";
+import { FIXTURES_DIR } from "../fixture-files/paths.js";
 import { readCorpusJsonl } from "./documents.js";
 import type { Written } from "./format.js";
 import type { AnswerCase, Dataset, RetrievalCase } from "./model.js";

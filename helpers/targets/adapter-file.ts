@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import { type Adapter, adapterProblems, ENV_NAME, TEMPLATE_VARIABLE, templateStrings } from "@hybrid-search/target-contract/adapter";
-import { jsonSyntaxProblem } from "../fixtures/json-syntax.js";
+import { jsonSyntaxProblem } from "../fixture-files/json-syntax.js";
 
 /** An adapter file, checked, with the values of the environment variables it names. */
 export interface LoadedAdapter {

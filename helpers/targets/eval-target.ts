@@ -11,7 +11,8 @@ import type { Preset } from "@hybrid-search/target-contract/types";
 import { CONTRACT_MODES } from "@hybrid-search/target-contract";
 import type { SuiteFingerprint } from "../setup-db.js";
 import type { KindFacts, OpenContext, Variant } from "./kind.js";
-import { chooseTarget, kindOf, type TargetPlan } from "./kinds/index.js";
+import { runPlan } from "../run-plan.js";
+import { kindOf, type TargetPlan } from "./kinds/index.js";
 import { observedFingerprint } from "./observe.js";
 import { seedTarget } from "./seed.js";
 import { missingCapability, type Target, type TargetCapabilities, type TargetNeeds } from "./target.js";
@@ -74,7 +75,7 @@ export function knownTargetInfo(plan: TargetPlan, configuration: string, fingerp
 export function providedTarget(): Omit<TargetInfo, "fingerprint"> {
   const provided = inject("evalTarget") as TargetInfo | undefined;
   if (provided) return provided;
-  const plan = runPlan();
+  const plan = runPlan().target;
   const kind = kindOf(plan);
   const name = kind.givenName(plan.config) ?? kind.name;
   return {
@@ -87,14 +88,6 @@ export function providedTarget(): Omit<TargetInfo, "fingerprint"> {
     knownCapabilities: kind.knownCapabilities,
     capabilities: kind.knownCapabilities ?? { modes: CONTRACT_MODES, ask: true, expand: true, trace: false, turn: true },
   };
-}
-
-let plan: TargetPlan | undefined;
-
-/** The run's target plan, resolved once in this process. */
-export function runPlan(): TargetPlan {
-  plan ??= chooseTarget();
-  return plan;
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import type { Preset } from "@hybrid-search/target-contract/types";
 import type { Dataset } from "../dataset.js";
-import type { AskCase } from "../fixtures.js";
+import type { AskCase } from "../fixture-files.js";
 import type { EvalModels } from "../models.js";
 import type { SuiteFingerprint } from "../setup-db.js";
 import type { SeedableTarget, SeedConfig } from "./seed.js";

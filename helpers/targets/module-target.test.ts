@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError } from "@hybrid-search/eval-gate";
-import { moduleTargetConfig, openModuleTarget } from "./module-target.js";
+import { moduleTargetConfig } from "./module-config.js";
+import { openModuleTarget } from "./module-target.js";
 import { observedAnswer, observedRanking } from "./observe.js";
 import { type Target, type TargetAsk, TargetError, type TargetSearch } from "./target.js";
 

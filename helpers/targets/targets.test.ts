@@ -18,7 +18,7 @@ import { formatTrecRun } from "@hybrid-search/engine/formats";
 import { type EngineServer, serveEngine } from "@hybrid-search/engine/serve";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import { loadDataset, judgedCases } from "../dataset.js";
-import { TEMPORAL_DIR } from "../fixtures.js";
+import { TEMPORAL_DIR } from "../fixture-files.js";
 import { buildTempIndex, type TempIndex } from "../setup-db.js";
 import type { HttpTargetConfig } from "./http-client.js";
 import { openHttpTarget } from "./http-target.js";

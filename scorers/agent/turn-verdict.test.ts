@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EXPECTATION_KINDS, EXPECTATIONS } from "./index.js";
-import { answeredTurn, PLANS, TWO_FACTOR, turnCase } from "./turn-test-data.js";
+import { answeredTurn, PLANS, TWO_FACTOR, turnCase } from "../test-data/turn.js";
 import { expectationsMetScorer, turnVerdict, turnVerdictScorer } from "./turn-verdict.js";
 
 const agent = "agent: offline policy";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { askCase, askResult, CODES, PRICES } from "../ask-test-data.js";
+import { askCase, askResult, CODES, PRICES } from "../test-data/ask.js";
 import { contextRelevanceMetric } from "./context-relevance.js";
 import { triadScore } from "./index.js";
 

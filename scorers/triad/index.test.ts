@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { APICallError, type LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { NotApplicableError } from "../answer/index.js";
-import { askCase, askResult, CODES, failed, inUnit, mockJudge, PRICES, random, refused, source } from "../ask-test-data.js";
+import { askCase, askResult, CODES, failed, inUnit, mockJudge, PRICES, random, refused, source } from "../test-data/ask.js";
 import {
   answerRelevance,
   answerRelevanceMetric,

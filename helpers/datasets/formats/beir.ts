@@ -8,7 +8,7 @@
  */
 import { join } from "node:path";
 import { FormatError, readBeirDataset } from "@hybrid-search/trec-eval/formats";
-import { displayPath } from "../../fixtures/paths.js";
+import { displayPath } from "../../fixture-files/paths.js";
 import { readCorpusJsonl } from "../documents.js";
 import { DatasetError, judgedCases, type RetrievalCase } from "../model.js";
 import { isFile, isFolder } from "../read.js";

@@ -13,8 +13,8 @@
  * schema, named by its id), as the bundle tool names them.
  */
 import { dirname, join, resolve, sep } from "node:path";
-import { show } from "../../fixtures/errors.js";
-import { displayPath } from "../../fixtures/paths.js";
+import { show } from "../../fixture-files/errors.js";
+import { displayPath } from "../../fixture-files/paths.js";
 import type { AnswerCase } from "../model.js";
 import { checkSchema, fail, isFile, readJsonFile, recordNamer } from "../read.js";
 import type { DatasetFormat } from "../format.js";

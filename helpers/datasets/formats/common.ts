@@ -6,9 +6,9 @@
 import { join } from "node:path";
 import type { Document } from "@hybrid-search/target-contract/types";
 import type { RefusalMarkers } from "../../../scorers/refusal.js";
-import { lintRefusalMarkers } from "../../fixtures/refusal-markers.js";
-import { formatIssue } from "../../fixtures/errors.js";
-import { displayPath } from "../../fixtures/paths.js";
+import { lintRefusalMarkers } from "../../fixture-files/refusal-markers.js";
+import { formatIssue } from "../../fixture-files/errors.js";
+import { displayPath } from "../../fixture-files/paths.js";
 import type { CorpusView, RecordOrigin } from "../lint.js";
 import { readFolderDocuments } from "../documents.js";
 import type { AnswerCase, CorpusSource, DatasetGate, RetrievalCase, TranslationGroup, UnmappedField } from "../model.js";

@@ -13,8 +13,8 @@
  * schemas and lint (helpers/fixtures/), through `readDemoFixtures`.
  */
 import { join } from "node:path";
-import { docLanguage, listCorpusDocs, loadAskCases, loadQueries, loadTranslations, readCorpusDoc } from "../../fixtures.js";
-import { displayPath, FIXTURES_DIR } from "../../fixtures/paths.js";
+import { docLanguage, listCorpusDocs, loadAskCases, loadQueries, loadTranslations, readCorpusDoc } from "../../fixture-files.js";
+import { displayPath, FIXTURES_DIR } from "../../fixture-files/paths.js";
 import type { RecordOrigin } from "../lint.js";
 import type { AnswerCase, RetrievalCase, TranslationGroup } from "../model.js";
 import { checkSchema, fail, isFile, isFolder, readJsonFile, recordNamer } from "../read.js";

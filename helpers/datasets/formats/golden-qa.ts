@@ -17,8 +17,8 @@
  */
 import { join } from "node:path";
 import type { Document } from "@hybrid-search/target-contract/types";
-import { show } from "../../fixtures/errors.js";
-import { displayPath } from "../../fixtures/paths.js";
+import { show } from "../../fixture-files/errors.js";
+import { displayPath } from "../../fixture-files/paths.js";
 import type { AnswerCase } from "../model.js";
 import { checkSchema, fail, isFile, readJsonFile, recordNamer } from "../read.js";
 import type { DatasetFormat } from "../format.js";

@@ -19,8 +19,8 @@
  */
 import { createHash } from "node:crypto";
 import type { Document } from "@hybrid-search/target-contract/types";
-import { show } from "../../fixtures/errors.js";
-import { displayPath } from "../../fixtures/paths.js";
+import { show } from "../../fixture-files/errors.js";
+import { displayPath } from "../../fixture-files/paths.js";
 import type { AnswerCase, RetrievalCase, UnmappedField } from "../model.js";
 import { checkSchema, fail, named, readJsonlFile } from "../read.js";
 import type { DatasetFormat } from "../format.js";

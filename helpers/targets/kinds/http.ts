@@ -13,17 +13,12 @@
  *                                       EVAL_TARGET_SEED_TIMEOUT_MS (600000) bounds the PUT and DELETE
  */
 import { ConfigError } from "@hybrid-search/eval-gate";
-import { CONTRACT_MODES, type Mode } from "@hybrid-search/target-contract";
+import type { Mode } from "@hybrid-search/target-contract";
 import { type LoadedAdapter, loadAdapter } from "../adapter-file.js";
-import { adapterRequest, adapterSeedRequests } from "../adapter-request.js";
-import { openAdapterTarget } from "../adapter-target.js";
-import { HttpClient, type HttpRequest, type HttpTargetConfig } from "../http-client.js";
-import { openHttpTarget } from "../http-target.js";
+import type { HttpClient, HttpRequest, HttpTargetConfig } from "../http-client.js";
 import type { TargetKind } from "../kind.js";
-import { observedFingerprint } from "../observe.js";
-import { datasetDocuments } from "../seed.js";
 import { positiveInt, seedConfig, targetName, URL_FORM } from "../settings.js";
-import { bodyShown, gradingLine, remoteVariants, SEARCH_OPTIONS } from "./shared.js";
+import { bodyShown, CONTRACT_MODES, gradingLine, remoteVariants, SEARCH_OPTIONS } from "./shared.js";
 
 export interface HttpConfig {
   http: HttpTargetConfig;
@@ -87,6 +82,12 @@ export const http: TargetKind<HttpConfig> = {
   },
   givenName: (config) => config.http.name ?? null,
   async open(config, { dataset }) {
+    // Loaded when a run opens one: the default run (the in-process engine) never needs them.
+    const [{ openAdapterTarget }, { openHttpTarget }, { observedFingerprint }] = await Promise.all([
+      import("../adapter-target.js"),
+      import("../http-target.js"),
+      import("../observe.js"),
+    ]);
     const target = config.adapter ? await openAdapterTarget(config.http, config.adapter, label) : await openHttpTarget(config.http, label);
     return {
       target,
@@ -99,7 +100,15 @@ export const http: TargetKind<HttpConfig> = {
   floorsKey: label,
   // The origin only: a path or a query could carry a secret.
   location: (config) => new URL(config.http.url).origin,
-  explain: async (config, context) => (config.adapter ? explainAdapter(config, context) : explainContract(config, context)),
+  async explain(config, context) {
+    const [{ HttpClient }, { adapterRequest, adapterSeedRequests }, { datasetDocuments }] = await Promise.all([
+      import("../http-client.js"),
+      import("../adapter-request.js"),
+      import("../seed.js"),
+    ]);
+    const tools = { HttpClient, adapterRequest, adapterSeedRequests, datasetDocuments };
+    return config.adapter ? explainAdapter(config, context, tools) : explainContract(config, context, tools);
+  },
   answerSuites: remoteVariants,
   agentSuites: remoteVariants,
   modelsLine: gradingLine,
@@ -119,6 +128,14 @@ function shown(client: HttpClient, url: string, request: HttpRequest): string[] 
 
 type Explain = Parameters<TargetKind<HttpConfig>["explain"]>[1];
 
+/** What explaining needs, loaded when a run explains its target. */
+interface ExplainTools {
+  HttpClient: typeof HttpClient;
+  adapterRequest: typeof import("../adapter-request.js").adapterRequest;
+  adapterSeedRequests: typeof import("../adapter-request.js").adapterSeedRequests;
+  datasetDocuments: typeof import("../seed.js").datasetDocuments;
+}
+
 const searchFor = (query: Explain["query"], mode: Mode) => ({
   query: query?.query ?? "",
   mode,
@@ -129,7 +146,8 @@ const askFor = (question: Explain["question"]) => ({ question: question?.questio
 const queryLine = (query: Explain["query"]) =>
   query ? `query ${query.id} ${JSON.stringify(query.query)}` : "no query (the dataset has none)";
 
-function explainContract({ http: config }: HttpConfig, { dataset, query, question }: Explain): string[] {
+function explainContract({ http: config }: HttpConfig, { dataset, query, question }: Explain, tools: ExplainTools): string[] {
+  const { HttpClient, datasetDocuments } = tools;
   const client = new HttpClient(config);
   const show = (request: HttpRequest) => shown(client, config.url, request);
   const scope = config.seed ? { collection: config.seed.collection } : {};
@@ -155,7 +173,12 @@ function explainContract({ http: config }: HttpConfig, { dataset, query, questio
   return lines;
 }
 
-function explainAdapter({ http: config, adapter: loaded }: HttpConfig, { dataset, query, question }: Explain): string[] {
+function explainAdapter(
+  { http: config, adapter: loaded }: HttpConfig,
+  { dataset, query, question }: Explain,
+  tools: ExplainTools,
+): string[] {
+  const { HttpClient, adapterRequest, adapterSeedRequests, datasetDocuments } = tools;
   const { adapter } = loaded!;
   const client = new HttpClient(config, Object.values(loaded!.env));
   const show = (request: HttpRequest) => shown(client, config.url, request);

@@ -5,19 +5,16 @@
  * and EVAL_TARGET_KEEP_SEED as for a service; a module that takes documents is handed the dataset's
  * corpus in every process of the run that calls it (its state lives where it was loaded).
  */
-import { CONTRACT_MODES } from "@hybrid-search/target-contract";
 import type { TargetKind } from "../kind.js";
-import {
-  DEFAULT_MODULE_COLLECTION,
-  loadTargetDefinition,
-  type ModuleTargetConfig,
-  moduleTargetConfig,
-  openModuleTarget,
-} from "../module-target.js";
-import { observedFingerprint } from "../observe.js";
-import { datasetDocuments } from "../seed.js";
+import { type ModuleTargetConfig, moduleTargetConfig } from "../module-config.js";
 import { URL_FORM } from "../settings.js";
-import { bodyShown, gradingLine, remoteVariants, SEARCH_OPTIONS } from "./shared.js";
+import { bodyShown, CONTRACT_MODES, gradingLine, remoteVariants, SEARCH_OPTIONS } from "./shared.js";
+
+/** The collection a module with `documents` is handed the corpus in when EVAL_TARGET_SEED names none. */
+export const DEFAULT_MODULE_COLLECTION = "eval";
+
+/** What opening and explaining a module needs, loaded when a run measures one (jiti, the engine for its imports). */
+const loadModules = () => Promise.all([import("../module-target.js"), import("../observe.js"), import("../seed.js")]);
 
 const label = (name: string) => `module:${name}`;
 
@@ -46,6 +43,7 @@ export const module: TargetKind<ModuleTargetConfig> = {
   fromEnv: (env) => moduleTargetConfig(env.EVAL_TARGET!.trim(), env),
   givenName: (config) => config.name ?? null,
   async open(config, { dataset }) {
+    const [{ openModuleTarget }, { observedFingerprint }] = await loadModules();
     const target = await openModuleTarget(config, label);
     const seed = target.definition.documents
       ? (config.seed ?? { collection: DEFAULT_MODULE_COLLECTION, keep: false, timeoutMs: 600_000 })
@@ -56,6 +54,7 @@ export const module: TargetKind<ModuleTargetConfig> = {
   floorsKey: label,
   location: (config) => config.given,
   async explain(config, { dataset, query, question }) {
+    const [{ loadTargetDefinition }, , { datasetDocuments }] = await loadModules();
     const definition = await loadTargetDefinition(config);
     const name = config.name ?? definition.name;
     const seeded = definition.documents ? (config.seed?.collection ?? DEFAULT_MODULE_COLLECTION) : undefined;

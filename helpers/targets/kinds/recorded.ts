@@ -5,12 +5,9 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CONTRACT_MODES } from "@hybrid-search/target-contract";
 import type { TargetKind } from "../kind.js";
-import { observedFingerprint } from "../observe.js";
-import { ANSWERS_FILE, openRecordedTarget, RUN_FILE } from "../recorded-target.js";
 import { targetName } from "../settings.js";
-import { gradingLine, remoteVariants } from "./shared.js";
+import { CONTRACT_MODES, gradingLine, remoteVariants } from "./shared.js";
 
 export interface RecordedConfig {
   folder: string;
@@ -49,6 +46,7 @@ export const recorded: TargetKind<RecordedConfig> = {
   },
   givenName: (config) => config.name ?? null,
   async open(config, { dataset }) {
+    const [{ openRecordedTarget }, { observedFingerprint }] = await Promise.all([import("../recorded-target.js"), import("../observe.js")]);
     const target = openRecordedTarget(config.folder, new Set(dataset.cases.map((c) => c.id)), config.name, label);
     return { target, fingerprint: observedFingerprint({ corpusHash: runFolderHash(target.folder) }, dataset), seed: null };
   },
@@ -59,11 +57,11 @@ export const recorded: TargetKind<RecordedConfig> = {
     const queryLine = query ? `query ${query.id} ${JSON.stringify(query.query)}` : "no query (the dataset has none)";
     const lines = [
       `target: ${label(config.name ?? config.folder)}: recorded runs in ${config.folder}, read, never called`,
-      `  ranking, for ${queryLine}: the lines of ${query?.id ?? "its id"} in ${CONTRACT_MODES.map(RUN_FILE).join(", ")}`,
+      `  ranking, for ${queryLine}: the lines of ${query?.id ?? "its id"} in ${CONTRACT_MODES.map((mode) => `${mode}.run`).join(", ")}`,
     ];
     if (question)
       lines.push(
-        `  answering, for question ${question.id} ${JSON.stringify(question.question)}: the line with "id": ${JSON.stringify(question.id)} in ${ANSWERS_FILE}`,
+        `  answering, for question ${question.id} ${JSON.stringify(question.question)}: the line with "id": ${JSON.stringify(question.id)} in answers.jsonl`,
       );
     return lines;
   },

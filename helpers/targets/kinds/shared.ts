@@ -1,5 +1,6 @@
 /** What the kinds of target other than the in-process engine share: how their suites are named, the run's grading line, how a request is shown. */
 import type { Preset } from "@hybrid-search/target-contract/types";
+export { CONTRACT_MODES } from "@hybrid-search/target-contract/messages";
 import type { EvalModels } from "../../models.js";
 import type { Variant } from "../kind.js";
 

@@ -6,7 +6,7 @@ import { checkBaseline, emptyBaseline, loadBaseline, readBaseline, writeBaseline
 import { BASELINE_SCHEMA_PATH, baselineCheckSource } from "./baseline-schema.js";
 import { REPORT_SCHEMA_PATH, VALIDATORS_DIR } from "./report-schema.js";
 import { validatorFile } from "./standalone-validators.js";
-import { changeContext, sliceOf } from "./gate-test-data.js";
+import { changeContext, sliceOf } from "./test-data/gate.js";
 import { ratchet } from "./ratchet.js";
 
 const dir = mkdtempSync(join(tmpdir(), "baseline-test-"));

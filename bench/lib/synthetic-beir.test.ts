@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { judgedCases, loadDataset } from "./dataset.js";
+import { judgedCases, loadDataset } from "../../helpers/dataset.js";
 import { generateAnswerCases, generateBeir, writeAnswerCases, writeBeir } from "./synthetic-beir.js";
 
 const dirs: string[] = [];

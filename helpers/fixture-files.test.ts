@@ -24,7 +24,7 @@ import {
   type TranslationGroup,
   translationsByDoc,
   validateExpansion,
-} from "./fixtures.js";
+} from "./fixture-files.js";
 
 const LANGUAGES = ["en", "de", "fr", "it"] as const;
 const CORPUS_DIR = join(FIXTURES_DIR, "corpus");

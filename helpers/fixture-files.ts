@@ -17,16 +17,16 @@
  * lint of each fixture kind (queries.ts, ask-cases.ts, turn-cases.ts, translations.ts,
  * lexical-lane.ts, cjk-lane.ts, temporal-lane.ts, with checks.ts and leaks.ts shared).
  */
-export { formatValidationErrors } from "./fixtures/ajv-messages.js";
-export { lintAskCases, loadAskCases } from "./fixtures/ask-cases.js";
-export { lintCjkQueries, loadCjkQueries } from "./fixtures/cjk-lane.js";
-export { docLanguage, listCorpusDocs, readCorpusDoc } from "./fixtures/corpus.js";
-export { FixtureError, type FixtureIssue, formatFixtureError, isFixtureError } from "./fixtures/errors.js";
-export { isExpansion, loadExpansionSchema, validateExpansion } from "./fixtures/expansion.js";
-export { findJsonSyntaxError } from "./fixtures/json-syntax.js";
-export { containsIdentifier, leakTokens, pathLeaks } from "./fixtures/leaks.js";
-export { lexicalCollectionDocs, loadLexicalCases } from "./fixtures/lexical-lane.js";
-export { type FixtureSpec, type LintContext, loadFixture } from "./fixtures/loader.js";
+export { formatValidationErrors } from "./fixture-files/ajv-messages.js";
+export { lintAskCases, loadAskCases } from "./fixture-files/ask-cases.js";
+export { lintCjkQueries, loadCjkQueries } from "./fixture-files/cjk-lane.js";
+export { docLanguage, listCorpusDocs, readCorpusDoc } from "./fixture-files/corpus.js";
+export { FixtureError, type FixtureIssue, formatFixtureError, isFixtureError } from "./fixture-files/errors.js";
+export { isExpansion, loadExpansionSchema, validateExpansion } from "./fixture-files/expansion.js";
+export { findJsonSyntaxError } from "./fixture-files/json-syntax.js";
+export { containsIdentifier, leakTokens, pathLeaks } from "./fixture-files/leaks.js";
+export { lexicalCollectionDocs, loadLexicalCases } from "./fixture-files/lexical-lane.js";
+export { type FixtureSpec, type LintContext, loadFixture } from "./fixture-files/loader.js";
 export {
   CJK_DIR,
   displayPath,
@@ -35,12 +35,12 @@ export {
   LEXICAL_DIR,
   REPO_ROOT,
   TEMPORAL_DIR,
-} from "./fixtures/paths.js";
-export { lintQueries, loadQueries } from "./fixtures/queries.js";
-export { lintRefusalMarkers, loadRefusalMarkers } from "./fixtures/refusal-markers.js";
-export { lintTemporalCases, loadTemporalCases, readTemporalCorpus } from "./fixtures/temporal-lane.js";
-export { fixtureTranslationMap, lintTranslations, loadTranslations, translationsByDoc } from "./fixtures/translations.js";
-export { lintTurnCases, loadTurnCases, type TurnCasesFile } from "./fixtures/turn-cases.js";
+} from "./fixture-files/paths.js";
+export { lintQueries, loadQueries } from "./fixture-files/queries.js";
+export { lintRefusalMarkers, loadRefusalMarkers } from "./fixture-files/refusal-markers.js";
+export { lintTemporalCases, loadTemporalCases, readTemporalCorpus } from "./fixture-files/temporal-lane.js";
+export { fixtureTranslationMap, lintTranslations, loadTranslations, translationsByDoc } from "./fixture-files/translations.js";
+export { lintTurnCases, loadTurnCases, type TurnCasesFile } from "./fixture-files/turn-cases.js";
 export {
   ASK_CATEGORIES,
   type AskCase,
@@ -71,4 +71,4 @@ export {
   type TemporalCase,
   type TemporalChange,
   type TranslationGroup,
-} from "./fixtures/types.js";
+} from "./fixture-files/types.js";

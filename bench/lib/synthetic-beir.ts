@@ -17,7 +17,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildVocabulary, pick, randInt, type Rng, seededRandom, type Vocabulary } from "@hybrid-search/engine/synthetic-corpus";
-import { UsageError } from "./cli-args.js";
+import { UsageError } from "../../bin/lib/cli-args.js";
 
 type Language = Vocabulary["languages"][number];
 

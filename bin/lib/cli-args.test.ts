@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { argumentsOrExit, parseCommandLine, positiveInteger, UsageError } from "./cli-args.js";
-import { REPO_ROOT } from "./fixtures.js";
+import { REPO_ROOT } from "../../helpers/fixture-files.js";
 
 const USAGE = "Usage: pnpm x [--runs N]";
 const OPTIONS = { runs: { type: "string" }, json: { type: "boolean" } } as const;

@@ -3,12 +3,12 @@
  * file itself, so importing it registers no tests twice.
  */
 import type { MockLanguageModelV3 } from "ai/test";
-import type { ObservedAnswer, ObservedSource } from "./observed.js";
+import type { ObservedAnswer, ObservedSource } from "../observed.js";
 import { EXTRACTIVE_ANSWERER } from "@hybrid-search/engine/models";
 import { scriptedModel } from "@hybrid-search/engine/testing";
-import type { AskCase } from "./ask-case.js";
-import { GRADERS, type Grade, type GraderId } from "./answer/index.js";
-import { citationRefs } from "./text/citations.js";
+import type { AskCase } from "../ask-case.js";
+import { GRADERS, type Grade, type GraderId } from "../answer/index.js";
+import { citationRefs } from "../text/citations.js";
 
 export function askCase(over: Partial<AskCase> = {}): AskCase {
   return { id: "t-001", question: "How many recovery codes do I get?", language: "en", category: "answerable", note: "test", ...over };

@@ -7,7 +7,7 @@
  */
 import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
-import { removeOnExit } from "./setup-db.js";
+import { removeOnExit } from "../../helpers/setup-db.js";
 
 /**
  * The longest socket path used as is. A Unix socket's path must fit `sun_path`: 108 bytes on

@@ -3,13 +3,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Evalite } from "evalite";
-import type { SliceAggregate } from "./aggregate.js";
-import type { EvaliteVerdict } from "./analysis.js";
-import { emptyBaseline, type Baseline } from "./baseline.js";
-import { type GateOptions, judgeRun, type RecordedRun } from "./judge-run.js";
-import type { PassMarks } from "./pass-marks.js";
-import type { Report } from "./report.js";
-import type { RunInfo, SkippedEval } from "./run-info.js";
+import type { SliceAggregate } from "../aggregate.js";
+import type { EvaliteVerdict } from "../analysis.js";
+import { emptyBaseline, type Baseline } from "../baseline.js";
+import { type GateOptions, judgeRun, type RecordedRun } from "../judge-run.js";
+import type { PassMarks } from "../pass-marks.js";
+import type { Report } from "../report.js";
+import type { RunInfo, SkippedEval } from "../run-info.js";
 
 export interface RowSpec {
   id: string;

@@ -4,7 +4,7 @@
  * importing it registers no tests twice.
  */
 import type { TurnResponse, TurnStep, TurnToolCall } from "@hybrid-search/target-contract/turn";
-import type { TurnCase } from "./turn-case.js";
+import type { TurnCase } from "../agent/turn-case.js";
 
 export const PLANS = "en/billing/plans-and-pricing.md";
 export const TWO_FACTOR = "en/security/two-factor-authentication.md";
