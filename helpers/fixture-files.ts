@@ -11,7 +11,7 @@
  * a temp folder. These are the demo corpus's rules; a user's own dataset, in this format or
  * another, loads through helpers/datasets/ (`EVAL_DATASET`), with its own schemas and lint.
  *
- * This file is the public face; each concern lives in helpers/fixtures/: the records (types.ts),
+ * This file is the public face; each concern lives in helpers/fixture-files/: the records (types.ts),
  * where they live (paths.ts), the error and its message format (errors.ts), AJV's errors in plain
  * words (ajv-messages.ts), invalid JSON (json-syntax.ts), loading (loader.ts, corpus.ts), and the
  * lint of each fixture kind (queries.ts, ask-cases.ts, turn-cases.ts, translations.ts,

@@ -41,10 +41,10 @@ describe("which eval files a fixture feeds (watch mode)", () => {
     expect(datasetFiles).toContain("evals/search.eval.ts");
   });
 
-  it("matches files under <root>/fixtures only, not helpers/fixtures", () => {
+  it("matches files under <root>/fixtures only, not helpers/fixture-files", () => {
     const trigger = fixtureWatchTrigger(REPO_ROOT);
     const match = `${REPO_ROOT}/fixtures/cjk/queries.json`.match(trigger.pattern);
     expect(match && trigger.testsToRun(match.input!, match)).toEqual(["evals/cjk.eval.ts"]);
-    expect(`${REPO_ROOT}/helpers/fixtures/ajv-messages.ts`).not.toMatch(trigger.pattern);
+    expect(`${REPO_ROOT}/helpers/fixture-files/ajv-messages.ts`).not.toMatch(trigger.pattern);
   });
 });

@@ -16,7 +16,7 @@ const dir = await vi.hoisted(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-vi.mock("../helpers/fixtures/refusal-markers.js", async (importOriginal) => {
+vi.mock("../helpers/fixture-files/refusal-markers.js", async (importOriginal) => {
   const original = await importOriginal<typeof import("../helpers/fixture-files/refusal-markers.js")>();
   return { ...original, loadRefusalMarkers: () => original.loadRefusalMarkers({ dir }) };
 });

@@ -111,9 +111,7 @@ export function parseDocumentFile(id: string, raw: string, where: string): Docum
   const language = (metaText(meta, "lang", where) ?? metaText(meta, "language", where))?.toLowerCase() ?? languageOfPath(id);
   const validFrom = metaText(meta, "validfrom", where);
   const validUntil = metaText(meta, "validuntil", where);
-  const supersedes = meta.get("supersedes");
-  if (supersedes !== undefined && supersedes !== null && !(Array.isArray(supersedes) && supersedes.every((s) => typeof s === "string")))
-    problem(where, 'front matter "supersedes" must be a list of document ids');
+  const supersedes = idList(meta.get("supersedes"), where, 'front matter "supersedes"');
   return {
     id,
     title,
@@ -122,8 +120,16 @@ export function parseDocumentFile(id: string, raw: string, where: string): Docum
     format: markdown ? "markdown" : "text",
     ...(validFrom ? { validFrom } : {}),
     ...(validUntil ? { validUntil } : {}),
-    ...(Array.isArray(supersedes) && supersedes.length > 0 ? { supersedes: supersedes as string[] } : {}),
+    ...(supersedes.length > 0 ? { supersedes } : {}),
   };
+}
+
+/** A `supersedes` value: a document id, or a list of them (absent: none). */
+function idList(value: unknown, where: string, field: string): string[] {
+  if (value === undefined || value === null) return [];
+  if (typeof value === "string" && value.trim() !== "") return [value.trim()];
+  if (Array.isArray(value) && value.every((id) => typeof id === "string" && id.trim() !== "")) return value.map((id: string) => id.trim());
+  return problem(where, `${field} must be a document id or a list of them`);
 }
 
 function firstHeading(body: string): string | undefined {
@@ -221,9 +227,7 @@ export function readCorpusJsonl(file: string): Document[] {
     const language = (field("language") ?? field("lang"))?.toLowerCase();
     const validFrom = field("validFrom");
     const validUntil = field("validUntil");
-    const supersedes = record.supersedes;
-    if (supersedes !== undefined && !(Array.isArray(supersedes) && supersedes.every((s) => typeof s === "string")))
-      problem(where, '"supersedes" must be a list of document ids');
+    const supersedes = idList(record.supersedes, where, '"supersedes"');
     documents.push({
       id,
       title: field("title") ?? "",
@@ -232,7 +236,7 @@ export function readCorpusJsonl(file: string): Document[] {
       format: "text",
       ...(validFrom ? { validFrom } : {}),
       ...(validUntil ? { validUntil } : {}),
-      ...(Array.isArray(supersedes) && supersedes.length > 0 ? { supersedes: supersedes as string[] } : {}),
+      ...(supersedes.length > 0 ? { supersedes } : {}),
     });
   });
   if (documents.length === 0) problem(shown, "the file holds no records");

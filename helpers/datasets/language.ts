@@ -9,8 +9,8 @@
  * n-gram statistics of 60 languages, ISO 639-1 codes), with its smallest database (`eld/extrasmall`):
  * maintained, offline, accurate on documents (every document of the fixtures', the CJK and the
  * temporal corpora: 119 of 119, docs/evals.md) and loaded only when a document needs it, which
- * takes about a second. A text it cannot tell reliably stays unknown ("unknown" in the matrix),
- * never a guess.
+ * takes about a second. A text it cannot tell (no language, or neither ELD's reliability test nor
+ * a clear lead over the next language) stays unknown ("unknown" in the matrix), never a guess.
  */
 import { corpusDocuments } from "./documents.js";
 import type { Dataset } from "./model.js";
@@ -24,7 +24,11 @@ let identifier: Promise<Identify> | undefined;
 export function languageIdentifier(): Promise<Identify> {
   identifier ??= import("eld/extrasmall").then(({ eld }) => (text: string) => {
     const result = eld.detect(text);
-    return result.language !== "" && result.isReliable() ? result.language : undefined;
+    if (result.language === "") return undefined;
+    // ELD's own reliability test, or a clear lead: its best language scoring at least twice the
+    // next (a short document of a script few languages share can fail the first and pass the second).
+    const [best = 0, next = 0] = Object.values(result.getScores()).sort((a, b) => b - a);
+    return result.isReliable() || best >= 2 * next ? result.language : undefined;
   });
   return identifier;
 }

@@ -6,7 +6,7 @@
  * overlap. Messages name the source file, the record and the source field (`RecordOrigin`), so a
  * golden Q&A set's `expectedDocumentTitle` is named as such, not as the model's `mustCite`.
  *
- * The demo corpus (`fixtures/`) is checked by its own loaders (helpers/fixtures/), which add the
+ * The demo corpus (`fixtures/`) is checked by its own loaders (helpers/fixture-files/), which add the
  * demo's rules: path-shaped ids, languages, categories and notes on every record.
  */
 import type { FixtureIssue } from "../fixture-files/errors.js";

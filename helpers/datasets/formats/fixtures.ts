@@ -10,7 +10,7 @@
  * At least one of queries.json and ask-cases.json. A user's dataset is checked against the
  * `dataset-*.schema.json` schemas, where language, category, note and relevantDocs are optional and
  * ids and document ids are any text; the project's own `fixtures/` keeps the demo corpus's stricter
- * schemas and lint (helpers/fixtures/), through `readDemoFixtures`.
+ * schemas and lint (helpers/fixture-files/), through `readDemoFixtures`.
  */
 import { join } from "node:path";
 import { docLanguage, listCorpusDocs, loadAskCases, loadQueries, loadTranslations, readCorpusDoc } from "../../fixture-files.js";
