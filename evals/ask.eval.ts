@@ -10,6 +10,7 @@ import type { Preset } from "@hybrid-search/engine";
 import { answerAhead } from "../helpers/answer-ahead.js";
 import { type AnswerRecord, askCase, presetComparison, presetMeans, presetValuesLine } from "../helpers/ask-task.js";
 import { answersReason, defineOn } from "../helpers/datasets/needs.js";
+import { allDraftsReason, reviewedOnly } from "../helpers/dataset.js";
 import { evalDataset } from "../helpers/eval-index.js";
 import { logSummary } from "../helpers/summary-line.js";
 import { providedTarget } from "../helpers/targets/eval-target.js";
@@ -135,6 +136,11 @@ define(casesFor("topic-coverage", cases), "has expectedTopics")("Answers: topics
 // (offline every preset is the extractive answerer; another target's presets are its own business).
 const verdictOptions = { ...citationPolicy, ...judged("preset-order-topics") };
 const defineOrder = inProcess && !offline ? defineOn({ ask: true }, answersReason(dataset, cases)) : evalite.skip;
+// The mean is over reviewed questions only: a draft is measured per question, and in no mean.
+const defineOrderOverAll =
+  inProcess && !offline
+    ? defineOn({ ask: true }, answersReason(dataset, cases) ?? allDraftsReason(cases, "answer case", dataset.name))
+    : evalite.skip;
 
 defineOrder("Preset order per question", {
   data: rows(cases),
@@ -146,10 +152,10 @@ defineOrder("Preset order per question", {
   ],
 });
 
-defineOrder("Preset order over all questions", {
+defineOrderOverAll("Preset order over all questions", {
   data: [{ input: "all questions" }],
   task: async () => {
-    const means = await presetMeans(cases, verdictOptions);
+    const means = await presetMeans(reviewedOnly(cases), verdictOptions);
     logSummary(
       "Preset order over all questions",
       means.failed > 0

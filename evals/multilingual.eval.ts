@@ -1,6 +1,7 @@
 // Cross-language retrieval: queries whose relevant documents are (also or only) in another
 // language, at the balanced tier; plus the query-language × document-language recall matrix.
 import { crossLanguageCases, crossLanguageReason, defineOn, documentLanguage } from "../helpers/datasets/needs.js";
+import { allDraftsReason, reviewedOnly } from "../helpers/dataset.js";
 import { evalDataset, evalTarget, knownDocIds } from "../helpers/eval-index.js";
 import { logSummary } from "../helpers/summary-line.js";
 import { rankAhead } from "../helpers/rank-ahead.js";
@@ -22,12 +23,18 @@ define("Cross-language recall", {
   columns: retrievalColumns,
 });
 
-define("Cross-language recall matrix", {
+// The matrix is over reviewed queries only: a draft is measured per query above, and in no matrix.
+const defineMatrix = defineOn(
+  { modes: ["balanced"] },
+  crossLanguageReason(evalDataset()) ?? allDraftsReason(crossLanguage(), "cross-language query", evalDataset().name),
+);
+
+defineMatrix("Cross-language recall matrix", {
   data: [{ input: "query language × document language, Recall@5" }],
   task: async () => {
     const measured = await evalTarget();
     const rows = await Promise.all(
-      crossLanguage().map(async (c) => {
+      reviewedOnly(crossLanguage()).map(async (c) => {
         // The recall eval's own ranking of the case (computed once per run).
         const { results } = await rank(measured, "balanced", c, retrievalOptions(c));
         return { queryLanguage: c.language!, ranking: results.map((r) => r.docId), judgments: c.judgments };

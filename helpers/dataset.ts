@@ -7,6 +7,16 @@
  */
 export { datasetDetection, datasetSplit, loadDataset } from "./datasets/load.js";
 export {
+  allDraftsReason,
+  DRAFT,
+  type DraftFields,
+  isDraft,
+  isoDate,
+  type Provenance,
+  type Reviewed,
+  reviewedOnly,
+} from "./datasets/drafts.js";
+export {
   type AnswerCase,
   type CorpusSource,
   type Dataset,

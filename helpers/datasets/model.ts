@@ -13,6 +13,7 @@
 import type { DocumentInput } from "@hybrid-search/engine";
 import type { RefusalMarkers } from "../../scorers/refusal.js";
 import type { AskCase } from "../fixtures/types.js";
+import type { DraftFields } from "./drafts.js";
 
 /** The formats a dataset is read from (docs/evals.md, "Datasets": one table per format). */
 export const DATASET_FORMATS = ["fixtures", "beir", "golden-qa", "bundle", "fixtures-layout", "qa-jsonl"] as const;
@@ -28,7 +29,8 @@ export const FORMAT_TITLES: Record<DatasetFormat, string> = {
   "qa-jsonl": "question/reference JSONL",
 };
 
-export interface RetrievalCase {
+/** A judged query; a drafted one carries `status: "draft"` and its provenance (drafts.ts). */
+export interface RetrievalCase extends DraftFields {
   id: string;
   query: string;
   /** Query language, when the dataset says. */
@@ -44,8 +46,8 @@ export interface RetrievalCase {
   note?: string;
 }
 
-/** An answer case: the suite's ask-case fields (scorers/ask-case.ts). */
-export type AnswerCase = AskCase;
+/** An answer case: the suite's ask-case fields (scorers/ask-case.ts); a drafted one carries `status: "draft"` and its provenance (drafts.ts). */
+export type AnswerCase = AskCase & DraftFields;
 
 export interface TranslationGroup {
   id: string;
@@ -133,5 +135,7 @@ export function casesFromAnswers(askCases: readonly AnswerCase[]): RetrievalCase
       ...(c.language ? { language: c.language } : {}),
       ...(c.category ? { category: c.category } : {}),
       judgments: Object.fromEntries((c.mustCite ?? []).map((doc) => [doc, 1])),
+      // The query of a drafted question is as unreviewed as the question.
+      ...(c.status ? { status: c.status } : {}),
     }));
 }

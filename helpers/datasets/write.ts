@@ -19,6 +19,7 @@ import type { DocumentInput } from "@hybrid-search/engine";
 import { detectLanguage } from "@hybrid-search/engine/analysis";
 import { readCorpusJsonl } from "@hybrid-search/engine/formats";
 import { FIXTURES_DIR } from "../fixtures/paths.js";
+import type { DraftFields } from "./drafts.js";
 import type { AnswerCase, Dataset, RetrievalCase } from "./model.js";
 
 /** The schemas a written folder's files name in `$schema` (copied from fixtures/schemas/dataset-*.schema.json). */
@@ -65,7 +66,20 @@ function ordered<T extends object>(record: T, keys: ReadonlyArray<keyof T>): Par
   return out;
 }
 
-const QUERY_KEYS = ["id", "query", "language", "category", "identifier", "judgments", "relevantDocs", "note"] as const;
+// A drafted case's status, provenance and review come last, and are kept: an imported draft stays a draft.
+const QUERY_KEYS = [
+  "id",
+  "query",
+  "language",
+  "category",
+  "identifier",
+  "judgments",
+  "relevantDocs",
+  "note",
+  "status",
+  "provenance",
+  "reviewed",
+] as const;
 const CASE_KEYS: ReadonlyArray<keyof AnswerCase> = [
   "id",
   "question",
@@ -78,7 +92,23 @@ const CASE_KEYS: ReadonlyArray<keyof AnswerCase> = [
   "expectedRefusal",
   "referenceAnswer",
   "note",
+  "status",
+  "provenance",
+  "reviewed",
 ];
+
+/** A drafted case's provenance with its documents renamed as the corpus was (nothing when it has none). */
+function renamedProvenance(c: DraftFields, rename: (id: string) => string): Pick<DraftFields, "provenance"> {
+  const p = c.provenance;
+  if (!p) return {};
+  return {
+    provenance: {
+      ...p,
+      ...(p.docId !== undefined ? { docId: rename(p.docId) } : {}),
+      ...(p.also ? { also: p.also.map((a) => ({ ...a, docId: rename(a.docId) })) } : {}),
+    },
+  };
+}
 
 /** Writes `dataset` into `folder` (which must not exist or be empty; the caller checks). */
 export function writeFixtureFormat(dataset: Dataset, folder: string): Written {
@@ -135,7 +165,12 @@ export function writeFixtureFormat(dataset: Dataset, folder: string): Written {
         const relevantDocs = Object.entries(judgments)
           .filter(([, grade]) => grade >= 1)
           .map(([doc]) => doc);
-        return ordered({ ...c, collection: undefined, judgments, relevantDocs } as RetrievalCase & { relevantDocs: string[] }, QUERY_KEYS);
+        return ordered(
+          { ...c, collection: undefined, judgments, relevantDocs, ...renamedProvenance(c, rename) } as RetrievalCase & {
+            relevantDocs: string[];
+          },
+          QUERY_KEYS,
+        );
       }),
     });
   if (dataset.askCases.length > 0)
@@ -150,7 +185,9 @@ export function writeFixtureFormat(dataset: Dataset, folder: string): Written {
             ]),
           }
         : {}),
-      cases: dataset.askCases.map((c) => ordered({ ...c, ...(c.mustCite ? { mustCite: c.mustCite.map(rename) } : {}) }, CASE_KEYS)),
+      cases: dataset.askCases.map((c) =>
+        ordered({ ...c, ...(c.mustCite ? { mustCite: c.mustCite.map(rename) } : {}), ...renamedProvenance(c, rename) }, CASE_KEYS),
+      ),
     });
   if (dataset.translations.length > 0)
     write("translations.json", {
