@@ -1,0 +1,15 @@
+import { readContractDocuments } from "@hybrid-search/engine/serve/documents";
+import { answerDrafts, queryDrafts, corpusWords, documentStructure, headingCounts } from "./helpers/drafting/rules.ts";
+const src = process.argv[2];
+const d = readContractDocuments(src).documents.map(x=>({id:x.id,title:x.title??null,text:x.text,language:(x.language??"en") as string}));
+const words = corpusWords(d);
+const st = d.map(x=>documentStructure(x.text,x.title));
+const hc = headingCounts(st);
+const counts: Record<string,number> = {};
+const t0=performance.now();
+const all = d.flatMap((x,i)=>[...answerDrafts(x,st[i]!,words), ...queryDrafts(x,i,st[i]!,words,hc) as any[]]);
+console.log("ms", performance.now()-t0);
+for (const a of all) counts[a.rule]=(counts[a.rule]??0)+1;
+console.log(counts);
+const show = process.argv[3] ?? "";
+for (const a of all.filter(a=>!show || a.rule===show).slice(0, Number(process.argv[4]??40))) console.log(a.rule, a.docId, "|", a.question ?? a.query, "=>", a.expected ?? "");

@@ -1,0 +1,12 @@
+import { readContractDocuments } from "@hybrid-search/engine/serve/documents";
+import { detectLanguage } from "@hybrid-search/engine/analysis";
+import { draftCases, countLines } from "./helpers/drafting/draft.ts";
+const src = process.argv[2]; const n = Number(process.argv[3]);
+const docs = readContractDocuments(src).documents.map(x=>({id:x.id,title:x.title??null,text:x.text,language:(x.language ?? detectLanguage(`${x.title}\n${x.text}`) ?? undefined) as string|undefined}));
+const t0=performance.now();
+const r = await draftCases(docs, { n, languages: null, date: "2026-01-01", existingQuestions: [], existingIds: new Set() });
+console.log("ms", (performance.now()-t0).toFixed(0));
+console.log("available", countLines(r.report.available));
+console.log("drafted", countLines(r.report.drafted));
+console.log(JSON.stringify(r.report.dropped).slice(0,800), r.report.unphrased);
+for (const c of [...r.answerCases, ...r.retrievalCases].slice(0, Number(process.argv[4] ?? 0))) console.log(c.id, c.category, c.language, "|", (c as any).question ?? (c as any).query, "=>", (c as any).expectedSubstrings ?? (c as any).judgments);
