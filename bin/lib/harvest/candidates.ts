@@ -332,7 +332,8 @@ export function harvest(records: readonly FeedbackRecord[], context: HarvestCont
     const turnLanguage = language && TURN_LANGUAGES.has(language) ? language : undefined;
     if (expect.length === 0 || surface === undefined || turnLanguage === undefined) {
       out.incomplete.push({
-        id: nextId("harvest-t-"),
+        // A turn case's own id (t-NNN), so that it keeps it once a reviewer completes it.
+        id: nextId("t-"),
         kind: "turn",
         question: asked,
         ...(language ? { language } : {}),
