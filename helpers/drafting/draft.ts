@@ -246,9 +246,12 @@ export async function draftCases(documents: readonly SourceDocument[], options: 
   // The pick: one in ten off-corpus, then turns over category × language, documents in turn within each.
   const offCorpus = fresh.filter((c) => c.category === "off-corpus");
   const rest = fresh.filter((c) => c.category !== "off-corpus");
-  // About one in ten, never more: a corpus with few answerable drafts gives fewer drafts, not a set of refusals.
-  const offTaken = inTurns(groups(offCorpus), options.n >= 5 ? Math.max(1, Math.round(options.n / 10)) : 0);
-  const picked = [...offTaken, ...inTurns(groups(rest), options.n - offTaken.length)];
+  // About one in ten of what is drafted, never more: a corpus with few answerable drafts gives fewer
+  // drafts, not a set of refusals.
+  const offTarget = options.n >= 5 ? Math.max(1, Math.round(options.n / 10)) : 0;
+  const restTaken = inTurns(groups(rest), options.n - Math.min(offTarget, offCorpus.length));
+  const offTaken = inTurns(groups(offCorpus), Math.min(offTarget, Math.max(offTarget > 0 ? 1 : 0, Math.round(restTaken.length / 9))));
+  const picked = [...offTaken, ...restTaken];
 
   const answerCases: AnswerCase[] = [];
   const retrievalCases: RetrievalCase[] = [];

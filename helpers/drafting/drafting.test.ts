@@ -168,6 +168,10 @@ describe("drafting from the fixtures", () => {
   it("every drafted answer case of every rule: each expected fact in its quote, the quote in its document as written (100 %)", async () => {
     const all = await draftCases(documents, { ...OPTIONS, n: 100_000 });
     const answers = all.answerCases.filter((c) => !c.expectedRefusal);
+    // Off-corpus questions stay about one in ten of what is drafted, however many are asked for.
+    const offCorpus = all.answerCases.length - answers.length;
+    expect(offCorpus / (all.answerCases.length + all.retrievalCases.length)).toBeGreaterThan(0.08);
+    expect(offCorpus / (all.answerCases.length + all.retrievalCases.length)).toBeLessThan(0.12);
     expect(answers.length).toBeGreaterThan(150);
     expect(new Set(answers.map((c) => c.category))).toEqual(new Set(["definition", "number", "date", "identifier", "step"]));
     expect(new Set(answers.map((c) => c.language))).toEqual(new Set(["en", "de", "fr", "it"]));

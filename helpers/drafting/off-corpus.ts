@@ -305,14 +305,25 @@ function natures(names: string[]): Topic[] {
   return topics("nature", names);
 }
 
-/** Every question of the pool in `language`: each topic asked with each frame of its kind (frames first, so topics take turns). */
+const KINDS: readonly Kind[] = ["place", "dish", "animal", "sport", "instrument", "nature"];
+
+/**
+ * Every question of the pool in `language`: each topic asked with each frame of its kind, in an
+ * order that varies what is asked — frames first, kinds taking turns within a frame — and starts
+ * each language at another topic, so a few drafts in four languages are not one question four times.
+ */
 export function offCorpusPool(language: string): OffCorpusQuestion[] {
   const frames = FRAMES[language];
   const list = TOPICS[language];
   if (!frames || !list) return [];
+  const byKind = KINDS.map((kind) => list.filter((t) => t.kind === kind));
+  const turns: Topic[] = [];
+  for (let i = 0; turns.length < list.length; i++) for (const topics of byKind) if (i < topics.length) turns.push(topics[i]!);
+  const shift = (Object.keys(TOPICS).indexOf(language) * 7) % turns.length;
+  const rotated = [...turns.slice(shift), ...turns.slice(0, shift)];
   const out: OffCorpusQuestion[] = [];
   for (let f = 0; f < 3; f++)
-    for (const t of list) {
+    for (const t of rotated) {
       const frame = frames[t.kind][f];
       if (frame) out.push({ question: capitalized(frame(t.name)), topic: t.words });
     }
