@@ -10,12 +10,11 @@
  * Exit status: 0 written and checked; 2 bad arguments, a source the checks reject (one line naming
  * the file, the record and the field; nothing is written) or a target folder that is not empty.
  */
-import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
 import { type CommandIo, parseCommandLine, processIo, UsageError } from "./lib/cli-args.js";
 import { DatasetError, formatTitle, readDataset } from "../helpers/dataset.js";
 import { formatFixtureError, isFixtureError } from "../helpers/fixture-files.js";
 import { writeFixtureFormat } from "../helpers/datasets/write.js";
+import { newFolder, writeNewFolder } from "./lib/new-folder.js";
 
 const USAGE = "Usage: pnpm eval:import <file-or-folder> <new-folder> [--format <format>] [--split <split>]";
 
@@ -38,11 +37,7 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
     if (positionals.length !== 2)
       throw new UsageError(`a source and a new folder are needed, got ${positionals.length} argument(s); ${USAGE}`);
     const [source, target] = positionals as [string, string];
-    const folder = resolve(target);
-    if (existsSync(folder) && readdirSync(folder).length > 0)
-      throw new UsageError(
-        `${target} is not empty; eval:import writes only into a new or empty folder, so nothing of yours is overwritten`,
-      );
+    const folder = newFolder("eval:import", target);
     const env = {
       EVAL_DATASET: source,
       ...(values.format ? { EVAL_DATASET_FORMAT: values.format } : {}),
@@ -64,16 +59,7 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
     for (const line of notMapped) say(`eval:import: not mapped: ${line}`);
     for (const warning of dataset.warnings) say(`eval:import: WARNING: ${warning}`);
     // Written beside the target first, then moved into place: a failure leaves nothing half written.
-    const staging = join(dirname(folder), `.${basename(folder)}.importing-${process.pid}`);
-    rmSync(staging, { recursive: true, force: true });
-    let written: ReturnType<typeof writeFixtureFormat>;
-    try {
-      written = writeFixtureFormat(dataset, staging);
-      if (existsSync(folder)) rmSync(folder, { recursive: true });
-      renameSync(staging, folder);
-    } finally {
-      rmSync(staging, { recursive: true, force: true });
-    }
+    const written = writeNewFolder(folder, (staging) => writeFixtureFormat(dataset, staging));
     if (written.renamed.length > 0) {
       const shown = written.renamed.slice(0, 5).map(([from, to]) => `${JSON.stringify(from)} → ${to}`);
       say(

@@ -16,6 +16,7 @@ import { describeChanges } from "@hybrid-search/eval-gate/ratchet";
 import { pct, type Report } from "@hybrid-search/eval-gate/report";
 import { readRunInfo, readSkippedEvals, type RunInfo, type SkippedEval, skippedName } from "@hybrid-search/eval-gate/run-info";
 import { suiteVerdicts } from "@hybrid-search/eval-gate/suite-verdicts";
+import { draftsLine, draftsSuiteLines } from "@hybrid-search/eval-gate/drafts";
 import { notGatedReason, skippedCounts, targetCallsLine, writeReportSet } from "@hybrid-search/eval-gate/writers";
 import { CALIBRATION_FILE, type Calibration, type JudgeMethod } from "@hybrid-search/eval-gate/calibration";
 import { stabilityLines } from "@hybrid-search/eval-gate/judge-stability";
@@ -428,6 +429,10 @@ function printCases(report: Report, caseChanges: readonly CaseChange[], say: (li
   if (fixed.length > 0) say(`cases: fixed (failed before, pass now): ${fixed.map((v) => v.key).join(", ")}`);
   if (k.gone.length > 0)
     say(`cases: ${k.gone.length} recorded case(s) were not measured (removed?); pnpm eval --update-baseline drops them`);
+  if (report.drafts) {
+    say(draftsLine(report.drafts));
+    for (const line of draftsSuiteLines(report.drafts)) say(line);
+  }
   if (report.target) say(`target: ${targetCallsLine(report.target)}`);
   if (report.warnings.length > 0) say(`warnings: ${report.warnings.length} golden-set warning(s) (in the report's warnings)`);
   if (caseChanges.length > 0) {

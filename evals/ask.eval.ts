@@ -9,6 +9,7 @@ import { evalite } from "evalite";
 import type { Preset } from "@hybrid-search/target-contract/types";
 import { answerAhead } from "../helpers/answer-ahead.js";
 import { type AnswerRecord, askCase, presetComparison, presetMeans, presetValuesLine } from "../helpers/ask-task.js";
+import { allDraftsReason, reviewedOnly } from "../helpers/dataset.js";
 import { answersReason } from "../helpers/datasets/needs.js";
 import { defineEval } from "../helpers/define-eval.js";
 import { evalDataset } from "../helpers/eval-index.js";
@@ -129,6 +130,11 @@ define(casesFor("topic-coverage", cases), "has expectedTopics")("Answers: topics
 // (offline every preset is the extractive answerer; another target's presets are its own business).
 const verdictOptions = { ...citationPolicy, ...judged("preset-order-topics") };
 const defineOrder = variants.length > 1 ? defineEval({ ask: true, data: answersReason(dataset, cases) }) : evalite.skip;
+// The mean is over reviewed questions only: a draft is measured per question, and in no mean.
+const defineOrderOverAll =
+  variants.length > 1
+    ? defineEval({ ask: true, data: answersReason(dataset, cases) ?? allDraftsReason(cases, "answer case", dataset.name) })
+    : evalite.skip;
 
 defineOrder("Preset order per question", {
   data: rows(cases),
@@ -140,10 +146,10 @@ defineOrder("Preset order per question", {
   ],
 });
 
-defineOrder("Preset order over all questions", {
+defineOrderOverAll("Preset order over all questions", {
   data: [{ input: "all questions" }],
   task: async () => {
-    const means = await presetMeans(cases, verdictOptions);
+    const means = await presetMeans(reviewedOnly(cases), verdictOptions);
     logSummary(
       "Preset order over all questions",
       means.failed > 0

@@ -1,5 +1,6 @@
 // Cross-language retrieval: queries whose relevant documents are (also or only) in another
 // language, at the balanced tier; plus the query-language × document-language recall matrix.
+import { allDraftsReason, reviewedOnly } from "../helpers/dataset.js";
 import { crossLanguage } from "../helpers/datasets/needs.js";
 import { defineEval } from "../helpers/define-eval.js";
 import { evalDataset, evalTarget, knownDocIds } from "../helpers/eval-index.js";
@@ -23,12 +24,18 @@ define("Cross-language recall", {
   columns: retrievalColumns,
 });
 
-define("Cross-language recall matrix", {
+// The matrix is over reviewed queries only: a draft is measured per query above, and in no matrix.
+const defineMatrix = defineEval({
+  modes: ["balanced"],
+  data: reason ?? allDraftsReason(cases, "cross-language query", evalDataset().name),
+});
+
+defineMatrix("Cross-language recall matrix", {
   data: [{ input: "query language × document language, Recall@5" }],
   task: async () => {
     const measured = await evalTarget();
     const rows = await Promise.all(
-      cases.map(async (c) => {
+      reviewedOnly(cases).map(async (c) => {
         // The recall eval's own ranking of the case (computed once per run).
         const { results } = await rank(measured, "balanced", c, retrievalOptions(c));
         return { queryLanguage: c.language!, ranking: results.map((r) => r.docId), judgments: c.judgments };

@@ -1,7 +1,7 @@
 // Every query at each tier (fast, balanced, thorough), then whether the tiers are ordered
 // thorough ≥ balanced ≥ fast, per query and over the means, reported as measured.
 import { evalite } from "evalite";
-import { judgedCases, type RetrievalCase } from "../helpers/dataset.js";
+import { allDraftsReason, judgedCases, type RetrievalCase, reviewedOnly } from "../helpers/dataset.js";
 import { rankingReason } from "../helpers/datasets/needs.js";
 import { defineEval } from "../helpers/define-eval.js";
 import { evalDataset, evalTarget, knownDocIds } from "../helpers/eval-index.js";
@@ -64,10 +64,16 @@ ordered("Tier order per query", {
   ],
 });
 
-ordered("Tier order over all queries", {
+// The mean is over reviewed queries only: a draft is measured per query above, and in no mean.
+const orderedOverAll = defineEval({
+  ...(served.length === TIERS.length ? {} : { modes: ["fast", "balanced", "thorough"] }),
+  data: noCases ?? allDraftsReason(cases(), "judged query", evalDataset().name),
+});
+
+orderedOverAll("Tier order over all queries", {
   data: [{ input: "mean over every judged query" }],
   task: async () => {
-    const means = await tierMeans(cases());
+    const means = await tierMeans(reviewedOnly(cases()));
     logSummary(
       "Tier order over all queries",
       `tier means over ${means.queries} queries: nDCG@10 ${Object.entries(means["nDCG@10"])

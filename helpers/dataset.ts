@@ -9,6 +9,16 @@ export { datasetSplit, loadDataset, readDataset } from "./datasets/load.js";
 export type { DatasetFormat } from "./datasets/format.js";
 export { DATASET_FORMATS, formatNamed, formatTitle } from "./datasets/formats/index.js";
 export {
+  allDraftsReason,
+  DRAFT,
+  type DraftFields,
+  isDraft,
+  isoDate,
+  type Provenance,
+  type Reviewed,
+  reviewedOnly,
+} from "./datasets/drafts.js";
+export {
   type AnswerCase,
   type CorpusSource,
   type Dataset,

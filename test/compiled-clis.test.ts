@@ -211,7 +211,18 @@ describe("bin/check-build.mjs: a stale build does not run", () => {
 
   it("is what every CLI script preloads, on the build pnpm build makes", () => {
     const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
-    for (const name of ["engine", "trec-eval", "eval", "eval:compare", "eval:export", "eval:init", "eval:import"]) {
+    for (const name of [
+      "engine",
+      "trec-eval",
+      "eval",
+      "eval:compare",
+      "eval:export",
+      "eval:init",
+      "eval:import",
+      "eval:draft",
+      "eval:harvest",
+      "eval:review",
+    ]) {
       expect(scripts[name], name).toMatch(
         /^node (--conditions=compiled )?--import \.\/bin\/check-build\.mjs (packages\/[a-z-]+\/)?dist\/\S+\.js$/,
       );

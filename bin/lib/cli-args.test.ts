@@ -52,6 +52,7 @@ describe("every bench/ tool with a bad flag: one line, exit 2 (bin/ commands: te
     ["bench/watch-speed.ts", "bench:watch"],
     ["bench/beir-synthetic.ts", "bench:beir"],
     ["bench/cjk-strategies.ts", "bench:cjk"],
+    ["bench/draft-speed.ts", "bench:draft"],
     ["packages/trec-eval/bench/metrics-bench.ts", "bench:metrics"],
     ["packages/engine/bench/engine-bench.ts", "bench:engine"],
   ] as const;

@@ -4,7 +4,9 @@
  * came from, every field the reader could not map, every warning, and the gate settings the
  * dataset brings. `pnpm eval` prints them before anything runs; the report records the same.
  */
+import { relative } from "node:path";
 import type { Detected } from "./detect.js";
+import { isDraft } from "./drafts.js";
 import { formatTitle } from "./formats/index.js";
 import type { Dataset } from "./model.js";
 
@@ -23,6 +25,11 @@ export function datasetHeader(dataset: Dataset, detected: Detected | null): stri
   if (dataset.derivedCases)
     say(
       `no retrieval judgments: ${plural(dataset.cases.length, "retrieval case")} derived from the answer cases' required citations (each cited document judged relevant)`,
+    );
+  const drafts = [...dataset.askCases, ...(dataset.derivedCases ? [] : dataset.cases)].filter(isDraft).length;
+  if (drafts > 0)
+    say(
+      `drafts: ${drafts} (status "draft": not reviewed yet): measured and reported apart, not gated, in no floor and no mean over all cases; pnpm eval:review ${relative(process.cwd(), dataset.source) || dataset.source} reviews them`,
     );
   for (const u of dataset.unmapped) say(`not mapped: ${u.file} ${u.field} (${plural(u.records, "record")}): ${u.why}`);
   for (const w of dataset.warnings) say(`WARNING: ${w}`);

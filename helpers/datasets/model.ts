@@ -13,8 +13,10 @@
 import type { Document } from "@hybrid-search/target-contract/types";
 import type { RefusalMarkers } from "../../scorers/refusal.js";
 import type { AskCase } from "../fixture-files/types.js";
+import type { DraftFields } from "./drafts.js";
 
-export interface RetrievalCase {
+/** A judged query; a drafted one carries `status: "draft"` and its provenance (drafts.ts). */
+export interface RetrievalCase extends DraftFields {
   id: string;
   query: string;
   /** Query language, when the dataset says. */
@@ -30,8 +32,8 @@ export interface RetrievalCase {
   note?: string;
 }
 
-/** An answer case: the suite's ask-case fields (scorers/ask-case.ts). */
-export type AnswerCase = AskCase;
+/** An answer case: the suite's ask-case fields (scorers/ask-case.ts); a drafted one carries `status: "draft"` and its provenance (drafts.ts). */
+export type AnswerCase = AskCase & DraftFields;
 
 export interface TranslationGroup {
   id: string;
@@ -123,5 +125,7 @@ export function casesFromAnswers(askCases: readonly AnswerCase[]): RetrievalCase
       ...(c.language ? { language: c.language } : {}),
       ...(c.category ? { category: c.category } : {}),
       judgments: Object.fromEntries((c.mustCite ?? []).map((doc) => [doc, 1])),
+      // The query of a drafted question is as unreviewed as the question.
+      ...(c.status ? { status: c.status } : {}),
     }));
 }

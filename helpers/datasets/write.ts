@@ -18,6 +18,7 @@ import { dirname, join } from "node:path";
 import type { Document } from "@hybrid-search/target-contract/types";
 import { FIXTURES_DIR } from "../fixture-files/paths.js";
 import { readCorpusJsonl } from "./documents.js";
+import type { DraftFields } from "./drafts.js";
 import type { Written } from "./format.js";
 import type { AnswerCase, Dataset, RetrievalCase } from "./model.js";
 
@@ -58,7 +59,20 @@ function ordered<T extends object>(record: T, keys: ReadonlyArray<keyof T>): Par
   return out;
 }
 
-const QUERY_KEYS = ["id", "query", "language", "category", "identifier", "judgments", "relevantDocs", "note"] as const;
+// A drafted case's status, provenance and review come last, and are kept: an imported draft stays a draft.
+const QUERY_KEYS = [
+  "id",
+  "query",
+  "language",
+  "category",
+  "identifier",
+  "judgments",
+  "relevantDocs",
+  "note",
+  "status",
+  "provenance",
+  "reviewed",
+] as const;
 const CASE_KEYS: ReadonlyArray<keyof AnswerCase> = [
   "id",
   "question",
@@ -71,7 +85,23 @@ const CASE_KEYS: ReadonlyArray<keyof AnswerCase> = [
   "expectedRefusal",
   "referenceAnswer",
   "note",
+  "status",
+  "provenance",
+  "reviewed",
 ];
+
+/** A drafted case's provenance with its documents renamed as the corpus was (nothing when it has none). */
+function renamedProvenance(c: DraftFields, rename: (id: string) => string): Pick<DraftFields, "provenance"> {
+  const p = c.provenance;
+  if (!p) return {};
+  return {
+    provenance: {
+      ...p,
+      ...(p.docId !== undefined ? { docId: rename(p.docId) } : {}),
+      ...(p.also ? { also: p.also.map((a) => ({ ...a, docId: rename(a.docId) })) } : {}),
+    },
+  };
+}
 
 /** Writes `dataset` into `folder` (which must not exist or be empty; the caller checks). */
 export function writeFixtureFormat(dataset: Dataset, folder: string): Written {
@@ -117,7 +147,12 @@ export function writeFixtureFormat(dataset: Dataset, folder: string): Written {
         const relevantDocs = Object.entries(judgments)
           .filter(([, grade]) => grade >= 1)
           .map(([doc]) => doc);
-        return ordered({ ...c, collection: undefined, judgments, relevantDocs } as RetrievalCase & { relevantDocs: string[] }, QUERY_KEYS);
+        return ordered(
+          { ...c, collection: undefined, judgments, relevantDocs, ...renamedProvenance(c, rename) } as RetrievalCase & {
+            relevantDocs: string[];
+          },
+          QUERY_KEYS,
+        );
       }),
     });
   if (dataset.askCases.length > 0)
@@ -132,7 +167,9 @@ export function writeFixtureFormat(dataset: Dataset, folder: string): Written {
             ]),
           }
         : {}),
-      cases: dataset.askCases.map((c) => ordered({ ...c, ...(c.mustCite ? { mustCite: c.mustCite.map(rename) } : {}) }, CASE_KEYS)),
+      cases: dataset.askCases.map((c) =>
+        ordered({ ...c, ...(c.mustCite ? { mustCite: c.mustCite.map(rename) } : {}), ...renamedProvenance(c, rename) }, CASE_KEYS),
+      ),
     });
   if (dataset.translations.length > 0)
     write("translations.json", {

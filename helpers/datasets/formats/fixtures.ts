@@ -15,6 +15,7 @@
 import { join } from "node:path";
 import { docLanguage, listCorpusDocs, loadAskCases, loadQueries, loadTranslations, readCorpusDoc } from "../../fixture-files.js";
 import { displayPath, FIXTURES_DIR } from "../../fixture-files/paths.js";
+import type { DraftFields } from "../drafts.js";
 import type { RecordOrigin } from "../lint.js";
 import type { AnswerCase, RetrievalCase, TranslationGroup } from "../model.js";
 import { checkSchema, fail, isFile, isFolder, readJsonFile, recordNamer } from "../read.js";
@@ -22,7 +23,7 @@ import type { DatasetFormat } from "../format.js";
 import { writeFixtureFormat } from "../write.js";
 import { type FormatRead, folderCorpus, noRecords, readRefusalMarkers } from "./common.js";
 
-interface QueryRecord {
+interface QueryRecord extends DraftFields {
   id: string;
   query: string;
   language?: string;
@@ -119,6 +120,9 @@ export function readFixtureFormat(folder: string, collection: string): FormatRea
         ...(q.identifier ? { identifier: q.identifier } : {}),
         judgments: { ...q.judgments },
         ...(q.note ? { note: q.note } : {}),
+        ...(q.status ? { status: q.status } : {}),
+        ...(q.provenance ? { provenance: q.provenance } : {}),
+        ...(q.reviewed ? { reviewed: q.reviewed } : {}),
       };
       read.cases.push(c);
       read.caseOrigins.set(c, origin);

@@ -22,6 +22,7 @@ import { type TargetCalls, targetCalls } from "./target-calls.js";
 import type { VerdictUnit } from "./verdicts.js";
 import type { JudgeStability } from "./judge-stability.js";
 import type { UsageSummary } from "./usage.js";
+import type { DraftsSummary } from "./drafts.js";
 
 export const REPORT_SCHEMA_VERSION = 2;
 
@@ -85,6 +86,8 @@ export interface ReportInput {
   /** This run's results, as Evalite exports them. */
   output: Evalite.Exported.Output;
   analysis: RunAnalysis;
+  /** The drafted cases, measured apart and never gated (drafts.ts); null when the run had none. */
+  drafts?: DraftsSummary | null;
   baselinePath: string;
   gate: GateResult;
   /** The latency ceilings of the run's mode against this run (ceilings.ts). */
@@ -222,6 +225,11 @@ export interface Report {
   skipped: SkippedEval[];
   /** Another target's ranking calls: client and target time, unjudged results (target-calls.ts); null in-process. */
   target: TargetCalls | null;
+  /**
+   * The drafted cases (input `status: "draft"`), measured apart: in no other field of the report,
+   * no floor, mean, ceiling or recorded case; null when the run had none (absent in reports written before drafts).
+   */
+  drafts?: DraftsSummary | null;
 }
 
 export interface JudgeModeSummary {
@@ -425,6 +433,7 @@ export function buildReport(input: ReportInput): Report {
     usage: input.usage ?? null,
     skipped: input.skipped,
     target: targetCalls(input.output),
+    drafts: input.drafts ?? null,
   };
 }
 
