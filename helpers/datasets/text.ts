@@ -3,28 +3,11 @@
  * becomes U+FFFD on the way in (an id changed without a word would match nothing). A file saved as
  * UTF-16 or UTF-32 (an editor's "Unicode") is named as such, a binary file by its first NUL byte,
  * invalid UTF-8 by its first bad byte. A leading byte-order mark is dropped. The data layer's own
- * reader: what a dataset says never depends on how the measured engine reads files.
+ * reader, with the ruler's test for another Unicode encoding (trec-eval's): what a dataset says
+ * never depends on how the measured engine reads files.
  */
 import { isUtf8 } from "node:buffer";
-
-/** UTF-16 or UTF-32 with its byte order, told by a byte-order mark or by ASCII text with every other byte 0; else null. */
-export function otherUnicodeEncoding(bytes: Uint8Array): string | null {
-  const [a, b, c, d] = bytes;
-  if (a === 0xff && b === 0xfe && c === 0 && d === 0) return "UTF-32LE (byte-order mark FF FE 00 00)";
-  if (a === 0 && b === 0 && c === 0xfe && d === 0xff) return "UTF-32BE (byte-order mark 00 00 FE FF)";
-  if (a === 0xff && b === 0xfe) return "UTF-16LE (byte-order mark FF FE)";
-  if (a === 0xfe && b === 0xff) return "UTF-16BE (byte-order mark FE FF)";
-  const head = bytes.subarray(0, Math.min(bytes.length, 64) & ~1);
-  if (head.length < 4) return null;
-  const ascii = (x: number | undefined) => x !== undefined && x >= 0x09 && x < 0x80;
-  let le = true;
-  let be = true;
-  for (let i = 0; i < head.length; i += 2) {
-    le &&= ascii(head[i]) && head[i + 1] === 0;
-    be &&= head[i] === 0 && ascii(head[i + 1]);
-  }
-  return le ? "UTF-16LE (no byte-order mark: every other byte is 0)" : be ? "UTF-16BE (no byte-order mark: every other byte is 0)" : null;
-}
+import { otherUnicodeEncoding } from "@hybrid-search/trec-eval/formats";
 
 /** The 0-based offset of the first byte that does not start or continue valid UTF-8 (`bytes.length` when all are valid). */
 export function firstInvalidUtf8(bytes: Uint8Array): number {

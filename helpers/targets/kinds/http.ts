@@ -18,7 +18,7 @@ import { type LoadedAdapter, loadAdapter } from "../adapter-file.js";
 import type { HttpClient, HttpRequest, HttpTargetConfig } from "../http-client.js";
 import type { TargetKind } from "../kind.js";
 import { positiveInt, seedConfig, targetName, URL_FORM } from "../settings.js";
-import { bodyShown, CONTRACT_MODES, gradingLine, remoteVariants, SEARCH_OPTIONS } from "./shared.js";
+import { bodyShown, CALLED_TARGET_SETTINGS, CONTRACT_MODES, gradingLine, remoteVariants, SEARCH_OPTIONS } from "./shared.js";
 
 export interface HttpConfig {
   http: HttpTargetConfig;
@@ -61,18 +61,7 @@ export const http: TargetKind<HttpConfig> = {
   suiteIndex: false,
   seedsInEveryProcess: false,
   knownCapabilities: null,
-  settings: [
-    "EVAL_TARGET_NAME",
-    "EVAL_TARGET_TOKEN",
-    "EVAL_TARGET_COOKIE",
-    "EVAL_TARGET_TIMEOUT_MS",
-    "EVAL_TARGET_RETRIES",
-    "EVAL_TARGET_CONCURRENCY",
-    "EVAL_TARGET_SEED",
-    "EVAL_TARGET_KEEP_SEED",
-    "EVAL_TARGET_SEED_TIMEOUT_MS",
-    "EVAL_TARGET_ADAPTER",
-  ],
+  settings: [...CALLED_TARGET_SETTINGS, "EVAL_TARGET_RETRIES", "EVAL_TARGET_ADAPTER"],
   namedBy: "EVAL_TARGET",
   claims: (env) => URL_FORM.test(env.EVAL_TARGET?.trim() ?? ""),
   fromEnv(env) {

@@ -8,7 +8,7 @@
 import type { TargetKind } from "../kind.js";
 import { type ModuleTargetConfig, moduleTargetConfig } from "../module-config.js";
 import { URL_FORM } from "../settings.js";
-import { bodyShown, CONTRACT_MODES, gradingLine, remoteVariants, SEARCH_OPTIONS } from "./shared.js";
+import { bodyShown, CALLED_TARGET_SETTINGS, CONTRACT_MODES, gradingLine, remoteVariants, SEARCH_OPTIONS } from "./shared.js";
 
 /** The collection a module with `documents` is handed the corpus in when EVAL_TARGET_SEED names none. */
 export const DEFAULT_MODULE_COLLECTION = "eval";
@@ -25,16 +25,7 @@ export const module: TargetKind<ModuleTargetConfig> = {
   suiteIndex: false,
   seedsInEveryProcess: true,
   knownCapabilities: null,
-  settings: [
-    "EVAL_TARGET_NAME",
-    "EVAL_TARGET_TOKEN",
-    "EVAL_TARGET_COOKIE",
-    "EVAL_TARGET_TIMEOUT_MS",
-    "EVAL_TARGET_CONCURRENCY",
-    "EVAL_TARGET_SEED",
-    "EVAL_TARGET_KEEP_SEED",
-    "EVAL_TARGET_SEED_TIMEOUT_MS",
-  ],
+  settings: [...CALLED_TARGET_SETTINGS],
   namedBy: "EVAL_TARGET",
   claims: (env) => {
     const target = env.EVAL_TARGET?.trim();

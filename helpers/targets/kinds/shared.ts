@@ -21,3 +21,15 @@ export function gradingLine(models: EvalModels): string {
     ? `grading: judge ${models.ids.judge} (the target answers; the suite's models only grade)`
     : "grading: heuristic graders, no judge model configured (the target answers; the suite's models only grade)";
 }
+
+/** The settings a service and a target module both read: its name, credentials, time per call, concurrency and seeding. */
+export const CALLED_TARGET_SETTINGS = [
+  "EVAL_TARGET_NAME",
+  "EVAL_TARGET_TOKEN",
+  "EVAL_TARGET_COOKIE",
+  "EVAL_TARGET_TIMEOUT_MS",
+  "EVAL_TARGET_CONCURRENCY",
+  "EVAL_TARGET_SEED",
+  "EVAL_TARGET_KEEP_SEED",
+  "EVAL_TARGET_SEED_TIMEOUT_MS",
+] as const;
