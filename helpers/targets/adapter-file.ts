@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import { type Adapter, adapterProblems, ENV_NAME, TEMPLATE_VARIABLE, templateStrings } from "@hybrid-search/target-contract/adapter";
+import { secretProblem } from "@hybrid-search/target-contract/redact";
 import { jsonSyntaxProblem } from "../fixture-files/json-syntax.js";
 
 /** An adapter file, checked, with the values of the environment variables it names. */
@@ -50,6 +51,9 @@ export function loadAdapter(given: string, env: NodeJS.ProcessEnv = process.env)
       const set = env[variable];
       if (set === undefined || set === "")
         throw new ConfigError(`${where}: ${at}: {{env.${variable}}} names the environment variable ${variable}, which is not set`);
+      // Every variable an adapter names is a secret, redacted everywhere: one too short to redact safely is refused.
+      const short = secretProblem(variable, set);
+      if (short) throw new ConfigError(`${where}: ${at}: {{env.${variable}}}: ${short}`);
       values[variable] = set;
     }
   }

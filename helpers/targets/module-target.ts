@@ -259,13 +259,12 @@ function settledWithin<Request, Response>(
 const isThenable = <T>(value: T | PromiseLike<T>): value is PromiseLike<T> =>
   typeof (value as { then?: unknown } | null)?.then === "function";
 
-/** `value` with every secret replaced, when it holds one (a module echoing a credential). */
+/** `value` with every secret replaced, in any of its forms, when it holds one (a module echoing a credential). */
 function redacted<T>(value: T, secrets: readonly string[]): T {
   if (secrets.length === 0) return value;
   const text = JSON.stringify(value);
-  if (!secrets.some((s) => text.includes(s))) return value;
-  const redact = redactor(secrets);
-  return JSON.parse(redact(text)) as T;
+  const clean = redactor(secrets)(text);
+  return clean === text ? value : (JSON.parse(clean) as T);
 }
 
 /** An error's name and first line (`TypeError: x is not a function`), never its stack. */

@@ -4,6 +4,7 @@
  * where it is read: a malformed value is a ConfigError (one line, exit 2).
  */
 import { ConfigError } from "@hybrid-search/eval-gate";
+import { secretProblem } from "@hybrid-search/target-contract/redact";
 
 /** When and where the run seeds a target with the dataset's corpus (helpers/targets/seed.ts). */
 export interface SeedConfig {
@@ -40,6 +41,18 @@ export function positiveInt(env: NodeJS.ProcessEnv, key: string, fallback: numbe
   if (!/^\d+$/.test(raw) || Number(raw) < min)
     throw new ConfigError(`${key} must be an integer ≥ ${min}, got ${JSON.stringify(raw.slice(0, 50))}`);
   return Number(raw);
+}
+
+/**
+ * A credential setting (EVAL_TARGET_TOKEN, EVAL_TARGET_COOKIE), or undefined when unset. One shorter
+ * than the contract's minimum is refused: redacting it would cut it out of ordinary words.
+ */
+export function credential(env: NodeJS.ProcessEnv, key: string): string | undefined {
+  const value = env[key];
+  if (!value) return undefined;
+  const problem = secretProblem(key, value);
+  if (problem) throw new ConfigError(problem);
+  return value;
 }
 
 /** EVAL_TARGET_NAME, checked (it keys the floors), or undefined when unset. */
