@@ -9,7 +9,14 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import type { EvaliteVerdict } from "@hybrid-search/eval-gate/analysis";
-import { type Baseline, type CaseChange, type FloorChange, writeBaseline } from "@hybrid-search/eval-gate/baseline";
+import {
+  type Baseline,
+  type CaseChange,
+  type FloorChange,
+  loadBaseline,
+  withBaselineLock,
+  writeBaseline,
+} from "@hybrid-search/eval-gate/baseline";
 import { exportRun, markFailedSuites, type RecordingStorage, recordCreatedRuns } from "@hybrid-search/eval-gate/evalite-storage";
 import { type GateOptions, judgeRun } from "@hybrid-search/eval-gate/judge-run";
 import { describeChanges } from "@hybrid-search/eval-gate/ratchet";
@@ -203,31 +210,49 @@ async function judgeAndReport(run: RunToJudge): Promise<number> {
   } catch (error) {
     return configError(error, io);
   }
-  const judged = judgeRun(
-    {
-      output,
-      evalite: verdict,
-      runInfo,
-      skipped,
-      fixtures: fixtureInfo(run.dataset),
-      startedAt: run.startedAt,
-      finishedAt: new Date(),
-      git: gitInfo(root),
-      args: run.argv,
-      filter: args.filter,
-      // A dataset's own thresholds (a golden Q&A set's) are part of the verdict, with that format's semantics.
-      datasetGate: run.dataset.gate ? { ...run.dataset.gate, eval: QUESTIONS_EVAL } : null,
-      usage: run.usage,
-    },
-    run.baseline,
-    gateOptions(run, shown),
-  );
+  const judge = (baseline: Baseline, upgradedFrom: number | null) =>
+    judgeRun(
+      {
+        output,
+        evalite: verdict,
+        runInfo,
+        skipped,
+        fixtures: fixtureInfo(run.dataset),
+        startedAt: run.startedAt,
+        finishedAt: new Date(),
+        git: gitInfo(root),
+        args: run.argv,
+        filter: args.filter,
+        // A dataset's own thresholds (a golden Q&A set's) are part of the verdict, with that format's semantics.
+        datasetGate: run.dataset.gate ? { ...run.dataset.gate, eval: QUESTIONS_EVAL } : null,
+        usage: run.usage,
+      },
+      baseline,
+      { ...gateOptions(run, shown), upgradedFrom },
+    );
+  // A run that may change the baseline judges and writes under its lock, on the file as it is
+  // then: another run's changes since this one started stay, and a second run at once waits.
+  const mayChange = args.updateBaseline || args.lowerFloors.length > 0 || args.acceptFailures.length > 0;
+  let judged: ReturnType<typeof judge>;
+  let upgradedFrom = run.upgradedFrom;
+  try {
+    judged = mayChange
+      ? await withBaselineLock(baselinePath, () => {
+          const current = loadBaseline(baselinePath, { create: args.updateBaseline });
+          upgradedFrom = current.upgradedFrom;
+          const result = judge(current.baseline, current.upgradedFrom);
+          if (result.kind !== "refused" && result.writeBaseline) writeBaseline(baselinePath, result.baseline);
+          return result;
+        })
+      : judge(run.baseline, run.upgradedFrom);
+  } catch (error) {
+    return configError(error, io);
+  }
   if (judged.kind === "refused") return configError(judged.error, io);
   if (judged.notRaised !== null) say(`baseline: not raised: ${judged.notRaised}`);
-  if (judged.writeBaseline) writeBaseline(baselinePath, judged.baseline);
-  if (run.upgradedFrom !== null)
+  if (upgradedFrom !== null)
     say(
-      `baseline: ${shown} is version ${run.upgradedFrom}, read as version 2 (MRR is now MRR@10; no ceilings or recorded cases yet)${args.updateBaseline ? "; written as version 2" : "; pnpm eval --update-baseline writes it as version 2"}`,
+      `baseline: ${shown} is version ${upgradedFrom}, read as version 2 (MRR is now MRR@10; no ceilings or recorded cases yet)${args.updateBaseline ? "; written as version 2" : "; pnpm eval --update-baseline writes it as version 2"}`,
     );
   const { report, changes, caseChanges } = judged;
   const reportsDir = resolve(process.env.EVAL_REPORTS_DIR?.trim() || join(root, "reports"));

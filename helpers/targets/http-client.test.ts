@@ -156,6 +156,8 @@ describe("HttpClient: a key in the URL", () => {
     );
     expect(request.path).toBe("/down/AbC%2BdEf%2FGhI%3D?key=AbC%2BdEf%2FGhI%3D");
     const error = await failure(() => client().send(request, status));
-    expect(error.message).toBe("GET /down/[redacted]?key=[redacted]: HTTP 500: DOWN cannot serve /down/[redacted]?key=[redacted] (2 attempts)");
+    expect(error.message).toBe(
+      "GET /down/[redacted]?key=[redacted]: HTTP 500: DOWN cannot serve /down/[redacted]?key=[redacted] (2 attempts)",
+    );
   });
 });
