@@ -24,14 +24,14 @@ import { PRESETS } from "@hybrid-search/engine/models";
 import { ConfigError, quoteInput } from "@hybrid-search/eval-gate";
 import { loadBaseline } from "@hybrid-search/eval-gate/baseline";
 import { CALIBRATION_FILE, calibrate, calibrationTable, writeCalibration } from "@hybrid-search/eval-gate/calibration";
-import { type Label, readLabels } from "@hybrid-search/eval-gate/labels";
+import type { Label } from "@hybrid-search/eval-gate/labels";
 import { passMarkOf, withFlags } from "@hybrid-search/eval-gate/pass-marks";
 import type { AskCase } from "../scorers/ask-case.js";
 import { judgeId } from "../scorers/judge-call.js";
 import { JUDGED_GRADERS, judgeConfigHash, judgedGraderName } from "../scorers/judged-graders.js";
 import { casesFor } from "../scorers/answer/index.js";
 import { triadAppliesTo } from "../scorers/triad/index.js";
-import { answerCases, judgeLabels, type LabelledAnswer, openEngine } from "./lib/calibration-run.js";
+import { answerCases, judgeLabels, type LabelledAnswer, openEngine, readLabelsFile } from "./lib/calibration-run.js";
 import { type CommandIo, parseCommandLine, positiveInteger, processIo, UsageError } from "./lib/cli-args.js";
 import { DatasetError, loadDataset } from "../helpers/dataset.js";
 import { formatFixtureError, isFixtureError, loadAskCases } from "../helpers/fixture-files.js";
@@ -89,7 +89,7 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
     const trials = positiveInteger("trials", values.trials, 1);
     const labelsPath = resolve(positionals[0]!);
     const shown = relative(process.cwd(), labelsPath) || labelsPath;
-    const { header, labels, sha256 } = readLabels(labelsPath, shown);
+    const { header, labels, sha256 } = readLabelsFile(labelsPath, shown);
     const byCase = checkLabels(labels, cases, shown);
 
     const baselinePath = resolve(process.env.EVAL_BASELINE?.trim() || join(REPO_ROOT, "evals/baseline.json"));

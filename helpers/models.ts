@@ -17,9 +17,11 @@ import {
 } from "@hybrid-search/engine/models";
 import { DeterministicExpander, type EngineOptions, HeuristicReranker } from "@hybrid-search/engine";
 import { ConfigError } from "@hybrid-search/eval-gate";
-import { mergePrices, type PriceTable, readPrices } from "@hybrid-search/eval-gate/usage";
+import { checkPrices, mergePrices, type PriceTable } from "@hybrid-search/eval-gate/usage";
 import { join, relative, resolve } from "node:path";
+import { FixtureError } from "./fixture-files/errors.js";
 import { REPO_ROOT } from "./fixture-files/paths.js";
+import { readJsonFile } from "./input-files/read.js";
 import { cacheEnabled, cacheFile, openModelCache } from "./model-cache.js";
 import { type CallSettings, instrumentEmbeddingModel, instrumentLanguageModel } from "./model-calls.js";
 
@@ -64,11 +66,21 @@ export const PRICES_PATH = join(REPO_ROOT, "evals/model-prices.json");
 
 /** The price table in force: the shipped one, with `EVAL_PRICES` (a file of the same schema) on top; a bad file is one line. */
 export function priceTable(env: NodeJS.ProcessEnv = process.env): { prices: PriceTable; override: string | null } {
-  const shipped = readPrices(PRICES_PATH, "evals/model-prices.json");
+  const shipped = readPriceFile(PRICES_PATH, "evals/model-prices.json");
   const path = env.EVAL_PRICES?.trim();
   if (!path) return { prices: shipped, override: null };
   const shown = relative(process.cwd(), resolve(path)) || path;
-  return { prices: mergePrices(shipped, readPrices(resolve(path), `EVAL_PRICES: ${shown}`)), override: shown };
+  return { prices: mergePrices(shipped, readPriceFile(resolve(path), `EVAL_PRICES: ${shown}`)), override: shown };
+}
+
+/** A price table file through the suite's one reader (encoding, JSON, an object), then its schema. */
+function readPriceFile(path: string, shown: string): PriceTable {
+  try {
+    return checkPrices(readJsonFile(path, { shown, top: "object" }), shown);
+  } catch (error) {
+    if (error instanceof FixtureError) throw new ConfigError(error.message);
+    throw error;
+  }
 }
 
 /** `EVAL_MAX_COST` in dollars, or null; anything but a non-negative number is one line. */

@@ -26,7 +26,7 @@ import type { Document, DocumentIds } from "@hybrid-search/target-contract/types
 import { isMap, isNode, isScalar, parseDocument as parseYaml } from "yaml";
 import { displayPath } from "../fixture-files/paths.js";
 import { type CorpusSource, DatasetError } from "./model.js";
-import { decodeText, textProblem } from "./text.js";
+import { decodeText, textProblem } from "../input-files/text.js";
 
 const TEXT_FILE = /\.(md|markdown|mdx|txt|text)$/i;
 const MARKDOWN_FILE = /\.(md|markdown|mdx)$/i;

@@ -158,8 +158,8 @@ function relevantDocsMismatch(c: RetrievalCase, listed: readonly string[], origi
   const set = new Set(listed);
   const positive = Object.entries(c.judgments).filter(([, grade]) => grade >= 1);
   const unlisted = positive.filter(([doc]) => !set.has(doc)).map(([doc, grade]) => `${doc} (judged ${grade})`);
-  const zero = listed.filter((doc) => c.judgments[doc] === 0);
-  const unjudged = listed.filter((doc) => !(doc in c.judgments));
+  const zero = listed.filter((doc) => Object.hasOwn(c.judgments, doc) && c.judgments[doc] === 0);
+  const unjudged = listed.filter((doc) => !Object.hasOwn(c.judgments, doc));
   const parts: string[] = [];
   if (unlisted.length > 0) parts.push(`missing ${unlisted.join(", ")}`);
   if (zero.length > 0) parts.push(`lists ${zero.join(", ")} although judged 0`);

@@ -121,7 +121,7 @@ export function readRefusalMarkers(folder: string, warnings: string[], files: st
   const path = join(folder, "refusal-markers.json");
   if (!isFile(path)) return null;
   files.push(path);
-  const value = readJsonFile(path);
+  const value = readJsonFile(path, { top: "object" });
   checkSchema(path, "dataset-refusal-markers.schema.json", value);
   const file = value as { version: 1; markers: Record<string, string[]> };
   for (const issue of lintRefusalMarkers(file))
