@@ -46,6 +46,7 @@ function readRun(file: string): Map<string, Hit[]> {
   const topics = new Map<string, Hit[]>();
   try {
     readTrecRun(file, {
+      requireLineBreaks: true,
       onTopic: (t) => {
         const hits: Hit[] = [];
         for (let i = 0; i < t.count; i++) hits.push({ docId: t.docIds[i]!, score: t.scores[i]! });
