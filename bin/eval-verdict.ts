@@ -42,7 +42,7 @@ import { COMPILED_SUITE_ENV, isCompiledEntry } from "../config/compiled-suite.js
 import { datasetGateLines, QUESTIONS_EVAL } from "../helpers/datasets/thresholds.js";
 import { GATED_ENV, SELECTION_ENV } from "../helpers/eval-selection.js";
 import { evaliteSocketPath } from "./lib/evalite-socket.js";
-import { filterEvaliteOutput } from "./lib/evalite-terminal.js";
+import { filterEvaliteErrors, filterEvaliteOutput } from "./lib/evalite-terminal.js";
 import { REPO_ROOT } from "../helpers/fixture-files/paths.js";
 import { processStartedAt, runWallSeconds } from "../helpers/run-clock.js";
 import { type EvaliteSetup, fixtureInfo, gitInfo } from "./lib/run-context.js";
@@ -69,8 +69,31 @@ export interface CheckedRun {
   calibration: Calibration | null;
 }
 
+/** The variables a run sets for Evalite, global setup and the worker: put back as they were when it ends (a test runs `main` again in the same process). */
+const RUN_ENV = [
+  "EVAL_RUN_INFO_FILE",
+  SKIPPED_FILE_ENV,
+  GATED_ENV,
+  "EVAL_USAGE_FILE",
+  "EVAL_TRIALS",
+  "EVAL_CACHE",
+  "EVAL_DRY_RUN",
+  "EVAL_MAX_COST",
+  COMPILED_SUITE_ENV,
+  SELECTION_ENV,
+] as const;
+
 /** Steps 2 and 3 (bin/eval.ts): runs Evalite, gates its run, prints the verdict; returns the exit status. */
 export async function runAndJudge(checked: CheckedRun): Promise<number> {
+  const before = RUN_ENV.map((name) => [name, process.env[name]] as const);
+  try {
+    return await measureAndJudge(checked);
+  } finally {
+    for (const [name, value] of before) setOrDelete(name, value);
+  }
+}
+
+async function measureAndJudge(checked: CheckedRun): Promise<number> {
   const { evalite, selected, ...checks } = checked;
   const { args, io } = checks;
   const work = mkdtempSync(join(tmpdir(), "eval-run-"));
@@ -91,6 +114,7 @@ export async function runAndJudge(checked: CheckedRun): Promise<number> {
   const recording = recordCreatedRuns(storage);
   let vitest: Vitest;
   const terminal = filterEvaliteOutput(process.stdout, { verbose: args.verbose, tty: process.stdout.isTTY === true });
+  const errors = filterEvaliteErrors(process.stderr, { verbose: args.verbose });
   try {
     // Global setup runs in this process and evalite.config.ts is loaded in it: they read where to
     // write the run info, that the gate drives the run, and the selected files from the environment.
@@ -101,7 +125,8 @@ export async function runAndJudge(checked: CheckedRun): Promise<number> {
     // Every model call is recorded there (helpers/model-calls.ts), by global setup and the workers alike.
     process.env.EVAL_USAGE_FILE = usagePath;
     process.env.EVAL_TRIALS = String(args.trials);
-    setOrDelete("EVAL_CACHE", args.noCache ? "off" : undefined);
+    // --no-cache turns the cache off; without it, a person's EVAL_CACHE (checked by the run plan) stands.
+    if (args.noCache) process.env.EVAL_CACHE = "off";
     setOrDelete("EVAL_DRY_RUN", args.dryRun ? "1" : undefined);
     setOrDelete("EVAL_MAX_COST", args.maxCost === null ? undefined : String(args.maxCost));
     // Run from dist/ after the build check (bin/check-build.mjs): the eval files load the suite
@@ -122,11 +147,13 @@ export async function runAndJudge(checked: CheckedRun): Promise<number> {
     }));
   } catch (error) {
     terminal.restore();
+    errors.restore();
     // Evalite's UI server is still listening when its run throws: exit rather than wait on it.
     io.stderr(`eval: Evalite stopped before measuring: ${firstLine(error)}\n`);
     return io.exit(2);
   }
   terminal.restore();
+  errors.restore();
   const usage = runUsage(usagePath, args.maxCost);
   if (args.dryRun) {
     await recording.storage.close();

@@ -83,13 +83,23 @@ function readPriceFile(path: string, shown: string): PriceTable {
   }
 }
 
-/** `EVAL_MAX_COST` in dollars, or null; anything but a non-negative number is one line. */
+/**
+ * An amount in dollars as a person writes it on a command line: a plain decimal number, `0.50`,
+ * `2`, `.5` — no sign, no `$`, no exponent, no hexadecimal (`$1` in a shell is an empty variable, `0x10`
+ * is not sixteen dollars to anyone reading the CI file). `name` names the flag or variable.
+ */
+export function dollarAmount(name: string, raw: string): number {
+  const text = raw.trim();
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(text) || !Number.isFinite(Number(text)))
+    throw new ConfigError(`${name} must be a plain decimal amount in dollars, such as 0.50 or 2 (got ${JSON.stringify(raw.slice(0, 50))})`);
+  return Number(text);
+}
+
+/** `EVAL_MAX_COST` in dollars, or null; anything but a plain decimal amount is one line. */
 export function maxCostFrom(env: NodeJS.ProcessEnv = process.env): number | null {
   const raw = env.EVAL_MAX_COST?.trim();
   if (!raw) return null;
-  const n = Number(raw.replace(/^\$/, ""));
-  if (!Number.isFinite(n) || n < 0) throw new ConfigError(`--max-cost (EVAL_MAX_COST) must be an amount in dollars ≥ 0 (got "${raw}")`);
-  return n;
+  return dollarAmount("--max-cost (EVAL_MAX_COST)", raw);
 }
 
 /** How this process's model calls are cached, budgeted and recorded, from the environment `pnpm eval` sets. */

@@ -136,3 +136,70 @@ export function filterEvaliteOutput(stream: NodeJS.WriteStream, options: Termina
     },
   };
 }
+
+/**
+ * What `pnpm eval` shows of what Evalite's run prints on stderr: a case whose target call failed
+ * makes Vitest print its error, which for a target failure is one line (`TargetError: POST /ask:
+ * HTTP 500: …`, helpers/targets/target.ts) and a separator. Unless `--verbose`, each distinct such
+ * line is shown once, the first time, without its separator; its repeats are dropped (the verdict
+ * counts the cases: `"the task threw: TargetError: …" ×164`). Anything else passes through.
+ */
+export class EvaliteErrors {
+  private pending = "";
+  private readonly seen = new Set<string>();
+  /** The last line was a target failure's: its separator and serialized fields follow. */
+  private inTargetError = false;
+  /** Repeats of a target failure's line that were dropped. */
+  dropped = 0;
+
+  constructor(
+    private readonly write: (text: string) => void,
+    private readonly options: Pick<TerminalOptions, "verbose">,
+  ) {}
+
+  push(chunk: string): void {
+    const lines = (this.pending + chunk).split("\n");
+    this.pending = lines.pop()!;
+    for (const line of lines) this.line(line);
+  }
+
+  end(): void {
+    if (this.pending !== "") this.line(this.pending);
+    this.pending = "";
+  }
+
+  private line(line: string): void {
+    if (this.options.verbose) return this.write(`${line}\n`);
+    const text = stripAnsi(line).trim();
+    if (text.startsWith("TargetError: ")) {
+      this.inTargetError = true;
+      if (this.seen.has(text)) {
+        this.dropped++;
+        return;
+      }
+      this.seen.add(text);
+      return this.write(`${line}\n`);
+    }
+    if (this.inTargetError && (/^⎯+$/.test(text) || text.startsWith("Serialized Error:") || text === "")) return;
+    this.inTargetError = false;
+    this.write(`${line}\n`);
+  }
+}
+
+/** Routes everything written to `stream` (stderr) through EvaliteErrors until `restore()`. */
+export function filterEvaliteErrors(stream: NodeJS.WriteStream, options: Pick<TerminalOptions, "verbose">): { restore(): void } {
+  const original = stream.write;
+  const errors = new EvaliteErrors((text) => original.call(stream, text), options);
+  stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    errors.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString());
+    const callback = rest.find((arg) => typeof arg === "function") as (() => void) | undefined;
+    callback?.();
+    return true;
+  }) as typeof stream.write;
+  return {
+    restore: () => {
+      errors.end();
+      stream.write = original;
+    },
+  };
+}

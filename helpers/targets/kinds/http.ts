@@ -17,7 +17,7 @@ import type { Mode } from "@hybrid-search/target-contract";
 import { type LoadedAdapter, loadAdapter } from "../adapter-file.js";
 import type { HttpClient, HttpRequest, HttpTargetConfig } from "../http-client.js";
 import type { TargetKind } from "../kind.js";
-import { credential, positiveInt, seedConfig, targetName, URL_FORM } from "../settings.js";
+import { credential, positiveInt, RANGES, seedConfig, targetName, URL_FORM } from "../settings.js";
 import { bodyShown, CALLED_TARGET_SETTINGS, CONTRACT_MODES, gradingLine, remoteVariants, SEARCH_OPTIONS } from "./shared.js";
 
 export interface HttpConfig {
@@ -47,9 +47,9 @@ export function httpTargetConfig(env: NodeJS.ProcessEnv): HttpTargetConfig {
     ...(name ? { name } : {}),
     ...(token ? { token } : {}),
     ...(cookie ? { cookie } : {}),
-    timeoutMs: positiveInt(env, "EVAL_TARGET_TIMEOUT_MS", 10_000, 1),
-    retries: positiveInt(env, "EVAL_TARGET_RETRIES", 2, 0),
-    concurrency: positiveInt(env, "EVAL_TARGET_CONCURRENCY", 4, 1),
+    timeoutMs: positiveInt(env, "EVAL_TARGET_TIMEOUT_MS", 10_000, RANGES.timeout),
+    retries: positiveInt(env, "EVAL_TARGET_RETRIES", 2, RANGES.retries),
+    concurrency: positiveInt(env, "EVAL_TARGET_CONCURRENCY", 4, RANGES.concurrency),
     ...(seed ? { seed } : {}),
   };
 }
