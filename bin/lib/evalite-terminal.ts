@@ -169,7 +169,10 @@ export class EvaliteErrors {
   }
 
   private line(line: string): void {
-    if (this.options.verbose) return this.write(`${line}\n`);
+    if (this.options.verbose) {
+      this.write(`${line}\n`);
+      return;
+    }
     const text = stripAnsi(line).trim();
     if (text.startsWith("TargetError: ")) {
       this.inTargetError = true;
@@ -178,7 +181,8 @@ export class EvaliteErrors {
         return;
       }
       this.seen.add(text);
-      return this.write(`${line}\n`);
+      this.write(`${line}\n`);
+      return;
     }
     if (this.inTargetError && (/^⎯+$/.test(text) || text.startsWith("Serialized Error:") || text === "")) return;
     this.inTargetError = false;
