@@ -25,8 +25,9 @@ export interface TargetCapabilities {
 
 /**
  * How the suite reaches a target, which decides how its calls are scheduled and timed:
- * - `this-thread`: the target runs in the suite's own thread (the in-process engine, a target
- *   module); its calls are timed one at a time, never asked ahead;
+ * - `this-thread`: the target runs in this process (the in-process engine in the suite's own
+ *   thread, a target module in a worker thread of its own); its calls are timed one at a time,
+ *   never asked ahead;
  * - `remote`: another process answers (a service): its calls overlap, up to its concurrency, and
  *   are asked for ahead of the cases that read them (helpers/rank-ahead.ts);
  * - `recorded`: nothing is called; the answers were written elsewhere, and carry only the times
