@@ -22,6 +22,7 @@ import {
 } from "@hybrid-search/target-contract/define-target";
 import { redactor } from "@hybrid-search/target-contract/redact";
 import { createJiti } from "jiti";
+import { cutDeep } from "./depth.js";
 import type { CallMessage, ModuleSetup, ModuleShape, ToThread, FromThread } from "./module-thread.js";
 
 const setup = workerData as ModuleSetup;
@@ -126,7 +127,8 @@ async function answer(definition: TargetDefinition, call: CallMessage): Promise<
     const value = await fn(call.request, context);
     const ms = performance.now() - started;
     try {
-      send({ type: "reply", id: call.id, value, ms });
+      // Cut past its depth limit first: a structured clone of a value nested thousands deep overflows the stack.
+      send({ type: "reply", id: call.id, value: cutDeep(value), ms });
     } catch (error) {
       // A function, a symbol, a class instance with no plain form: not a message the contract knows.
       send({ type: "threw", id: call.id, error: `returned a value that is not plain data (${firstLine(error)})`, returned: true });
