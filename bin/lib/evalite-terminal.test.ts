@@ -108,6 +108,17 @@ describe("EvaliteErrors: a target failure is one line", () => {
     expect(errors.dropped).toBe(2);
   });
 
+  it("shows the first ten distinct failures and counts the rest in one line", () => {
+    const out: string[] = [];
+    const errors = new EvaliteErrors((text) => out.push(text), { verbose: false });
+    for (let i = 0; i < 14; i++) errors.push(failure(`GET /search?q=${i}: HTTP 500`));
+    errors.end();
+    expect(out).toHaveLength(11);
+    expect(stripAnsi(out.at(-1)!)).toBe(
+      "eval: 4 more distinct target failure(s) not shown (pnpm eval --verbose shows every case's; the report names each errored case)\n",
+    );
+  });
+
   it("shows everything with --verbose", () => {
     const out: string[] = [];
     const errors = new EvaliteErrors((text) => out.push(text), { verbose: true });

@@ -141,9 +141,14 @@ export function filterEvaliteOutput(stream: NodeJS.WriteStream, options: Termina
  * What `pnpm eval` shows of what Evalite's run prints on stderr: a case whose target call failed
  * makes Vitest print its error, which for a target failure is one line (`TargetError: POST /ask:
  * HTTP 500: …`, helpers/targets/target.ts) and a separator. Unless `--verbose`, each distinct such
- * line is shown once, the first time, without its separator; its repeats are dropped (the verdict
- * counts the cases: `"the task threw: TargetError: …" ×164`). Anything else passes through.
+ * line is shown once, the first time, without its separator, and at most `SHOWN_FAILURES` of them
+ * (a service that is down fails every case, each with its own URL); the rest are counted in one
+ * line at the end (the verdict counts the cases too: `"the task threw: TargetError: …" ×164`).
+ * Anything else passes through.
  */
+/** How many distinct target failures `pnpm eval` shows before it only counts them. */
+export const SHOWN_FAILURES = 10;
+
 export class EvaliteErrors {
   private pending = "";
   private readonly seen = new Set<string>();
@@ -151,6 +156,8 @@ export class EvaliteErrors {
   private inTargetError = false;
   /** Repeats of a target failure's line that were dropped. */
   dropped = 0;
+  /** Distinct target failures past the first SHOWN_FAILURES, not shown. */
+  unshown = 0;
 
   constructor(
     private readonly write: (text: string) => void,
@@ -166,6 +173,11 @@ export class EvaliteErrors {
   end(): void {
     if (this.pending !== "") this.line(this.pending);
     this.pending = "";
+    if (this.unshown > 0)
+      this.write(
+        `eval: ${this.unshown} more distinct target failure(s) not shown (pnpm eval --verbose shows every case's; the report names each errored case)\n`,
+      );
+    this.unshown = 0;
   }
 
   private line(line: string): void {
@@ -181,6 +193,10 @@ export class EvaliteErrors {
         return;
       }
       this.seen.add(text);
+      if (this.seen.size > SHOWN_FAILURES) {
+        this.unshown++;
+        return;
+      }
       this.write(`${line}\n`);
       return;
     }
