@@ -5,7 +5,7 @@
  * `fixtures/`, so each case runs the compiled `pnpm eval --explain-target` from a shadow of the
  * repository (its compiled suite and fixtures copied, its dependencies linked) whose turn-cases.json
  * is the malformed one. And a recorded turn whose usage contradicts itself, or whose tool output
- * nests 5,000 levels deep, never reaches a grader or overflows the trace view.
+ * nests 100,000 levels deep, never reaches a grader or overflows the trace view.
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -107,15 +107,17 @@ describe("campaign: a malformed turn-cases.json is input, exit 2, before anythin
 
 describe("campaign: a recorded turn", () => {
   const folder = join(scratch, "run");
-  const turn = (extra: Record<string, unknown>) =>
-    JSON.stringify({ id: "t-001", answer: "x", outcome: "answered", steps: [], citations: [], ...extra });
 
-  it("whose tool output nests 5,000 levels deep is stored, reported and viewed cut, never a stack overflow", async () => {
-    let deep: unknown = "bottom";
-    for (let i = 0; i < 5000; i++) deep = { inner: deep };
+  it("whose tool output nests 100,000 levels deep is stored, reported and viewed cut, never a stack overflow", async () => {
+    // Written as text: JSON.stringify itself cannot write a value this deep.
+    const depth = 100_000;
+    const deep = `${'{"inner":'.repeat(depth)}"bottom"${"}".repeat(depth)}`;
+    const call = `{"name":"search","input":{"query":"x"},"output":${deep},"status":"done","needsApproval":false,"durationMs":1}`;
     mkdirSync(folder, { recursive: true });
-    const call = { name: "search", input: { query: "x" }, output: deep, status: "done", needsApproval: false, durationMs: 1 };
-    writeFileSync(join(folder, "turns.jsonl"), `${turn({ steps: [{ index: 1, toolCalls: [call] }] })}\n`);
+    writeFileSync(
+      join(folder, "turns.jsonl"),
+      `{"id":"t-001","answer":"x","outcome":"answered","steps":[{"index":1,"toolCalls":[${call}]}],"citations":[]}\n`,
+    );
     let code = 0;
     let stderr = "";
     try {
@@ -123,12 +125,12 @@ describe("campaign: a recorded turn", () => {
       const observed = observedTurn(
         await target.turn!({ id: "t-001", question: "?", tools: ["search"], maxSteps: 4, tokenBudget: 1000 } as never),
       );
-      JSON.stringify(observed);
+      expect(JSON.stringify(observed)).toContain("[cut: nested deeper than 32 levels]");
       outputView(observed.turn.steps[0]!.toolCalls[0]!.output);
     } catch (error) {
       code = 1;
       stderr = (error as Error).stack ?? String(error);
     }
-    campaign.record({ name: "a recorded turn nested 5,000 deep", expect: 0, code, stdout: "", stderr });
+    campaign.record({ name: "a recorded turn nested 100,000 deep", expect: 0, code, stdout: "", stderr });
   });
 });
