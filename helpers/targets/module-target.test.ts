@@ -250,3 +250,21 @@ export default {
     await target.close();
   });
 });
+
+describe("a target module's reply nested 100,000 deep", () => {
+  it("crosses its thread cut at the depth limit, never a stack overflow", async () => {
+    const target = await openModuleTarget(
+      moduleFile(
+        "deep.target.mjs",
+        `let output = "bottom";
+        for (let i = 0; i < 100000; i++) output = { inner: output };
+        export default { name: "deep", turn: () => ({ answer: "x", outcome: "answered", citations: [],
+          steps: [{ index: 1, toolCalls: [{ name: "search", input: {}, output, status: "done", needsApproval: false, durationMs: 1 }] }] }) };`,
+      ),
+      named,
+    );
+    const reply = await target.turn!({ id: "t", question: "?", tools: ["search"], maxSteps: 2, tokenBudget: 100 } as never);
+    expect(JSON.stringify(reply.message)).toContain("[cut: nested deeper than 32 levels]");
+    await target.close();
+  });
+});
