@@ -187,9 +187,3 @@ function redacted<T>(value: T, secrets: readonly string[]): T {
   const clean = redactor(secrets)(text);
   return clean === text ? value : (JSON.parse(clean) as T);
 }
-
-/** An error's name and first line (`TypeError: x is not a function`), never its stack. */
-function firstLine(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message.split("\n")[0]}`;
-  return String(error).split("\n")[0]!;
-}
