@@ -298,10 +298,18 @@ async function judgeAndReport(run: RunToJudge): Promise<number> {
     `report: ${relative(process.cwd(), paths.json)} (+ ${written.join(", ")})${paths.badge ? "" : "; no badge: a filtered run's pass rate is not the suite's"}`,
   );
   say(`eval: wall time ${runWallSeconds().toFixed(1)} s (this run, from its process's start to its verdict)`);
-  say(
-    `eval: ${report.status.toUpperCase()}${report.statusReasons.length > 0 ? ` (${report.statusReasons.join("; ")})` : ""}; exit ${report.exitStatus}`,
-  );
+  say(verdictLine(report));
   return judged.exitStatus;
+}
+
+/**
+ * The run's last line: PASS only when something held a bar; a run that held none is NOT GATED with
+ * how many cases passed (docs/gate.md); FAIL with every reason.
+ */
+export function verdictLine(report: Pick<Report, "status" | "statusReasons" | "exitStatus" | "summary">): string {
+  if (report.status === "not-gated")
+    return `eval: NOT GATED (${report.summary.passed} of ${report.summary.cases} cases pass; no floor, latency ceiling, recorded case or threshold held this run: --require-gate makes that a failure); exit ${report.exitStatus}`;
+  return `eval: ${report.status.toUpperCase()}${report.statusReasons.length > 0 ? ` (${report.statusReasons.join("; ")})` : ""}; exit ${report.exitStatus}`;
 }
 
 /** The command line's say in the verdict (judge-run.ts `GateOptions`); `shown`: the baseline's path as messages name it. */
@@ -314,6 +322,7 @@ function gateOptions(run: RunToJudge, shown: string): GateOptions {
     reason: args.reason,
     passMarks: args.passMarks,
     threshold: args.threshold,
+    requireGate: args.requireGate,
     configuredThreshold: run.configuredThreshold,
     judgedGraders: JUDGED_GRADERS,
     baselinePath: relative(root, run.baselinePath) || run.baselinePath,
@@ -373,7 +382,7 @@ function printVerdict(report: Report, changes: readonly FloorChange[], baselineP
   if (report.skipped.length > 0) say(skippedLine(report.skipped));
   if (g.checked + g.notRun + g.skipped === 0) {
     say(
-      `gate: NOT GATED: no ${report.floorMode} floors in ${where}, so no mean of this run is held to a floor; it passes only when no eval failed, the target and every model answered every case, and every eval scored something. Set floors with: pnpm eval --update-baseline --reason "..."`,
+      `gate: NOT GATED: no ${report.floorMode} floors in ${where}, so no mean of this run is held to a floor; it fails when an eval failed, the target or a model did not answer a case, or an eval scored nothing, and is never a PASS without a bar held. Set floors with: pnpm eval --update-baseline --reason "..."`,
     );
   } else {
     say(

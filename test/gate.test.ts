@@ -11,7 +11,7 @@ import { type Baseline, emptyBaseline } from "@hybrid-search/eval-gate/baseline"
 import { reportProblems } from "@hybrid-search/eval-gate/report-file";
 import type { Report } from "@hybrid-search/eval-gate/report";
 import { main as compareMain } from "../bin/eval-compare.js";
-import { evaliteMeanLine } from "../bin/eval-verdict.js";
+import { evaliteMeanLine, verdictLine } from "../bin/eval-verdict.js";
 import { stripAnsi } from "../bin/lib/evalite-terminal.js";
 import { type EvalRun, evalInProcess, type Outcome, ROOT, RUN_TIMEOUT_MS, runEval } from "./eval-run.js";
 
@@ -313,6 +313,15 @@ describe("pnpm eval gates on per-metric floors", () => {
     expect(line(80, "--threshold", false)).toBe(
       "mean 76.3 % of 2540 scores; --threshold 80 % not met (part of the verdict, with the floors, latency ceilings, recorded cases and failed evals)",
     );
+  });
+
+  it("the last line: PASS only when a bar held; NOT GATED counts the passing cases; FAIL gives every reason", () => {
+    const summary = { cases: 8, passed: 0 };
+    expect(verdictLine({ status: "pass", statusReasons: [], exitStatus: 0, summary } as never)).toBe("eval: PASS; exit 0");
+    expect(verdictLine({ status: "not-gated", statusReasons: [], exitStatus: 0, summary } as never)).toBe(
+      "eval: NOT GATED (0 of 8 cases pass; no floor, latency ceiling, recorded case or threshold held this run: --require-gate makes that a failure); exit 0",
+    );
+    expect(verdictLine({ status: "fail", statusReasons: ["a", "b"], exitStatus: 1, summary } as never)).toBe("eval: FAIL (a; b); exit 1");
   });
 
   it("bad input stops with one line and exit 2, before any eval runs", async () => {

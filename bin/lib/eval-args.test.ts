@@ -20,11 +20,18 @@ describe("pnpm eval's command line", () => {
       maxCost: null,
       noCache: false,
       threshold: null,
+      requireGate: false,
       outputPath: null,
       filter: "search",
       evalite: { hideTable: true },
     });
     expect(parseEvalArgs(["--explain-target"]).explainTarget).toBe(true);
+    // --require-gate, or EVAL_REQUIRE_GATE=1 for a CI that sets it once; any other value is refused.
+    expect(parseEvalArgs(["--require-gate"], {}).requireGate).toBe(true);
+    expect(parseEvalArgs([], { EVAL_REQUIRE_GATE: "1" }).requireGate).toBe(true);
+    expect(parseEvalArgs([], { EVAL_REQUIRE_GATE: "0" }).requireGate).toBe(false);
+    expect(parseEvalArgs([], {}).requireGate).toBe(false);
+    expect(() => parseEvalArgs([], { EVAL_REQUIRE_GATE: "yes" })).toThrow('EVAL_REQUIRE_GATE must be 1 or 0, got "yes"');
     expect(
       parseEvalArgs([
         "--lower-floor",

@@ -20,7 +20,7 @@ export { evalFiles };
 const FILTER_HELP = `  filter                  the eval file named so (search: evals/search.eval.ts only), a glob over names
                           ('*search': search and vsearch) or an eval file's path; all eval files without one`;
 
-export const EVAL_USAGE = `Usage: pnpm eval [filter] [--verbose] [--explain-target] [--update-baseline] [--lower-floor <eval|metric|slice> ...] [--accept-failure <suite|id> ...] [--reason "..."] [--pass-mark <metric>=<mark> ...] [--keep-report] [--trials N] [--max-flip-rate R] [--dry-run] [--max-cost AMOUNT] [--no-cache] [--threshold N] [--outputPath file] [--hideTable] [--noCache]
+export const EVAL_USAGE = `Usage: pnpm eval [filter] [--verbose] [--explain-target] [--update-baseline] [--lower-floor <eval|metric|slice> ...] [--accept-failure <suite|id> ...] [--reason "..."] [--pass-mark <metric>=<mark> ...] [--keep-report] [--trials N] [--max-flip-rate R] [--dry-run] [--max-cost AMOUNT] [--no-cache] [--threshold N] [--require-gate] [--outputPath file] [--hideTable] [--noCache]
 
 ${FILTER_HELP}
   --verbose               print Evalite's own output as it comes: its start and summary lines, the console
@@ -48,12 +48,15 @@ ${FILTER_HELP}
                           EVAL_PRICES)
   --no-cache              every model call goes to the model: the model cache is neither read nor written (EVAL_CACHE=off)
   --threshold N           make Evalite's mean over every score (percent) part of the verdict for this run
+  --require-gate          a run that held no bar (no floor, latency ceiling, recorded case or threshold) fails
+                          (exit 1) instead of ending NOT GATED (exit 0); for CI (also EVAL_REQUIRE_GATE=1)
   --outputPath file       also write this run's results there, as Evalite's JSON export
   --hideTable             Evalite: no table of cases, even with --verbose
   --noCache               Evalite's spelling of --no-cache: also Evalite's cacheEnabled false
 
 Environment: EVAL_BASELINE (default evals/baseline.json), EVAL_REPORTS_DIR (default reports/),
-EVAL_ENGINE_OPTIONS, EVAL_DATASET, EVAL_TARGET and its companions (docs/targets.md), EVALITE_STORAGE, EVALITE_PORT, EVAL_CACHE (off), EVAL_CACHE_FILE, EVAL_PRICES.`;
+EVAL_ENGINE_OPTIONS, EVAL_DATASET, EVAL_TARGET and its companions (docs/targets.md), EVALITE_STORAGE, EVALITE_PORT, EVAL_CACHE (off), EVAL_CACHE_FILE, EVAL_PRICES,
+EVAL_REQUIRE_GATE (1: as --require-gate).`;
 
 /** The options of Evalite's runner that its flags set. */
 export type EvaliteRunOptions = Pick<Parameters<typeof runEvalite>[0], "hideTable" | "cacheEnabled">;
@@ -87,6 +90,7 @@ const OPTIONS = {
   "max-cost": { type: "string" },
   "no-cache": { type: "boolean" },
   threshold: { type: "string" },
+  "require-gate": { type: "boolean" },
   outputPath: { type: "string" },
   hideTable: { type: "boolean" },
   noCache: { type: "boolean" },
@@ -132,6 +136,8 @@ export interface EvalArgs {
   noCache: boolean;
   /** `--threshold`, in percent: binding when given. */
   threshold: number | null;
+  /** `--require-gate` or EVAL_REQUIRE_GATE=1: a run that held no bar fails. */
+  requireGate: boolean;
   outputPath: string | null;
   /** The file filter, when given. */
   filter: string | null;
@@ -139,7 +145,15 @@ export interface EvalArgs {
   evalite: EvaliteRunOptions;
 }
 
-export function parseEvalArgs(given: readonly string[]): EvalArgs {
+/** EVAL_REQUIRE_GATE: `1` or `0` (unset: 0); anything else is one line, exit 2. */
+function requireGateFromEnv(env: NodeJS.ProcessEnv): boolean {
+  const raw = env.EVAL_REQUIRE_GATE?.trim();
+  if (!raw) return false;
+  if (raw !== "0" && raw !== "1") throw new ConfigError(`EVAL_REQUIRE_GATE must be 1 or 0, got ${quoteInput(raw.slice(0, 40))}`);
+  return raw === "1";
+}
+
+export function parseEvalArgs(given: readonly string[], env: NodeJS.ProcessEnv = process.env): EvalArgs {
   const argv = joinNegativeValues(given, OPTIONS);
   checkTokens(argv, OPTIONS, "pnpm eval");
   const { values, positionals } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
@@ -161,6 +175,7 @@ export function parseEvalArgs(given: readonly string[]): EvalArgs {
     maxCost: values["max-cost"] === undefined ? null : amountOf("--max-cost", values["max-cost"]),
     noCache: (values["no-cache"] ?? false) || (values.noCache ?? false),
     threshold: values.threshold === undefined ? null : percentage(values.threshold),
+    requireGate: (values["require-gate"] ?? false) || requireGateFromEnv(env),
     outputPath: values.outputPath ?? null,
     filter,
     evalite,

@@ -2,7 +2,7 @@ import type { Evalite } from "evalite";
 import { describe, expect, it } from "vitest";
 import { type Baseline, emptyBaseline } from "./baseline.js";
 import { evalRow, failedTests, gateOptions, output, recordedRun, row, suite } from "./test-data/gate.js";
-import { faultReasons, type GateOptions, type Judged, judgeRun, type RecordedRun } from "./judge-run.js";
+import { barsHeld, faultReasons, type GateOptions, type Judged, judgeRun, type RecordedRun } from "./judge-run.js";
 
 /** One retrieval suite: a case per nDCG@10 value. */
 const search = (values: readonly number[]): Evalite.Exported.Output =>
@@ -284,7 +284,125 @@ describe("judgeRun: a run with no floors (not gated) passes only when nothing fa
   ])("$name", ({ suites, evalite, exitStatus, reasons }) => {
     const j = judged(recordedRun(output(suites), evalite ? { evalite } : {}), ungated);
     expect(j.report.gate.checked + j.report.gate.ceilings.checked).toBe(0);
-    expect(j.verdict).toEqual({ status: exitStatus === 0 ? "pass" : "fail", exitStatus, statusReasons: reasons });
+    // Nothing failed and nothing held a bar: never a pass.
+    expect(j.verdict).toEqual({ status: exitStatus === 0 ? "not-gated" : "fail", exitStatus, statusReasons: reasons });
+  });
+});
+
+describe("judgeRun: PASS means something held a bar", () => {
+  const withoutFloors = (b: Baseline): Baseline => ({ ...b, floors: {}, ceilings: {} });
+  const answered = output([answers(0, 4)]);
+  /** Three questions judged by their verdict score, two of them passing. */
+  const questions = output([
+    suite(
+      "Answers: questions",
+      [true, true, false].map((pass, i) =>
+        evalRow({
+          input: { id: `g${i + 1}`, question: "Which?" },
+          output: { answer: "x" },
+          scores: [
+            {
+              id: 1,
+              name: "Question verdict",
+              score: pass ? 1 : 0,
+              metadata: { verdict: { pass, failed: pass ? [] : ["Answer includes"] } },
+              createdAt: "2026-11-29 12:00:00",
+            },
+          ],
+        }),
+      ),
+    ),
+  ]);
+
+  it.each([
+    { name: "floors checked", run: recordedRun(STRONG), baseline: floored(), options: {}, status: "pass" },
+    {
+      name: "recorded cases compared, with no floor",
+      run: recordedRun(STRONG),
+      baseline: withoutFloors(floored()),
+      options: {},
+      status: "pass",
+    },
+    {
+      name: "a binding --threshold met",
+      run: recordedRun(answered),
+      baseline: emptyBaseline(),
+      options: { threshold: 50 },
+      status: "pass",
+    },
+    {
+      name: "the dataset's own pass rate held over the questions measured",
+      run: recordedRun(questions),
+      baseline: emptyBaseline(),
+      options: {},
+      datasetGate: { minPassRate: 0.5, eval: "Answers: questions", source: "golden.json gate" },
+      status: "pass",
+    },
+    {
+      name: "evalite.config.ts's threshold alone (recorded, not binding)",
+      run: recordedRun(answered),
+      baseline: emptyBaseline(),
+      options: { configuredThreshold: 50 },
+      status: "not-gated",
+    },
+    {
+      name: "the dataset's thresholds over no question this run measured (a search-only run)",
+      run: recordedRun(STRONG),
+      baseline: emptyBaseline(),
+      options: {},
+      datasetGate: { minPassRate: 0.5, eval: "Answers: questions", source: "golden.json gate" },
+      status: "not-gated",
+    },
+    {
+      name: "recorded cases of another mode only",
+      run: recordedRun(STRONG, { runInfo: { ...recordedRun(STRONG).runInfo, mode: "live" } }),
+      baseline: withoutFloors(floored()),
+      options: {},
+      status: "not-gated",
+    },
+  ])("$name: $status", ({ run, baseline, options, datasetGate, status }) => {
+    const j = judged(datasetGate ? { ...run, datasetGate } : run, baseline, options);
+    expect(j.verdict).toEqual({ status, exitStatus: 0, statusReasons: [] });
+    expect(j.report.status).toBe(status);
+  });
+
+  it("--require-gate turns a run that held no bar into a failure naming why, and leaves a held run a pass", () => {
+    const ungated = judged(recordedRun(search([0.9, 0.8])), emptyBaseline(), { requireGate: true });
+    expect(ungated.verdict.status).toBe("fail");
+    expect(ungated.exitStatus).toBe(1);
+    expect(ungated.verdict.statusReasons).toEqual([
+      "--require-gate: no floor, latency ceiling, recorded case or threshold held this run (pnpm eval --update-baseline sets floors)",
+    ]);
+    expect(judged(recordedRun(STRONG), floored(), { requireGate: true }).verdict).toEqual({
+      status: "pass",
+      exitStatus: 0,
+      statusReasons: [],
+    });
+    // A failure stays the failure it is: --require-gate adds no second reason.
+    expect(judged(recordedRun(output([answers(1, 1)])), emptyBaseline(), { requireGate: true }).verdict.statusReasons).toHaveLength(1);
+  });
+
+  it("barsHeld names each bar the run held, and only checked floors and ceilings count", () => {
+    const j = judged(recordedRun(STRONG), floored(), {});
+    expect(
+      barsHeld({
+        gate: { ...j.report.gate, checks: j.report.gate.checks } as never,
+        ceilings: [],
+        cases: { statuses: {}, gone: [], recorded: true },
+        datasetGate: null,
+        evaliteThreshold: { threshold: null, binding: false } as never,
+      }),
+    ).toEqual(["1 floor(s)"]);
+    const notRun = j.report.gate.checks.map((c) => ({ ...c, status: "not-run" as const }));
+    expect(
+      barsHeld({
+        gate: { checks: notRun } as never,
+        ceilings: [],
+        cases: { statuses: { "Search|q1": "new-pass" }, gone: [], recorded: true },
+        datasetGate: null,
+        evaliteThreshold: { threshold: 80, binding: false } as never,
+      }),
+    ).toEqual([]);
   });
 });
 

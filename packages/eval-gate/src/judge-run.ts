@@ -23,6 +23,11 @@
  * fell or went missing, a latency ceiling was exceeded or went missing, or `--threshold N` was not
  * met, or the dataset's own thresholds did not hold (dataset-gate.ts); else 0. The faults and "nothing scored" rules hold whatever the floors: a mode without floors
  * (not gated) has no means to compare, which does not make errors fine.
+ *
+ * **PASS means something held a bar.** A run that failed nothing and held no bar — no floor and no
+ * latency ceiling checked, no recorded case compared, no threshold of its own or of the command
+ * line — is `not-gated`, never `pass`: exit 0, or 1 with `--require-gate` (EVAL_REQUIRE_GATE=1),
+ * for a CI that must not take a team's first run for a green one.
  */
 import type { Evalite } from "evalite";
 import type { CaseOutcome } from "./aggregate.js";
@@ -50,6 +55,7 @@ import {
   evaliteSummary,
   type FixtureInfo,
   pct,
+  isChecked,
   type Report,
   type RunVerdict,
 } from "./report.js";
@@ -120,6 +126,8 @@ export interface GateOptions {
   root: string;
   /** The flip rate over trials above which a judged metric is unstable (judge-stability.ts). @default 0.1 */
   maxFlipRate?: number;
+  /** `--require-gate` (EVAL_REQUIRE_GATE=1): a run that held no bar fails (exit 1) instead of ending not gated. */
+  requireGate?: boolean;
   /** The judge methods the run has (the heuristic; the judge model with its prompts' hash) and their calibration, for the judge lines. */
   judge?: {
     methods: ReadonlyArray<JudgeMethod & { judgeConfig: string | null }>;
@@ -241,6 +249,7 @@ export function judgeRun(run: RecordedRun | UnrecordedRun, baseline: Baseline, o
     ...checks,
     stability,
     usage: run.usage ?? null,
+    requireGate: options.requireGate ?? false,
   });
 
   let notRaised: string | null = null;
@@ -346,6 +355,22 @@ interface VerdictInputs {
   datasetGate: DatasetGateResult | null;
   stability: JudgeStability | null;
   usage: UsageSummary | null;
+  requireGate: boolean;
+}
+
+/** What held a bar in this run (module comment), in words; empty when nothing did. */
+export function barsHeld(input: Pick<VerdictInputs, "gate" | "ceilings" | "cases" | "datasetGate" | "evaliteThreshold">): string[] {
+  const bars: string[] = [];
+  const floors = input.gate.checks.filter((c) => isChecked(c.status)).length;
+  if (floors > 0) bars.push(`${floors} floor(s)`);
+  const ceilings = input.ceilings.filter((c) => isChecked(c.status)).length;
+  if (ceilings > 0) bars.push(`${ceilings} latency ceiling(s)`);
+  const compared = Object.values(input.cases.statuses).filter((s) => s !== "new-pass" && s !== "new-failure").length;
+  if (compared > 0) bars.push(`${compared} recorded case(s)`);
+  // The dataset's thresholds hold a bar only over questions this run measured (a filtered run may have none).
+  if (input.datasetGate?.checks.some((c) => c.passRateOk !== null || c.latencyOk !== null)) bars.push("the dataset's own thresholds");
+  if (input.evaliteThreshold.binding) bars.push(`--threshold ${input.evaliteThreshold.threshold} %`);
+  return bars;
 }
 
 /** The verdict (module comment): every reason the run does not pass, in a fixed order; pass when there is none. */
@@ -381,7 +406,17 @@ function runVerdict(input: VerdictInputs): RunVerdict {
     reasons.push(`Evalite's mean ${pct(evalite.mean)} is below --threshold ${input.evaliteThreshold.threshold} %`);
   const dataset = input.datasetGate ? datasetGateReason(input.datasetGate) : null;
   if (dataset !== null) reasons.push(dataset);
-  return { status: reasons.length === 0 ? "pass" : "fail", exitStatus: reasons.length === 0 ? 0 : 1, statusReasons: reasons };
+  if (reasons.length > 0) return { status: "fail", exitStatus: 1, statusReasons: reasons };
+  if (barsHeld(input).length > 0) return { status: "pass", exitStatus: 0, statusReasons: [] };
+  if (input.requireGate)
+    return {
+      status: "fail",
+      exitStatus: 1,
+      statusReasons: [
+        "--require-gate: no floor, latency ceiling, recorded case or threshold held this run (pnpm eval --update-baseline sets floors)",
+      ],
+    };
+  return { status: "not-gated", exitStatus: 0, statusReasons: [] };
 }
 
 /**

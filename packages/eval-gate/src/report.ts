@@ -118,7 +118,12 @@ export interface ReportInput {
 
 /** Whether the run passed, its exit status, and why it did not pass (empty when it passed). */
 export interface RunVerdict {
-  status: "pass" | "fail";
+  /**
+   * `pass`: something held a bar (a floor, a latency ceiling, a recorded case, a threshold) and
+   * nothing failed; `fail`: some rule failed; `not-gated`: nothing failed, and nothing held a bar
+   * either — never called a pass (exit 0, or 1 with `--require-gate`).
+   */
+  status: "pass" | "fail" | "not-gated";
   exitStatus: 0 | 1;
   statusReasons: string[];
 }
@@ -137,7 +142,7 @@ export interface Report {
   startedAt: string;
   finishedAt: string;
   durationMs: number;
-  status: "pass" | "fail";
+  status: RunVerdict["status"];
   exitStatus: 0 | 1;
   /** Why the run did not pass (empty when it passed). */
   statusReasons: string[];

@@ -86,8 +86,9 @@ describe("the report", () => {
 
   it("Evalite's threshold gates only when given on the command line", () => {
     const clean = output([suite("S", [row({ id: "1", scores: { m: 0.6 } })])]);
+    // Evalite.config.ts's 70 is recorded, never applied: with no floor either, nothing held a bar.
     expect(reportOf(clean)).toMatchObject({
-      status: "pass",
+      status: "not-gated",
       evalite: { mean: 0.6, thresholdMet: false },
       thresholds: { evalite: { threshold: 70, binding: false } },
     });
@@ -172,7 +173,8 @@ describe("no silent pass", () => {
       duration: 5,
       scores: [{ id: 2, name: "Schema valid", score: 1, createdAt: "2026-11-29 12:00:00" }],
     });
-    expect(reportOf(output([suite("Query expansion", [unscored("q1"), partly])])).status).toBe("pass");
+    // Nothing failed; with no floor held, it is not a pass either.
+    expect(reportOf(output([suite("Query expansion", [unscored("q1"), partly])])).status).toBe("not-gated");
     expect(reportOf(output([suite("Query expansion", [unscored("q1", "failed"), partly])])).statusReasons).toEqual([
       '1 case(s) errored: the target, a model or the task failed (Query expansion 1): "Schema valid failed" ×1',
     ]);
@@ -262,6 +264,8 @@ describe("evals the target could not run", () => {
       /^every offline floor and ceiling in \S+ belongs to an eval the target cannot run \(2 floor\(s\), 2 ceiling\(s\) skipped\)$/,
     );
     expect(markdownSummary(report)).toContain(`| gate | **NOT GATED**: ${why}; no mean was held to a floor |`);
+    expect(report.status).toBe("not-gated");
+    expect(markdownSummary(report)).toMatch(/^# Eval run \S+: NOT GATED \(exit 0\)/);
     expect(badge(report)).toMatchObject({ color: "lightgrey", message: expect.stringMatching(/ · not gated$/) });
     // Without floors for the mode at all, the reason says that instead; a gated run has none.
     expect(notGatedReason(reportOf(unfloored))).toMatch(/^no offline floors, ceilings or cases in /);

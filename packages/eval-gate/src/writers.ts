@@ -113,11 +113,11 @@ export function notGatedReason(report: Report): string | null {
 export function badge(report: Report): Badge {
   const rate = report.summary.passRate;
   const p95 = report.summary.p95LatencyMs;
-  const color = report.status !== "pass" ? "red" : gated(report) ? "brightgreen" : "lightgrey";
+  const color = report.status === "fail" ? "red" : report.status === "pass" ? "brightgreen" : "lightgrey";
   return {
     schemaVersion: 1,
     label: report.mode === "offline" ? "evals" : `evals (${report.mode.split("(")[0]})`,
-    message: `${Math.round(rate * 100)}% pass${p95 === null ? "" : ` · p95 ${formatMs(p95)}`}${report.status === "pass" ? (gated(report) ? "" : " · not gated") : " · failing"}`,
+    message: `${Math.round(rate * 100)}% pass${p95 === null ? "" : ` · p95 ${formatMs(p95)}`}${report.status === "pass" ? "" : report.status === "not-gated" ? " · not gated" : " · failing"}`,
     color,
   };
 }
@@ -131,7 +131,9 @@ export function markdownSummary(report: Report): string {
   const out = (line = ""): number => lines.push(line);
   const g = report.gate;
   const regressions = report.verdicts.filter((v) => v.status === "regression");
-  out(`# Eval run ${report.startedAt}: ${report.status.toUpperCase()} (exit ${report.exitStatus})`);
+  out(
+    `# Eval run ${report.startedAt}: ${report.status === "not-gated" ? "NOT GATED" : report.status.toUpperCase()} (exit ${report.exitStatus})`,
+  );
   out();
   for (const reason of report.statusReasons) out(`- ${reason}`);
   if (report.statusReasons.length > 0) out();
