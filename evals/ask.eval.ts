@@ -18,7 +18,16 @@ import { answerSuites } from "../helpers/targets/eval-target.js";
 import { type AskCase, translationsByDoc } from "../helpers/fixture-files.js";
 import { evalModels } from "../helpers/models.js";
 import { trialHeaders } from "../helpers/run-cache.js";
-import { answerExcludes, answerIncludes, casesFor, cites, citesOnlySurfaced, noCitations, refusal } from "../scorers/answer/index.js";
+import {
+  answerExcludes,
+  answerIncludes,
+  answerIncludesAny,
+  casesFor,
+  cites,
+  citesOnlySurfaced,
+  noCitations,
+  refusal,
+} from "../scorers/answer/index.js";
 import { completeness } from "../scorers/completeness.js";
 import { diagnose, formatDiagnosis, goldenSetWarning } from "../scorers/diagnosis.js";
 import { answerRelevance, contextRelevance, faithfulness, triadCases } from "../scorers/triad/index.js";
@@ -84,6 +93,15 @@ define(casesFor("answer-includes", cases), "has expectedSubstrings")("Answers: f
   scorers: [answerIncludes()],
   columns,
 });
+
+// Alternatives (a golden Q&A set's any-of mode) are optional: a dataset that lists none has no such suite, rather than one skipped.
+if (casesFor("answer-includes-any", cases).length > 0)
+  define(casesFor("answer-includes-any", cases), "lists expectedSubstringsAny")("Answers: facts (one of)", {
+    data: rows(casesFor("answer-includes-any", cases)),
+    task: ask("facts-any"),
+    scorers: [answerIncludesAny()],
+    columns,
+  });
 
 define(casesFor("cites", cases), "names a document to cite")("Answers: required citations", {
   data: rows(casesFor("cites", cases)),

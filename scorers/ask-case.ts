@@ -25,6 +25,11 @@ export interface AskCase {
   category?: string;
   /** Facts a correct answer states (matched by text/contains-fact.ts: grading form, numbers whole). */
   expectedSubstrings?: string[];
+  /**
+   * Alternatives of which a correct answer states at least one (a golden Q&A set's any-of mode);
+   * matched as `expectedSubstrings` are. With both, the answer states all of those and one of these.
+   */
+  expectedSubstringsAny?: string[];
   /** Content a correct answer never contains. */
   forbiddenSubstrings?: string[];
   /** Topics a complete answer covers. */

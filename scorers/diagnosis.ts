@@ -59,7 +59,15 @@ export interface Diagnosis {
 export const NOTHING_RELEVANT_SHARE = 0.5;
 
 /** The pass/fail graders, in the order their failures are listed. */
-const PASS_FAIL: readonly GraderId[] = ["refusal", "answer-includes", "answer-excludes", "cites", "cites-only-surfaced", "no-citations"];
+const PASS_FAIL: readonly GraderId[] = [
+  "refusal",
+  "answer-includes",
+  "answer-includes-any",
+  "answer-excludes",
+  "cites",
+  "cites-only-surfaced",
+  "no-citations",
+];
 
 function detailOf(g: Grade): string {
   const m = g.metadata;
@@ -70,6 +78,8 @@ function detailOf(g: Grade): string {
         : "answered but the case expects a refusal";
     case "answer-includes":
       return `missing ${(m.missing as string[]).map((s) => JSON.stringify(s)).join(", ")}`;
+    case "answer-includes-any":
+      return `states none of ${(m.missing as string[]).map((s) => JSON.stringify(s)).join(", ")}`;
     case "answer-excludes":
       return `contains forbidden ${(m.found as string[]).map((s) => JSON.stringify(s)).join(", ")}`;
     case "cites":

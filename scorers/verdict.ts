@@ -1,7 +1,8 @@
 /**
  * One verdict per question: an answer passes only when **every expectation its case declares
  * holds** — refuses exactly when the case expects it, carries no citation iff it refuses, cites
- * only retrieved sources, states every expected substring, none of the forbidden ones, cites every
+ * only retrieved sources, states every expected substring and one of any alternatives it lists,
+ * none of the forbidden ones, cites every
  * required document (or a translation), and covers every expected topic. A grader's share is not
  * a pass: citing 1 of 2 required documents, or stating half the facts, fails the question. Each
  * failed expectation is named as a fact, one a line: `missing "30 giorni"`,
@@ -62,6 +63,7 @@ const ORDER: readonly GraderId[] = [
   "no-citations",
   "cites-only-surfaced",
   "answer-includes",
+  "answer-includes-any",
   "answer-excludes",
   "cites",
   "topic-coverage",
@@ -125,6 +127,12 @@ function failuresOf(
       return list("unsurfaced").map((u) => `cites ${u}`);
     case "answer-includes":
       return list("missing").map((s) => `missing ${JSON.stringify(s)}`);
+    case "answer-includes-any":
+      return [
+        `states none of ${list("missing")
+          .map((s) => JSON.stringify(s))
+          .join(", ")}`,
+      ];
     case "answer-excludes":
       return list("found").map((s) => `contains forbidden ${JSON.stringify(s)}`);
     case "cites":

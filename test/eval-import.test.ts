@@ -61,12 +61,21 @@ describe("pnpm eval:import", () => {
       const renamed = new Map([...first.stdout.matchAll(/"([^"]+)" → (\S+?\.md)/g)].map((m) => [m[1]!, m[2]!]));
       const rename = (id: string) => renamed.get(id) ?? id;
       expect(
-        imported.askCases.map((c) => [c.id, c.question, c.expectedSubstrings, c.expectedRefusal, c.referenceAnswer, c.mustCite]),
+        imported.askCases.map((c) => [
+          c.id,
+          c.question,
+          c.expectedSubstrings,
+          c.expectedSubstringsAny,
+          c.expectedRefusal,
+          c.referenceAnswer,
+          c.mustCite,
+        ]),
       ).toEqual(
         original.askCases.map((c) => [
           c.id,
           c.question,
           c.expectedSubstrings,
+          c.expectedSubstringsAny,
           c.expectedRefusal,
           c.referenceAnswer,
           c.mustCite?.map(rename),

@@ -220,6 +220,12 @@ describe("a golden Q&A set with an inline corpus", () => {
       mustCite: ["Borrowing limits"],
     });
     expect(d.askCases[5]).toMatchObject({ id: "q06", category: "adversarial", expectedRefusal: true });
+    // The tool's any-of mode: alternatives of which the answer states one, beside the facts it states all of.
+    expect(d.askCases[3]).toMatchObject({
+      id: "q04",
+      expectedSubstrings: ["Birch"],
+      expectedSubstringsAny: ["20 people", "seats 20", "twenty people"],
+    });
     expect(d.gate).toEqual({ minPassRate: 0.5, maxP95LatencyMs: 60000, source: "test/datasets/golden-qa/golden_qa.json /thresholds" });
     expect(d.derivedCases).toBe(true);
     expect(d.cases[0]).toEqual({
@@ -285,6 +291,16 @@ describe("a golden Q&A set with an inline corpus", () => {
       "a fact no cited document holds",
       (t: string) => t.replace('"expectedSubstrings": ["paused"]', '"expectedSubstrings": ["suspended"]'),
       /question q03 \(\/questions\/2\/expectedSubstrings\/0\): "suspended" does not occur in the cited document \(Late returns\)/,
+    ],
+    [
+      "alternatives none of which a cited document holds (one is enough)",
+      (t: string) => t.replace('"20 people", "seats 20", "twenty people"', '"twenty people", "a score of people"'),
+      /question q04 \(\/questions\/3\/expectedSubstringsAny\): none of "twenty people", "a score of people" occurs in the cited document \(Meeting rooms\)/,
+    ],
+    [
+      "alternatives on a question that expects a refusal",
+      (t: string) => t.replace('"expectedRefusal": true', '"expectedRefusal": true, "expectedSubstringsAny": ["Nasdaq"]'),
+      /question q06 \(\/questions\/5\/expectedSubstringsAny\): a question that expects a refusal cannot expect facts in the answer/,
     ],
   ])("%s is one named line", (_what, change, message) => {
     const folder = copy("golden-qa");

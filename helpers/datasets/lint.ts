@@ -175,6 +175,7 @@ export function hasExpectation(c: AnswerCase): boolean {
   return (
     c.expectedRefusal === true ||
     (c.expectedSubstrings ?? []).length > 0 ||
+    (c.expectedSubstringsAny ?? []).length > 0 ||
     (c.forbiddenSubstrings ?? []).length > 0 ||
     (c.expectedTopics ?? []).length > 0 ||
     (c.mustCite ?? []).length > 0 ||
@@ -200,7 +201,7 @@ function factChecker(askCases: readonly AnswerCase[], corpus: CorpusView): (fact
   };
   const uncited = askCases
     .filter((c) => (c.mustCite ?? []).length === 0)
-    .flatMap((c) => (c.expectedSubstrings ?? []).map(normalizeForMatch));
+    .flatMap((c) => [...(c.expectedSubstrings ?? []), ...(c.expectedSubstringsAny ?? [])].map(normalizeForMatch));
   let anywhere: Set<string> | undefined;
   const everyDocument = function* (): Generator<string> {
     for (const id of corpus.ids) yield normalizeForMatch(corpus.text(id));
@@ -238,6 +239,8 @@ function answerCaseProblems(
     out.push(at(origin, "mustCite", "a question that expects a refusal cannot require citations"));
   if (c.expectedRefusal === true && (c.expectedSubstrings ?? []).length > 0)
     out.push(at(origin, "expectedSubstrings", "a question that expects a refusal cannot expect facts in the answer"));
+  if (c.expectedRefusal === true && (c.expectedSubstringsAny ?? []).length > 0)
+    out.push(at(origin, "expectedSubstringsAny", "a question that expects a refusal cannot expect facts in the answer"));
   if (missing.length > 0) return out;
   // Each fact must occur in a document the case cites, or in some document when it cites none.
   (c.expectedSubstrings ?? []).forEach((fact, j) => {
@@ -252,5 +255,17 @@ function answerCaseProblems(
         ),
       );
   });
+  // Alternatives: one of them is enough for an answer, so one of them must occur where a fact must.
+  const any = c.expectedSubstringsAny ?? [];
+  if (any.length > 0 && !any.some((fact) => occurs(fact, cite)))
+    out.push(
+      at(
+        origin,
+        "expectedSubstringsAny",
+        cite.length > 0
+          ? `none of ${any.map(show).join(", ")} occurs in the cited document${cite.length === 1 ? "" : "s"} (${cite.join(", ")})`
+          : `none of ${any.map(show).join(", ")} occurs in any document of ${corpus.where}`,
+      ),
+    );
   return out;
 }

@@ -79,6 +79,7 @@ const CASE_KEYS: ReadonlyArray<keyof AnswerCase> = [
   "language",
   "category",
   "expectedSubstrings",
+  "expectedSubstringsAny",
   "forbiddenSubstrings",
   "expectedTopics",
   "mustCite",

@@ -24,6 +24,7 @@ import type { RecognizedAnswer } from "../refusal-check.js";
 
 export type GraderId =
   | "answer-includes"
+  | "answer-includes-any"
   | "answer-excludes"
   | "cites"
   | "cites-only-surfaced"

@@ -7,6 +7,7 @@
  * | grader (Evalite name)                       | applies to cases with  | score                                                                  |
  * | ------------------------------------------- | ---------------------- | ---------------------------------------------------------------------- |
  * | answer-includes ("Answer includes")         | `expectedSubstrings`   | expected substrings the answer states / expected substrings            |
+ * | answer-includes-any ("Answer includes one of") | `expectedSubstringsAny` | 1 when the answer states at least one of the alternatives, else 0  |
  * | answer-excludes ("Answer excludes")         | `forbiddenSubstrings`  | 1 when no forbidden substring occurs in the answer, else 0            |
  * | cites ("Cites required docs")               | `mustCite`             | mustCite docs cited (or a translation) / mustCite docs                |
  * | cites-only-surfaced ("Cites only surfaced") | every case             | 1 when every [n] in the answer points to a retrieved source, else 0   |
@@ -21,6 +22,7 @@
 import type { AskCase } from "../ask-case.js";
 import { answerExcludesGrader } from "./answer-excludes.js";
 import { answerIncludesGrader } from "./answer-includes.js";
+import { answerIncludesAnyGrader } from "./answer-includes-any.js";
 import { type CitesOptions, citesGrader } from "./cites.js";
 import { citesOnlySurfacedGrader } from "./cites-only-surfaced.js";
 import type { Grader, GraderId } from "./grade.js";
@@ -31,6 +33,7 @@ import { topicCoverageGrader } from "./topic-coverage.js";
 /** Every grader, in report order. `cites` reads its translation policy from the options; the others take none. */
 export const GRADERS: Readonly<Record<GraderId, Grader<CitesOptions>>> = {
   "answer-includes": answerIncludesGrader,
+  "answer-includes-any": answerIncludesAnyGrader,
   "answer-excludes": answerExcludesGrader,
   cites: citesGrader,
   "cites-only-surfaced": citesOnlySurfacedGrader,
@@ -46,6 +49,7 @@ export function casesFor<T extends AskCase>(grader: GraderId, cases: readonly T[
 
 export { answerExcludes, answerExcludesScore } from "./answer-excludes.js";
 export { answerIncludes, answerIncludesScore } from "./answer-includes.js";
+export { answerIncludesAny, answerIncludesAnyScore } from "./answer-includes-any.js";
 export { type CitesOptions, cites, citesScore, translationsUnder } from "./cites.js";
 export { citesOnlySurfaced, citesOnlySurfacedScore } from "./cites-only-surfaced.js";
 export {

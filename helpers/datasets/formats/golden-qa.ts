@@ -9,8 +9,9 @@
  *
  * Documents are keyed by title: a document's id is its title, so `expectedDocumentTitle` is the
  * required citation (`mustCite`). Every expected substring must be in the answer (the suite's
- * matching: case-insensitive, white space folded, numbers whole); `expectedRefusal` expects a
- * refusal. `thresholds` become the dataset's gate (helpers/datasets/thresholds.ts): the share of
+ * matching: case-insensitive, white space folded, numbers whole), and at least one of
+ * `expectedSubstringsAny` when the question lists them (the tool's any-of mode: alternative
+ * wordings of one fact); `expectedRefusal` expects a refusal. `thresholds` become the dataset's gate (helpers/datasets/thresholds.ts): the share of
  * questions that pass ≥ minPassRate and the p95 answer latency ≤ maxP95LatencyMs, or exit 1.
  * `version` and `description` describe the file and are kept in the report's hash only; any
  * other field is reported as not mapped.
@@ -35,6 +36,7 @@ interface GoldenQa {
     category?: string;
     question: string;
     expectedSubstrings?: string[];
+    expectedSubstringsAny?: string[];
     expectedDocumentTitle?: string;
     expectedRefusal?: boolean;
   }>;
@@ -82,6 +84,7 @@ export function readGoldenQa(path: string): FormatRead {
       question: q.question,
       ...(q.category ? { category: q.category } : {}),
       ...(q.expectedSubstrings && q.expectedSubstrings.length > 0 ? { expectedSubstrings: q.expectedSubstrings } : {}),
+      ...(q.expectedSubstringsAny && q.expectedSubstringsAny.length > 0 ? { expectedSubstringsAny: q.expectedSubstringsAny } : {}),
       ...(q.expectedDocumentTitle ? { mustCite: [q.expectedDocumentTitle] } : {}),
       ...(q.expectedRefusal !== undefined ? { expectedRefusal: q.expectedRefusal } : {}),
     };
@@ -115,7 +118,7 @@ export function readGoldenQa(path: string): FormatRead {
       ...unmappedFields(
         path,
         value.questions,
-        new Set(["id", "category", "question", "expectedSubstrings", "expectedDocumentTitle", "expectedRefusal"]),
+        new Set(["id", "category", "question", "expectedSubstrings", "expectedSubstringsAny", "expectedDocumentTitle", "expectedRefusal"]),
         {},
         "/questions/*/",
       ),
