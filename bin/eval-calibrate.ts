@@ -211,7 +211,7 @@ function showLines(a: LabelledAnswer): string[] {
     `citations: ${r.citations.map((c) => `[${c.ref}] ${c.docId}`).join(", ") || "(none)"}`,
   ];
   if (a.case.expectedTopics?.length) lines.push(`expectedTopics: ${a.case.expectedTopics.map((t, i) => `${i + 1}. ${t}`).join("; ")}`);
-  for (const s of r.sources)
+  for (const s of r.sources ?? [])
     lines.push(`  source [${s.ref}] ${s.docId} — ${s.title}: ${[s.heading, s.text].filter(Boolean).join(" / ").replace(/\s+/g, " ")}`);
   return lines;
 }

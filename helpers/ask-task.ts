@@ -8,7 +8,7 @@
  * so a failure is never compared as a 0 (scorers/tier-order.ts leaves such a comparison not scored).
  */
 import type { Preset } from "@hybrid-search/target-contract/types";
-import type { ObservedAnswer } from "../scorers/observed.js";
+import type { ObservedAnswer, ObservedSource } from "../scorers/observed.js";
 import { PRESET_ORDER, type PresetValues } from "../scorers/tier-order.js";
 import { type RecognizedAnswer, type RefusalMarkers, recognizeRefusal } from "../scorers/refusal.js";
 import { rankedLists } from "../scorers/stage-loss.js";
@@ -91,11 +91,11 @@ export const WHOLE_RECORD_NOTE =
 
 /** What a suite that stores answers "graded" keeps of one (`AnswerRecord`); JSON.stringify stores this. */
 export function gradedView(answer: RecognizedAnswer): Omit<RecognizedAnswer, "trace" | "sources"> & {
-  sources: Array<Omit<RecognizedAnswer["sources"][number], "text">>;
+  sources?: Array<Omit<ObservedSource, "text">>;
   record: string;
 } {
   const { trace: _trace, sources, ...graded } = answer;
-  return { ...graded, sources: sources.map(({ text: _text, ...source }) => source), record: WHOLE_RECORD_NOTE };
+  return { ...graded, ...(sources ? { sources: sources.map(({ text: _text, ...source }) => source) } : {}), record: WHOLE_RECORD_NOTE };
 }
 
 /** Per preset, one value of a question (or the mean over questions); null where the answer failed. */

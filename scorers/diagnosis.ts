@@ -27,13 +27,14 @@
  * golden answer is wrong, in another language than the sources, or worded unlike them. Cases
  * without an expected answer (off-corpus) get no warning.
  */
-import type { ObservedAnswer } from "./observed.js";
+import { NO_SOURCES, type ObservedAnswer } from "./observed.js";
 import type { AskCase } from "./ask-case.js";
 import { type CitesOptions, GRADERS, type Grade, type GraderId, round, translationsUnder } from "./answer/index.js";
 import { sourceText, termOverlap } from "./text/overlap.js";
 import { relevantDocPaths, type RelevantDocPath } from "./stage-loss.js";
 
-export type Verdict = "pass" | "retrieval" | "generation" | "error";
+/** `unknown`: the question failed, and the target shows no sources, so whether retrieval or generation lost it cannot be told. */
+export type Verdict = "pass" | "retrieval" | "generation" | "error" | "unknown";
 
 export interface FailedCheck {
   grader: GraderId;
@@ -106,7 +107,7 @@ export function diagnose(c: AskCase, result: ObservedAnswer, options: CitesOptio
 
   // Where each mustCite doc (and its translations) went in retrieval.
   const translations = translationsUnder(options);
-  const retrieved = [...new Set(result.sources.map((s) => s.docId))];
+  const retrieved = [...new Set((result.sources ?? []).map((s) => s.docId))];
   const required = c.mustCite ?? [];
   const judgments = Object.fromEntries(required.flatMap((doc) => [doc, ...(translations.get(doc) ?? [])]).map((doc) => [doc, 1]));
   const paths = relevantDocPaths(
@@ -115,29 +116,34 @@ export function diagnose(c: AskCase, result: ObservedAnswer, options: CitesOptio
     judgments,
     retrieved.length,
   );
-  const unsurfaced = required.filter((doc) => ![doc, ...(translations.get(doc) ?? [])].some((d) => retrieved.includes(d)));
+  // Without sources nothing is known to be unsurfaced: what retrieval found is not shown.
+  const unsurfaced = result.sources
+    ? required.filter((doc) => ![doc, ...(translations.get(doc) ?? [])].some((d) => retrieved.includes(d)))
+    : [];
 
   const failed = PASS_FAIL.filter((id) => GRADERS[id].appliesTo(c))
     .map((id) => [id, GRADERS[id].score(c, result, options)] as const)
-    .filter(([, g]) => g.score < 1)
+    // A grade the target gave no means for (status unknown) is no failed check.
+    .filter(([, g]) => g.score < 1 && g.metadata.status !== "unknown")
     .map(([grader, g]) => ({ grader, score: round(g.score), detail: detailOf(g) }));
   const diagnosis = { ...base, failed, unsurfaced, paths };
   // A pass cites every mustCite doc (or a translation), and only retrieved sources can be cited.
   if (failed.length === 0) return { ...diagnosis, verdict: "pass", reasons: [] };
   const failures = failed.map((f) => `${f.grader} ${f.score}: ${f.detail}`);
+  if (!result.sources) return { ...diagnosis, verdict: "unknown", reasons: [NO_SOURCES, ...failures] };
   if (unsurfaced.length > 0) {
     const lost = unsurfaced.map((doc) => `unsurfaced: ${doc} (${describePath(paths.find((p) => p.docId === doc)!)})`);
     return { ...diagnosis, verdict: "retrieval", reasons: [...lost, ...failures] };
   }
 
   if (required.length === 0 && c.expectedRefusal !== true) {
-    const best = Math.max(0, ...result.sources.map((s) => termOverlap(result.question, c.language, [sourceText(s)]).share));
+    const best = Math.max(0, ...(result.sources ?? []).map((s) => termOverlap(result.question, c.language, [sourceText(s)]).share));
     if (best < NOTHING_RELEVANT_SHARE) {
       return {
         ...diagnosis,
         verdict: "retrieval",
         reasons: [
-          `nothing relevant retrieved: the best of ${result.sources.length} sources holds ${round(best)} of the question's terms (< ${NOTHING_RELEVANT_SHARE})`,
+          `nothing relevant retrieved: the best of ${(result.sources ?? []).length} sources holds ${round(best)} of the question's terms (< ${NOTHING_RELEVANT_SHARE})`,
           ...failures,
         ],
       };
@@ -179,7 +185,8 @@ export interface GoldenWarning {
 /** A warning when the case's expected answer shares almost no vocabulary with the retrieved context; null otherwise. */
 export function goldenSetWarning(c: AskCase, result: ObservedAnswer, minShare = GOLDEN_MIN_SHARE): GoldenWarning | null {
   const expected = [...(c.expectedSubstrings ?? []), ...(c.expectedTopics ?? []), ...(c.referenceAnswer ? [c.referenceAnswer] : [])];
-  if (expected.length === 0) return null;
+  // No sources shown: no context to hold the expected answer against, and no warning about it.
+  if (expected.length === 0 || !result.sources) return null;
   const o = termOverlap(expected.join("\n"), c.language, result.sources.map(sourceText));
   if (o.terms.length > 0 && o.share >= minShare) return null;
   const languages = [...new Set(result.sources.map((s) => s.language ?? "unknown"))].join("/") || "none";

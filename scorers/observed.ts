@@ -50,10 +50,11 @@ export type ObservedSource = Source & { ref: number };
 export interface ObservedAnswer extends Omit<AskResponse, "elapsedMs" | "question" | "answerer" | "invalidCitations" | "sources">, Timing {
   /** The question the case asked. */
   question: string;
-  sources: ObservedSource[];
+  /** Absent: the target does not show what it answered from (the contract's `sources` left out). */
+  sources?: ObservedSource[];
   /** Who wrote the answer: what the target says, else the target itself (`http:staging`). */
   answerer: string;
-  /** The `[n]` the answer makes that name no source: the target's count, else counted from `answer` and `sources`. */
+  /** The `[n]` the answer makes that name no source: the target's count, else counted from `answer` and `sources` (none when it shows no sources: then no `[n]` can be told invalid). */
   invalidCitations: number[];
 }
 
@@ -81,5 +82,9 @@ export const NO_SOURCE_TEXT = "no source text: no source of the answer carries i
 
 /** Whether any of the answer's sources carries text to judge it against. */
 export function hasSourceText(answer: Pick<ObservedAnswer, "sources">): boolean {
-  return answer.sources.some((s) => typeof s.text === "string" && s.text !== "");
+  return (answer.sources ?? []).some((s) => typeof s.text === "string" && s.text !== "");
 }
+
+/** Why a metric that reads the answer's sources cannot be scored: the target shows none. */
+export const NO_SOURCES =
+  "no sources: the target does not show what it answered from, so whether a citation points to a retrieved passage cannot be told";

@@ -32,7 +32,9 @@ import type { RelevantDocPath } from "./stage-loss.js";
 
 export interface ExpectationCheck {
   expectation: GraderId;
-  held: boolean;
+  /** null: not checked, because the target did not give what it needs (`unknown` says why). */
+  held: boolean | null;
+  unknown?: string;
   /** What failed, one fact each (empty when held). */
   failures: string[];
   method: "heuristic" | "llm-judge";
@@ -80,6 +82,17 @@ export async function questionVerdict(c: AskCase, result: RecognizedAnswer, opti
   const expectations: ExpectationCheck[] = [];
   for (const id of ORDER.filter((g) => GRADERS[g].appliesTo(c))) {
     const grade = id === "topic-coverage" ? await completenessScore(c, result, options) : GRADERS[id].score(c, result, options);
+    if (grade.metadata.status === "unknown") {
+      // Not given is not failed: the question is held to what can be checked, and says what could not.
+      expectations.push({
+        expectation: id,
+        held: null,
+        unknown: String(grade.metadata.reason),
+        failures: [],
+        method: grade.metadata.method,
+      });
+      continue;
+    }
     const failures = grade.score >= 1 ? [] : failuresOf(id, grade, c, result, diagnosis.paths, options);
     expectations.push({ expectation: id, held: failures.length === 0, failures, method: grade.metadata.method });
   }
@@ -87,8 +100,10 @@ export async function questionVerdict(c: AskCase, result: RecognizedAnswer, opti
   const pass = failed.length === 0;
   // Topic coverage is not among the diagnosis's checks: a question failing only on topics is generation's.
   const verdict = pass ? "pass" : diagnosis.verdict === "pass" ? "generation" : diagnosis.verdict;
+  const unchecked = expectations.filter((e) => e.held === null).map((e) => `not checked: ${e.expectation} (${e.unknown})`);
   return {
     ...base,
+    warnings: [...base.warnings, ...unchecked],
     pass,
     failed,
     expectations,
@@ -98,7 +113,8 @@ export async function questionVerdict(c: AskCase, result: RecognizedAnswer, opti
 
 /** Share of the case's declared expectations that held (0 when the answerer failed): what the preset order compares. */
 export function expectationsMet(v: QuestionVerdict): number {
-  return v.expectations.length === 0 ? 0 : v.expectations.filter((e) => e.held).length / v.expectations.length;
+  const checked = v.expectations.filter((e) => e.held !== null);
+  return checked.length === 0 ? 0 : checked.filter((e) => e.held).length / checked.length;
 }
 
 /** The failed facts of one expectation, in words. */
@@ -155,6 +171,7 @@ function refusalWhy(result: RecognizedAnswer): string {
 /** Why a required document was not cited: never retrieved (and where retrieval lost it), or retrieved and not cited. */
 function whereItWent(doc: string, result: ObservedAnswer, paths: readonly RelevantDocPath[], options: CitesOptions): string {
   const candidates = [doc, ...(translationsUnder(options).get(doc) ?? [])];
+  if (!result.sources) return "the target shows no sources: whether it was retrieved is unknown";
   const retrieved = result.sources.find((s) => candidates.includes(s.docId));
   if (retrieved)
     return retrieved.docId === doc

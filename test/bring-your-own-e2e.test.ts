@@ -12,9 +12,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { bodyOf, listen, sendJson } from "./stand-ins/serve.js";
+import { NO_SOURCES_MAPPED } from "../helpers/targets/kinds/http.js";
 import { startGoldenQa } from "./stand-ins/golden-qa.js";
 import { startSearchCluster } from "./stand-ins/search-cluster.js";
-import { type EvalRun, evalInProcess, runEval } from "./eval-run.js";
+import { type EvalRun, evalInProcess, ROOT, runEval } from "./eval-run.js";
 
 const SECRET = "byo-SECRET-0d93f1";
 const work = mkdtempSync(join(tmpdir(), "byo-e2e-"));
@@ -313,5 +314,20 @@ export default defineTarget({
       /^ {4}search\.balanced\(\{"query":".+","mode":"balanced","limit":10,"traceDepth":50,"collection":"eval"\}, \{ signal \}\)$/m,
     );
     expect(module.stdout).toMatch(/^ {4}ask\(\{"question":".+","preset":"balanced","collection":"eval"\}, \{ signal \}\)$/m);
+  });
+
+  it("--explain-target warns when an adapter's answers map no sources; the shipped golden-QA example maps them", async () => {
+    const shipped = JSON.parse(readFileSync(join(ROOT, "examples/targets/golden-qa.adapter.json"), "utf8"));
+    const { sources: _sources, ...response } = shipped.ask.response;
+    const bare = join(work, "no-sources.adapter.json");
+    writeFileSync(bare, JSON.stringify({ ...shipped, ask: { ...shipped.ask, response } }));
+    const env = { EVAL_TARGET: "http://127.0.0.1:9", EVAL_DATASET: "test/datasets/golden-qa", KB_KEY: "kb-key-for-explain" };
+    const warned = await evalInProcess(["--explain-target"], { ...env, EVAL_TARGET_ADAPTER: bare });
+    expect(warned.code, warned.stderr).toBe(0);
+    expect(warned.stdout).toContain(`${NO_SOURCES_MAPPED}\n`);
+    const example = await evalInProcess(["--explain-target"], { ...env, EVAL_TARGET_ADAPTER: "examples/targets/golden-qa.adapter.json" });
+    expect(example.code, example.stderr).toBe(0);
+    expect(example.stdout).toContain("answering, for question");
+    expect(example.stdout).not.toContain("maps no sources");
   });
 });

@@ -203,7 +203,8 @@ export function mapAsk(response: RawResponse, adapter: Adapter): { body: AskResp
     docId,
     ...(passageId === undefined ? {} : { passageId }),
   }));
-  const sources = refs(mapping.sources ? mapped.list("sources", mapping.sources, true) : []);
+  // An adapter that maps no sources leaves them out: the answer shows none, which is not "retrieved nothing".
+  const sources = mapping.sources ? refs(mapped.list("sources", mapping.sources, true)) : undefined;
   let refused: unknown = false;
   if (mapping.refused) {
     refused = mapped.value("refused", mapping.refused, true);
@@ -215,7 +216,7 @@ export function mapAsk(response: RawResponse, adapter: Adapter): { body: AskResp
     answer,
     citations,
     refused,
-    sources: sources.map(({ snippet: _snippet, ...s }) => s),
+    ...(sources ? { sources: sources.map(({ snippet: _snippet, ...s }) => s) } : {}),
     ...(elapsed === undefined ? {} : { elapsedMs: elapsed }),
     ...(trace === undefined ? {} : { trace }),
     ...(mapping.refused === undefined ? { answerFormat: "text" } : {}),

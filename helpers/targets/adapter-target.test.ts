@@ -193,9 +193,11 @@ describe("an adapter's target against a service", () => {
           { ref: 1, docId: "a.md" },
           { ref: 2, docId: "b.md" },
         ],
-        sources: [],
         answerer: "http:svc",
       });
+      // The adapter maps no sources: the answer shows none (left out, not an empty list), and no [n] can be told invalid.
+      expect(answer).not.toHaveProperty("sources");
+      expect(answer.invalidCitations).toEqual([]);
       const failure = async (
         m: string,
         call: () => Promise<unknown> = () => target.search({ id: "q", query: "x", mode: "search", limit: 5 }),

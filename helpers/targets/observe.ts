@@ -42,13 +42,13 @@ const MARKER = /\[(\d+)\]/g;
 export function observedAnswer(question: string, reply: Reply<AskResponse>, label: string): ObservedAnswer {
   const { elapsedMs, question: _echoed, answerer, invalidCitations, sources: given, ...message } = reply.message;
   // The contract's own meaning of a source without `ref`: its position in `sources`, from 1.
-  const sources = given.map((s, i) => (s.ref === undefined ? { ...s, ref: i + 1 } : (s as ObservedSource)));
+  const sources = given?.map((s, i) => (s.ref === undefined ? { ...s, ref: i + 1 } : (s as ObservedSource)));
   return {
     ...message,
-    sources,
+    ...(sources ? { sources } : {}),
     question,
     answerer: answerer ?? label,
-    invalidCitations: invalidCitations ?? uncitable(message.answer, sources),
+    invalidCitations: invalidCitations ?? (sources ? uncitable(message.answer, sources) : []),
     ...timing(elapsedMs, reply),
   };
 }

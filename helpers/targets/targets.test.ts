@@ -454,7 +454,7 @@ describe("temporal fields through the HTTP target", () => {
     const ask = { id: "a", question: "How much does the Plus plan cost per month?", asOf: "2024-01-15", includeSuperseded: true };
     const [a, b] = [await answered(here, ask), await answered(there, ask)];
     expect([b.answer, b.sources]).toEqual([a.answer, a.sources]);
-    expect(b.sources.some((s) => s.validity !== undefined)).toBe(true);
+    expect(b.sources!.some((s) => s.validity !== undefined)).toBe(true);
   });
 });
 

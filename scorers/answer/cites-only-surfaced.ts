@@ -4,10 +4,14 @@
  * marker that points elsewhere. An answer without markers has none that points elsewhere: 1, with
  * `vacuous: true` (missing citations are no-citations' failure, not this one's).
  *
+ * An answer that shows no sources (the target left them out) is not scored (`status: "unknown"`,
+ * `NO_SOURCES`): a citation cannot be told to point to a retrieved passage when none is shown.
+ *
  * **When to use:** on every answer: a citation of something that was never retrieved is invented.
  * **When NOT to use:** as a check that the answer cites at all (no-citations) or the right
  * documents (cites).
  */
+import { NO_SOURCES, notGiven } from "../observed.js";
 import { type AskScorer, defineGrader, scorerFor } from "./grade.js";
 
 export const citesOnlySurfacedGrader = defineGrader(
@@ -19,6 +23,7 @@ export const citesOnlySurfacedGrader = defineGrader(
     appliesTo: () => true,
   },
   (_c, result) => {
+    if (!result.sources) return notGiven(NO_SOURCES, { citations: result.citations.length });
     const byRef = new Map(result.sources.map((s) => [s.ref, s]));
     const unsurfaced: string[] = [];
     for (const cit of result.citations) {

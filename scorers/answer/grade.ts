@@ -16,6 +16,7 @@
  *   grader's question. Metadata carries `refused`: the eval's recognition (`refusalCheck`,
  *   refusal.ts in scorers/) when it made one, else the engine's `refused`.
  */
+import type { NotGiven } from "../observed.js";
 import { createScorer } from "evalite";
 import type { Evalite } from "evalite";
 import { notGiven, type ObservedAnswer } from "../observed.js";
@@ -123,12 +124,19 @@ export function notGivenGrade(grader: string, c: AskCase, definition: string, re
 export function defineGrader<O = unknown>(
   id: GraderId,
   info: GraderInfo,
-  rule: (c: AskCase, result: RecognizedAnswer, options: O) => [number, Record<string, unknown>],
+  rule: (c: AskCase, result: RecognizedAnswer, options: O) => [number, Record<string, unknown>] | NotGiven,
 ): Grader<O> {
   const score = (c: AskCase, result: RecognizedAnswer, options?: O): Grade => {
     if (!info.appliesTo(c)) throw new NotApplicableError(id, c.id, `it has no ${String(info.needs)}`);
     if (result.error !== undefined) return failedGrade(id, c, result, info.definition);
-    const [value, details] = rule(c, result, options as O);
+    const ruled = rule(c, result, options as O);
+    // The target did not give what the rule reads: not scored, with the reason (observed.ts).
+    if (!Array.isArray(ruled))
+      return {
+        score: 0,
+        metadata: { grader: id, method: "heuristic", caseId: c.id, definition: info.definition, ...ruled.metadata, status: "unknown" },
+      };
+    const [value, details] = ruled;
     return {
       score: value,
       metadata: { grader: id, method: "heuristic", status: "scored", caseId: c.id, definition: info.definition, ...details },

@@ -29,6 +29,8 @@ export const noCitationsGrader = defineGrader(
         citations: result.citations.length,
         invalidCitations: result.invalidCitations.length,
         rule: isRefused(result) ? "a refusal must carry no citation" : "an answer must carry at least one valid citation",
+        // Without sources no [n] can be told invalid: a citation counts as it names its document.
+        ...(result.sources ? {} : { sourcesShown: false }),
         ...refusalBasis(result),
       },
     ];

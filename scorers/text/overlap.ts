@@ -23,7 +23,7 @@
  * joins them there: `Free Tarif`, `free-tarif`) or joined as one word (`freetarif`). A number or
  * a CJK bigram occurs when the evidence has it.
  */
-import type { ObservedAnswer } from "../observed.js";
+import type { ObservedAnswer, ObservedSource } from "../observed.js";
 import { baseLanguage, isFunctionWord, likeliestLanguage, stemOf } from "./language.js";
 import { foldDiacritics, gradingForm } from "./normalize.js";
 
@@ -206,7 +206,9 @@ export function termOverlap(text: string, language: string | null | undefined, e
  */
 export function answerLanguage(result: ObservedAnswer, caseLanguage: string | undefined): string | undefined {
   const words = new AnalyzedText(result.answer, undefined).tokens.filter((t) => t.kind === "word").map((t) => t.raw);
-  const candidates = [caseLanguage, ...result.sources.map((s) => baseLanguage(s.language))].filter((l): l is string => l !== undefined);
+  const candidates = [caseLanguage, ...(result.sources ?? []).map((s) => baseLanguage(s.language))].filter(
+    (l): l is string => l !== undefined,
+  );
   return likeliestLanguage(words, candidates) ?? caseLanguage;
 }
 
@@ -215,10 +217,10 @@ export function answerLanguage(result: ObservedAnswer, caseLanguage: string | un
  * once per source: an answer computed once per run is graded by several suites and graders, and
  * neither a source nor its analysis is ever changed.
  */
-export function sourceText(source: ObservedAnswer["sources"][number]): AnalyzedText {
+export function sourceText(source: ObservedSource): AnalyzedText {
   let text = analyzedSources.get(source);
   if (text === undefined)
     analyzedSources.set(source, (text = analyzedText(`${source.title}\n${source.heading}\n${source.text}`, source.language)));
   return text;
 }
-const analyzedSources = new WeakMap<ObservedAnswer["sources"][number], AnalyzedText>();
+const analyzedSources = new WeakMap<ObservedSource, AnalyzedText>();

@@ -29,7 +29,7 @@ export const contextRelevanceMetric: TriadMetric<ContextJudgment> = {
   definition: "how relevant the retrieved sources are to the question (mean over sources)",
   readsSources: true,
   heuristic: (c: AskCase, result) => {
-    const perSource = result.sources.map((s) => {
+    const perSource = (result.sources ?? []).map((s) => {
       const o = termOverlap(result.question, c.language, [sourceText(s)]);
       return { ref: s.ref, docId: s.docId, share: round(o.share), found: o.found };
     });
@@ -70,7 +70,7 @@ export const contextRelevanceMetric: TriadMetric<ContextJudgment> = {
       DATA_RULE,
     ].join("\n"),
     check: ({ ratings }, result) => {
-      const refs = new Set(result.sources.map((s) => s.ref));
+      const refs = new Set((result.sources ?? []).map((s) => s.ref));
       const rated = ratings.map((r) => r.ref);
       const unknown = rated.filter((r) => !refs.has(r));
       const twice = rated.filter((r, i) => rated.indexOf(r) !== i);

@@ -95,7 +95,7 @@ export const faithfulnessMetric: TriadMetric<FaithfulnessJudgment> = {
         note: "no claims: nothing the sources could contradict",
       });
     }
-    const sources = new Map(result.sources.map((s) => [s.ref, sourceText(s)]));
+    const sources = new Map((result.sources ?? []).map((s) => [s.ref, sourceText(s)]));
     const language = answerLanguage(result, c.language);
     const checked = claims.map((claim) => {
       const cited = claim.refs.flatMap((r) => (sources.has(r) ? [sources.get(r)!] : []));
@@ -154,7 +154,7 @@ export const faithfulnessMetric: TriadMetric<FaithfulnessJudgment> = {
       DATA_RULE,
     ].join("\n"),
     check: ({ claims }, result) => {
-      const refs = new Set(result.sources.map((s) => s.ref));
+      const refs = new Set((result.sources ?? []).map((s) => s.ref));
       const unknown = claims.flatMap((x) => x.refs.filter((r) => !refs.has(r)));
       return unknown.length > 0 ? `claims cite sources that do not exist: ${[...new Set(unknown)].join(", ")}` : null;
     },

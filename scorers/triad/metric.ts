@@ -54,13 +54,13 @@ export const RATING: JSONSchema7 = { type: "integer", minimum: 0, maximum: 3 };
  * judge, as the bundle tool shows it; no metric scores agreement with it).
  */
 export function judgePrompt(result: ObservedAnswer, c?: Pick<AskCase, "referenceAnswer">): string {
-  const sources = result.sources.map(
+  const sources = (result.sources ?? []).map(
     (s) =>
       `<source ref="${s.ref}" doc="${escapeData(s.docId).replace(/"/g, "'")}" title="${escapeData(s.title ?? "").replace(/"/g, "'")}">\n${escapeData([s.heading, s.text].filter(Boolean).join("\n"))}\n</source>`,
   );
   return [
     `<question>\n${escapeData(result.question)}\n</question>`,
-    `Sources (${result.sources.length}):\n${sources.join("\n") || "(none)"}`,
+    `Sources (${sources.length}):\n${sources.join("\n") || "(none)"}`,
     `<answer>\n${escapeData(result.answer)}\n</answer>`,
     ...(c?.referenceAnswer
       ? [

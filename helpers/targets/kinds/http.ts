@@ -164,6 +164,10 @@ function explainContract({ http: config }: HttpConfig, { dataset, query, questio
   return lines;
 }
 
+/** What an ask mapping without `sources` costs, said before the run spends it. */
+export const NO_SOURCES_MAPPED =
+  "  warning: the ask mapping maps no sources: answers show none, so Cites only surfaced and the RAG triad are not scored and required citations are checked against the answer's own citations (map /ask/response/sources to what the answer was written from)";
+
 function explainAdapter(
   { http: config, adapter: loaded }: HttpConfig,
   { dataset, query, question }: Explain,
@@ -192,6 +196,7 @@ function explainAdapter(
       ...(adapter.ask
         ? show(adapterRequest(adapter.ask.request, { ...askFor(question), ...scope }, loaded!, "/ask/request"))
         : ["    none (the adapter has no ask request: the answer evals are skipped)"]),
+      ...(adapter.ask && !adapter.ask.response.sources ? [NO_SOURCES_MAPPED] : []),
     );
   if (config.seed && adapter.documents) {
     const { ids, documents } = datasetDocuments(dataset);

@@ -180,7 +180,12 @@ export interface AskResponse {
   answer: string;
   citations: Citation[];
   refused: boolean;
-  sources: Source[];
+  /**
+   * The passages the answer was written from. Absent: the target does not show them (an answer
+   * with citations only); the suite then checks citations against their own document ids and does
+   * not score what needs the sources (whether a citation points to a retrieved source, the triad).
+   */
+  sources?: Source[];
   /** Set when the answer could not be written (a model failed); the answer is then empty. */
   error?: string;
   /** Who wrote the answer. @example "offline/extractive-v1" */
