@@ -252,6 +252,7 @@ async function judgeAndReport(run: RunToJudge): Promise<number> {
         filter: args.filter,
         // A dataset's own thresholds (a golden Q&A set's) are part of the verdict, with that format's semantics.
         datasetGate: run.dataset.gate ? { ...run.dataset.gate, eval: QUESTIONS_EVAL } : null,
+        datasetIds: run.dataset.corpusIds.slice(0, 3),
         usage: run.usage,
       },
       baseline,

@@ -239,6 +239,25 @@ describe("judgeRun: what it refuses (exit 2, nothing written)", () => {
     else expect(j).toMatchObject({ kind: "refused", exitStatus: 2, error: { name: "ConfigError", message } });
   });
 
+  it("a target whose ids name none of the dataset's documents is refused before any verdict, naming both namings", () => {
+    const foreign = output([
+      suite(
+        "Search (BM25)",
+        Array.from({ length: 12 }, (_, i) => row({ id: `q${i + 1}`, scores: { "nDCG@10": 0 } })).map((r, i) => ({
+          ...r,
+          output: { mode: "search", target: "module m", results: [{ docId: `kb-${i}` }], unknownDocs: [`kb-${i}`] },
+        })),
+      ),
+    ]);
+    const j = judgeRun(recordedRun(foreign, { datasetIds: ["en/a.md", "en/b.md", "de/c.md"] }), emptyBaseline(), gateOptions());
+    expect(j.kind).toBe("refused");
+    if (j.kind !== "refused") return;
+    expect(j.exitStatus).toBe(2);
+    expect(j.error.message).toMatch(
+      /^module m: 12 of 12 results name documents the dataset does not hold \(returned: "kb-0", "kb-1", "kb-2"; the dataset's: "en\/a\.md", "en\/b\.md", "de\/c\.md"\)/,
+    );
+  });
+
   it("a run Evalite did not record is exit 1 with the files that did not load, and no report", () => {
     expect(judgeRun({ output: null, evalite: { failedTests: 0, unloadedFiles: ["evals/broken.eval.ts"] } }, base, gateOptions())).toEqual({
       kind: "unrecorded",

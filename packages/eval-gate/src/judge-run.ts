@@ -63,6 +63,7 @@ import type { RunInfo, SkippedEval } from "./run-info.js";
 import { type Calibration, type JudgeMethod, judgeLine } from "./calibration.js";
 import { DEFAULT_MAX_FLIP_RATE, instabilityReasons, type JudgeStability, judgeStability } from "./judge-stability.js";
 import { dollars, type UsageSummary } from "./usage.js";
+import { idMismatch, targetCalls } from "./target-calls.js";
 import { draftsSummary, splitDrafts } from "./drafts.js";
 
 /** What one run measured, as bin/eval-verdict.ts reads it back after Evalite ran. */
@@ -88,6 +89,8 @@ export interface RecordedRun {
   datasetGate?: DatasetGate | null;
   /** Every model call's tokens and cost, per role and model (usage.ts); null when not recorded. */
   usage?: UsageSummary | null;
+  /** A few of the dataset's document ids, to show beside a target's when most of its ids match none (target-calls.ts, `idMismatch`). */
+  datasetIds?: readonly string[];
 }
 
 /** A run in which Evalite recorded nothing: every eval file failed to load, or every eval was skipped. */
@@ -189,6 +192,9 @@ export function judgeRun(run: RecordedRun | UnrecordedRun, baseline: Baseline, o
           : `Evalite recorded no run (every eval file failed to load, or every eval was skipped); its output above says why${unloaded.length > 0 ? ` (did not load: ${unloaded.join(", ")})` : ""}`,
     };
   }
+  // A target whose ids name none of the dataset's documents is measured against nothing: an input error.
+  const mismatch = idMismatch(targetCalls(run.output), run.datasetIds ?? []);
+  if (mismatch !== null) return { kind: "refused", exitStatus: 2, error: new ConfigError(mismatch) };
   const mode = floorMode(run.runInfo.mode, run.fixtures.dataset);
   const floorsOf = baseline.floors[mode] ?? {};
   const passMarks = withFlags(baseline.passMarks, options.passMarks);

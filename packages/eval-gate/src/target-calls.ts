@@ -23,6 +23,8 @@ export interface TargetCalls {
   target: string;
   /** Distinct ranking calls (mode and case). */
   calls: number;
+  /** Results over those calls. */
+  results: number;
   /** The client's round trip; null when no call was timed by the client (recorded runs). */
   clientMs: CallTimes | null;
   /** The target's own time, over the calls that report one; null when none does. */
@@ -39,6 +41,7 @@ interface Call {
   clientMs: number | null;
   serverMs: number | null;
   unknownDocs: string[];
+  results: number;
 }
 
 const finite = (x: unknown): number | null => (typeof x === "number" && Number.isFinite(x) ? x : null);
@@ -56,6 +59,7 @@ function callOf(row: Evalite.Exported.Eval): { key: string; call: Call } | null 
       clientMs: finite(out.clientMs),
       serverMs: finite(out.serverMs),
       unknownDocs: out.unknownDocs.filter((d): d is string => typeof d === "string"),
+      results: Array.isArray(out.results) ? out.results.length : 0,
     },
   };
 }
@@ -79,6 +83,7 @@ export function targetCalls(output: Evalite.Exported.Output): TargetCalls | null
   return {
     target: all[0]!.target,
     calls: all.length,
+    results: all.reduce((n, c) => n + c.results, 0),
     clientMs: times(all.map((c) => c.clientMs)),
     serverMs: times(all.map((c) => c.serverMs)),
     unjudged: {
@@ -87,4 +92,27 @@ export function targetCalls(output: Evalite.Exported.Output): TargetCalls | null
       documents: [...new Set(unknown.flatMap((c) => c.unknownDocs))].slice(0, SHOWN_DOCUMENTS),
     },
   };
+}
+
+/** Results a run needs before their ids can be said not to match the dataset's. */
+export const MISMATCH_MIN_RESULTS = 10;
+
+/**
+ * Why the target's ids and the dataset's do not match, or null: when more than half of at least
+ * `MISMATCH_MIN_RESULTS` results name documents the dataset does not hold, every metric would
+ * measure the mapping, not the system (0 of N above zero), so the run is an input error, not a
+ * verdict. Three returned ids beside three of the dataset's show the two namings side by side.
+ */
+export function idMismatch(calls: TargetCalls | null, datasetIds: readonly string[]): string | null {
+  if (calls === null || calls.results < MISMATCH_MIN_RESULTS || calls.unjudged.results * 2 <= calls.results) return null;
+  const quote = (ids: readonly string[]): string =>
+    ids
+      .slice(0, 3)
+      .map((id) => JSON.stringify(id))
+      .join(", ");
+  return (
+    `${calls.target}: ${calls.unjudged.results} of ${calls.results} results name documents the dataset does not hold ` +
+    `(returned: ${quote(calls.unjudged.documents)}; the dataset's: ${quote(datasetIds)}): the target names documents by other ids; ` +
+    "map them (an adapter's docId pointer or a module's docId, docs/targets.md), or give the dataset the target's ids (pnpm eval:import keeps a source's ids)"
+  );
 }
