@@ -169,7 +169,7 @@ let collection = "";
 export default {
   name: "blocking",
   search: { search: ({ query }) => {
-    if (query === "block") { const end = Date.now() + 4000; while (Date.now() < end); }
+    if (query === "block") { const end = Date.now() + 30000; while (Date.now() < end); }
     if (query === "throw later") setTimeout(() => { throw new Error("boom ${SECRET}"); }, 5);
     if (query === "reject") Promise.reject(new Error("nobody waits for this"));
     if (query === "exit") setTimeout(() => process.exit(4), 5);
@@ -187,12 +187,13 @@ export default {
     await expect(target.search({ id: "q", query: "block", mode: "search", limit: 1 })).rejects.toThrow(
       "module:blocking: search(search): did not settle within 300 ms",
     );
-    // The case failed on time, though the module blocks its thread for 4 s.
-    expect(performance.now() - started).toBeLessThan(3000);
+    // The case failed on time, though the module blocks its thread for 30 s (the bounds below leave a
+    // loaded machine room: a thread waited for would take the whole 30 s).
+    expect(performance.now() - started).toBeLessThan(15_000);
     // Asked again at once: the blocked thread was stopped (not waited for), the module started again and handed the corpus again.
     const again = performance.now();
     expect((await target.search({ id: "q", query: "fine", mode: "search", limit: 1 })).message.results[0]!.score).toBe(1);
-    expect(performance.now() - again).toBeLessThan(3500);
+    expect(performance.now() - again).toBeLessThan(15_000);
     expect(JSON.parse((await target.ask({ id: "a", question: "?" })).message.answer)).toEqual({ seeds: 1, collection: "eval" });
     await target.close();
   });
