@@ -7,7 +7,7 @@ import type { MeasuredTarget } from "./targets/eval-target.js";
 import { type Target, TargetError, type TargetSearch } from "./targets/target.js";
 
 const ALL_MODES = ["search", "vsearch", "fast", "balanced", "thorough"] as const;
-const capabilities = { modes: ["search", "balanced"] as const, ask: false, expand: false, trace: false, turn: false };
+const capabilities = { modes: ["search", "balanced"] as const, ask: false, expand: false, trace: false, turn: false, givenSources: false };
 
 const cases = ["q1", "q2", "q3"].map(
   (id) => ({ id, query: `query ${id}`, category: "keyword", judgments: {} }) as unknown as RetrievalCase,

@@ -51,7 +51,14 @@ function target(failing: ReadonlySet<string>): MeasuredTarget {
     kind: "module",
     label: "module:stand-in",
     reach: "this-thread",
-    capabilities: { modes: ["search", "vsearch", "fast", "balanced", "thorough"], ask: false, expand: false, trace: true, turn: false },
+    capabilities: {
+      modes: ["search", "vsearch", "fast", "balanced", "thorough"],
+      ask: false,
+      expand: false,
+      trace: true,
+      turn: false,
+      givenSources: false,
+    },
     search: async (request) => ranking(request),
     ask: async () => {
       throw new Error("not asked");
@@ -111,7 +118,7 @@ function measured(name: string): MeasuredTarget {
       kind: "in-process",
       label: `in-process engine, ${name} models`,
       reach: "this-thread",
-      capabilities: { modes: ["balanced"], ask: false, expand: false, trace: true, turn: false },
+      capabilities: { modes: ["balanced"], ask: false, expand: false, trace: true, turn: false, givenSources: false },
       search: async () => ranking,
       ask: async () => {
         throw new Error("not asked");

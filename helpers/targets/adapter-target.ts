@@ -113,7 +113,8 @@ export async function openAdapterTarget(
     health,
     origin: new URL(config.url).origin,
     // An adapter maps searches, answers and documents; agent turns are the contract's and a module's only.
-    capabilities: { ...health.capabilities, turn: false },
+    // An adapter maps no given sources into its requests: the given-sources lane is skipped, saying so.
+    capabilities: { ...health.capabilities, turn: false, givenSources: false },
     noDocuments: `the adapter ${loaded.given} has no documents.seed request`,
     ...(adapter.documents && !adapter.documents.delete
       ? { cannotDelete: `the adapter ${loaded.given} has no documents.delete request` }

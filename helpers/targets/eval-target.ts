@@ -86,7 +86,14 @@ export function providedTarget(): Omit<TargetInfo, "fingerprint"> {
     suiteIndex: kind.suiteIndex,
     seedsInEveryProcess: kind.seedsInEveryProcess,
     knownCapabilities: kind.knownCapabilities,
-    capabilities: kind.knownCapabilities ?? { modes: CONTRACT_MODES, ask: true, expand: true, trace: false, turn: true },
+    capabilities: kind.knownCapabilities ?? {
+      modes: CONTRACT_MODES,
+      ask: true,
+      expand: true,
+      trace: false,
+      turn: true,
+      givenSources: true,
+    },
   };
 }
 

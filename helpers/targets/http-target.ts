@@ -41,7 +41,7 @@ export function searchRequest({ id: _id, asOf, ...request }: TargetSearch, scope
 
 /** The contract's `AskRequest` for a case's question: the fields it sets, and `scope` (a seeded collection). */
 export function askRequest(
-  { question, preset, asOf, includeSuperseded }: Pick<TargetAsk, "question" | "preset" | "asOf" | "includeSuperseded">,
+  { question, preset, asOf, includeSuperseded, sources }: Pick<TargetAsk, "question" | "preset" | "asOf" | "includeSuperseded" | "sources">,
   scope: { collection?: string },
 ): AskRequest {
   return {
@@ -50,6 +50,7 @@ export function askRequest(
     ...scope,
     ...(asOf === undefined ? {} : { asOf: wireInstant(asOf) }),
     ...(includeSuperseded === undefined ? {} : { includeSuperseded }),
+    ...(sources === undefined ? {} : { sources }),
   };
 }
 
@@ -91,7 +92,11 @@ export async function openHttpTarget(config: HttpTargetConfig, label: (name: str
     reach: "remote",
     health,
     origin: new URL(config.url).origin,
-    capabilities: { ...health.capabilities, turn: health.capabilities.turn ?? false },
+    capabilities: {
+      ...health.capabilities,
+      turn: health.capabilities.turn ?? false,
+      givenSources: health.capabilities.givenSources ?? false,
+    },
     async search(request) {
       return replyOf<SearchResponse>(await client.call("POST", "/search", searchRequest(request, scope), "SearchResponse"));
     },

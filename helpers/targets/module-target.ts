@@ -116,7 +116,14 @@ export async function openModuleTarget(config: ModuleTargetConfig, labelOf: (nam
     });
 
   const seedTimeout = config.seed?.timeoutMs ?? 600_000;
-  const capabilities = { modes: shape.modes, ask: shape.ask, expand: shape.expand, trace: shape.trace, turn: shape.turn };
+  const capabilities = {
+    modes: shape.modes,
+    ask: shape.ask,
+    expand: shape.expand,
+    trace: shape.trace,
+    turn: shape.turn,
+    givenSources: shape.givenSources,
+  };
   const health: HealthResponse = {
     name,
     version: shape.version ?? "",

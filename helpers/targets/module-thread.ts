@@ -45,6 +45,8 @@ export interface ModuleShape {
   ask: boolean;
   expand: boolean;
   turn: boolean;
+  /** Whether its `ask` answers from the sources a request gives (the definition's `givenSources`). */
+  givenSources: boolean;
   /** Whether it takes documents, and can delete them; null when it takes none. */
   documents: { delete: boolean } | null;
 }

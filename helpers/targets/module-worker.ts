@@ -82,6 +82,7 @@ function shapeOf(definition: TargetDefinition): ModuleShape {
     ask: definition.ask !== undefined,
     expand: definition.expand !== undefined,
     turn: definition.turn !== undefined,
+    givenSources: definition.ask !== undefined && definition.givenSources === true,
     documents: definition.documents ? { delete: definition.documents.delete !== undefined } : null,
   };
 }

@@ -132,6 +132,8 @@ export function openRecordedTarget(
       expand: false,
       trace: false,
       turn: turns !== null,
+      // A recording answered the questions as retrieval found them: it holds no given-sources answers.
+      givenSources: false,
     },
     async search({ id, mode, limit }) {
       const run = runs.get(mode);

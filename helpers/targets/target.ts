@@ -8,7 +8,7 @@
  * recorded runs). What a reply says enters the suite through one normaliser per message
  * (helpers/targets/observe.ts), which holds the one rule for a value the target did not give.
  */
-import type { AskResponse, ExpandResponse, Mode, Preset, SearchResponse } from "@hybrid-search/target-contract/types";
+import type { AskResponse, ExpandResponse, GivenSource, Mode, Preset, SearchResponse } from "@hybrid-search/target-contract/types";
 import type { TurnResponse } from "@hybrid-search/target-contract/turn";
 
 export type TargetMode = Mode;
@@ -21,6 +21,8 @@ export interface TargetCapabilities {
   trace: boolean;
   /** Whether the target answers agent turns (`POST /turn`, a module's `turn`, recorded `turns.jsonl`). */
   turn: boolean;
+  /** Whether the target answers from sources a request gives (the given-sources lane; the contract's `givenSources`). */
+  givenSources: boolean;
 }
 
 /**
@@ -60,6 +62,8 @@ export interface TargetAsk {
   headers?: Record<string, string>;
   asOf?: string | Date;
   includeSuperseded?: boolean;
+  /** Passages to answer from instead of retrieving (the given-sources lane); only when `capabilities.givenSources`. */
+  sources?: GivenSource[];
 }
 
 /** An agent turn asked of a target: the contract's `TurnRequest`, and the case id recorded turns are looked up by. */
@@ -135,6 +139,7 @@ export interface TargetNeeds {
   ask?: boolean;
   expand?: boolean;
   turn?: boolean;
+  givenSources?: boolean;
 }
 
 /** Why an eval cannot run on `target` (a mode, ask, expand or turn it lacks), or null when it can. */
@@ -144,6 +149,8 @@ export function missingCapability(target: Pick<Target, "name" | "capabilities">,
   if (needs.ask && !target.capabilities.ask) return `target ${target.name} does not answer questions`;
   if (needs.expand && !target.capabilities.expand) return `target ${target.name} does not expand queries`;
   if (needs.turn && !target.capabilities.turn) return `target ${target.name} does not answer agent turns`;
+  if (needs.givenSources && !target.capabilities.givenSources)
+    return `target ${target.name} does not answer from given sources (its capabilities do not say givenSources)`;
   return null;
 }
 

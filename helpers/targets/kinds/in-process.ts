@@ -15,7 +15,14 @@ import type { TargetKind } from "../kind.js";
 import type { Reply, Target, TargetAsk, TargetCapabilities, TargetSearch, TargetTurn } from "../target.js";
 
 /** The in-repo engine serves every mode, answers, expands, traces every stage and answers agent turns. */
-export const IN_PROCESS_CAPABILITIES: TargetCapabilities = { modes: CONTRACT_MODES, ask: true, expand: true, trace: true, turn: true };
+export const IN_PROCESS_CAPABILITIES: TargetCapabilities = {
+  modes: CONTRACT_MODES,
+  ask: true,
+  expand: true,
+  trace: true,
+  turn: true,
+  givenSources: true,
+};
 
 let queue: Promise<unknown> = Promise.resolve();
 
@@ -76,13 +83,14 @@ export function inProcessTarget(engine: Engine, name: string): Target {
  * own (`AskThread`, helpers/answer-ahead.ts).
  */
 export function engineAsk(engine: Pick<Engine, "ask">): (request: TargetAsk) => Promise<Reply<AskResponse>> {
-  return ({ question, preset, headers, asOf, includeSuperseded }) =>
+  return ({ question, preset, headers, asOf, includeSuperseded, sources }) =>
     timed<AskResult>(() =>
       engine.ask(question, {
         ...(preset ? { preset } : {}),
         ...(headers ? { headers } : {}),
         ...(asOf === undefined ? {} : { asOf }),
         ...(includeSuperseded === undefined ? {} : { includeSuperseded }),
+        ...(sources === undefined ? {} : { sources }),
       }),
     );
 }

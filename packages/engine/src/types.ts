@@ -11,6 +11,7 @@ import type {
   DocumentIds,
   Evidence,
   ExpandResponse,
+  GivenSource,
   Hit,
   Preset,
   SearchResponse,
@@ -339,6 +340,12 @@ export interface AskOptions {
   headers?: Record<string, string>;
   /** Give up on the answer model after this long (ms). @default the engine's modelLimits.timeoutMs (60000) */
   timeoutMs?: number;
+  /**
+   * Answer from these passages instead of retrieving (1–100, in order: the first is [1]): the
+   * evidence check and the answerer run as usual, retrieval does not run, and the trace has no
+   * retrieval stages. Measures generation apart from retrieval.
+   */
+  sources?: readonly GivenSource[];
 }
 
 /** A source as the engine gives every one: the contract's `Source` with all it can say. */

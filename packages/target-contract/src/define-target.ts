@@ -77,6 +77,8 @@ export interface TargetDefinition {
   trace?: boolean;
   /** Agent turns: the contract's `POST /turn`, a question in, the turn trace out (turn.ts). */
   turn?: Capability<TurnRequest, TurnResponse>;
+  /** Whether `ask` answers from the `sources` a request gives instead of retrieving (the given-sources lane). @default false */
+  givenSources?: boolean;
 }
 
 /** Types a target module's definition (a module's default export); returns it as it is. */
@@ -86,7 +88,7 @@ export function defineTarget<const T extends TargetDefinition>(definition: T): T
 
 /** The modes a definition may serve, in the contract's order. */
 const MODES: readonly Mode[] = ["search", "vsearch", "fast", "balanced", "thorough"];
-const FIELDS = ["name", "version", "fingerprint", "search", "ask", "expand", "documents", "trace", "turn"];
+const FIELDS = ["name", "version", "fingerprint", "search", "ask", "expand", "documents", "trace", "turn", "givenSources"];
 const NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
@@ -106,6 +108,8 @@ export function targetDefinitionProblems(value: unknown): string[] {
   if (v.fingerprint !== undefined && !isFingerprint(v.fingerprint))
     problems.push(`/fingerprint: must be a string or an object with a string corpusHash, got ${kind(v.fingerprint)}`);
   if (v.trace !== undefined && typeof v.trace !== "boolean") problems.push(`/trace: must be true or false, got ${kind(v.trace)}`);
+  if (v.givenSources !== undefined && typeof v.givenSources !== "boolean")
+    problems.push(`/givenSources: must be true or false, got ${kind(v.givenSources)}`);
   if (v.search !== undefined) {
     if (typeof v.search !== "object" || v.search === null)
       problems.push(`/search: must be an object of functions by mode, got ${kind(v.search)}`);

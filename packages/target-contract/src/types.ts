@@ -148,6 +148,21 @@ export interface AskRequest {
   asOf?: Instant;
   /** @default false */
   includeSuperseded?: boolean;
+  /**
+   * Passages to answer from instead of retrieving (1–100; their order is their `[n]`), so that
+   * generation is measured apart from retrieval. Only for a target whose capabilities say
+   * `givenSources`.
+   */
+  sources?: GivenSource[];
+}
+
+/** A passage a case gives the target to answer from (a golden set's context). */
+export interface GivenSource {
+  /** The document it is from, as the dataset names it: 1–1000 characters. */
+  docId: string;
+  /** The passage, 1 character or more. */
+  text: string;
+  title?: string;
 }
 
 /** A `[ref]` the answer makes, and the document it names. */
@@ -254,6 +269,8 @@ export interface Capabilities {
   trace: boolean;
   /** Whether `POST /turn` answers agent turns (turn.ts). @default false */
   turn?: boolean;
+  /** Whether `POST /ask` answers from the `sources` a request gives instead of retrieving. @default false */
+  givenSources?: boolean;
 }
 
 /**

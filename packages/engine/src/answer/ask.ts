@@ -2,7 +2,8 @@
  * `ask`, an orchestration over the query pipeline: retrieve (a tier, as `query` runs it), choose
  * the sources, check the evidence — before any model is called — and, when it suffices, have the
  * preset's answerer write the answer; then the citations. The trace is retrieval's, then an
- * `evidence` and a `generation` stage. Never throws for a model failure: the result then has
+ * `evidence` and a `generation` stage. With `sources` given, retrieval does not run: the answer is
+ * written from those passages (the trace has only its evidence and generation stages). Never throws for a model failure: the result then has
  * `error` and an empty answer.
  */
 import type { EngineCore } from "../core.js";
@@ -11,6 +12,7 @@ import { query } from "../pipeline/run.js";
 import { now, stage, TraceRecorder, type Traced } from "../pipeline/trace.js";
 import type { OfflineRerankOptions } from "../retrieval/heuristic-reranker.js";
 import { rerankScoring } from "../store/index-state.js";
+import type { GivenSource, Trace } from "@hybrid-search/target-contract/types";
 import type { AskOptions, AskResult, AskSource, Preset } from "../types.js";
 import type { AnswerRequest, Answerer } from "./answerer.js";
 import { citedRefs, REFUSAL } from "./citations.js";
@@ -26,21 +28,31 @@ interface AskContext extends Traced {
 
 export async function ask(core: EngineCore, question: string, options: AskOptions): Promise<AskResult> {
   const started = now();
-  const { preset, tier, limit, evidenceThreshold, headers, policy, filters } = resolveAskOptions(question, options, core.modelLimits);
+  const { preset, tier, limit, evidenceThreshold, headers, policy, filters, given } = resolveAskOptions(
+    question,
+    options,
+    core.modelLimits,
+  );
   const answerer = core.answerers[preset] ?? core.extractive;
   const threshold = evidenceThreshold ?? answerer.evidenceThreshold;
   checkEvidenceThreshold(threshold);
 
-  const retrieval = await query(core, question, { ...filters, limit, tier });
   const scoring = rerankScoring(core.index.state());
-  const sources = chooseSources(
-    question,
-    retrieval.results,
-    (hit) => core.passages.ofDocument(hit.collection, hit.docId),
-    core.lexicalScorer,
-    scoring,
-  );
-  const ctx: AskContext = { core, question, sources, scoring, trace: new TraceRecorder([...retrieval.trace]) };
+  let sources: AskSource[];
+  let retrievalTrace: Trace = [];
+  if (given !== null) sources = givenSources(given);
+  else {
+    const retrieval = await query(core, question, { ...filters, limit, tier });
+    retrievalTrace = retrieval.trace;
+    sources = chooseSources(
+      question,
+      retrieval.results,
+      (hit) => core.passages.ofDocument(hit.collection, hit.docId),
+      core.lexicalScorer,
+      scoring,
+    );
+  }
+  const ctx: AskContext = { core, question, sources, scoring, trace: new TraceRecorder([...retrievalTrace]) };
 
   const check = evidence(ctx, threshold);
   const answeredBy = answerer === core.extractive ? null : preset;
@@ -74,6 +86,20 @@ export async function ask(core: EngineCore, question: string, options: AskOption
   return answer.refusal
     ? finish(answer.text, { refused: true, refusal: answer.refusal, citations: [], ...format })
     : finish(answer.text, format, answer.citations);
+}
+
+/** A case's own passages as the answerer's sources, in the order given ([1] first): generation apart from retrieval. */
+function givenSources(given: readonly GivenSource[]): AskSource[] {
+  return given.map((g, i) => ({
+    ref: i + 1,
+    docId: g.docId,
+    passageId: `${g.docId}#given-${i + 1}`,
+    title: g.title ?? "",
+    heading: "",
+    text: g.text,
+    language: null,
+    score: 1,
+  }));
 }
 
 /** Whether the sources can answer at all: the best source's IDF-weighted share of the question's content terms. */

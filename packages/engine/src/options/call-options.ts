@@ -11,6 +11,7 @@ import { languageTagProblem } from "../ingest/input-rules.js";
 import { parseInstant } from "../ingest/validity.js";
 import type { Catalog } from "../store/catalog.js";
 import { INDEX_WORKER_MODES } from "../store/prepare-thread.js";
+import type { GivenSource } from "@hybrid-search/target-contract/types";
 import type { AskOptions, CallPolicy, EngineOptions, IndexDocumentsOptions, Preset, QueryOptions, SearchOptions, Tier } from "../types.js";
 import { PRESETS, TIERS } from "../types.js";
 import { checkOptions } from "./check.js";
@@ -150,12 +151,26 @@ export interface AskOptionsResolved {
   policy: CallPolicy;
   /** What retrieval filters by: collection, language, asOf, includeSuperseded. */
   filters: Pick<AskOptions, "collection" | "language" | "asOf" | "includeSuperseded">;
+  /** The passages to answer from instead of retrieving; null: retrieve. */
+  given: readonly GivenSource[] | null;
 }
 
 export function resolveAskOptions(question: unknown, options: AskOptions, modelLimits: CallPolicy): AskOptionsResolved {
   checkOptions(
     options,
-    ["preset", "limit", "tier", "collection", "language", "asOf", "includeSuperseded", "evidenceThreshold", "headers", "timeoutMs"],
+    [
+      "preset",
+      "limit",
+      "tier",
+      "collection",
+      "language",
+      "asOf",
+      "includeSuperseded",
+      "evidenceThreshold",
+      "headers",
+      "timeoutMs",
+      "sources",
+    ],
     "ask",
   );
   checkText(question);
@@ -166,13 +181,32 @@ export function resolveAskOptions(question: unknown, options: AskOptions, modelL
     headers,
     timeoutMs = modelLimits.timeoutMs,
     limit = 5,
+    sources,
     ...filters
   } = options;
+  if (sources !== undefined) checkGivenSources(sources);
   if (!PRESETS.includes(preset))
     throw new RangeError(`Expected "preset" to be one of ${PRESETS.join(", ")}, got ${JSON.stringify(preset)}`);
   const policy = { ...modelLimits, timeoutMs };
   checkCallPolicy(policy, "ask");
-  return { preset, tier, limit, evidenceThreshold, headers, policy, filters };
+  return { preset, tier, limit, evidenceThreshold, headers, policy, filters, given: sources ?? null };
+}
+
+/** `sources` of `ask`: 1–100 passages, each with a docId and a text. */
+function checkGivenSources(sources: unknown): void {
+  if (!Array.isArray(sources) || sources.length < 1 || sources.length > 100)
+    throw new RangeError(
+      `Expected "sources" to be an array of 1 to 100 passages, got ${Array.isArray(sources) ? `${sources.length}` : typeof sources}`,
+    );
+  sources.forEach((s: unknown, i) => {
+    const source = s as Record<string, unknown> | null;
+    if (typeof source !== "object" || source === null || typeof source.docId !== "string" || source.docId === "")
+      throw new TypeError(`Expected "sources[${i}].docId" to be a non-empty string`);
+    if (typeof source.text !== "string" || source.text === "")
+      throw new TypeError(`Expected "sources[${i}].text" to be a non-empty string`);
+    if (source.title !== undefined && typeof source.title !== "string")
+      throw new TypeError(`Expected "sources[${i}].title" to be a string`);
+  });
 }
 
 export function checkEvidenceThreshold(threshold: number): void {

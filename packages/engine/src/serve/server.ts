@@ -188,7 +188,7 @@ const ROUTES: Record<string, Route> = {
         name,
         version: VERSION,
         fingerprint: engine.fingerprint(),
-        capabilities: { modes: [...CONTRACT_MODES], ask: true, expand: true, documents: true, trace: true, turn: true },
+        capabilities: { modes: [...CONTRACT_MODES], ask: true, expand: true, documents: true, trace: true, turn: true, givenSources: true },
         limits,
       };
       return { body };
