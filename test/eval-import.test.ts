@@ -38,6 +38,7 @@ const SAMPLES = [
   ["golden-qa", join(ROOT, "test/datasets/golden-qa")],
   ["bundle", join(ROOT, "test/datasets/bundle")],
   ["fixtures-layout", join(ROOT, "test/datasets/fixtures-layout")],
+  ["fixtures-layout-subset", join(ROOT, "test/datasets/fixtures-layout-subset")],
   ["qa-jsonl", join(ROOT, "test/datasets/qa-jsonl/golden.jsonl")],
 ] as const;
 
@@ -75,6 +76,9 @@ describe("pnpm eval:import", () => {
       expect(imported.cases.map((c) => [c.id, c.query, Object.keys(c.judgments)])).toEqual(
         original.cases.map((c) => [c.id, c.query, Object.keys(c.judgments).map(rename)]),
       );
+      // A relevant set listed apart from the judgments (relevantDocs) is kept as it is.
+      expect(imported.cases.map((c) => c.relevant)).toEqual(original.cases.map((c) => c.relevant?.map(rename)));
+      expect(imported.splitRelevance).toEqual(original.splitRelevance);
       const twice = join(scratch, `${name}-2`);
       const second = importing([once, twice]);
       expect(second.code, second.stderr).toBe(0);

@@ -144,11 +144,21 @@ export function writeFixtureFormat(dataset: Dataset, folder: string): Written {
       version: 1,
       queries: dataset.cases.map((c: RetrievalCase) => {
         const judgments = Object.fromEntries(Object.entries(c.judgments).map(([doc, grade]) => [rename(doc), grade]));
-        const relevantDocs = Object.entries(judgments)
-          .filter(([, grade]) => grade >= 1)
-          .map(([doc]) => doc);
+        // The relevant set a source listed apart from its judgments is kept (relevantDocs); else the documents judged 1 or more.
+        const relevantDocs = c.relevant
+          ? c.relevant.map(rename)
+          : Object.entries(judgments)
+              .filter(([, grade]) => grade >= 1)
+              .map(([doc]) => doc);
         return ordered(
-          { ...c, collection: undefined, judgments, relevantDocs, ...renamedProvenance(c, rename) } as RetrievalCase & {
+          {
+            ...c,
+            collection: undefined,
+            relevant: undefined,
+            judgments,
+            relevantDocs,
+            ...renamedProvenance(c, rename),
+          } as RetrievalCase & {
             relevantDocs: string[];
           },
           QUERY_KEYS,

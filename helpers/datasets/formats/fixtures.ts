@@ -9,7 +9,9 @@
  *
  * At least one of queries.json and ask-cases.json. A user's dataset is checked against the
  * `dataset-*.schema.json` schemas, where language, category, note and relevantDocs are optional and
- * ids and document ids are any text; the project's own `fixtures/` keeps the demo corpus's stricter
+ * ids and document ids are any text; relevantDocs, when given, is read as the fixtures layout reads
+ * it (common.ts, `relevantSets`: the set Recall@k counts, apart from the graded judgments nDCG@k
+ * counts), so a layout imported into this format keeps both; the project's own `fixtures/` keeps the demo corpus's stricter
  * schemas and lint (helpers/fixture-files/), through `readDemoFixtures`.
  */
 import { join } from "node:path";
@@ -21,7 +23,7 @@ import type { AnswerCase, RetrievalCase, TranslationGroup } from "../model.js";
 import { checkSchema, fail, isFile, isFolder, readJsonFile, recordNamer } from "../read.js";
 import type { DatasetFormat } from "../format.js";
 import { writeFixtureFormat } from "../write.js";
-import { type FormatRead, folderCorpus, noRecords, readRefusalMarkers } from "./common.js";
+import { type FormatRead, folderCorpus, noRecords, readRefusalMarkers, relevantSets, splitRelevanceOf } from "./common.js";
 
 interface QueryRecord extends DraftFields {
   id: string;
@@ -121,7 +123,7 @@ export function readFixtureFormat(folder: string, collection: string): FormatRea
         ...(q.category ? { category: q.category } : {}),
         ...(q.collection ? { collection: q.collection } : {}),
         ...(q.identifier ? { identifier: q.identifier } : {}),
-        judgments: { ...q.judgments },
+        ...relevantSets(q.judgments, q.relevantDocs),
         ...(q.note ? { note: q.note } : {}),
         ...(q.status ? { status: q.status } : {}),
         ...(q.provenance ? { provenance: q.provenance } : {}),
@@ -131,6 +133,7 @@ export function readFixtureFormat(folder: string, collection: string): FormatRea
       read.caseOrigins.set(c, origin);
       if (q.relevantDocs) read.relevantDocs!.set(c, q.relevantDocs);
     });
+    read.splitRelevance = splitRelevanceOf(read.cases, "relevantDocs", "judgments");
   }
   readAnswerFiles(folder, read);
   return read;
