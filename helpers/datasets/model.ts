@@ -74,8 +74,17 @@ export interface UnmappedField {
 export type CorpusSource =
   | { kind: "folder"; path: string }
   | { kind: "jsonl"; path: string }
-  /** `ids`: `paths` when the ids are file paths (their words searchable, as for a folder), `keys` for record keys. */
-  | { kind: "documents"; documents: readonly Document[]; ids: "paths" | "keys" };
+  /**
+   * `ids`: `paths` when the ids are file paths (their words searchable, as for a folder), `keys` for
+   * record keys. `files`: the folder and each document's path below it, when the documents are files
+   * that name their own ids (front matter `id`, the suite's fixture format): `pnpm eval:import` copies them as they are.
+   */
+  | {
+      kind: "documents";
+      documents: readonly Document[];
+      ids: "paths" | "keys";
+      files?: { root: string; paths: ReadonlyMap<string, string> };
+    };
 
 export interface Dataset {
   /** `fixtures` for the project's demo corpus; otherwise the dataset's folder or file name: it keys the floors. */

@@ -41,9 +41,24 @@ export interface FormatRead {
 
 type CorpusPart = Pick<FormatRead, "corpus" | "corpusSource" | "corpusView" | "corpusIds" | "declaredLanguages">;
 
-/** A corpus that is a folder of files (the in-process engine indexes the folder itself): ids are paths below it. */
-export function folderCorpus(folder: string): CorpusPart {
-  const documents = readFolderDocuments(folder);
+/**
+ * A corpus that is a folder of files (the in-process engine indexes the folder itself): ids are
+ * paths below it. With `frontMatterIds` (the suite's fixture format), a file may name its own id
+ * (front matter `id`, what `pnpm eval:import` writes for ids that are not paths); a folder where
+ * one does is given to the engine and to a target as documents keyed by those ids (`keys`: the
+ * words of a path are then not searched, as for the source they came from).
+ */
+export function folderCorpus(folder: string, { frontMatterIds = false }: { frontMatterIds?: boolean } = {}): CorpusPart {
+  const paths = new Map<string, string>();
+  const documents = readFolderDocuments(folder, undefined, { frontMatterIds, paths });
+  if ([...paths].some(([id, path]) => id !== path))
+    return {
+      corpus: folder,
+      corpusSource: { kind: "documents", documents, ids: "keys", files: { root: folder, paths } },
+      corpusView: documentsView(displayPath(folder), documents),
+      corpusIds: documents.map((d) => d.id),
+      declaredLanguages: declaredLanguages(documents),
+    };
   return {
     corpus: folder,
     corpusSource: { kind: "folder", path: folder },

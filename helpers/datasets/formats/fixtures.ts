@@ -1,7 +1,7 @@
 /**
  * The suite's fixture format (what `pnpm eval:init` writes, and `fixtures/` itself):
  *
- *   corpus/**\/*.md          the documents; a document's id is its path below corpus/
+ *   corpus/**\/*.md          the documents; a document's id is its front matter's `id`, else its path below corpus/
  *   queries.json            { version: 1, queries: [{ id, query, judgments: { docId: 0..3 }, … }] }   (optional)
  *   ask-cases.json          { version: 1, gate?, cases: [{ id, question, expectedSubstrings, mustCite, … }] }  (optional)
  *   translations.json       { version: 1, groups: [{ id, docs }] }                                      (optional)
@@ -98,7 +98,7 @@ export function readFixtureFormat(folder: string, collection: string): FormatRea
     fail(corpusDir, [
       { pointer: "", problem: "[empty-corpus] no corpus/ folder: the documents go in corpus/, one Markdown or text file each" },
     ]);
-  const read: FormatRead = { ...folderCorpus(corpusDir), ...noRecords(), relevantDocs: new Map() };
+  const read: FormatRead = { ...folderCorpus(corpusDir, { frontMatterIds: true }), ...noRecords(), relevantDocs: new Map() };
   const files = read.files;
   read.refusalMarkers = readRefusalMarkers(folder, read.warnings, files);
   const queriesPath = join(folder, "queries.json");
