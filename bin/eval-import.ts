@@ -3,8 +3,8 @@
  * dataset in any format the suite reads (helpers/datasets/, detected as `pnpm eval` detects it, or
  * `--format`), checks it as `pnpm eval` does (its schema, then the lint), and writes it into a new
  * or empty folder in the suite's fixture format (helpers/datasets/write.ts), for curation and
- * versioning. Prints what it mapped, every field it could not map and every document it renamed,
- * then loads the written folder back through the same checks. Importing that folder again writes
+ * versioning. Prints what it mapped, every field it could not map and every document whose id is
+ * kept in front matter (ids are never renamed), then loads the written folder back through the same checks. Importing that folder again writes
  * the same files.
  *
  * Exit status: 0 written and checked; 2 bad arguments, a source the checks reject (one line naming
@@ -62,10 +62,10 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
     for (const warning of dataset.warnings) say(`eval:import: WARNING: ${warning}`);
     // Written beside the target first, then moved into place: a failure leaves nothing half written.
     const written = writeNewFolder(folder, (staging) => writeFixtureFormat(dataset, staging), "eval:import");
-    if (written.renamed.length > 0) {
-      const shown = written.renamed.slice(0, 5).map(([from, to]) => `${JSON.stringify(from)} → ${to}`);
+    if (written.fileNames.length > 0) {
+      const shown = written.fileNames.slice(0, 5).map(([id, file]) => `${JSON.stringify(id)} in ${file}`);
       say(
-        `eval:import: ${written.renamed.length} document id(s) are not file paths and became file names (judgments and citations follow): ${shown.join(", ")}${written.renamed.length > 5 ? ", …" : ""}`,
+        `eval:import: ${written.fileNames.length} document id(s) are not file paths: each is kept, in its file's front matter (id:), and the file named after it: ${shown.join(", ")}${written.fileNames.length > 5 ? ", …" : ""}`,
       );
     }
     const back = readDataset({ EVAL_DATASET: folder }).dataset;

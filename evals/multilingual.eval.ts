@@ -6,7 +6,7 @@ import { defineEval } from "../helpers/define-eval.js";
 import { evalDataset, evalTarget, knownDocIds } from "../helpers/eval-index.js";
 import { logSummary } from "../helpers/summary-line.js";
 import { rankAhead } from "../helpers/rank-ahead.js";
-import { rank, retrievalColumns, retrievalOptions, runRetrieval } from "../helpers/retrieval-task.js";
+import { rank, retrievalColumns, retrievalOptions, runRetrieval, retrievalExpected } from "../helpers/retrieval-task.js";
 import { crossLanguageRecallAtK, formatLanguageMatrix, languageRecallMatrix } from "../scorers/language-matrix.js";
 import { recallAtK } from "../scorers/retrieval.js";
 
@@ -18,7 +18,7 @@ const define = defineEval({ modes: ["balanced"], data: reason });
 if (reason === null) rankAhead(["balanced"], () => cases);
 
 define("Cross-language recall", {
-  data: () => cases.map((c) => ({ input: c, expected: { judgments: c.judgments } })),
+  data: () => cases.map((c) => ({ input: c, expected: retrievalExpected(c) })),
   task: async (input) => runRetrieval(await evalTarget(), "balanced", input, knownDocIds, { cutoff: 5 }),
   scorers: [recallAtK(5), crossLanguageRecallAtK(5, docLanguage)],
   columns: retrievalColumns,
@@ -38,7 +38,7 @@ defineMatrix("Cross-language recall matrix", {
       reviewedOnly(cases).map(async (c) => {
         // The recall eval's own ranking of the case (computed once per run).
         const { results } = await rank(measured, "balanced", c, retrievalOptions(c));
-        return { queryLanguage: c.language!, ranking: results.map((r) => r.docId), judgments: c.judgments };
+        return { queryLanguage: c.language!, ranking: results.map((r) => r.docId), ...retrievalExpected(c) };
       }),
     );
     const matrix = languageRecallMatrix(rows, docLanguage, 5);

@@ -9,7 +9,7 @@ import { logSummary } from "../helpers/summary-line.js";
 import { skipReason } from "../helpers/targets/eval-target.js";
 import { reportSkip } from "../helpers/targets/skips.js";
 import { rankAhead } from "../helpers/rank-ahead.js";
-import { retrievalColumns, runRetrieval } from "../helpers/retrieval-task.js";
+import { retrievalColumns, runRetrieval, retrievalExpected } from "../helpers/retrieval-task.js";
 import { formatTierValue, tierComparison, tierMeans, TIER_BUDGET_MS } from "../helpers/tier-comparison.js";
 import { latencyBudget } from "../scorers/latency.js";
 import { ndcgAtK, recallAtK } from "../scorers/retrieval.js";
@@ -39,7 +39,7 @@ rankAhead(
 );
 
 defineEval({ data: noCases }, evalite.each(served))("Thoroughness", {
-  data: () => cases().map((c) => ({ input: c, expected: { judgments: c.judgments } })),
+  data: () => cases().map((c) => ({ input: c, expected: retrievalExpected(c) })),
   task: async (input, tier) => runRetrieval(await evalTarget(), tier, input, knownDocIds, { cutoff: 5 }),
   scorers: [recallAtK(5), ndcgAtK(10), latencyBudget((output) => TIER_BUDGET_MS[output.mode as keyof typeof TIER_BUDGET_MS])],
   columns: retrievalColumns,

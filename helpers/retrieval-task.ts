@@ -8,7 +8,7 @@
 import { reportTrace } from "evalite/traces";
 import type { Tier, TraceStage } from "@hybrid-search/target-contract/types";
 import type { ObservedRanking, TimedBy } from "../scorers/observed.js";
-import type { RetrievalRanking } from "../scorers/retrieval.js";
+import type { RetrievalExpected, RetrievalRanking } from "../scorers/retrieval.js";
 import { relevantDocPaths, summarizeLosses, type RelevantDocPath } from "../scorers/stage-loss.js";
 import type { RetrievalCase } from "./dataset.js";
 import { once } from "./run-cache.js";
@@ -80,6 +80,21 @@ export function retrievalOptions(c: RetrievalCase): RankOptions {
   return { limit: RESULT_DEPTH, traceDepth: TRACE_DEPTH, ...(c.collection ? { collection: c.collection } : {}) };
 }
 
+/** What the retrieval scorers expect of a case: its graded judgments, and its relevant set when the dataset lists one apart (scorers/retrieval.ts). */
+export function retrievalExpected(c: RetrievalCase): RetrievalExpected {
+  return { judgments: c.judgments, ...(c.relevant ? { relevant: c.relevant } : {}) };
+}
+
+/**
+ * The documents "lost at" follows, with their grades: the judged-relevant ones, or the case's
+ * relevant set when it lists one apart (what Recall@k counts; a listed document judged 0 is
+ * followed as 1, since Recall counts it).
+ */
+function lostAtJudgments(c: RetrievalCase): Readonly<Record<string, number>> {
+  if (!c.relevant) return c.judgments;
+  return Object.fromEntries(c.relevant.map((doc) => [doc, Math.max(1, c.judgments[doc] ?? 1)]));
+}
+
 /** Where a trace would have been: said in the UI, so that "no trace" is never read as "nothing lost". */
 function reportNoTrace(target: Target): void {
   const now = performance.timeOrigin + performance.now();
@@ -110,7 +125,7 @@ export async function runRetrieval(
   const failedExpander = expanderFailure(response);
   if (response.trace) {
     forwardTrace(response.trace);
-    relevantPaths = relevantDocPaths(response.trace, response.results, c.judgments, cutoff);
+    relevantPaths = relevantDocPaths(response.trace, response.results, lostAtJudgments(c), cutoff);
     // Not a stage of the engine: it takes no time, so it sits at the end of the last stage.
     const end = response.trace.at(-1)?.end ?? performance.timeOrigin + performance.now();
     reportTrace({

@@ -9,7 +9,7 @@ import { ndcgAtKScore, recallAtKScore } from "../scorers/retrieval.js";
 import type { TierValues } from "../scorers/tier-order.js";
 import type { RetrievalCase } from "./dataset.js";
 import { evalTarget } from "./eval-index.js";
-import { expanderFailure, rank, retrievalOptions } from "./retrieval-task.js";
+import { expanderFailure, rank, retrievalExpected, retrievalOptions } from "./retrieval-task.js";
 import type { MeasuredTarget } from "./targets/eval-target.js";
 
 /** Latency budgets per tier (ms), cheapest tier first. */
@@ -34,7 +34,7 @@ export async function tierComparison(c: RetrievalCase, target?: MeasuredTarget):
   const recall = {} as TierValues;
   for (const tier of TIERS) {
     const r = await rank(measured, tier, c, retrievalOptions(c));
-    const expected = { judgments: c.judgments };
+    const expected = retrievalExpected(c);
     // A tier whose expander failed ran as another tier: no value, so the comparison is not scored.
     const measuredHere = expanderFailure(r) === null;
     ndcg[tier] = measuredHere ? ndcgAtKScore(r, expected, 10).score : null;

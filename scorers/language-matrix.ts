@@ -1,7 +1,8 @@
 /**
  * Cross-language retrieval: recall of relevant documents by (query language × document language).
  *
- * For each query, each judged-relevant document (grade ≥ level) counts in the cell of the query's
+ * For each query, each relevant document (its relevant set when the dataset lists one apart from
+ * the graded judgments, else the documents judged ≥ level: retrieval.ts, `relevantDocsOf`) counts in the cell of the query's
  * language and the document's language; it is found when it is in the top k. A cell's recall is
  * found / relevant over all queries (micro-averaged), so a cell with few documents is shown with
  * its counts, never as a bare percentage.
@@ -9,6 +10,7 @@
 import { createScorer } from "evalite";
 import type { Evalite } from "evalite";
 import { markdownTable } from "./markdown-table.js";
+import { relevantDocsOf } from "./retrieval.js";
 
 export interface LanguageCell {
   relevant: number;
@@ -24,6 +26,8 @@ export interface MatrixRow {
   /** Ranked doc ids, best first. */
   ranking: readonly string[];
   judgments: Readonly<Record<string, number>>;
+  /** The relevant set, when the dataset lists one apart from the judgments. */
+  relevant?: readonly string[];
 }
 
 export function languageRecallMatrix(
@@ -35,8 +39,7 @@ export function languageRecallMatrix(
   const matrix: LanguageMatrix = {};
   for (const row of rows) {
     const top = new Set(row.ranking.slice(0, k));
-    for (const [docId, grade] of Object.entries(row.judgments)) {
-      if (grade < relevanceLevel) continue;
+    for (const docId of relevantDocsOf(row, relevanceLevel)) {
       const cell = ((matrix[row.queryLanguage] ??= {})[languageOf(docId)] ??= { relevant: 0, found: 0, recall: null });
       cell.relevant++;
       if (top.has(docId)) cell.found++;
@@ -73,7 +76,7 @@ export function formatLanguageMatrix(matrix: LanguageMatrix, k: number): string 
 export function crossLanguageRecallAtK<
   TInput extends { language?: string },
   TOutput extends { results: ReadonlyArray<{ docId: string }> },
-  TExpected extends { judgments: Readonly<Record<string, number>> },
+  TExpected extends { judgments: Readonly<Record<string, number>>; relevant?: readonly string[] },
 >(k: number, languageOf: (docId: string) => string): Evalite.Scorer<TInput, TOutput, TExpected> {
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be an integer ≥ 1, got ${k}`);
   return createScorer<TInput, TOutput, TExpected>({
@@ -81,14 +84,15 @@ export function crossLanguageRecallAtK<
     description: `recall@${k} over relevant documents in another language than the query`,
     scorer: ({ input, output, expected }) => {
       if (!input.language) throw new Error("cross-language recall needs the query's language");
-      const others = Object.entries(expected.judgments).filter(([doc, g]) => g >= 1 && languageOf(doc) !== input.language);
+      const others = relevantDocsOf(expected).filter((doc) => languageOf(doc) !== input.language);
       const top = new Set(output.results.slice(0, k).map((r) => r.docId));
-      const found = others.filter(([doc]) => top.has(doc)).map(([doc]) => doc);
+      const found = others.filter((doc) => top.has(doc));
       const metadata = {
         k,
         relevantOtherLanguage: others.length,
         found,
-        missed: others.filter(([doc]) => !top.has(doc)).map(([doc]) => doc),
+        missed: others.filter((doc) => !top.has(doc)),
+        ...(expected.relevant ? { relevantFrom: "relevant set" } : {}),
       };
       if (others.length === 0)
         return { score: 0, metadata: { ...metadata, noRelevant: true, policy: "score 0: no relevant document in another language" } };

@@ -9,8 +9,13 @@
  *  - `expected.judgments` maps docId → graded relevance (0..3 in our fixtures); documents not in
  *    it are unjudged and count as non-relevant. Relevant means grade ≥ relevanceLevel (default 1;
  *    `expected.relevanceLevel` overrides the scorer's option for one row).
- *  - The score is in [0, 1]. Metadata carries k, hits, relevantTotal (and dcg/idcg for nDCG) and
- *    the convention used, so a number can be checked by hand.
+ *  - `expected.relevant`, when present, is the row's relevant set listed apart from its graded
+ *    judgments (a fixtures layout's relevantDocs): Recall@k, P@k, MRR and AP count it, as binary
+ *    qrels (each listed document relevant, every other judged document not); nDCG@k counts the
+ *    graded judgments. Absent, every measure counts the judgments (grade ≥ relevanceLevel).
+ *  - The score is in [0, 1]. Metadata carries k, hits, relevantTotal (and dcg/idcg for nDCG), the
+ *    convention used and, when the row has a relevant set apart, which set the measure counted
+ *    (`relevantFrom`), so a number can be checked by hand.
  *  - A query with no relevant document scores 0, as trec_eval scores it, with metadata
  *    `noRelevant: true` and the policy named — never 1, never silently a pass. With
  *    `onNoRelevant: "throw"` such a row fails instead (use it when every fixture must be judged).
@@ -44,6 +49,12 @@ export interface RetrievalExpected {
   readonly judgments: Readonly<Record<string, number>>;
   /** Minimum grade that counts as relevant for this row (overrides the scorer option). */
   readonly relevanceLevel?: number;
+  /**
+   * The row's relevant set, when the dataset lists it apart from the graded judgments and it
+   * differs from the documents judged ≥ 1 (helpers/datasets/model.ts, `relevant`): the binary
+   * measures (Recall@k, P@k, MRR, AP) count these documents, nDCG@k the judgments.
+   */
+  readonly relevant?: readonly string[];
 }
 
 export interface RetrievalScorerOptions {
@@ -67,6 +78,11 @@ export interface RetrievalMetadata {
   readonly convention: string;
   readonly dcg?: number;
   readonly idcg?: number;
+  /**
+   * Which of the row's two sets the measure counted, present only when the row lists a relevant
+   * set apart from its graded judgments: `relevant set` (binary) or `graded judgments`.
+   */
+  readonly relevantFrom?: "relevant set" | "graded judgments";
   /** Present (true) only when the query has no relevant document. */
   readonly noRelevant?: true;
   /** The no-relevant policy that produced the score, when noRelevant. */
@@ -85,15 +101,57 @@ function assertK(k: number, scorer: string): void {
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`${scorer}: k must be an integer >= 1, got ${k}`);
 }
 
-/** Joins the engine's ranking (kept in its order) with the row's judgments. */
-export function judgeRetrieval(output: RetrievalRanking, expected: RetrievalExpected, options: RetrievalScorerOptions = {}): JudgedRanking {
+/**
+ * Joins the engine's ranking (kept in its order) with the row's judgments: the graded judgments
+ * (`"graded"`, nDCG@k), or the qrels of the binary measures (`"binary"`): the row's relevant set
+ * when it lists one apart (each listed document grade relevanceLevel, every other judged document
+ * 0), else the graded judgments themselves.
+ */
+export function judgeRetrieval(
+  output: RetrievalRanking,
+  expected: RetrievalExpected,
+  options: RetrievalScorerOptions = {},
+  use: "binary" | "graded" = "binary",
+): JudgedRanking {
   if (!output || !Array.isArray(output.results)) throw new TypeError("output.results must be an array of { docId, score? } in rank order");
   if (!expected || typeof expected.judgments !== "object" || expected.judgments === null) {
     throw new TypeError("expected.judgments must be an object mapping docId to grade");
   }
+  if (expected.relevant !== undefined && !Array.isArray(expected.relevant))
+    throw new TypeError("expected.relevant must be an array of docIds");
   const relevanceLevel = expected.relevanceLevel ?? options.relevanceLevel ?? 1;
-  return judgedRanking({ docIds: output.results.map((r) => r.docId) }, topicQrels(expected.judgments), { relevanceLevel });
+  const qrels =
+    use === "binary" && expected.relevant ? binaryQrels(expected.judgments, expected.relevant, relevanceLevel) : expected.judgments;
+  return judgedRanking({ docIds: output.results.map((r) => r.docId) }, topicQrels(qrels), { relevanceLevel });
 }
+
+/** Qrels of a relevant set: each listed document relevant (grade `level`, at least 1), every other judged document judged 0. */
+function binaryQrels(judgments: Readonly<Record<string, number>>, relevant: readonly string[], level: number): Record<string, number> {
+  const listed = new Set(relevant);
+  return Object.fromEntries([
+    ...Object.keys(judgments)
+      .filter((doc) => !listed.has(doc))
+      .map((doc) => [doc, 0] as const),
+    ...[...listed].map((doc) => [doc, Math.max(1, level)] as const),
+  ]);
+}
+
+/** The row's relevant set: its `relevant` list when it has one, else the documents judged ≥ `level`. */
+export function relevantDocsOf(expected: RetrievalExpected, level = 1): string[] {
+  return expected.relevant
+    ? [...new Set(expected.relevant)]
+    : Object.keys(expected.judgments).filter((doc) => expected.judgments[doc]! >= level);
+}
+
+/** The `relevantFrom` metadata of a measure that counts `use`, when the row lists a relevant set apart (else nothing). */
+function relevantFrom(expected: RetrievalExpected, use: "binary" | "graded"): { relevantFrom?: RetrievalMetadata["relevantFrom"] } {
+  if (!expected.relevant) return {};
+  return { relevantFrom: use === "binary" ? "relevant set" : "graded judgments" };
+}
+
+/** The words a binary measure's convention adds when the row's relevant set is listed apart. */
+const onRelevantSet = (expected: RetrievalExpected): string =>
+  expected.relevant ? " [relevant set listed apart from the graded judgments (relevantDocs): binary]" : "";
 
 function finish(
   judged: JudgedRanking,
@@ -103,7 +161,7 @@ function finish(
   convention: string,
   options: RetrievalScorerOptions,
   noRelevant: boolean,
-  extra: { dcg?: number; idcg?: number } = {},
+  extra: { dcg?: number; idcg?: number; relevantFrom?: RetrievalMetadata["relevantFrom"] } = {},
 ): RetrievalScore {
   const metadata: RetrievalMetadata = {
     k,
@@ -139,9 +197,10 @@ export function recallAtKScore(
     recall(judged, [k])[0]!,
     k,
     hits!,
-    "trec_eval recall_k: relevant in top k / all judged-relevant docs (grade >= level)",
+    `trec_eval recall_k: relevant in top k / all judged-relevant docs (grade >= level)${onRelevantSet(expected)}`,
     options,
     judged.numRel === 0,
+    relevantFrom(expected, "binary"),
   );
 }
 
@@ -159,9 +218,10 @@ export function precisionAtKScore(
     precision(judged, [k])[0]!,
     k,
     hits!,
-    "trec_eval P_k: relevant in top k / k (fewer than k results: missing ranks are non-relevant)",
+    `trec_eval P_k: relevant in top k / k (fewer than k results: missing ranks are non-relevant)${onRelevantSet(expected)}`,
     options,
     judged.numRel === 0,
+    relevantFrom(expected, "binary"),
   );
 }
 
@@ -180,12 +240,16 @@ export function ndcgAtKScore(
 ): RetrievalScore {
   assertK(k, "ndcgAtK");
   const gain = options.gain ?? "linear";
-  const judged = judgeRetrieval(output, expected, options);
+  const judged = judgeRetrieval(output, expected, options, "graded");
   const { dcg, idcg } = dcgAtCutoffs(judged, [k], gain);
   const [hits] = relevantAtCutoffs(judged, [k]);
-  const convention = `${gain === "linear" ? "trec_eval ndcg_cut" : "nDCG@k (ndcg_cut with other gains)"}: ${GAIN_WORDS(gain)}, log2(rank+1) discount, ideal from all judged-positive docs`;
+  const convention = `${gain === "linear" ? "trec_eval ndcg_cut" : "nDCG@k (ndcg_cut with other gains)"}: ${GAIN_WORDS(gain)}, log2(rank+1) discount, ideal from all judged-positive docs${expected.relevant ? " [graded judgments, not the relevant set listed apart (relevantDocs)]" : ""}`;
   const score = idcg[0]! > 0 ? dcg[0]! / idcg[0]! : 0;
-  return finish(judged, score, k, hits!, convention, options, idcg[0]! === 0, { dcg: dcg[0]!, idcg: idcg[0]! });
+  return finish(judged, score, k, hits!, convention, options, idcg[0]! === 0, {
+    dcg: dcg[0]!,
+    idcg: idcg[0]!,
+    ...relevantFrom(expected, "graded"),
+  });
 }
 
 export function reciprocalRankScore(
@@ -202,9 +266,10 @@ export function reciprocalRankScore(
       score,
       options.k,
       score > 0 ? 1 : 0,
-      "recip_rank_cut: 1/rank of the first relevant doc if within the top k, else 0",
+      `recip_rank_cut: 1/rank of the first relevant doc if within the top k, else 0${onRelevantSet(expected)}`,
       options,
       judged.numRel === 0,
+      relevantFrom(expected, "binary"),
     );
   }
   const score = recipRank(judged);
@@ -213,9 +278,10 @@ export function reciprocalRankScore(
     score,
     null,
     score > 0 ? 1 : 0,
-    "trec_eval recip_rank: 1/rank of the first relevant doc over the whole list (no cut-off)",
+    `trec_eval recip_rank: 1/rank of the first relevant doc over the whole list (no cut-off)${onRelevantSet(expected)}`,
     options,
     judged.numRel === 0,
+    relevantFrom(expected, "binary"),
   );
 }
 
@@ -230,13 +296,17 @@ export function averagePrecisionScore(
     apOf(judged),
     null,
     judged.numRelRet,
-    "trec_eval map (per query): sum of P@rank at relevant retrieved docs / all judged-relevant docs",
+    `trec_eval map (per query): sum of P@rank at relevant retrieved docs / all judged-relevant docs${onRelevantSet(expected)}`,
     options,
     judged.numRel === 0,
+    relevantFrom(expected, "binary"),
   );
 }
 
 // ---------------------------------------------------------------- Evalite scorers
+
+/** Which documents the binary measures count, in the words of their descriptions. */
+const BINARY_SET = "relevant: the row's relevantDocs when its dataset lists them apart from the graded judgments, else judged ≥ level";
 
 type RetrievalScorer<TInput> = Evalite.Scorer<TInput, RetrievalRanking, RetrievalExpected>;
 
@@ -252,7 +322,7 @@ export function recallAtK<TInput = unknown>(k: number, options: RetrievalScorerO
   assertK(k, "recallAtK");
   return createScorer<TInput, RetrievalRanking, RetrievalExpected>({
     name: `Recall@${k}`,
-    description: `trec_eval recall_${k}: relevant in top ${k} / all judged-relevant`,
+    description: `trec_eval recall_${k}: relevant in top ${k} / all relevant (${BINARY_SET})`,
     scorer: ({ output, expected }) => recallAtKScore(output, expected, k, options),
   });
 }
@@ -268,7 +338,7 @@ export function precisionAtK<TInput = unknown>(k: number, options: RetrievalScor
   assertK(k, "precisionAtK");
   return createScorer<TInput, RetrievalRanking, RetrievalExpected>({
     name: `P@${k}`,
-    description: `trec_eval P_${k}: relevant in top ${k} / ${k}`,
+    description: `trec_eval P_${k}: relevant in top ${k} / ${k} (${BINARY_SET})`,
     scorer: ({ output, expected }) => precisionAtKScore(output, expected, k, options),
   });
 }
@@ -291,7 +361,7 @@ export function ndcgAtK<TInput = unknown>(
   gainFunction(gain); // a bad gain map fails here, when the eval is defined
   return createScorer<TInput, RetrievalRanking, RetrievalExpected>({
     name: `nDCG@${k}${gain === "linear" ? "" : gain === "exponential" ? " (exp)" : " (custom gain)"}`,
-    description: `nDCG@${k}, ${GAIN_WORDS(gain)}`,
+    description: `nDCG@${k}, ${GAIN_WORDS(gain)} (graded judgments, never a relevant set listed apart)`,
     scorer: ({ output, expected }) => ndcgAtKScore(output, expected, k, { ...options, gain }),
   });
 }
@@ -309,8 +379,8 @@ export function mrr<TInput = unknown>(options: RetrievalScorerOptions & { readon
     name: options.k === undefined ? "MRR" : `MRR@${options.k}`,
     description:
       options.k === undefined
-        ? "trec_eval recip_rank: 1/rank of first relevant, whole list"
-        : `1/rank of first relevant within top ${options.k}`,
+        ? `trec_eval recip_rank: 1/rank of first relevant, whole list (${BINARY_SET})`
+        : `1/rank of first relevant within top ${options.k} (${BINARY_SET})`,
     scorer: ({ output, expected }) => reciprocalRankScore(output, expected, options),
   });
 }
@@ -326,7 +396,7 @@ export function mrr<TInput = unknown>(options: RetrievalScorerOptions & { readon
 export function averagePrecision<TInput = unknown>(options: RetrievalScorerOptions = {}): RetrievalScorer<TInput> {
   return createScorer<TInput, RetrievalRanking, RetrievalExpected>({
     name: "AP",
-    description: "trec_eval map per query: mean of P@rank over all judged-relevant docs",
+    description: `trec_eval map per query: mean of P@rank over all relevant docs (${BINARY_SET})`,
     scorer: ({ output, expected }) => averagePrecisionScore(output, expected, options),
   });
 }

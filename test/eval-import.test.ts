@@ -38,6 +38,7 @@ const SAMPLES = [
   ["golden-qa", join(ROOT, "test/datasets/golden-qa")],
   ["bundle", join(ROOT, "test/datasets/bundle")],
   ["fixtures-layout", join(ROOT, "test/datasets/fixtures-layout")],
+  ["fixtures-layout-subset", join(ROOT, "test/datasets/fixtures-layout-subset")],
   ["qa-jsonl", join(ROOT, "test/datasets/qa-jsonl/golden.jsonl")],
 ] as const;
 
@@ -54,12 +55,10 @@ describe("pnpm eval:import", () => {
       const original = loadDataset({ EVAL_DATASET: source });
       const imported = loadDataset({ EVAL_DATASET: once });
       expect(imported.format).toBe("fixtures");
-      expect(imported.corpusIds).toHaveLength(original.corpusIds.length);
+      // The source's document ids are kept, whatever they are (paths, titles, record keys).
+      expect([...imported.corpusIds].sort()).toEqual([...original.corpusIds].sort());
       expect(imported.gate === null).toBe(original.gate === null);
-      // The same questions and queries, with the same expectations (document ids renamed where they were
-      // not paths; the samples have at most five documents, all of which the output names).
-      const renamed = new Map([...first.stdout.matchAll(/"([^"]+)" → (\S+?\.md)/g)].map((m) => [m[1]!, m[2]!]));
-      const rename = (id: string) => renamed.get(id) ?? id;
+      // The same questions and queries, with the same expectations and the same document ids.
       expect(
         imported.askCases.map((c) => [
           c.id,
@@ -78,12 +77,15 @@ describe("pnpm eval:import", () => {
           c.expectedSubstringsAny,
           c.expectedRefusal,
           c.referenceAnswer,
-          c.mustCite?.map(rename),
+          c.mustCite,
         ]),
       );
       expect(imported.cases.map((c) => [c.id, c.query, Object.keys(c.judgments)])).toEqual(
-        original.cases.map((c) => [c.id, c.query, Object.keys(c.judgments).map(rename)]),
+        original.cases.map((c) => [c.id, c.query, Object.keys(c.judgments)]),
       );
+      // A relevant set listed apart from the judgments (relevantDocs) is kept as it is.
+      expect(imported.cases.map((c) => c.relevant)).toEqual(original.cases.map((c) => c.relevant));
+      expect(imported.splitRelevance).toEqual(original.splitRelevance);
       const twice = join(scratch, `${name}-2`);
       const second = importing([once, twice]);
       expect(second.code, second.stderr).toBe(0);
@@ -92,15 +94,24 @@ describe("pnpm eval:import", () => {
     },
   );
 
-  it("prints every field it could not map, and every document it renamed", () => {
+  it("prints every field it could not map, and keeps every document id, a title in its file's front matter", () => {
     const r = importing([join(ROOT, "test/datasets/golden-qa"), join(scratch, "printed")]);
     expect(r.stdout).toContain(
       "eval:import: not mapped: test/datasets/golden-qa/golden_qa.json /questions/*/difficulty (1 record(s)): not a field the suite knows for this format; nothing reads it",
     );
-    expect(r.stdout).toMatch(/5 document id\(s\) are not file paths and became file names .*"Opening hours" → opening-hours\.md/);
-    expect(readFileSync(join(scratch, "printed/corpus/opening-hours.md"), "utf8")).toMatch(
-      /^---\ntitle: "Opening hours"\n---\nThe Larkspur/,
+    expect(r.stdout).toMatch(
+      /5 document id\(s\) are not file paths: each is kept, in its file's front matter \(id:\), and the file named after it: "Opening hours" in opening-hours\.md/,
     );
+    expect(readFileSync(join(scratch, "printed/corpus/opening-hours.md"), "utf8")).toMatch(
+      /^---\nid: "Opening hours"\ntitle: "Opening hours"\n---\nThe Larkspur/,
+    );
+    // The copy names documents as the source does: a deployment that names them by title scores it as it scores the source.
+    const copy = loadDataset({ EVAL_DATASET: join(scratch, "printed") });
+    expect(copy.corpusIds).toContain("Opening hours");
+    expect(copy.askCases.flatMap((c) => c.mustCite ?? [])).toEqual(
+      loadDataset({ EVAL_DATASET: join(ROOT, "test/datasets/golden-qa") }).askCases.flatMap((c) => c.mustCite ?? []),
+    );
+    expect(copy.corpusSource).toMatchObject({ kind: "documents", ids: "keys" });
     expect(JSON.parse(readFileSync(join(scratch, "printed/ask-cases.json"), "utf8")).gate).toEqual({
       minPassRate: 0.5,
       maxP95LatencyMs: 60000,

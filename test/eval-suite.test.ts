@@ -120,9 +120,9 @@ describe("pnpm eval on a golden Q&A set with thresholds", () => {
       const sample = join(ROOT, "test/datasets/golden-qa/golden_qa.json");
       const held = await run(["ask"], { EVAL_DATASET: sample });
       expect(held.stdout).toMatch(
-        /^eval: dataset golden_qa \(5 queries, 6 answer cases\): golden Q&A set with an inline corpus \(detected: /m,
+        /^eval: dataset golden-qa \(5 queries, 6 answer cases\): golden Q&A set with an inline corpus \(detected: /m,
       );
-      expect(held.stdout).toMatch(/^eval: dataset golden_qa: not mapped: \S+golden_qa\.json \/owner \(1 record\)/m);
+      expect(held.stdout).toMatch(/^eval: dataset golden-qa: not mapped: \S+golden_qa\.json \/owner \(1 record\)/m);
       const line = held.stdout.match(
         /^gate: dataset thresholds \(\S+golden_qa\.json \/thresholds\) on Answers: questions \[offline extractive\]: pass rate (\S+) \((\d+)\/6\) ≥ 0\.5; p95 latency \d+ ms ≤ 60000 ms$/m,
       );
@@ -159,6 +159,7 @@ describe("pnpm eval on a golden Q&A set with thresholds", () => {
       );
       expect(report.fixtures).toMatchObject({
         kind: "golden-qa",
+        version: 2,
         gate: { pass: false, checks: [{ passed, questions: 6, passRateOk: false }] },
       });
       expect(report.fixtures.unmapped).toEqual([

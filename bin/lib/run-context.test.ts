@@ -40,6 +40,30 @@ describe("where a run comes from", () => {
     expect(fixtureInfo(loadDataset({})).hash).toBe(info.hash);
   });
 
+  it("a golden Q&A set: the version it states; a layout with relevantDocs apart: which field each metric counted", () => {
+    expect(fixtureInfo(loadDataset({ EVAL_DATASET: join(REPO_ROOT, "test/datasets/golden-qa/golden_qa.json") }))).toMatchObject({
+      dataset: "golden-qa",
+      kind: "golden-qa",
+      version: 2,
+    });
+    const layout = fixtureInfo(loadDataset({ EVAL_DATASET: join(REPO_ROOT, "test/datasets/fixtures-layout-subset") }));
+    expect(layout.version).toBeNull();
+    expect(layout.relevance).toEqual({
+      queries: 4,
+      metrics: {
+        "Recall@k": "relevantDocs",
+        "P@k": "relevantDocs",
+        MRR: "relevantDocs",
+        AP: "relevantDocs",
+        "Cross-language Recall@k": "relevantDocs",
+        "Lost at": "relevantDocs",
+        "nDCG@k": "judgments",
+      },
+    });
+    // Where the two sets agree, nothing is said.
+    expect(fixtureInfo(loadDataset({ EVAL_DATASET: join(REPO_ROOT, "test/datasets/fixtures-layout") }))).not.toHaveProperty("relevance");
+  });
+
   it("a BEIR folder: a hash over its queries and judgments (the corpus is in the index fingerprint)", () => {
     const a = fixtureInfo(loadDataset({ EVAL_DATASET: beirFolder("a", "query-id\tcorpus-id\tscore\nq1\td1\t1\n") }));
     expect(a).toMatchObject({ dataset: "a", kind: "beir", version: null, queries: 1, judgedQueries: 1, askCases: null });

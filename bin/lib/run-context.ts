@@ -13,6 +13,7 @@ import { createInMemoryStorage } from "evalite/in-memory-storage";
 import { createJiti } from "jiti";
 import type { Dataset } from "../../helpers/dataset.js";
 import { judgedCases } from "../../helpers/dataset.js";
+import { fieldsCounted } from "../../helpers/datasets/model.js";
 import { loadAskCases } from "../../helpers/fixture-files/ask-cases.js";
 import { FIXTURES_DIR } from "../../helpers/fixture-files/paths.js";
 
@@ -36,6 +37,9 @@ export function fixtureInfo(dataset: Dataset): FixtureInfo {
   const reported = {
     ...(dataset.unmapped.length > 0 ? { unmapped: dataset.unmapped.map((u) => ({ ...u })) } : {}),
     ...(dataset.warnings.length > 0 ? { warnings: [...dataset.warnings] } : {}),
+    ...(dataset.splitRelevance
+      ? { relevance: { queries: dataset.splitRelevance.cases, metrics: fieldsCounted(dataset.splitRelevance) } }
+      : {}),
   };
   if (dataset.demo) {
     // Every JSON fixture (queries, ask cases, translations, lanes, schemas); corpus documents are Markdown.
@@ -72,7 +76,7 @@ export function fixtureInfo(dataset: Dataset): FixtureInfo {
   return {
     dataset: dataset.name,
     kind: dataset.format,
-    version: null,
+    version: dataset.version,
     hash: hashFiles(root, [...dataset.files].sort()),
     queries,
     judgedQueries,

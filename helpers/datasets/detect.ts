@@ -65,8 +65,21 @@ function detectFile(source: string, path: string, forced: DatasetFormat | null):
   );
 }
 
-/** The name a dataset keys its floors with: its folder's or file's name; a user's folder called `fixtures` is named with its parent, so it never shares the demo corpus's floors. */
+/**
+ * The name a dataset keys its floors with: the name it gives itself (a golden Q&A set's `name`),
+ * else its folder's or file's name (the format's `root`: a file of a format's fixed name, such as
+ * golden_qa.json, is named after its folder, so the file and its folder are one dataset); a user's
+ * folder called `fixtures` is named with its parent, so it never shares the demo corpus's floors.
+ */
 export function datasetName(detected: Detected): string {
+  const declared = detected.format.declaredName?.(detected.path) ?? null;
+  if (declared !== null) {
+    if (declared === "fixtures")
+      throw new DatasetError(
+        `EVAL_DATASET: ${detected.path}: names itself "fixtures", the project's demo corpus, whose floors it would share: give it another name`,
+      );
+    return declared;
+  }
   const root = detected.format.root?.(detected.path) ?? detected.path;
   const name = basename(root).replace(/\.(jsonl?|json)$/i, "");
   return name === "fixtures" ? `${basename(dirname(root))}-fixtures` : name;

@@ -7,9 +7,11 @@
  * - **A folder of files** (the fixture format's `corpus/`, a bundle): every `.md`, `.markdown`,
  *   `.mdx`, `.txt` and `.text` file below it, by name order; hidden entries and `node_modules` are
  *   left out, a symbolic link is followed only to a file inside the folder. A document's id is its
- *   path below the folder (forward slashes). A Markdown file may open with YAML front matter
- *   (`---` … `---`): `title`, `lang`/`language`, `validFrom`, `validUntil`, `supersedes` (keys of
- *   any case; others ignored). Its title is the front matter's, else its first heading, else the
+ *   path below the folder (forward slashes) or, in the suite's fixture format (`frontMatterIds`),
+ *   its front matter's `id` when it has one: what `pnpm eval:import` writes for a source whose ids
+ *   are not file paths (a golden Q&A title), so the source's ids stay the dataset's. A Markdown file
+ *   may open with YAML front matter (`---` … `---`): `id` (read as said), `title`,
+ *   `lang`/`language`, `validFrom`, `validUntil`, `supersedes` (keys of any case; others ignored). Its title is the front matter's, else its first heading, else the
  *   file's name; its language the front matter's, else a folder of its path named by a language
  *   tag (`en/`, `de/`, `zh-hans/`: the first from the top), else not declared.
  * - **A JSONL corpus** (BEIR's `corpus.jsonl`): one record a line, `{"_id" | "id", "text",
@@ -108,8 +110,11 @@ function metaText(meta: Map<string, unknown>, key: string, where: string): strin
   return problem(where, `front matter "${key}" must be text, got ${Array.isArray(value) ? "a list" : "a mapping"}`);
 }
 
-/** One file's document: front matter, title, language, body; `id` is its path below the folder. */
-export function parseDocumentFile(id: string, raw: string, where: string): Document {
+/**
+ * One file's document: front matter, title, language, body; `id` is its path below the folder,
+ * or (`frontMatterIds`) its front matter's `id` when it has one.
+ */
+export function parseDocumentFile(id: string, raw: string, where: string, frontMatterIds = false): Document {
   const markdown = MARKDOWN_FILE.test(id);
   let body = raw.replace(/\r\n?/g, "\n");
   const meta = new Map<string, unknown>();
@@ -133,8 +138,12 @@ export function parseDocumentFile(id: string, raw: string, where: string): Docum
   const validFrom = metaText(meta, "validfrom", where);
   const validUntil = metaText(meta, "validuntil", where);
   const supersedes = idList(meta.get("supersedes"), where, 'front matter "supersedes"');
+  // An id is read exactly as written (never trimmed): it is what the judgments and citations name.
+  const declared = frontMatterIds ? meta.get("id") : undefined;
+  if (declared !== undefined && (typeof declared !== "string" || declared.trim() === ""))
+    problem(where, 'front matter "id" must be a document id (text that is not empty)');
   return {
-    id,
+    id: declared ?? id,
     title,
     text: body,
     ...(language ? { language } : {}),
@@ -176,8 +185,16 @@ function stripInline(text: string): string {
 
 const fileStem = (id: string): string => (id.split("/").pop() ?? id).replace(/\.[^.]+$/, "");
 
-/** The text files below `folder`, by path (`exclude`: ids to leave out, such as a bundle's own `eval/`). */
-export function readFolderDocuments(folder: string, exclude: (id: string) => boolean = () => false): Document[] {
+/**
+ * The text files below `folder`, by path (`exclude`: paths to leave out, such as a bundle's own
+ * `eval/`); with `frontMatterIds`, a file's front matter `id` is its document's id (two files
+ * naming the same id are an error). `paths`, when given, receives each document's path by id.
+ */
+export function readFolderDocuments(
+  folder: string,
+  exclude: (id: string) => boolean = () => false,
+  { frontMatterIds = false, paths }: { frontMatterIds?: boolean; paths?: Map<string, string> } = {},
+): Document[] {
   const root = resolve(folder);
   let real: string;
   try {
@@ -188,6 +205,7 @@ export function readFolderDocuments(folder: string, exclude: (id: string) => boo
     return problem(displayPath(folder), "no such folder");
   }
   const documents: Document[] = [];
+  const byId = new Map<string, string>();
   const walk = (dir: string, prefix: string): void => {
     const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
@@ -199,7 +217,13 @@ export function readFolderDocuments(folder: string, exclude: (id: string) => boo
         const shown = displayPath(join(folder, id));
         const tooLarge = documentSizeProblem(statSync(full).size);
         if (tooLarge) problem(shown, tooLarge);
-        documents.push(parseDocumentFile(id, readTextFile(full, shown), shown));
+        const doc = parseDocumentFile(id, readTextFile(full, shown), shown, frontMatterIds);
+        const other = byId.get(doc.id);
+        if (other !== undefined)
+          problem(shown, `[duplicate-id] document id ${JSON.stringify(doc.id)} is already the id of ${displayPath(join(folder, other))}`);
+        byId.set(doc.id, id);
+        paths?.set(doc.id, id);
+        documents.push(doc);
       }
     }
   };

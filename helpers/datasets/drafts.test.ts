@@ -61,14 +61,14 @@ describe("drafted cases in a dataset", () => {
     expect(() => loadDataset({ EVAL_DATASET: noMethod })).toThrow(/missing required field "method"/);
   });
 
-  it("are written back as drafts by the fixture-format writer, documents renamed in their provenance", () => {
+  it("are written back as drafts by the fixture-format writer, their provenance naming the documents' kept ids", () => {
     const d = loadDataset({ EVAL_DATASET: starterWithDrafts("write") });
     const out = join(scratch, "written");
     writeFixtureFormat(d, out);
     const back = loadDataset({ EVAL_DATASET: out });
     expect(back.askCases.filter(isDraft).map((c) => c.provenance)).toEqual([PROVENANCE]);
     expect(back.cases.filter(isDraft).map((c) => c.id)).toEqual(["q-001"]);
-    // Documents given as data are renamed to file names: the provenance follows them.
+    // Documents given as data keep their ids (in front matter): citations and provenance name them as before.
     const golden = loadDataset({ EVAL_DATASET: join(REPO_ROOT, "test/datasets/golden-qa") });
     const title = golden.corpusIds[0]!;
     const drafted = {
@@ -78,11 +78,11 @@ describe("drafted cases in a dataset", () => {
         { id: "d-1", question: "Q?", mustCite: [title], status: "draft" as const, provenance: { ...PROVENANCE, docId: title } },
       ],
     };
-    const renamed = join(scratch, "renamed");
-    const written = writeFixtureFormat(drafted, renamed);
-    const to = new Map(written.renamed).get(title)!;
-    const draft = loadDataset({ EVAL_DATASET: renamed }).askCases.find((c) => c.id === "d-1")!;
-    expect([draft.mustCite, draft.provenance?.docId]).toEqual([[to], to]);
+    const kept = join(scratch, "kept");
+    const written = writeFixtureFormat(drafted, kept);
+    expect(new Map(written.fileNames).get(title)).toMatch(/\.md$/);
+    const draft = loadDataset({ EVAL_DATASET: kept }).askCases.find((c) => c.id === "d-1")!;
+    expect([draft.mustCite, draft.provenance?.docId]).toEqual([[title], title]);
   });
 
   it("a derived query keeps its question's draft status", () => {

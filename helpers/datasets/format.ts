@@ -29,6 +29,8 @@ export interface DatasetFormat {
   inFile?(file: string, forced: boolean): string | null;
   /** The folder or file a dataset found at `path` is named after (a bundle's root); `path` itself when absent. */
   root?(path: string): string;
+  /** The name the dataset at `path` gives itself (a golden Q&A set's `name` field), or null: then it is named after `root`. */
+  declaredName?(path: string): string | null;
   /** Reads the dataset at `path` (the folder or file detection found). */
   read(path: string, context: ReadContext): FormatRead;
   /** Writes `dataset` into the empty folder `folder` in this format (the suite's own format only). */
@@ -38,7 +40,7 @@ export interface DatasetFormat {
 /** What writing a dataset wrote. */
 export interface Written {
   documents: number;
-  /** Documents whose id changed (keys that are not file paths), old → new. */
-  renamed: Array<[string, string]>;
+  /** Documents whose file name is not their id (keys that are not file paths): id → file name; the id is kept in the file's front matter. */
+  fileNames: Array<[string, string]>;
   files: string[];
 }

@@ -1,7 +1,8 @@
 /**
  * The run's first lines about its dataset: its name, size and format (detected, or named by
  * EVAL_DATASET_FORMAT, and which other formats the folder also holds), where its retrieval cases
- * came from, every field the reader could not map, every warning, and the gate settings the
+ * came from, which set each metric counts when the dataset lists relevant documents apart from its
+ * graded judgments, every field the reader could not map, every warning, and the gate settings the
  * dataset brings. `pnpm eval` prints them before anything runs; the report records the same.
  */
 import { relative } from "node:path";
@@ -25,6 +26,12 @@ export function datasetHeader(dataset: Dataset, detected: Detected | null): stri
   if (dataset.derivedCases)
     say(
       `no retrieval judgments: ${plural(dataset.cases.length, "retrieval case")} derived from the answer cases' required citations (each cited document judged relevant)`,
+    );
+  const split = dataset.splitRelevance;
+  if (split)
+    say(
+      `relevance: in ${split.cases} of ${dataset.cases.length} quer${dataset.cases.length === 1 ? "y" : "ies"} ${split.relevantField} is not exactly the documents judged 1 or more: ` +
+        `Recall@k, P@k, MRR, AP, cross-language recall and "lost at" count ${split.relevantField} (binary); nDCG@k counts ${split.gradedField} (graded; a ${split.relevantField} document without a judgment counts as judged 1); each row's metadata names its set (relevantFrom)`,
     );
   const drafts = [...dataset.askCases, ...(dataset.derivedCases ? [] : dataset.cases)].filter(isDraft).length;
   if (drafts > 0)

@@ -2,8 +2,9 @@
  * The lint every user dataset gets, whatever its format, on the model a reader filled: ids used once
  * and made of Unicode text (no lone surrogate), every judged or cited document in the corpus, a corpus that is not empty, every question with
  * at least one expectation, each expected fact present in a document it names (in any document
- * when it names none), relevantDocs that agree with the judgments, translation groups that do not
- * overlap. Messages name the source file, the record and the source field (`RecordOrigin`), so a
+ * when it names none), translation groups that do not overlap. It refuses (exit 2) what cannot be
+ * measured as written, and warns of what can but looks like a mistake: a relevantDocs entry judged
+ * 0 (counted relevant by Recall@k, with no gain in nDCG@k, as the tool that wrote it counts it). Messages name the source file, the record and the source field (`RecordOrigin`), so a
  * golden Q&A set's `expectedDocumentTitle` is named as such, not as the model's `mustCite`.
  *
  * The demo corpus (`fixtures/`) is checked by its own loaders (helpers/fixture-files/), which add the
@@ -61,9 +62,10 @@ function at(origin: RecordOrigin, field: string | null, problem: string): Locate
   return { file: origin.file, issue: { ...(origin.record ? { record: origin.record } : {}), pointer, problem } };
 }
 
-/** Throws the first file's problems (one line), or returns when the dataset is clean. */
-export function lintDataset(input: LintInput): void {
+/** Throws the first file's problems (one line), or returns the warnings (none when the dataset is clean). */
+export function lintDataset(input: LintInput): string[] {
   const problems: Located[] = [];
+  const warnings: string[] = [];
   if (input.corpus.ids.size === 0) {
     problems.push({
       file: input.corpus.where,
@@ -80,9 +82,25 @@ export function lintDataset(input: LintInput): void {
     if (!origin) continue;
     const judged = Object.keys(c.judgments);
     if (judged.length === 0) problems.push(at(origin, "judgments", named("no-expectation", "the query judges no document")));
-    problems.push(...unknownDocs(judged, origin, "judgments", "judges", input.corpus));
-    const listed = input.relevantDocs?.get(c);
-    if (listed) problems.push(...relevantDocsMismatch(c, listed, origin));
+    // A document relevantDocs lists is named under relevantDocs (one it lists without a judgment is judged 1 in the model).
+    const listed = new Set(input.relevantDocs?.get(c) ?? []);
+    problems.push(
+      ...unknownDocs(
+        judged.filter((doc) => !listed.has(doc)),
+        origin,
+        "judgments",
+        "judges",
+        input.corpus,
+      ),
+    );
+    problems.push(...unknownDocs([...listed], origin, "relevantDocs", "lists", input.corpus));
+    const zero = [...listed].filter((doc) => c.judgments[doc] === 0);
+    if (zero.length > 0) {
+      const where = at(origin, "relevantDocs", "");
+      warnings.push(
+        `${displayPath(where.file)}: ${where.issue.record ? `${where.issue.record} (${where.issue.pointer})` : where.issue.pointer}: relevantDocs lists ${zero.map((d) => show(d)).join(", ")} although judged 0: counted relevant by Recall@k, P@k, MRR and AP, with no gain in nDCG@k; if that is a mistake, judge ${zero.length === 1 ? "it" : "them"} or leave ${zero.length === 1 ? "it" : "them"} out of relevantDocs`,
+      );
+    }
   }
   const facts = factChecker(input.askCases, input.corpus);
   for (const c of input.askCases) {
@@ -100,7 +118,7 @@ export function lintDataset(input: LintInput): void {
       groupOf.set(doc, group.id);
     }
   }
-  if (problems.length === 0) return;
+  if (problems.length === 0) return warnings;
   const file = problems[0]!.file;
   fail(
     file,
@@ -153,21 +171,6 @@ function unknownDocs(ids: readonly string[], origin: RecordOrigin, field: string
       ),
     ),
   ];
-}
-
-/** relevantDocs, when a source lists them, must be exactly the documents judged 1 or more. */
-function relevantDocsMismatch(c: RetrievalCase, listed: readonly string[], origin: RecordOrigin): Located[] {
-  const set = new Set(listed);
-  const positive = Object.entries(c.judgments).filter(([, grade]) => grade >= 1);
-  const unlisted = positive.filter(([doc]) => !set.has(doc)).map(([doc, grade]) => `${doc} (judged ${grade})`);
-  const zero = listed.filter((doc) => Object.hasOwn(c.judgments, doc) && c.judgments[doc] === 0);
-  const unjudged = listed.filter((doc) => !Object.hasOwn(c.judgments, doc));
-  const parts: string[] = [];
-  if (unlisted.length > 0) parts.push(`missing ${unlisted.join(", ")}`);
-  if (zero.length > 0) parts.push(`lists ${zero.join(", ")} although judged 0`);
-  if (unjudged.length > 0) parts.push(`lists ${unjudged.join(", ")} without a judgment`);
-  if (parts.length === 0) return [];
-  return [at(origin, "relevantDocs", `relevantDocs must be exactly the docs judged 1 or more: ${parts.join("; ")}`)];
 }
 
 /** Whether a case states anything an answer can be held to. */

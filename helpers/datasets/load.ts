@@ -48,7 +48,7 @@ function finish(read: FormatRead, detected: Detected, name: string): Dataset {
   measurable(read, detected);
   const derivedCases = read.cases.length === 0;
   const cases = derivedCases ? casesFromAnswers(read.askCases) : read.cases;
-  lintDataset({
+  const warnings = lintDataset({
     corpus: read.corpusView,
     cases: read.cases,
     caseOrigins: read.caseOrigins,
@@ -72,8 +72,10 @@ function finish(read: FormatRead, detected: Detected, name: string): Dataset {
     translations: read.translations,
     refusalMarkers: read.refusalMarkers,
     gate: read.gate,
+    splitRelevance: read.splitRelevance ?? null,
+    version: read.version ?? null,
     unmapped: read.unmapped,
-    warnings: read.warnings,
+    warnings: [...read.warnings, ...warnings],
     corpusIds: read.corpusIds,
     declaredLanguages: read.declaredLanguages,
     files: read.files,
@@ -122,6 +124,8 @@ function demoDataset(): Dataset {
     translations: read.translations,
     refusalMarkers: null,
     gate: null,
+    splitRelevance: null,
+    version: null,
     unmapped: [],
     warnings: [],
     corpusIds: read.corpusIds,

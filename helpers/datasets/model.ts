@@ -4,7 +4,8 @@
  * build, a target's seed and the report read only this.
  *
  * - documents: id, title, text, language when known, validity; one collection per dataset;
- * - retrieval cases with graded judgments (docId → 0..3);
+ * - retrieval cases with graded judgments (docId → 0..3), and the relevant set apart from them when
+ *   the dataset lists one that differs (a fixtures layout's relevantDocs);
  * - answer cases (the suite's ask-case fields, plus a reference answer when the format has one);
  * - translation groups, refusal markers, and the dataset's own gate settings when it brings them;
  * - what the reader could not map (`unmapped`) and what it warns about: both are printed in the
@@ -26,8 +27,15 @@ export interface RetrievalCase extends DraftFields {
   collection?: string;
   /** An identifier query's identifier, as the relevant document spells it (the fixture format's `identifier`). */
   identifier?: string;
-  /** docId → graded relevance (0 = judged non-relevant). */
+  /** docId → graded relevance (0 = judged non-relevant): what nDCG@k counts. */
   judgments: Record<string, number>;
+  /**
+   * The documents Recall@k, P@k, MRR, AP and "lost at" count as relevant, when the dataset lists
+   * them apart from its graded judgments and they are not exactly the documents judged 1 or more
+   * (a fixtures layout's `relevantDocs`). Absent: the documents judged 1 or more, as in every
+   * other format. Each is in `judgments` too (a listed document without a judgment is judged 1).
+   */
+  relevant?: string[];
   /** What this query guards, when the dataset says. */
   note?: string;
 }
@@ -66,8 +74,17 @@ export interface UnmappedField {
 export type CorpusSource =
   | { kind: "folder"; path: string }
   | { kind: "jsonl"; path: string }
-  /** `ids`: `paths` when the ids are file paths (their words searchable, as for a folder), `keys` for record keys. */
-  | { kind: "documents"; documents: readonly Document[]; ids: "paths" | "keys" };
+  /**
+   * `ids`: `paths` when the ids are file paths (their words searchable, as for a folder), `keys` for
+   * record keys. `files`: the folder and each document's path below it, when the documents are files
+   * that name their own ids (front matter `id`, the suite's fixture format): `pnpm eval:import` copies them as they are.
+   */
+  | {
+      kind: "documents";
+      documents: readonly Document[];
+      ids: "paths" | "keys";
+      files?: { root: string; paths: ReadonlyMap<string, string> };
+    };
 
 export interface Dataset {
   /** `fixtures` for the project's demo corpus; otherwise the dataset's folder or file name: it keys the floors. */
@@ -91,6 +108,10 @@ export interface Dataset {
   /** The dataset's own refusal phrases (they replace the suite's), or null: the suite's. */
   refusalMarkers: RefusalMarkers | null;
   gate: DatasetGate | null;
+  /** Set when some case's relevant set differs from its documents judged 1 or more (a fixtures layout's relevantDocs): which field each metric counts. */
+  splitRelevance: SplitRelevance | null;
+  /** The `version` the dataset's own files state (a golden Q&A set's), or null. */
+  version: number | string | null;
   unmapped: UnmappedField[];
   /** Problems that do not stop the run (a short refusal marker); printed in the header and recorded. */
   warnings: string[];
@@ -110,9 +131,33 @@ export class DatasetError extends Error {
   override readonly name = "DatasetError";
 }
 
-/** Cases that have at least one relevant document (grade ≥ 1): the ones ranking metrics can score. */
+/** Cases that have at least one relevant document (grade ≥ 1, or a relevant set that is not empty): the ones ranking metrics can score. */
 export function judgedCases(cases: readonly RetrievalCase[]): RetrievalCase[] {
-  return cases.filter((c) => Object.values(c.judgments).some((g) => g >= 1));
+  return cases.filter((c) => (c.relevant?.length ?? 0) > 0 || Object.values(c.judgments).some((g) => g >= 1));
+}
+
+/** A case's relevant set: its `relevant` list when it has one, else the documents judged 1 or more. */
+export function relevantSet(c: Pick<RetrievalCase, "judgments" | "relevant">): string[] {
+  return c.relevant ?? Object.keys(c.judgments).filter((doc) => c.judgments[doc]! >= 1);
+}
+
+/**
+ * Where a dataset's relevant sets came from, when some case's differs from its documents judged 1
+ * or more: the fields each metric counts, for the run's header and the report.
+ */
+export interface SplitRelevance {
+  /** The source field of the relevant sets (`relevantDocs`): Recall@k, P@k, MRR, AP and "lost at" count it. */
+  relevantField: string;
+  /** The source field of the graded judgments (`judgments`): nDCG@k counts it. */
+  gradedField: string;
+  /** How many cases list a relevant set that differs from their documents judged 1 or more. */
+  cases: number;
+}
+
+/** Metric → the source field it counts, for a dataset whose relevant sets are listed apart (the report's `fixtures.relevance.metrics`). */
+export function fieldsCounted(split: SplitRelevance): Record<string, string> {
+  const binary = ["Recall@k", "P@k", "MRR", "AP", "Cross-language Recall@k", "Lost at"];
+  return { ...Object.fromEntries(binary.map((m) => [m, split.relevantField])), "nDCG@k": split.gradedField };
 }
 
 /** The retrieval cases of answer cases with required citations: each cited document judged 1 (relevant). */

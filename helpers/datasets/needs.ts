@@ -4,7 +4,7 @@
  * cannot run is, never scored 0 and never silently absent.
  */
 import { documentLanguages } from "./language.js";
-import { judgedCases } from "./model.js";
+import { judgedCases, relevantSet } from "./model.js";
 import type { AnswerCase, Dataset, RetrievalCase } from "./model.js";
 
 /** Why the ranking evals cannot run on the dataset (no query with a relevant document), or null. */
@@ -59,9 +59,9 @@ export async function crossLanguage(dataset: Dataset): Promise<CrossLanguage> {
     : dataset.cases.filter(
         (c) =>
           c.language !== undefined &&
-          Object.entries(c.judgments).some(([doc, g]) => {
+          relevantSet(c).some((doc) => {
             const language = languages.get(doc);
-            return g >= 1 && language !== undefined && language !== c.language;
+            return language !== undefined && language !== c.language;
           }),
       );
   const reason =

@@ -3,9 +3,11 @@
  * curation and versioning (`pnpm eval:import`):
  *
  * - documents: a folder corpus's files are copied byte for byte under corpus/ with the same paths
- *   (their ids stay); documents given as data or read from a corpus.jsonl become Markdown files
- *   `corpus/<id as a file name>.md` with their title, language and validity in front matter, and
- *   every judgment, citation and translation is renamed to the new id;
+ *   (their ids stay, a path or a front matter `id`); documents given as data or read from a
+ *   corpus.jsonl become Markdown files `corpus/<id as a file name>.md` with their id, title,
+ *   language and validity in front matter: the source's ids are kept (a golden Q&A title stays the
+ *   id), so judgments, citations and translations are written as they are, and the imported copy
+ *   scores the same against a target that names documents as the source does;
  * - queries.json with the judged queries (none when the format had no judgments: loading the
  *   written folder derives the same cases from the answer cases again);
  * - ask-cases.json with the answer cases, and the dataset's own gate under `gate`;
@@ -18,7 +20,6 @@ import { dirname, join } from "node:path";
 import type { Document } from "@hybrid-search/target-contract/types";
 import { FIXTURES_DIR } from "../fixture-files/paths.js";
 import { readCorpusJsonl } from "./documents.js";
-import type { DraftFields } from "./drafts.js";
 import type { Written } from "./format.js";
 import type { AnswerCase, Dataset, RetrievalCase } from "./model.js";
 
@@ -38,13 +39,13 @@ function fileNameOf(id: string): string {
 }
 
 /** YAML front matter of a written document: values as JSON strings, which YAML reads as they are. */
-function markdownFile(doc: Document, rename: (id: string) => string): string {
-  const lines = [`title: ${JSON.stringify(doc.title ?? "")}`];
+function markdownFile(doc: Document): string {
+  const lines = [`id: ${JSON.stringify(doc.id)}`, `title: ${JSON.stringify(doc.title ?? "")}`];
   // Only a language the dataset declares: a guess written down would read as the dataset's word.
   if (doc.language) lines.push(`lang: ${JSON.stringify(doc.language)}`);
   if (doc.validFrom) lines.push(`validFrom: ${JSON.stringify(doc.validFrom)}`);
   if (doc.validUntil) lines.push(`validUntil: ${JSON.stringify(doc.validUntil)}`);
-  if (doc.supersedes && doc.supersedes.length > 0) lines.push(`supersedes: ${JSON.stringify(doc.supersedes.map(rename))}`);
+  if (doc.supersedes && doc.supersedes.length > 0) lines.push(`supersedes: ${JSON.stringify(doc.supersedes)}`);
   return `---\n${lines.join("\n")}\n---\n${doc.text.replace(/\s+$/, "")}\n`;
 }
 
@@ -91,49 +92,34 @@ const CASE_KEYS: ReadonlyArray<keyof AnswerCase> = [
   "reviewed",
 ];
 
-/** A drafted case's provenance with its documents renamed as the corpus was (nothing when it has none). */
-function renamedProvenance(c: DraftFields, rename: (id: string) => string): Pick<DraftFields, "provenance"> {
-  const p = c.provenance;
-  if (!p) return {};
-  return {
-    provenance: {
-      ...p,
-      ...(p.docId !== undefined ? { docId: rename(p.docId) } : {}),
-      ...(p.also ? { also: p.also.map((a) => ({ ...a, docId: rename(a.docId) })) } : {}),
-    },
-  };
-}
-
 /** Writes `dataset` into `folder` (which must not exist or be empty; the caller checks). */
 export function writeFixtureFormat(dataset: Dataset, folder: string): Written {
   const corpusDir = join(folder, "corpus");
   mkdirSync(corpusDir, { recursive: true });
   const files: string[] = [];
-  const renamed: Array<[string, string]> = [];
+  const fileNames: Array<[string, string]> = [];
   const source = dataset.corpusSource;
-  let rename = (id: string): string => id;
-  if (source.kind === "folder" || (source.kind === "documents" && source.ids === "paths")) {
-    // File paths stay: each document is copied as it is.
-    const root = source.kind === "folder" ? source.path : dataset.corpus;
+  if (source.kind === "folder" || (source.kind === "documents" && (source.ids === "paths" || source.files))) {
+    // Files stay: each document is copied as it is, to the same path (its id a path, or its front matter's).
+    const root = source.kind === "folder" ? source.path : (source.files?.root ?? dataset.corpus);
+    const pathOf = (id: string): string => (source.kind === "documents" ? source.files?.paths.get(id) : undefined) ?? id;
     for (const id of dataset.corpusIds) {
-      const to = join(corpusDir, ...id.split("/"));
+      const path = pathOf(id);
+      const to = join(corpusDir, ...path.split("/"));
       mkdirSync(dirname(to), { recursive: true });
-      copyFileSync(join(root, ...id.split("/")), to);
+      copyFileSync(join(root, ...path.split("/")), to);
     }
   } else {
     const documents: Document[] = source.kind === "documents" ? [...source.documents] : readCorpusJsonl(source.path);
-    const names = new Map<string, string>();
     const used = new Set<string>();
     for (const doc of documents) {
       const base = fileNameOf(doc.id);
       let name = `${base}.md`;
       for (let n = 2; used.has(name); n++) name = `${base}-${n}.md`;
       used.add(name);
-      names.set(doc.id, name);
-      if (name !== doc.id) renamed.push([doc.id, name]);
+      if (name !== doc.id) fileNames.push([doc.id, name]);
+      writeFileSync(join(corpusDir, name), markdownFile(doc));
     }
-    rename = (id) => names.get(id) ?? id;
-    for (const doc of documents) writeFileSync(join(corpusDir, rename(doc.id)), markdownFile(doc, rename));
   }
   const write = (name: string, value: unknown): void => {
     writeFileSync(join(folder, name), json(value));
@@ -144,12 +130,21 @@ export function writeFixtureFormat(dataset: Dataset, folder: string): Written {
       $schema: "./schemas/queries.schema.json",
       version: 1,
       queries: dataset.cases.map((c: RetrievalCase) => {
-        const judgments = Object.fromEntries(Object.entries(c.judgments).map(([doc, grade]) => [rename(doc), grade]));
-        const relevantDocs = Object.entries(judgments)
-          .filter(([, grade]) => grade >= 1)
-          .map(([doc]) => doc);
+        const judgments = c.judgments;
+        // The relevant set a source listed apart from its judgments is kept (relevantDocs); else the documents judged 1 or more.
+        const relevantDocs = c.relevant
+          ? c.relevant
+          : Object.entries(judgments)
+              .filter(([, grade]) => grade >= 1)
+              .map(([doc]) => doc);
         return ordered(
-          { ...c, collection: undefined, judgments, relevantDocs, ...renamedProvenance(c, rename) } as RetrievalCase & {
+          {
+            ...c,
+            collection: undefined,
+            relevant: undefined,
+            judgments,
+            relevantDocs,
+          } as RetrievalCase & {
             relevantDocs: string[];
           },
           QUERY_KEYS,
@@ -168,20 +163,18 @@ export function writeFixtureFormat(dataset: Dataset, folder: string): Written {
             ]),
           }
         : {}),
-      cases: dataset.askCases.map((c) =>
-        ordered({ ...c, ...(c.mustCite ? { mustCite: c.mustCite.map(rename) } : {}), ...renamedProvenance(c, rename) }, CASE_KEYS),
-      ),
+      cases: dataset.askCases.map((c) => ordered(c, CASE_KEYS)),
     });
   if (dataset.translations.length > 0)
     write("translations.json", {
       $schema: "./schemas/translations.schema.json",
       version: 1,
-      groups: dataset.translations.map((g) => ordered({ ...g, docs: g.docs.map(rename) }, ["id", "docs", "note"])),
+      groups: dataset.translations.map((g) => ordered(g, ["id", "docs", "note"])),
     });
   if (dataset.refusalMarkers)
     write("refusal-markers.json", { $schema: "./schemas/refusal-markers.schema.json", version: 1, markers: dataset.refusalMarkers });
   mkdirSync(join(folder, "schemas"), { recursive: true });
   for (const name of SCHEMAS)
     copyFileSync(join(FIXTURES_DIR, "schemas", `dataset-${name}.schema.json`), join(folder, "schemas", `${name}.schema.json`));
-  return { documents: dataset.corpusIds.length, renamed, files };
+  return { documents: dataset.corpusIds.length, fileNames, files };
 }

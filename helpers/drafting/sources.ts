@@ -69,6 +69,8 @@ export function corpusDataset(corpus: { kind: "folder" | "jsonl"; path: string }
     translations: [],
     refusalMarkers: null,
     gate: null,
+    splitRelevance: null,
+    version: null,
     unmapped: [],
     warnings: [],
     corpusIds: read.documents.map((d) => d.id),

@@ -11,7 +11,7 @@ import { formatIssue } from "../../fixture-files/errors.js";
 import { displayPath } from "../../fixture-files/paths.js";
 import type { CorpusView, RecordOrigin } from "../lint.js";
 import { checkDocumentSize, readFolderDocuments } from "../documents.js";
-import type { AnswerCase, CorpusSource, DatasetGate, RetrievalCase, TranslationGroup, UnmappedField } from "../model.js";
+import type { AnswerCase, CorpusSource, DatasetGate, RetrievalCase, SplitRelevance, TranslationGroup, UnmappedField } from "../model.js";
 import { checkSchema, isFile, readJsonFile } from "../read.js";
 
 export interface FormatRead {
@@ -22,7 +22,12 @@ export interface FormatRead {
   declaredLanguages: ReadonlyMap<string, string>;
   cases: RetrievalCase[];
   caseOrigins: Map<RetrievalCase, RecordOrigin>;
+  /** relevantDocs as the source lists them, by case (the lint names their documents under that field). */
   relevantDocs?: Map<RetrievalCase, readonly string[]>;
+  /** Set when some case's relevant set differs from its documents judged 1 or more (relevantSets). */
+  splitRelevance?: SplitRelevance | null;
+  /** The `version` the source states (a golden Q&A set's), when it states one. */
+  version?: number | string | null;
   askCases: AnswerCase[];
   askOrigins: Map<AnswerCase, RecordOrigin>;
   translations: TranslationGroup[];
@@ -36,9 +41,24 @@ export interface FormatRead {
 
 type CorpusPart = Pick<FormatRead, "corpus" | "corpusSource" | "corpusView" | "corpusIds" | "declaredLanguages">;
 
-/** A corpus that is a folder of files (the in-process engine indexes the folder itself): ids are paths below it. */
-export function folderCorpus(folder: string): CorpusPart {
-  const documents = readFolderDocuments(folder);
+/**
+ * A corpus that is a folder of files (the in-process engine indexes the folder itself): ids are
+ * paths below it. With `frontMatterIds` (the suite's fixture format), a file may name its own id
+ * (front matter `id`, what `pnpm eval:import` writes for ids that are not paths); a folder where
+ * one does is given to the engine and to a target as documents keyed by those ids (`keys`: the
+ * words of a path are then not searched, as for the source they came from).
+ */
+export function folderCorpus(folder: string, { frontMatterIds = false }: { frontMatterIds?: boolean } = {}): CorpusPart {
+  const paths = new Map<string, string>();
+  const documents = readFolderDocuments(folder, undefined, { frontMatterIds, paths });
+  if ([...paths].some(([id, path]) => id !== path))
+    return {
+      corpus: folder,
+      corpusSource: { kind: "documents", documents, ids: "keys", files: { root: folder, paths } },
+      corpusView: documentsView(displayPath(folder), documents),
+      corpusIds: documents.map((d) => d.id),
+      declaredLanguages: declaredLanguages(documents),
+    };
   return {
     corpus: folder,
     corpusSource: { kind: "folder", path: folder },
@@ -58,6 +78,37 @@ export function documentsCorpus(corpus: string, where: string, documents: Docume
     corpusIds: documents.map((d) => d.id),
     declaredLanguages: declaredLanguages(documents),
   };
+}
+
+/**
+ * A query's graded judgments and relevant set, with the semantics of the tool that lists both (an
+ * Evalite-based suite's fixtures layout): its `relevantDocs` are what Recall@k and the "required"
+ * checks count, its graded judgments what nDCG@k counts. A listed document without a judgment
+ * counts as judged 1; a document judged 1 or more but not listed counts for nDCG@k only; a listed
+ * document judged 0 stays listed (the lint warns). `relevant` is returned only when the listed set
+ * differs from the documents judged 1 or more, so a dataset whose two sets agree is the same model
+ * as one without relevantDocs. Listing a document twice lists it once.
+ */
+export function relevantSets(
+  judgments: Readonly<Record<string, number>>,
+  listed: readonly string[] | undefined,
+): Pick<RetrievalCase, "judgments" | "relevant"> {
+  if (listed === undefined) return { judgments: { ...judgments } };
+  const relevant = [...new Set(listed)];
+  // Entries, never assignment: a document id such as "__proto__" is an id like any other.
+  const graded: Record<string, number> = Object.fromEntries([
+    ...Object.entries(judgments),
+    ...relevant.filter((doc) => !Object.hasOwn(judgments, doc)).map((doc) => [doc, 1] as const),
+  ]);
+  const positive = Object.keys(graded).filter((doc) => graded[doc]! >= 1);
+  const same = positive.length === relevant.length && relevant.every((doc) => graded[doc]! >= 1);
+  return same ? { judgments: graded } : { judgments: graded, relevant };
+}
+
+/** What the run's header and report say of a read whose relevant sets differ from its judgments in some case, or null. */
+export function splitRelevanceOf(cases: readonly RetrievalCase[], relevantField: string, gradedField: string): SplitRelevance | null {
+  const n = cases.filter((c) => c.relevant !== undefined).length;
+  return n === 0 ? null : { relevantField, gradedField, cases: n };
 }
 
 /** A read's records before its reader fills them: none of each. */

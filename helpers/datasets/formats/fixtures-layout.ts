@@ -6,7 +6,11 @@
  *   ask-cases.json           [{ "id"?, "question", "expectedTopics": [...] }]                     (optional)
  *
  * Judgments are a list; they become the model's map (a document judged twice is an error).
- * `relevantDocs` must be exactly the documents judged 1 or more (the lint). An ask case's
+ * `relevantDocs` and `judgments` are read as that tool reads them (common.ts, `relevantSets`):
+ * relevantDocs is the set Recall@k, P@k, MRR, AP and "lost at" count, the graded judgments are what
+ * nDCG@k counts; a relevantDocs document without a judgment counts as judged 1, a document judged 1
+ * or more but not in relevantDocs counts for nDCG@k only, and a relevantDocs entry judged 0 is
+ * kept, with a warning (the lint). An ask case's
  * `expectedTopics` are graded as the suite's topics; a case without an id is `ask-<n>` (its
  * position, from 1). `collection` names a collection of the other tool's index, not one of this
  * dataset (indexed as one): it is reported as not mapped, and the query searches the whole corpus.
@@ -17,7 +21,7 @@ import { join } from "node:path";
 import type { AnswerCase, RetrievalCase } from "../model.js";
 import { checkSchema, fail, isFile, isFolder, readJsonFile, recordNamer } from "../read.js";
 import type { DatasetFormat } from "../format.js";
-import { type FormatRead, folderCorpus, noRecords, unmappedFields } from "./common.js";
+import { type FormatRead, folderCorpus, noRecords, relevantSets, splitRelevanceOf, unmappedFields } from "./common.js";
 
 interface LayoutQuery {
   id: string;
@@ -67,18 +71,18 @@ export function readFixturesLayout(folder: string): FormatRead {
           fail(queriesPath, [{ ...origin, pointer: `/${i}/judgments/${k}/docid`, problem: `${JSON.stringify(j.docid)} is judged twice` }]);
         judged.set(j.docid, j.relevance);
       });
-      const judgments = Object.fromEntries(judged);
       const c: RetrievalCase = {
         id: q.id,
         query: q.query,
         ...(q.language ? { language: q.language } : {}),
-        judgments,
+        ...relevantSets(Object.fromEntries(judged), q.relevantDocs),
         ...(q.note ? { note: q.note } : {}),
       };
       read.cases.push(c);
       read.caseOrigins.set(c, origin);
       if (q.relevantDocs) read.relevantDocs!.set(c, q.relevantDocs);
     });
+    read.splitRelevance = splitRelevanceOf(read.cases, "relevantDocs", "judgments");
     read.unmapped.push(
       ...unmappedFields(
         queriesPath,

@@ -1,7 +1,7 @@
 /**
  * The suite's fixture format (what `pnpm eval:init` writes, and `fixtures/` itself):
  *
- *   corpus/**\/*.md          the documents; a document's id is its path below corpus/
+ *   corpus/**\/*.md          the documents; a document's id is its front matter's `id`, else its path below corpus/
  *   queries.json            { version: 1, queries: [{ id, query, judgments: { docId: 0..3 }, … }] }   (optional)
  *   ask-cases.json          { version: 1, gate?, cases: [{ id, question, expectedSubstrings, mustCite, … }] }  (optional)
  *   translations.json       { version: 1, groups: [{ id, docs }] }                                      (optional)
@@ -9,7 +9,9 @@
  *
  * At least one of queries.json and ask-cases.json. A user's dataset is checked against the
  * `dataset-*.schema.json` schemas, where language, category, note and relevantDocs are optional and
- * ids and document ids are any text; the project's own `fixtures/` keeps the demo corpus's stricter
+ * ids and document ids are any text; relevantDocs, when given, is read as the fixtures layout reads
+ * it (common.ts, `relevantSets`: the set Recall@k counts, apart from the graded judgments nDCG@k
+ * counts), so a layout imported into this format keeps both; the project's own `fixtures/` keeps the demo corpus's stricter
  * schemas and lint (helpers/fixture-files/), through `readDemoFixtures`.
  */
 import { join } from "node:path";
@@ -21,7 +23,7 @@ import type { AnswerCase, RetrievalCase, TranslationGroup } from "../model.js";
 import { checkSchema, fail, isFile, isFolder, readJsonFile, recordNamer } from "../read.js";
 import type { DatasetFormat } from "../format.js";
 import { writeFixtureFormat } from "../write.js";
-import { type FormatRead, folderCorpus, noRecords, readRefusalMarkers } from "./common.js";
+import { type FormatRead, folderCorpus, noRecords, readRefusalMarkers, relevantSets, splitRelevanceOf } from "./common.js";
 
 interface QueryRecord extends DraftFields {
   id: string;
@@ -96,7 +98,7 @@ export function readFixtureFormat(folder: string, collection: string): FormatRea
     fail(corpusDir, [
       { pointer: "", problem: "[empty-corpus] no corpus/ folder: the documents go in corpus/, one Markdown or text file each" },
     ]);
-  const read: FormatRead = { ...folderCorpus(corpusDir), ...noRecords(), relevantDocs: new Map() };
+  const read: FormatRead = { ...folderCorpus(corpusDir, { frontMatterIds: true }), ...noRecords(), relevantDocs: new Map() };
   const files = read.files;
   read.refusalMarkers = readRefusalMarkers(folder, read.warnings, files);
   const queriesPath = join(folder, "queries.json");
@@ -121,7 +123,7 @@ export function readFixtureFormat(folder: string, collection: string): FormatRea
         ...(q.category ? { category: q.category } : {}),
         ...(q.collection ? { collection: q.collection } : {}),
         ...(q.identifier ? { identifier: q.identifier } : {}),
-        judgments: { ...q.judgments },
+        ...relevantSets(q.judgments, q.relevantDocs),
         ...(q.note ? { note: q.note } : {}),
         ...(q.status ? { status: q.status } : {}),
         ...(q.provenance ? { provenance: q.provenance } : {}),
@@ -131,6 +133,7 @@ export function readFixtureFormat(folder: string, collection: string): FormatRea
       read.caseOrigins.set(c, origin);
       if (q.relevantDocs) read.relevantDocs!.set(c, q.relevantDocs);
     });
+    read.splitRelevance = splitRelevanceOf(read.cases, "relevantDocs", "judgments");
   }
   readAnswerFiles(folder, read);
   return read;

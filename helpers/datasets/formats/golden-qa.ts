@@ -13,10 +13,12 @@
  * `expectedSubstringsAny` when the question lists them (the tool's any-of mode: alternative
  * wordings of one fact); `expectedRefusal` expects a refusal. `thresholds` become the dataset's gate (helpers/datasets/thresholds.ts): the share of
  * questions that pass ≥ minPassRate and the p95 answer latency ≤ maxP95LatencyMs, or exit 1.
- * `version` and `description` describe the file and are kept in the report's hash only; any
- * other field is reported as not mapped.
+ * `version` is recorded (the report's `fixtures.version`); `name`, when given, names the dataset
+ * (its floors), else the file does (golden_qa.json: its folder, so the file and its folder are one
+ * dataset); `description` describes the file, in the report's hash only; any other field is
+ * reported as not mapped.
  */
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { Document } from "@hybrid-search/target-contract/types";
 import { show } from "../../fixture-files/errors.js";
 import { displayPath } from "../../fixture-files/paths.js";
@@ -29,6 +31,8 @@ import { documentsCorpus, type FormatRead, noRecords, unmappedFields } from "./c
 export const GOLDEN_QA_FILE = "golden_qa.json";
 
 interface GoldenQa {
+  name?: string;
+  version?: number | string;
   thresholds?: { minPassRate?: number; maxP95LatencyMs?: number };
   corpus: Array<{ title: string; content: string }>;
   questions: Array<{
@@ -111,8 +115,9 @@ export function readGoldenQa(path: string): FormatRead {
     askCases,
     askOrigins,
     gate,
+    ...(value.version !== undefined ? { version: value.version } : {}),
     unmapped: [
-      ...unmappedFields(path, [value], new Set(["version", "description", "thresholds", "corpus", "questions"]), {}, "/"),
+      ...unmappedFields(path, [value], new Set(["name", "version", "description", "thresholds", "corpus", "questions"]), {}, "/"),
       ...unmappedFields(path, value.thresholds ? [value.thresholds] : [], new Set(["minPassRate", "maxP95LatencyMs"]), {}, "/thresholds/"),
       ...unmappedFields(path, value.corpus, new Set(["title", "content"]), {}, "/corpus/*/"),
       ...unmappedFields(
@@ -138,6 +143,13 @@ export const goldenQa: DatasetFormat = {
     throw new DatasetError(
       `EVAL_DATASET: ${file}: a JSON file without a "questions" array (a golden Q&A set has "corpus" and "questions")`,
     );
+  },
+  // golden_qa.json names nothing (every set of the tool is called that): its folder names the dataset, as when the folder is given.
+  root: (path) => (isFile(path) && basename(path) === GOLDEN_QA_FILE ? dirname(path) : path),
+  declaredName(path) {
+    const file = goldenQaFile(path);
+    const value = file === null ? null : (readJsonFile(file) as { name?: unknown } | null);
+    return value !== null && typeof value === "object" && typeof value.name === "string" ? value.name : null;
   },
   read: (path) => readGoldenQa(goldenQaFile(path)!),
 };

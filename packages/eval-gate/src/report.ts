@@ -30,8 +30,8 @@ export interface FixtureInfo {
   dataset: string;
   /** The name of the dataset's format, as the suite's table of formats names it (`fixtures` is the suite's own). */
   kind: string;
-  /** The fixture files' `version` field (fixtures), or null. */
-  version: number | null;
+  /** The dataset's own `version` (the fixture files', a golden Q&A set's), or null when it states none. */
+  version: number | string | null;
   /** sha256 over the dataset's query and judgment files. */
   hash: string;
   queries: number;
@@ -41,6 +41,12 @@ export interface FixtureInfo {
   unmapped?: Array<{ file: string; field: string; records: number; why: string }>;
   /** What the dataset's reader warned about (a short refusal marker); absent: nothing. */
   warnings?: string[];
+  /**
+   * Present when some query lists a relevant set that differs from its documents judged ≥ 1 (a
+   * fixtures layout's relevantDocs): how many such queries, and metric → the source field it
+   * counted (`Recall@k` → `relevantDocs`, `nDCG@k` → `judgments`).
+   */
+  relevance?: { queries: number; metrics: Record<string, string> };
   /** The dataset's own gate (a golden Q&A set's thresholds) and how this run held it; absent: none. */
   gate?: DatasetGateResult;
 }
