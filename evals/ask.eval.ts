@@ -34,7 +34,7 @@ import { answerRelevance, contextRelevance, faithfulness, triadCases } from "../
 import { latencyBudget } from "../scorers/latency.js";
 import type { RecognizedAnswer } from "../scorers/refusal.js";
 import { PRESET_ORDER, presetsOrdered } from "../scorers/tier-order.js";
-import { questionVerdictScorer } from "../scorers/verdict.js";
+import { generationVerdictScorer, questionVerdictScorer } from "../scorers/verdict.js";
 
 const models = evalModels();
 const offline = models.selection.mode === "offline";
@@ -129,6 +129,20 @@ define(cases, "")("Answers: questions", {
   scorers: [questionVerdictScorer({ ...citationPolicy, ...judged("verdict-topics") }), latencyBudget(ASK_BUDGET_MS)],
   columns,
 });
+
+// The given-sources lane: the case's own passages instead of retrieval, so generation is measured
+// apart from retrieval. Optional, as alternatives are: a dataset that gives no sources has no such suite.
+const givenCases = cases.filter((c) => (c.givenSources?.length ?? 0) > 0);
+if (givenCases.length > 0)
+  defineEval({ ask: true, givenSources: true, data: answersReason(dataset, givenCases, "gives sources") }, each)("Answers: given sources", {
+    data: rows(givenCases),
+    task: (c: AskCase, preset: Preset) => askCase("given-sources", c, preset, "whole", "given sources"),
+    scorers: [generationVerdictScorer({ ...citationPolicy, ...judged("given-topics") }), faithfulness(judged("given-faithfulness"))],
+    columns: (o: { input: AskCase; output: RecognizedAnswer }) => [
+      ...columns(o),
+      { label: "Lane", value: `given sources: ${o.input.givenSources!.map((s) => s.docId).join(", ")} (no retrieval)` },
+    ],
+  });
 
 define(casesFor("answer-excludes", cases), "has forbiddenSubstrings")("Answers: forbidden content", {
   data: rows(casesFor("answer-excludes", cases)),

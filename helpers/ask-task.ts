@@ -35,9 +35,15 @@ let markers: RefusalMarkers | undefined;
  * of their own (helpers/answer-ahead.ts), and a case finds its answer there. `record` says how
  * much of it the suite stores (`AnswerRecord`); the graders read all of it either way.
  */
-export async function askCase(suite: string, c: AskCase, preset: Preset, record: AnswerRecord = "whole"): Promise<RecognizedAnswer> {
+export async function askCase(
+  suite: string,
+  c: AskCase,
+  preset: Preset,
+  record: AnswerRecord = "whole",
+  lane: AnswerLane = "retrieved",
+): Promise<RecognizedAnswer> {
   const models = evalModels();
-  const request = askRequest(c, preset, trialHeaders(`${suite}:${preset}:${c.id}`));
+  const request = askRequest(c, preset, trialHeaders(`${suite}:${preset}:${c.id}`), lane);
   const result = await askOnce(await evalTarget(), request);
   if (record === "whole" && result.trace) forwardTrace(result.trace);
   markers ??= evalDataset().refusalMarkers ?? loadRefusalMarkers();
@@ -51,12 +57,26 @@ export async function askCase(suite: string, c: AskCase, preset: Preset, record:
   // answer run's storage and of what its worker sends (docs/evals.md, "Answer quality").
   const answer: RecognizedAnswer = { ...result, ...(result.trace ? { trace: rankedLists(result.trace) } : {}), refusalCheck };
   if (record === "graded") Object.defineProperty(answer, "toJSON", { value: () => gradedView(answer) });
+  // Stored with the answer, so its record says where its sources came from.
+  if (lane !== "retrieved") Object.assign(answer, { lane });
   return answer;
 }
 
-/** What a case asks the target: its question at `preset`, with its trial's `headers` (helpers/run-cache.ts, `trialHeaders`). */
-export function askRequest(c: AskCase, preset: Preset, headers: Record<string, string>): TargetAsk {
-  return { id: c.id, question: c.question, preset, headers };
+/**
+ * Where an answer's sources came from: `retrieved` by the target (every answer suite but one), or
+ * the case's own `given sources` (the given-sources lane: generation measured apart from retrieval).
+ */
+export type AnswerLane = "retrieved" | "given sources";
+
+/** What a case asks the target: its question at `preset`, with its trial's `headers` (helpers/run-cache.ts, `trialHeaders`), and its sources in the given-sources lane. */
+export function askRequest(c: AskCase, preset: Preset, headers: Record<string, string>, lane: AnswerLane = "retrieved"): TargetAsk {
+  return {
+    id: c.id,
+    question: c.question,
+    preset,
+    headers,
+    ...(lane === "given sources" && c.givenSources ? { sources: c.givenSources } : {}),
+  };
 }
 
 /**

@@ -4,6 +4,7 @@
  * compare in.
  * Loading and validating the records is helpers/fixture-files.ts's job; the graders only read them.
  */
+import type { GivenSource } from "@hybrid-search/target-contract/types";
 import { gradingForm } from "./text/normalize.js";
 
 /** Languages the fixture corpus is written in. */
@@ -38,6 +39,12 @@ export interface AskCase {
   mustCite?: string[];
   /** True when the corpus does not hold the answer: the answerer must refuse. */
   expectedRefusal?: boolean;
+  /**
+   * Passages the case gives to answer from (a golden set's context: `reference_contexts`,
+   * `mockSources`): the given-sources lane answers from them instead of retrieving, so generation
+   * is measured apart from retrieval ("Answers: given sources").
+   */
+  givenSources?: GivenSource[];
   /** A reference answer (a golden set's expected answer): reference text for the judge and the golden-set warning, never matched as a fact. */
   referenceAnswer?: string;
   note?: string;

@@ -210,3 +210,34 @@ export const questionVerdictScorer = (options: VerdictOptions = {}): AskScorer =
       };
     },
   });
+
+/**
+ * "Generation verdict": the question's verdict on an answer written from the case's given sources
+ * (the given-sources lane: no retrieval ran), 1 when every expectation the case declares holds,
+ * else 0. Its metadata holds the failed facts under `generation`, not `verdict`: the question's
+ * one verdict stays the retrieved lane's ("Answers: questions"), and this one is a metric of
+ * generation alone, with the same pass mark as any other.
+ */
+export const generationVerdictScorer = (options: VerdictOptions = {}): AskScorer =>
+  createScorer<AskCase, ObservedAnswer, unknown>({
+    name: "Generation verdict",
+    description:
+      "1 when every expectation the case declares holds for an answer written from the case's given sources (no retrieval), else 0",
+    scorer: async ({ input, output }) => {
+      const v = await questionVerdict(input, output, options);
+      return {
+        score: v.pass ? 1 : 0,
+        metadata: {
+          grader: "generation-verdict",
+          method: v.expectations.some((e) => e.method === "llm-judge") ? "llm-judge" : "heuristic",
+          status: output.error === undefined ? "scored" : "failed",
+          ...(output.error === undefined ? {} : { error: output.error }),
+          caseId: input.id,
+          lane: "given sources",
+          definition: "every expectation the case declares holds, answered from its given sources",
+          generation: { pass: v.pass, failed: v.failed, warnings: v.warnings },
+          expectations: v.expectations,
+        },
+      };
+    },
+  });

@@ -432,15 +432,15 @@ describe("a fixtures layout", () => {
     // The collection of the other tool's index is reported, not kept: the query searches the dataset.
     expect(d.cases[1]).not.toHaveProperty("collection");
     expect(d.askCases.map((c) => c.id)).toEqual(["ask1", "ask-2", "ask3"]);
+    // mockSources, the documents a stub answerer is given, are the case's given sources, with their texts.
     expect(d.askCases[0]).toEqual({
       id: "ask1",
       question: "How long are backups kept?",
       expectedTopics: ["10 days", "oldest deleted first"],
+      givenSources: [{ docId: "en/backup-settings.md", text: expect.stringContaining("Backups are kept for 10 days") }],
     });
-    expect(d.unmapped.map((u) => [u.field, u.why.split(";")[0]])).toEqual([
-      ["/*/collection", "names a collection of the other tool's index"],
-      ["/*/mockSources", "the sources a stub answerer is given"],
-    ]);
+    expect(d.askCases[1]).not.toHaveProperty("givenSources");
+    expect(d.unmapped.map((u) => [u.field, u.why.split(";")[0]])).toEqual([["/*/collection", "names a collection of the other tool's index"]]);
     expect(d.declaredLanguages.get("de/tastenkuerzel.md")).toBe("de");
   });
 
@@ -475,11 +475,14 @@ describe("a question/reference JSONL file", () => {
       ["7", ["batteries", "recycling-yard"]],
     ]);
     expect(d.askCases.map((c) => c.id)).toEqual(["line-1", "line-2", "line-3", "7", "line-5"]);
+    // The contexts the reference is grounded in are the case's given sources too (the given-sources lane).
     expect(d.askCases[1]).toEqual({
       id: "line-2",
       question: "How often is the blue paper bin emptied?",
       referenceAnswer: "Every second Tuesday.",
+      givenSources: [{ docId: d.corpusIds[1], text: expect.stringContaining("emptied every second Tuesday") }],
     });
+    expect(d.askCases.find((c) => c.id === "line-5")).not.toHaveProperty("givenSources");
     expect(d.unmapped.map((u) => u.field)).toEqual(["/response", "/retrieved_contexts"]);
     expect(d.derivedCases).toBe(false);
   });

@@ -85,6 +85,7 @@ const CASE_KEYS: ReadonlyArray<keyof AnswerCase> = [
   "expectedTopics",
   "mustCite",
   "expectedRefusal",
+  "givenSources",
   "referenceAnswer",
   "note",
   "status",

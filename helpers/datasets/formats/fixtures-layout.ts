@@ -14,8 +14,9 @@
  * `expectedTopics` are graded as the suite's topics; a case without an id is `ask-<n>` (its
  * position, from 1). `collection` names a collection of the other tool's index, not one of this
  * dataset (indexed as one): it is reported as not mapped, and the query searches the whole corpus.
- * Any other field is reported as not mapped too (`mockSources`, the sources a stub answerer was
- * given: the suite asks the real target).
+ * `mockSources` (the documents a stub answerer is given) are the case's given sources: the
+ * given-sources lane answers from their texts, generation apart from retrieval. Any other field
+ * is reported as not mapped too.
  */
 import { join } from "node:path";
 import type { AnswerCase, RetrievalCase } from "../model.js";
@@ -38,6 +39,7 @@ interface LayoutAskCase {
   question: string;
   language?: string;
   expectedTopics?: string[];
+  mockSources?: string[];
 }
 
 /** Whether `folder` holds the layout: corpus/ and a queries.json or ask-cases.json that is a JSON array. */
@@ -102,11 +104,22 @@ export function readFixturesLayout(folder: string): FormatRead {
     const cases = readJsonFile(askPath, { top: "array" }) as LayoutAskCase[];
     checkSchema(askPath, "layout-ask-cases.schema.json", cases, recordNamer(Array.isArray(cases) ? cases : [], "case", ""));
     cases.forEach((a, i) => {
+      const unknown = (a.mockSources ?? []).findIndex((doc) => !read.corpusView.ids.has(doc));
+      if (unknown >= 0)
+        fail(askPath, [
+          {
+            record: `case ${a.id ?? `ask-${i + 1}`}`,
+            pointer: `/${i}/mockSources/${unknown}`,
+            problem: `[unknown-document] ${JSON.stringify(a.mockSources![unknown])} is not a document of ${read.corpusView.where}`,
+          },
+        ]);
       const c: AnswerCase = {
         id: a.id ?? `ask-${i + 1}`,
         question: a.question,
         ...(a.language ? { language: a.language } : {}),
         ...(a.expectedTopics && a.expectedTopics.length > 0 ? { expectedTopics: a.expectedTopics } : {}),
+        // The documents a stub answerer is given: the given-sources lane answers from their texts.
+        ...(a.mockSources ? { givenSources: a.mockSources.map((docId) => ({ docId, text: read.corpusView.text(docId) })) } : {}),
       };
       read.askCases.push(c);
       read.askOrigins.set(c, { file: askPath, record: `case ${c.id}`, pointer: `/${i}` });
@@ -115,8 +128,8 @@ export function readFixturesLayout(folder: string): FormatRead {
       ...unmappedFields(
         askPath,
         cases,
-        new Set(["id", "question", "language", "expectedTopics"]),
-        { mockSources: "the sources a stub answerer is given; the suite asks the target, which retrieves its own" },
+        new Set(["id", "question", "language", "expectedTopics", "mockSources"]),
+        {},
         "/*/",
       ),
     );

@@ -123,7 +123,9 @@ export function readQaJsonl(path: string): FormatRead {
       },
     };
     if (reference !== undefined && reference.trim() !== "") {
-      const c: AnswerCase = { id, question, referenceAnswer: reference };
+      // The contexts the reference is grounded in are what the given-sources lane answers from.
+      const givenSources = contexts.map((text, i) => ({ docId: judged[i]!, text }));
+      const c: AnswerCase = { id, question, referenceAnswer: reference, ...(givenSources.length > 0 ? { givenSources } : {}) };
       askCases.push(c);
       askOrigins.set(c, origin);
     }

@@ -120,6 +120,16 @@ describe("engine serve: the contract", () => {
     expect((await call("/turn", { body: { question: "q", maxSteps: 99 } })).status).toBe(400);
   });
 
+  it("POST /ask answers from the sources a request gives, as /health's givenSources says; malformed ones are a 400", async () => {
+    expect((await call("/health")).json.capabilities).toMatchObject({ givenSources: true });
+    const sources = [{ docId: "kb/refunds", text: "A refund is paid within 14 days of the request." }];
+    const r = await call("/ask", { body: { question: "How soon is a refund paid?", sources } });
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ refused: false, sources: [{ ref: 1, docId: "kb/refunds", text: sources[0]!.text }] });
+    expect((r.json.trace as Array<{ stage: string }>).map((t) => t.stage)).toEqual(["evidence", "generation"]);
+    expect((await call("/ask", { body: { question: "q", sources: [{ docId: "a" }] } })).status).toBe(400);
+  });
+
   it("PUT /documents seeds a collection, DELETE /documents removes it", async () => {
     const put = await call("/documents", {
       method: "PUT",

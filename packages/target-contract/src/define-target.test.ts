@@ -30,7 +30,7 @@ describe("targetDefinitionProblems", () => {
     ]);
     expect(targetDefinitionProblems(search)).toEqual([expect.stringContaining("got a function")]);
     expect(targetDefinitionProblems({ name: "my lib", serch: {} })).toEqual([
-      "/serch: unknown field (known: name, version, fingerprint, search, ask, expand, documents, trace, turn)",
+      "/serch: unknown field (known: name, version, fingerprint, search, ask, expand, documents, trace, turn, givenSources)",
       '/name: must be 1–64 letters, digits, ".", "_" or "-" (it keys the floors), got "my lib"',
     ]);
     expect(targetDefinitionProblems({ name: "x", search: { bm25: search, vsearch: "no" } })).toEqual([
