@@ -59,27 +59,17 @@ describe("pnpm eval:import", () => {
       expect([...imported.corpusIds].sort()).toEqual([...original.corpusIds].sort());
       expect(imported.gate === null).toBe(original.gate === null);
       // The same questions and queries, with the same expectations and the same document ids.
-      expect(
-        imported.askCases.map((c) => [
-          c.id,
-          c.question,
-          c.expectedSubstrings,
-          c.expectedSubstringsAny,
-          c.expectedRefusal,
-          c.referenceAnswer,
-          c.mustCite,
-        ]),
-      ).toEqual(
-        original.askCases.map((c) => [
-          c.id,
-          c.question,
-          c.expectedSubstrings,
-          c.expectedSubstringsAny,
-          c.expectedRefusal,
-          c.referenceAnswer,
-          c.mustCite,
-        ]),
-      );
+      const expectations = (c: (typeof original.askCases)[number]) => [
+        c.id,
+        c.question,
+        c.expectedSubstrings,
+        c.expectedSubstringsAny,
+        c.expectedRefusal,
+        c.givenSources,
+        c.referenceAnswer,
+        c.mustCite,
+      ];
+      expect(imported.askCases.map(expectations)).toEqual(original.askCases.map(expectations));
       expect(imported.cases.map((c) => [c.id, c.query, Object.keys(c.judgments)])).toEqual(
         original.cases.map((c) => [c.id, c.query, Object.keys(c.judgments)]),
       );
