@@ -17,15 +17,14 @@ import { pct, type Report } from "@hybrid-search/eval-gate/report";
 import { readRunInfo, readSkippedEvals, type RunInfo, type SkippedEval, skippedName } from "@hybrid-search/eval-gate/run-info";
 import { suiteVerdicts } from "@hybrid-search/eval-gate/suite-verdicts";
 import { notGatedReason, skippedCounts, targetCallsLine, writeReportSet } from "@hybrid-search/eval-gate/writers";
-import { CALIBRATION_FILE, type Calibration, type JudgeMethod } from "@hybrid-search/eval-gate/calibration";
+import { CALIBRATION_FILE, type Calibration } from "@hybrid-search/eval-gate/calibration";
 import { stabilityLines } from "@hybrid-search/eval-gate/judge-stability";
 import { summarizeUsage, type UsageSummary, usageLines } from "@hybrid-search/eval-gate/usage";
 import { createInMemoryStorage } from "evalite/in-memory-storage";
 import { runEvalite } from "evalite/runner";
 import type { Evalite } from "evalite";
 import type { Vitest } from "vitest/node";
-import { JUDGED_GRADERS, judgeConfigHash } from "../scorers/judged-graders.js";
-import { judgeId } from "../scorers/judge-call.js";
+import { JUDGED_GRADERS, judgeMethods } from "../scorers/judged-graders.js";
 import { readUsageFile } from "../helpers/model-calls.js";
 import { evalModels, priceTable } from "../helpers/models.js";
 import type { Dataset } from "../helpers/dataset.js";
@@ -269,20 +268,11 @@ function gateOptions(run: RunToJudge, shown: string): GateOptions {
     root,
     ...(args.maxFlipRate === null ? {} : { maxFlipRate: args.maxFlipRate }),
     judge: {
-      methods: judgeMethods(),
+      methods: judgeMethods(evalModels().judge),
       calibration: run.calibration,
       calibrationPath: relative(process.cwd(), join(dirname(run.baselinePath), CALIBRATION_FILE)),
     },
   };
-}
-
-/** The judge methods of this run's configuration: the heuristic always, the judge model (with its prompts' hash) when one is set. */
-function judgeMethods(): Array<JudgeMethod & { judgeConfig: string | null }> {
-  const { judge } = evalModels();
-  return [
-    { method: "heuristic", model: null, judgeConfig: null },
-    ...(judge ? [{ method: "llm-judge" as const, model: judgeId(judge), judgeConfig: judgeConfigHash(judgeId(judge)) }] : []),
-  ];
 }
 
 /** The model calls the run recorded, summed per role and model with their cost; null offline (nothing recorded, none configured). */
