@@ -42,6 +42,11 @@ export interface LabelsFile {
   sha256: string;
 }
 
+/** The first 16 hex digits of the SHA-256 of an answer's text: what a label names the answer it graded by. */
+export function answerSha(answer: string): string {
+  return createHash("sha256").update(answer).digest("hex").slice(0, 16);
+}
+
 let validate: ValidateFunction | undefined;
 
 /** Reads and checks a labels file; a problem is a ConfigError of one line naming the file, line and field. */

@@ -1,0 +1,96 @@
+/**
+ * External labelled items (`pnpm eval:calibrate --items`, packages/eval-gate/src/labelled-items.ts)
+ * as what the judged metrics grade: each item becomes an answer case (its id, question, language
+ * and reference answer) and an answer (its text, with the contexts as numbered sources [1], [2], …
+ * in the item's order), then every method scores it as it scores a fixture answer
+ * (calibration-run.ts, `judgeEach`).
+ *
+ * - **Language**: the item's `language`, else the one grading knows whose function words the
+ *   question, answer and contexts use most (scorers/text/overlap.ts, `guessLanguage`); none found,
+ *   words are matched as written.
+ * - **Refusals**: whether the answer refuses is read from the suite's refusal markers alone
+ *   (fixtures/refusal-markers.json, scorers/refusal.ts), never by a model, so that the heuristic's
+ *   scores of an item depend on nothing but the item.
+ */
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { ITEM_PRESET, type ItemsFile, type LabelledItem } from "@hybrid-search/eval-gate/labelled-items";
+import { answerSha } from "@hybrid-search/eval-gate/labels";
+import type { AskCase } from "../../scorers/ask-case.js";
+import { type RecognizedAnswer, recognizeRefusal } from "../../scorers/refusal.js";
+import { citationRefs } from "../../scorers/text/citations.js";
+import { guessLanguage } from "../../scorers/text/overlap.js";
+import { loadRefusalMarkers } from "../../helpers/fixtures.js";
+import { type JudgedLabels, judgeEach, type ToJudge } from "./calibration-run.js";
+
+/** The answerer an item's answer is labelled with: nobody the suite ran. */
+export const ITEM_ANSWERER = "external/labelled-item";
+
+/** An item as an answer case and its answer (module comment). */
+export async function itemAnswer(item: LabelledItem, markers = loadRefusalMarkers()): Promise<{ case: AskCase; answer: RecognizedAnswer }> {
+  const language = item.language ?? guessLanguage([item.question, item.answer, ...item.contexts].join("\n"));
+  const sources = item.contexts.map((text, i) => ({
+    ref: i + 1,
+    docId: `context ${i + 1}`,
+    passageId: `context ${i + 1}`,
+    title: "",
+    heading: "",
+    text,
+    language: language ?? null,
+    score: 0,
+  }));
+  const refs = citationRefs(item.answer);
+  const c: AskCase = {
+    id: item.id,
+    question: item.question,
+    ...(language ? { language } : {}),
+    ...(item.reference !== undefined ? { referenceAnswer: item.reference } : {}),
+  };
+  const result = {
+    question: item.question,
+    answer: item.answer,
+    refused: false,
+    citations: refs
+      .filter((r) => r >= 1 && r <= sources.length)
+      .map((ref) => ({ ref, docId: `context ${ref}`, passageId: `context ${ref}` })),
+    invalidCitations: refs.filter((r) => r < 1 || r > sources.length),
+    sources,
+    answerer: ITEM_ANSWERER,
+    preset: null,
+    evidence: { coverage: 0, threshold: 0, sufficient: true, bestRef: null },
+    flagged: [],
+    trace: [],
+    elapsedMs: 0,
+  } satisfies RecognizedAnswer;
+  const refusalCheck = await recognizeRefusal(result, markers);
+  return { case: c, answer: { ...result, refused: refusalCheck.refused, refusalCheck } };
+}
+
+/** Every method's and reference row's scores of every labelled metric of every item (each distinct id once). */
+export async function judgeItems(
+  file: ItemsFile,
+  options: { judge: LanguageModelV3 | undefined; timeoutMs: number; trials: number },
+): Promise<JudgedLabels> {
+  const markers = loadRefusalMarkers();
+  const wanted = new Map<string, ToJudge>();
+  for (const item of file.items) {
+    const { case: c, answer } = await itemAnswer(item, markers);
+    for (const metric of Object.keys(item.labels)) {
+      const key = `${metric}\u0000${item.id}`;
+      if (wanted.has(key)) continue;
+      wanted.set(key, {
+        metric,
+        case: c,
+        answer,
+        preset: ITEM_PRESET,
+        sha: answerSha(item.answer),
+        plain: {
+          question: item.question,
+          answer: item.answer,
+          contexts: item.contexts,
+          ...(item.reference !== undefined ? { reference: item.reference } : {}),
+        },
+      });
+    }
+  }
+  return judgeEach([...wanted.values()], options);
+}
