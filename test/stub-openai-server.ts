@@ -121,7 +121,12 @@ function goodContent(kind: RecordedRequest["kind"], body: ChatBody): string {
     if ("verdicts" in props) {
       const statements = [...user.matchAll(/<statement n="(\d+)">/g)].map((m) => Number(m[1]));
       return JSON.stringify({
-        verdicts: statements.map((statement) => ({ statement, reason: "The first source states it.", verdict: "supported", refs: refs.slice(0, 1) })),
+        verdicts: statements.map((statement) => ({
+          statement,
+          reason: "The first source states it.",
+          verdict: "supported",
+          refs: refs.slice(0, 1),
+        })),
       });
     }
     const answerText = /<answer>\n([\s\S]*?)\n<\/answer>/.exec(user)?.[1] ?? "";
