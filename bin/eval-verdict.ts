@@ -19,12 +19,13 @@ import { suiteVerdicts } from "@hybrid-search/eval-gate/suite-verdicts";
 import { notGatedReason, skippedCounts, targetCallsLine, writeReportSet } from "@hybrid-search/eval-gate/writers";
 import { CALIBRATION_FILE, type Calibration } from "@hybrid-search/eval-gate/calibration";
 import { stabilityLines } from "@hybrid-search/eval-gate/judge-stability";
+import { trustLines } from "@hybrid-search/eval-gate/judge-trust";
 import { summarizeUsage, type UsageSummary, usageLines } from "@hybrid-search/eval-gate/usage";
 import { createInMemoryStorage } from "evalite/in-memory-storage";
 import { runEvalite } from "evalite/runner";
 import type { Evalite } from "evalite";
 import type { Vitest } from "vitest/node";
-import { JUDGED_GRADERS, judgeMethods } from "../scorers/judged-graders.js";
+import { JUDGED_GRADERS, judgedGraderName, judgeMethods } from "../scorers/judged-graders.js";
 import { readUsageFile } from "../helpers/model-calls.js";
 import { evalModels, priceTable } from "../helpers/models.js";
 import type { Dataset } from "../helpers/dataset.js";
@@ -271,6 +272,7 @@ function gateOptions(run: RunToJudge, shown: string): GateOptions {
       methods: judgeMethods(evalModels().judge),
       calibration: run.calibration,
       calibrationPath: relative(process.cwd(), join(dirname(run.baselinePath), CALIBRATION_FILE)),
+      graders: Object.fromEntries(JUDGED_GRADERS.map((id) => [id, judgedGraderName(id)])),
     },
   };
 }
@@ -308,15 +310,16 @@ function printVerdict(report: Report, changes: readonly FloorChange[], baselineP
   const t = report.thresholds.tolerance;
   const where = relative(process.cwd(), baselinePath) || baselinePath;
   if (report.skipped.length > 0) say(skippedLine(report.skipped));
-  if (g.checked + g.notRun + g.skipped === 0) {
+  if (g.checked + g.notRun + g.skipped + (g.notGated ?? 0) === 0) {
     say(
       `gate: NOT GATED: no ${report.floorMode} floors in ${where}, so no mean of this run is held to a floor; it passes only when no eval failed, the target and every model answered every case, and every eval scored something. Set floors with: pnpm eval --update-baseline --reason "..."`,
     );
   } else {
     say(
-      `gate: ${report.floorMode} floors from ${where}: ${g.checked} checked, ${g.fell} fell, ${g.missing} missing${g.notRun > 0 ? `, ${g.notRun} not run (filtered out)` : ""}${g.skipped > 0 ? `, ${g.skipped} skipped (the target cannot run their evals)` : ""} (tolerance ${t.absolute} + ${t.perSqrtN}/√n; language/category slices need n ≥ ${t.minSliceN})`,
+      `gate: ${report.floorMode} floors from ${where}: ${g.checked} checked, ${g.fell} fell, ${g.missing} missing${g.notRun > 0 ? `, ${g.notRun} not run (filtered out)` : ""}${g.skipped > 0 ? `, ${g.skipped} skipped (the target cannot run their evals)` : ""}${(g.notGated ?? 0) > 0 ? `, ${g.notGated} not gated (judged metrics, below)` : ""} (tolerance ${t.absolute} + ${t.perSqrtN}/√n; language/category slices need n ≥ ${t.minSliceN})`,
     );
   }
+  for (const line of trustLines(report.judge.trust ?? [], where)) say(line);
   if (g.failures.length > 0) {
     say(`gate: REGRESSION: ${g.failures.length} floor(s) fell or went missing:`);
     for (const c of g.failures) {
