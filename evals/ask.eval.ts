@@ -23,12 +23,12 @@ import { diagnose, formatDiagnosis, goldenSetWarning } from "../scorers/diagnosi
 import {
   answerCorrectness,
   answerRelevance,
-  claimsColumn,
   contextRelevance,
   correctnessCases,
   faithfulness,
   triadCases,
 } from "../scorers/triad/index.js";
+import { claimsColumn } from "../helpers/claims-trace.js";
 import { latencyBudget } from "../scorers/latency.js";
 import type { RecognizedAnswer } from "../scorers/refusal.js";
 import { presetsOrdered } from "../scorers/tier-order.js";
@@ -114,7 +114,7 @@ define(triadCases(cases), "expects an answer rather than a refusal")("Answers: R
   scorers: [contextRelevance(judged("context")), faithfulness(judged("faithfulness")), answerRelevance(judged("relevance"))],
   columns: (o: { input: AskCase; output: RecognizedAnswer; scores: Evalite.Score[] }) => [
     ...columns(o),
-    { label: "Claims", value: claimsColumn(o.scores.find((s) => s.name === "Faithfulness")?.metadata) },
+    claimsColumn(o.scores, "Faithfulness"),
     judgeColumn,
   ],
 });
@@ -126,7 +126,7 @@ define(correctnessCases(cases), "has a reference answer")("Answers: answer corre
   columns: (o: { input: AskCase; output: RecognizedAnswer; scores: Evalite.Score[] }) => [
     ...columns(o),
     { label: "Reference", value: o.input.referenceAnswer ?? "" },
-    { label: "Claims", value: claimsColumn(o.scores.find((s) => s.name === "Answer correctness")?.metadata) },
+    claimsColumn(o.scores, "Answer correctness"),
     judgeColumn,
   ],
 });
