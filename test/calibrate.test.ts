@@ -158,7 +158,7 @@ describe("the fixtures' labels, heuristic judge, offline", () => {
         const context = words(a.answer.sources.map((x) => `${x.title} ${x.heading} ${x.text}`).join(" "));
         expect(score[0]).toBeCloseTo([...own].filter((w) => context.has(w)).length / own.size, 12);
       }
-      const passes = labels.map((l, i) => (m.scale === "pass-fail" ? person[i] === 1 : person[i]! / 3 >= m.passMark));
+      const passes = labels.map((_l, i) => (m.scale === "pass-fail" ? person[i] === 1 : person[i]! / 3 >= m.passMark));
       const a2 = aucByPairs(score, passes);
       if (Number.isNaN(a2)) expect(m.auc!.value).toBeNull();
       else expect(m.auc!.value, `${m.method} ${m.metric}`).toBeCloseTo(a2, 12);

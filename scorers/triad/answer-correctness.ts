@@ -91,7 +91,7 @@ export const answerCorrectnessMetric: TriadMetric = {
                   type: "object",
                   properties: {
                     statement: { type: "string", minLength: 1 },
-                    class: { enum: ["in-reference", "contradicts-reference", "not-in-reference"] },
+                    class: { type: "string", enum: ["in-reference", "contradicts-reference", "not-in-reference"] },
                   },
                   required: ["statement", "class"],
                   additionalProperties: false,

@@ -143,7 +143,7 @@ const VERIFY: JudgeStep<VerdictsJudgment> = {
           properties: {
             statement: { type: "integer", minimum: 1 },
             reason: { type: "string", description: "What the sources say about it, in one sentence." },
-            verdict: { enum: ["supported", "contradicted", "not-found"] },
+            verdict: { type: "string", enum: ["supported", "contradicted", "not-found"] },
             refs: {
               type: "array",
               items: { type: "integer", minimum: 1 },
