@@ -162,7 +162,12 @@ export function namesIn(sentence: string, language: string): Array<{ text: strin
 const NEGATIONS: Record<string, Array<[RegExp, (verb: string) => string]>> = {
   en: [[/\b(is|are|was|were|can|will|should|must|has|have|does|do)\b/, (v) => `${v} not`]],
   de: [[/(?<![\p{L}])(ist|sind|kann|können|wird|werden|hat|haben|muss|müssen|gibt|bleibt|bleiben)(?![\p{L}])/u, (v) => `${v} nicht`]],
-  fr: [[/(?<![\p{L}'])(est|sont|peut|peuvent|doit|doivent|reste|restent)(?![\p{L}])/u, (v) => (/^[aeiouéè]/.test(v) ? `n'${v} pas` : `ne ${v} pas`)]],
+  fr: [
+    [
+      /(?<![\p{L}'])(est|sont|peut|peuvent|doit|doivent|reste|restent)(?![\p{L}])/u,
+      (v) => (/^[aeiouéè]/.test(v) ? `n'${v} pas` : `ne ${v} pas`),
+    ],
+  ],
   it: [[/(?<![\p{L}])(è|sono|può|possono|viene|vengono|deve|devono|resta|restano)(?=\s)/u, (v) => `non ${v}`]],
 };
 const HAS_NEGATION = /\b(not|no|never|nicht|kein\w*|nie|ne|pas|jamais|non|mai)\b|n't|n'/i;
