@@ -13,7 +13,7 @@
  *
  * Usage: pnpm bench:judge-items [--cisi <folder>] [--seed 41]
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { argumentsOrExit, parseCommandLine, positiveInteger, UsageError } from "../helpers/cli-args.js";
 import { REPO_ROOT } from "../helpers/fixtures/paths.js";
@@ -27,10 +27,10 @@ const options = argumentsOrExit("bench:judge-items", () => {
     USAGE,
   );
   if (positionals.length > 0) throw new UsageError(`no positional arguments; ${USAGE}`);
-  return {
-    cisi: resolve(values.cisi ?? join(REPO_ROOT, "../shared/datasets/cisi")),
-    seed: positiveInteger("seed", values.seed, 41),
-  };
+  const cisi = resolve(values.cisi ?? join(REPO_ROOT, "../shared/datasets/cisi"));
+  for (const file of ["corpus.jsonl", "queries.jsonl", "qrels/test.tsv"])
+    if (!existsSync(join(cisi, file))) throw new UsageError(`--cisi ${cisi}: no ${file} there (CISI in the BEIR layout); ${USAGE}`);
+  return { cisi, seed: positiveInteger("seed", values.seed, 41) };
 });
 
 for (const [file, items] of [

@@ -375,6 +375,10 @@ describe("pnpm eval:calibrate --items: external labelled items", () => {
     expect(faith(written.methods)).toBeGreaterThanOrEqual(faith(written.references!.filter((x) => x.method === "bag-of-words")));
     // Written beside a baseline, it is a calibration the gate reads.
     expect(readCalibration(out)).not.toBeNull();
+    // Its judge line names the items' file, not "human labels": constructed items are nobody's judgment.
+    expect(judgeLine(written, { method: "heuristic", model: null, judgeConfig: "heuristic-v2" })).toMatch(
+      /^judge: heuristic \(heuristic-v2\), κ faithfulness .* vs \d+ labels of the items in fixtures\/labels\/items-fixtures\.jsonl, \d{4}-\d\d-\d\d$/,
+    );
   }, 120_000);
 
   it("reads ragas' column names, an ordinal scale, a second labeller; without --out it writes nothing", async () => {

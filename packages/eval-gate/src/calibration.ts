@@ -419,7 +419,9 @@ export function judgeLine(
   }
   const labels = found.metrics.reduce((n, x) => n + x.labels, 0);
   const per = found.metrics.map((x) => `${names(x.metric)} ${estimateText(x.kappa)}`).join(", ");
-  return `${head}, κ ${per} vs ${labels} human labels, ${calibration.createdAt.slice(0, 10)}`;
+  // Items may be labelled by anyone (or constructed): the line names their file rather than calling them people's.
+  const whose = calibration.labels.kind === "items" ? `labels of the items in ${calibration.labels.file}` : "human labels";
+  return `${head}, κ ${per} vs ${labels} ${whose}, ${calibration.createdAt.slice(0, 10)}`;
 }
 
 export const CALIBRATION_SCHEMA_PATH = fileURLToPath(new URL("../calibration.schema.json", import.meta.url));
