@@ -38,9 +38,9 @@ module.exports = {
       name: "engine-core-without-contract",
       severity: "error",
       comment:
-        "Only the engine's server (packages/engine/src/serve/) implements the target contract, and its tests check it; the engine's core (index, retrieval, models, ask, the CLI) never sees it.",
+        "The engine answers in the contract's messages, declared once in the contract (its types.ts and turn.ts); only the engine's server (packages/engine/src/serve/) and its tests use the rest of the contract (validators, limiter, errors).",
       from: { path: "^packages/engine/", pathNot: "^packages/engine/(src/serve|test)/" },
-      to: { path: "^packages/target-contract/" },
+      to: { path: "^packages/target-contract/", pathNot: "^packages/target-contract/src/(types|turn)\\.ts$" },
     },
     // A package is one unit with a public face (its package.json `exports`): what is outside it
     // imports it by name, so what it exposes is what it exports, and a move inside it breaks no one.
@@ -74,6 +74,14 @@ module.exports = {
       to: { path: "^packages/engine/src/(analysis\\.ts$|text/)" },
     },
     {
+      name: "datasets-without-engine",
+      severity: "error",
+      comment:
+        "The data layer reads a dataset itself (its files, documents, languages): what a dataset says must not depend on how the measured engine reads text. Its end-to-end tests may run the engine.",
+      from: { path: "^helpers/datasets/", pathNot: "\\.test\\.ts$" },
+      to: { path: "^packages/engine/" },
+    },
+    {
       name: "helpers-below-evals",
       severity: "error",
       comment: "helpers/ serve eval files and bin/; they never import them.",
@@ -84,9 +92,24 @@ module.exports = {
       name: "nothing-imports-entry-points",
       severity: "error",
       comment:
-        "Process entries (bin/entry/, packages/*/src/entry.ts), the benchmarks (bench/, packages/*/bench/*-bench.ts) and eval files are wiring that nothing else imports.",
+        "Process entries (bin/entry/, packages/*/src/entry.ts), the benchmarks (bench/, packages/*/bench/*-bench.ts) and eval files are wiring that nothing else imports; bench/lib/ is the benchmarks' own library (and their tests').",
       from: {},
-      to: { path: "^(bin/entry|bench|evals)/|^packages/[^/]+/bench/[^/]+-bench\\.ts$|^packages/[^/]+/src/entry\\.ts$" },
+      to: { path: "^(bin/entry|evals)/|^bench/(?!lib/)|^packages/[^/]+/bench/[^/]+-bench\\.ts$|^packages/[^/]+/src/entry\\.ts$" },
+    },
+    {
+      name: "bench-library-for-benchmarks",
+      severity: "error",
+      comment: "bench/lib/ serves the benchmarks and the tests of what they share; the suite never imports it.",
+      from: { pathNot: "^(bench|test)/" },
+      to: { path: "^bench/lib/" },
+    },
+    {
+      name: "config-for-the-run",
+      severity: "error",
+      comment:
+        "config/ is what evalite.config.ts loads (the run's storage, the compiled-suite plugin): the configuration, the commands and the tests import it, the suite does not.",
+      from: { pathNot: "^(config|bin|test)/|^evalite\\.config\\.ts$" },
+      to: { path: "^config/" },
     },
     {
       name: "examples-stand-alone",
@@ -106,9 +129,17 @@ module.exports = {
     {
       name: "commands-for-entries-and-tests",
       severity: "error",
-      comment: "A command in bin/ (its main) is run by its entry in bin/entry/ and by tests in test/; nothing else imports it.",
-      from: { pathNot: "^(bin|test)/" },
+      comment:
+        "A command in bin/ (its main) is run by its entry in bin/entry/ and by tests in test/; nothing else imports it. What the commands share (bin/lib/) the benchmarks may use too: both are entry points.",
+      from: { pathNot: "^(bin|test|bench)/" },
       to: { path: "^bin/" },
+    },
+    {
+      name: "benchmarks-use-only-bin-lib",
+      severity: "error",
+      comment: "A benchmark uses what the commands share (bin/lib/), never a command itself.",
+      from: { path: "^bench/" },
+      to: { path: "^bin/(?!lib/)" },
     },
   ],
   options: {

@@ -23,10 +23,10 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { configDefaults } from "vitest/config";
 import { defineConfig } from "evalite/config";
-import { createFastSqliteStorage } from "./helpers/fast-sqlite-storage.js";
+import { createFastSqliteStorage } from "./config/fast-sqlite-storage.js";
 import { unselectedEvalFiles, selectedEvalFiles } from "./helpers/eval-selection.js";
 import { fixtureWatchTrigger } from "./helpers/index-plan.js";
-import { COMPILED_MODULE, COMPILED_SUITE_ENV, compiledSuitePlugin } from "./helpers/compiled-suite.js";
+import { COMPILED_MODULE, COMPILED_SUITE_ENV, compiledSuitePlugin } from "./config/compiled-suite.js";
 import { caseConcurrency } from "./helpers/targets/case-concurrency.js";
 
 const ROOT = dirname(fileURLToPath(import.meta.url));

@@ -7,8 +7,8 @@
  * Usage: pnpm bench:beir <folder> [--documents 20000] [--queries 500] [--answers 0] [--seed 42]
  */
 import { resolve } from "node:path";
-import { argumentsOrExit, parseCommandLine, positiveInteger, UsageError } from "../helpers/cli-args.js";
-import { generateAnswerCases, generateBeir, writeAnswerCases, writeBeir } from "../helpers/synthetic-beir.js";
+import { argumentsOrExit, parseCommandLine, positiveInteger, UsageError } from "../bin/lib/cli-args.js";
+import { generateAnswerCases, generateBeir, writeAnswerCases, writeBeir } from "./lib/synthetic-beir.js";
 
 const USAGE = "Usage: pnpm bench:beir <folder> [--documents 20000] [--queries 500] [--answers 0] [--seed 42]";
 

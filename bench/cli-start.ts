@@ -17,7 +17,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { countFlagOrExit } from "../helpers/cli-args.js";
+import { countFlagOrExit } from "../bin/lib/cli-args.js";
 
 const runs = countFlagOrExit("bench:start", "runs", 10);
 

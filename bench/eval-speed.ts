@@ -27,10 +27,10 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
-import { argumentsOrExit, parseCommandLine, positiveInteger, UsageError } from "../helpers/cli-args.js";
+import { argumentsOrExit, parseCommandLine, positiveInteger, UsageError } from "../bin/lib/cli-args.js";
 import { type Dataset, judgedCases, loadDataset } from "../helpers/dataset.js";
-import { readRunShape, writeShapeEvals } from "../helpers/evalite-shape.js";
-import { endedChildrenCpuMs, treeRss } from "../helpers/process-tree.js";
+import { readRunShape, writeShapeEvals } from "./lib/evalite-shape.js";
+import { endedChildrenCpuMs, treeRss } from "./lib/process-tree.js";
 
 const USAGE = "Usage: pnpm bench:eval [--runs N] [--dataset <folder> [--answers-only]]";
 const root = resolve(import.meta.dirname, "..");

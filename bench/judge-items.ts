@@ -1,6 +1,6 @@
 /**
  * `pnpm bench:judge-items`: writes the constructed labelled items that measure the judged metrics'
- * heuristics (helpers/judge-items.ts says which answers and labels), in two halves kept apart:
+ * heuristics (bench/lib/judge-items.ts says which answers and labels), in two halves kept apart:
  *
  * - `fixtures/labels/items-cisi.jsonl`: over CISI (a public English test collection of
  *   information-science abstracts; `--cisi <folder>`, BEIR layout, default ../shared/datasets/cisi):
@@ -15,9 +15,9 @@
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { argumentsOrExit, parseCommandLine, positiveInteger, UsageError } from "../helpers/cli-args.js";
-import { REPO_ROOT } from "../helpers/fixtures/paths.js";
-import { cisiItems, fixtureItems } from "../helpers/judge-items.js";
+import { argumentsOrExit, parseCommandLine, positiveInteger, UsageError } from "../bin/lib/cli-args.js";
+import { REPO_ROOT } from "../helpers/fixture-files/paths.js";
+import { cisiItems, fixtureItems } from "./lib/judge-items.js";
 
 const USAGE = "Usage: pnpm bench:judge-items [--cisi <folder>] [--seed 41]";
 

@@ -20,7 +20,7 @@ import Database from "better-sqlite3";
 import { Engine, type HybridConfig, type Tier } from "@hybrid-search/engine";
 import { mean, pairedRandomizationTest, percentile } from "@hybrid-search/eval-gate/stats";
 import { readSource } from "@hybrid-search/engine/source";
-import { argumentsOrExit, parseCommandLine, UsageError } from "../helpers/cli-args.js";
+import { argumentsOrExit, parseCommandLine, UsageError } from "../bin/lib/cli-args.js";
 import { judgedCases, loadDataset, type Dataset, type RetrievalCase } from "../helpers/dataset.js";
 import { averagePrecisionScore, ndcgAtKScore, recallAtKScore, type RetrievalRanking } from "../scorers/retrieval.js";
 

@@ -15,8 +15,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import Database from "better-sqlite3";
-import { argumentsOrExit, parseCommandLine, positiveInteger, UsageError } from "../helpers/cli-args.js";
-import { treeCpuMs } from "../helpers/process-tree.js";
+import { argumentsOrExit, parseCommandLine, positiveInteger, UsageError } from "../bin/lib/cli-args.js";
+import { treeCpuMs } from "./lib/process-tree.js";
 
 const USAGE = "Usage: pnpm bench:watch [--edits N] [--eval <eval file>] [--document <corpus document>]";
 const GOAL_MS = 3000;

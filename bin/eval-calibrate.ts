@@ -23,9 +23,13 @@
  * Exit status: 0 measured and written; 1 the judge model or an answer failed on a labelled case
  * (nothing written: a calibration with holes is not one); 2 bad arguments, a labels file that does
  * not fit its schema or names a case or metric the fixtures lack (one line naming file, line and
- * field), or a dataset without the answer cases; for `--items`, an items file that does not fit its
- * schema (one line naming file, line and field).
+ * field), a labels file with no label or none of the answer the engine gives now (nothing written:
+ * the committed calibration stays), an `--out` that cannot be written, or a dataset without the
+ * answer cases; for `--items`, an items file that does not fit its schema (one line naming file,
+ * line and field) or an `--out` that cannot be written. The file is written atomically (a temp file
+ * renamed over it).
  */
+import { statSync } from "node:fs";
 import { join, dirname, relative, resolve } from "node:path";
 import type { Preset } from "@hybrid-search/engine";
 import { PRESETS } from "@hybrid-search/engine/models";
@@ -40,19 +44,19 @@ import {
   methodName,
   writeCalibration,
 } from "@hybrid-search/eval-gate/calibration";
-import { type ItemsFile, readItems } from "@hybrid-search/eval-gate/labelled-items";
-import { type Label, readLabels } from "@hybrid-search/eval-gate/labels";
+import type { ItemsFile } from "@hybrid-search/eval-gate/labelled-items";
+import type { Label } from "@hybrid-search/eval-gate/labels";
 import { passMarkOf, withFlags } from "@hybrid-search/eval-gate/pass-marks";
 import type { AskCase } from "../scorers/ask-case.js";
 import { JUDGED_GRADERS, judgedGraderName, judgeMethods } from "../scorers/judged-graders.js";
 import { casesFor } from "../scorers/answer/index.js";
 import { notApplicable, type TriadMetricId } from "../scorers/triad/index.js";
-import { judgeItems } from "./lib/calibration-items.js";
-import { answerCases, judgeLabels, type LabelledAnswer, openEngine } from "./lib/calibration-run.js";
-import { type CommandIo, parseCommandLine, positiveInteger, processIo, UsageError } from "../helpers/cli-args.js";
+import { judgeItems, readItemsFile } from "./lib/calibration-items.js";
+import { answerCases, judgeLabels, type LabelledAnswer, openEngine, readLabelsFile } from "./lib/calibration-run.js";
+import { type CommandIo, parseCommandLine, positiveInteger, processIo, UsageError } from "./lib/cli-args.js";
 import { DatasetError, loadDataset } from "../helpers/dataset.js";
-import { formatFixtureError, isFixtureError, loadAskCases } from "../helpers/fixtures.js";
-import { REPO_ROOT } from "../helpers/fixtures/paths.js";
+import { formatFixtureError, isFixtureError, loadAskCases } from "../helpers/fixture-files.js";
+import { REPO_ROOT } from "../helpers/fixture-files/paths.js";
 import { evalModels } from "../helpers/models.js";
 import { gitInfo } from "./lib/run-context.js";
 
@@ -112,13 +116,16 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
     const trials = positiveInteger("trials", values.trials, 1);
     const labelsPath = resolve(positionals[0]!);
     const shown = relative(process.cwd(), labelsPath) || labelsPath;
-    const { header, labels, sha256 } = readLabels(labelsPath, shown);
+    const { header, labels, sha256 } = readLabelsFile(labelsPath, shown);
+    // A calibration from no label would replace the committed one with nothing: every later run's judge line would report it.
+    if (labels.length === 0) throw new ConfigError(`${shown}: holds its header and no label: a calibration needs labels; nothing written`);
     const byCase = checkLabels(labels, cases, shown);
 
     const baselinePath = baselineFile();
     const marks = withFlags(loadBaseline(baselinePath).baseline.passMarks, []);
     const passMark = (metric: string): number => passMarkOf(marks, judgedGraderName(metric));
     const outPath = resolve(values.out ?? join(dirname(baselinePath), CALIBRATION_FILE));
+    writablePlace(outPath, values.out !== undefined ? "--out" : "the calibration file");
 
     say(
       `eval:calibrate: ${labels.length} labels of ${new Set(labels.map((l) => l.case)).size} cases by ${Object.keys(header.labellers).join(", ")} (${shown})`,
@@ -131,7 +138,7 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
     const answers = await answerCases(engine, wanted, models);
     const judge = models.judge;
     const timeoutMs = models.selection.limits.timeoutMs;
-    const { judged, fallbacks, failed } = await judgeLabels(labels, answers, { judge, timeoutMs, trials });
+    const { judged, fallbacks, failed, notScored } = await judgeLabels(labels, answers, { judge, timeoutMs, trials });
     const calibration = calibrate({
       labels,
       judged,
@@ -151,6 +158,12 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
     if (stale > 0)
       say(
         `eval:calibrate: ${stale} label(s) left out: they graded another answer than the engine gives now (label them again: pnpm eval:calibrate --show <ids>)`,
+      );
+    for (const line of notScoredLines(notScored)) say(line);
+    const current = calibration.methods[0]!.metrics.reduce((n, m) => n + m.labels, 0);
+    if (current === 0)
+      throw new ConfigError(
+        `not written: none of the ${labels.length} label(s) grades the answer the engine gives now (${stale} stale: the answers changed since they were labelled; label them again: pnpm eval:calibrate --show <ids>); ${relative(process.cwd(), outPath) || outPath} is untouched`,
       );
     if (fallbacks + failed > 0) {
       say(holes(fallbacks, failed));
@@ -176,7 +189,9 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
 async function calibrateItems(file: string, trials: number, out: string | undefined, say: (line: string) => void): Promise<number> {
   const path = resolve(file);
   const shown = relative(process.cwd(), path) || path;
-  const items = readItems(path, shown);
+  const items = readItemsFile(path, shown);
+  const outPath = out === undefined ? null : resolve(out);
+  if (outPath !== null) writablePlace(outPath, "--out");
   const marks = withFlags(loadBaseline(baselineFile()).baseline.passMarks, []);
   const passMark = (metric: string): number => passMarkOf(marks, judgedGraderName(metric));
   const perMetric = Object.entries(items.scales).map(
@@ -186,7 +201,7 @@ async function calibrateItems(file: string, trials: number, out: string | undefi
   const models = evalModels();
   say(models.description);
   const judge = models.judge;
-  const { judged, fallbacks, failed } = await judgeItems(items, { judge, timeoutMs: models.selection.limits.timeoutMs, trials });
+  const { judged, fallbacks, failed, notScored } = await judgeItems(items, { judge, timeoutMs: models.selection.limits.timeoutMs, trials });
   const calibration = calibrate({
     labels: items.labels,
     judged,
@@ -197,17 +212,22 @@ async function calibrateItems(file: string, trials: number, out: string | undefi
     commit: gitInfo(REPO_ROOT).commit,
   });
   for (const line of calibrationTable(calibration, judgedGraderName)) say(line);
+  for (const line of notScoredLines(notScored)) say(line);
   if (fallbacks + failed > 0) {
     say(holes(fallbacks, failed));
     return 1;
   }
-  if (out === undefined) {
+  if (outPath === null) {
     say(
       "eval:calibrate: not written (--out <file.json> writes the table and every item's score; written beside the baseline as judge-calibration.json, it is the calibration pnpm eval gates by)",
     );
     return 0;
   }
-  const outPath = resolve(out);
+  // A calibration that compared no label would replace a committed one with nothing (as for a labels file).
+  if (calibration.methods[0]!.metrics.every((m) => m.labels === 0))
+    throw new ConfigError(
+      `not written: no method scored any of the ${items.labels.length} label(s) of ${shown}; ${relative(process.cwd(), outPath) || outPath} is untouched`,
+    );
   writeCalibration(outPath, { ...calibration, items: itemScores(items, judged) });
   say(`eval:calibrate: written to ${relative(process.cwd(), outPath) || outPath}, with every item's score per method`);
   return 0;
@@ -239,8 +259,28 @@ function holes(fallbacks: number, failed: number): string {
   return `eval:calibrate: not written: ${fallbacks > 0 ? `the judge failed twice on ${fallbacks} grade(s) (the heuristic stood in)` : ""}${fallbacks > 0 && failed > 0 ? " and " : ""}${failed > 0 ? `${failed} grade(s) of a failed answer` : ""}; a calibration with holes is not one`;
 }
 
+/** The grades no method could score (the item lacks what the metric reads), per reason: left out of the table, said so. */
+function notScoredLines(notScored: ReadonlyMap<string, number>): string[] {
+  return [...notScored].map(([reason, n]) => `eval:calibrate: ${n} labelled grade(s) left out, no method can score them: ${reason}`);
+}
+
 function baselineFile(): string {
   return resolve(process.env.EVAL_BASELINE?.trim() || join(REPO_ROOT, "evals/baseline.json"));
+}
+
+/** Refuses, before any answer is made, a place the calibration cannot be written: a folder, or a path below a file. */
+function writablePlace(path: string, what: string): void {
+  const kind = (p: string): "file" | "folder" | null => {
+    try {
+      return statSync(p).isDirectory() ? "folder" : "file";
+    } catch {
+      return null;
+    }
+  };
+  if (kind(path) === "folder") throw new ConfigError(`${what} ${path} is a folder; it names the calibration's file`);
+  let above = dirname(path);
+  while (kind(above) === null && dirname(above) !== above) above = dirname(above);
+  if (kind(above) === "file") throw new ConfigError(`${what} ${path} is below ${above}, which is a file, not a folder`);
 }
 
 function presetOf(value: string, where: string): Preset {

@@ -10,7 +10,7 @@
 import { ConfigError } from "@hybrid-search/eval-gate";
 import { compareReports, comparisonStatus, formatComparison } from "@hybrid-search/eval-gate/compare";
 import { readReport } from "@hybrid-search/eval-gate/report-file";
-import { type CommandIo, parseCommandLine, processIo, UsageError } from "../helpers/cli-args.js";
+import { type CommandIo, parseCommandLine, processIo, UsageError } from "./lib/cli-args.js";
 
 const USAGE = "Usage: pnpm eval:compare <a.json> <b.json> [--force] [--json]";
 const OPTIONS = { force: { type: "boolean" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } } as const;

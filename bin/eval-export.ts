@@ -10,7 +10,7 @@
 import { existsSync } from "node:fs";
 import { exportStaticUI } from "evalite/export-static";
 import { createSqliteStorage } from "evalite/sqlite-storage";
-import { type CommandIo, parseCommandLine, positiveInteger, processIo, UsageError } from "../helpers/cli-args.js";
+import { type CommandIo, parseCommandLine, positiveInteger, processIo, UsageError } from "./lib/cli-args.js";
 import { describeExportedRun, runToExport, serveCommand, writeRoutePages } from "./lib/ui-export.js";
 
 const USAGE = "Usage: pnpm eval:export [--runId N] [--output folder]";

@@ -8,14 +8,15 @@
  * the same files.
  *
  * Exit status: 0 written and checked; 2 bad arguments, a source the checks reject (one line naming
- * the file, the record and the field; nothing is written) or a target folder that is not empty.
+ * the file, the record and the field; nothing is written), or a target that is not a new or empty
+ * folder (a file, a path below a file, a symbolic link, a folder with files: bin/lib/new-folder.ts,
+ * which never deletes what it did not write).
  */
-import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
-import { type CommandIo, parseCommandLine, processIo, UsageError } from "../helpers/cli-args.js";
-import { datasetDetection, DatasetError, FORMAT_TITLES, loadDataset } from "../helpers/dataset.js";
-import { formatFixtureError, isFixtureError } from "../helpers/fixtures.js";
+import { type CommandIo, parseCommandLine, processIo, UsageError } from "./lib/cli-args.js";
+import { DatasetError, formatTitle, readDataset } from "../helpers/dataset.js";
+import { formatFixtureError, isFixtureError } from "../helpers/fixture-files.js";
 import { writeFixtureFormat } from "../helpers/datasets/write.js";
+import { newFolder, writeNewFolder } from "./lib/new-folder.js";
 
 const USAGE = "Usage: pnpm eval:import <file-or-folder> <new-folder> [--format <format>] [--split <split>]";
 
@@ -38,20 +39,15 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
     if (positionals.length !== 2)
       throw new UsageError(`a source and a new folder are needed, got ${positionals.length} argument(s); ${USAGE}`);
     const [source, target] = positionals as [string, string];
-    const folder = resolve(target);
-    if (existsSync(folder) && readdirSync(folder).length > 0)
-      throw new UsageError(
-        `${target} is not empty; eval:import writes only into a new or empty folder, so nothing of yours is overwritten`,
-      );
+    const folder = newFolder("eval:import", target, (line) => say(`eval:import: ${line}`));
     const env = {
       EVAL_DATASET: source,
       ...(values.format ? { EVAL_DATASET_FORMAT: values.format } : {}),
       ...(values.split ? { EVAL_DATASET_SPLIT: values.split } : {}),
     };
-    const dataset = loadDataset(env);
-    const detected = datasetDetection(env);
+    const { dataset, detected } = readDataset(env);
     say(
-      `eval:import: read ${source} as ${FORMAT_TITLES[dataset.format]}${detected ? (detected.forced ? " (--format)" : ` (detected: ${detected.found})`) : " (the project's demo corpus)"}: ` +
+      `eval:import: read ${source} as ${formatTitle(dataset.format)}${detected ? (detected.forced ? " (--format)" : ` (detected: ${detected.found})`) : " (the project's demo corpus)"}: ` +
         `${dataset.corpusIds.length} documents, ${dataset.derivedCases ? "no retrieval judgments" : `${dataset.cases.length} judged queries`}, ` +
         `${dataset.askCases.length} answer cases, ${dataset.translations.length} translation groups${dataset.refusalMarkers ? ", its own refusal markers" : ""}${dataset.gate ? `, its own gate (${dataset.gate.source})` : ""}`,
     );
@@ -65,23 +61,14 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
     for (const line of notMapped) say(`eval:import: not mapped: ${line}`);
     for (const warning of dataset.warnings) say(`eval:import: WARNING: ${warning}`);
     // Written beside the target first, then moved into place: a failure leaves nothing half written.
-    const staging = join(dirname(folder), `.${basename(folder)}.importing-${process.pid}`);
-    rmSync(staging, { recursive: true, force: true });
-    let written: ReturnType<typeof writeFixtureFormat>;
-    try {
-      written = writeFixtureFormat(dataset, staging);
-      if (existsSync(folder)) rmSync(folder, { recursive: true });
-      renameSync(staging, folder);
-    } finally {
-      rmSync(staging, { recursive: true, force: true });
-    }
+    const written = writeNewFolder(folder, (staging) => writeFixtureFormat(dataset, staging), "eval:import");
     if (written.renamed.length > 0) {
       const shown = written.renamed.slice(0, 5).map(([from, to]) => `${JSON.stringify(from)} → ${to}`);
       say(
         `eval:import: ${written.renamed.length} document id(s) are not file paths and became file names (judgments and citations follow): ${shown.join(", ")}${written.renamed.length > 5 ? ", …" : ""}`,
       );
     }
-    const back = loadDataset({ EVAL_DATASET: folder });
+    const back = readDataset({ EVAL_DATASET: folder }).dataset;
     say(
       `eval:import: wrote ${target} in the suite's fixture format: corpus/ (${written.documents} documents), ${written.files.join(", ")}, schemas/; ` +
         `it loads back through the same checks (${back.cases.length} queries${back.derivedCases ? ", derived from the answer cases" : ""}, ${back.askCases.length} answer cases). Next: EVAL_DATASET=${target} pnpm eval`,

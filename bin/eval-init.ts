@@ -8,9 +8,9 @@
  * dataset the checks reject (one line naming the file and record).
  */
 import { resolve } from "node:path";
-import { type CommandIo, parseCommandLine, processIo, UsageError } from "../helpers/cli-args.js";
+import { type CommandIo, parseCommandLine, processIo, UsageError } from "./lib/cli-args.js";
 import { DatasetError } from "../helpers/dataset.js";
-import { formatFixtureError, isFixtureError } from "../helpers/fixtures.js";
+import { formatFixtureError, isFixtureError } from "../helpers/fixture-files.js";
 import { StarterFolderError, writeStarterDataset } from "./lib/starter-dataset.js";
 
 const USAGE = "Usage: pnpm eval:init <folder>";

@@ -3,9 +3,9 @@
  * of reporting bad input: one line on stderr, exit status 2.
  */
 import { ConfigError } from "@hybrid-search/eval-gate";
-import { type CommandIo, processIo } from "../helpers/cli-args.js";
+import { type CommandIo, processIo } from "./lib/cli-args.js";
 import { DatasetError } from "../helpers/dataset.js";
-import { formatFixtureError, isFixtureError } from "../helpers/fixtures/errors.js";
+import { formatFixtureError, isFixtureError } from "../helpers/fixture-files/errors.js";
 
 /**
  * What `pnpm eval` writes to besides Evalite (which prints to the process's own streams and reads its

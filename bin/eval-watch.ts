@@ -11,10 +11,10 @@
  */
 import { ConfigError } from "@hybrid-search/eval-gate";
 import type { runEvalite } from "evalite/runner";
-import { type CommandIo, processIo } from "../helpers/cli-args.js";
+import { type CommandIo, processIo } from "./lib/cli-args.js";
 import { type EvaliteRunOptions, parseWatchArgs, selectFiles, WATCH_USAGE } from "./lib/eval-args.js";
 import { SELECTION_ENV } from "../helpers/eval-selection.js";
-import { REPO_ROOT } from "../helpers/fixtures.js";
+import { REPO_ROOT } from "../helpers/fixture-files.js";
 
 /** Starts the watch session: Evalite's runner, imported only now (it loads vitest and vite). */
 export type StartWatch = (options: Parameters<typeof runEvalite>[0]) => Promise<unknown>;

@@ -34,11 +34,13 @@ import { dirname, join, relative, resolve } from "node:path";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import { type Baseline, loadBaseline } from "@hybrid-search/eval-gate/baseline";
 import { CALIBRATION_FILE, type Calibration, readCalibration } from "@hybrid-search/eval-gate/calibration";
-import { type Dataset, datasetDetection, loadDataset } from "../helpers/dataset.js";
+import type { Dataset } from "../helpers/dataset.js";
+import type { Detected } from "../helpers/datasets/detect.js";
+import type { ResolvedRun } from "../helpers/run-plan.js";
 import { datasetHeader } from "../helpers/datasets/header.js";
 import { EVAL_USAGE, type EvalArgs, parseEvalArgs, selectFiles } from "./lib/eval-args.js";
-import { REPO_ROOT } from "../helpers/fixtures/paths.js";
-import { loadRefusalMarkers } from "../helpers/fixtures/refusal-markers.js";
+import { REPO_ROOT } from "../helpers/fixture-files/paths.js";
+import { loadRefusalMarkers } from "../helpers/fixture-files/refusal-markers.js";
 import { type EvaliteSetup, evaliteSetup } from "./lib/run-context.js";
 import { configError, type EvalIo, processEvalIo } from "./eval-io.js";
 
@@ -46,21 +48,18 @@ export { type EvalIo, processEvalIo } from "./eval-io.js";
 
 const root = REPO_ROOT;
 
-/** Whether the environment names a target other than the in-process engine (or half of one). */
-const targetNamed = (env: NodeJS.ProcessEnv): boolean =>
-  ["EVAL_TARGET", "EVAL_TARGET_ADAPTER", "EVAL_RUN_DIR"].some((key) => env[key]?.trim());
-
 /** Runs one `pnpm eval` and returns its exit status (above); exits the process only through `io.exit`. */
 export async function main(argv: string[], io: EvalIo = processEvalIo()): Promise<number> {
   const say = (line: string): void => io.stdout(`${line}\n`);
   let args: EvalArgs;
   let dataset: Dataset;
-  let detected: ReturnType<typeof datasetDetection>;
+  let detected: Detected | null;
   let baseline: Baseline;
   let upgradedFrom: number | null;
   let evalite: EvaliteSetup;
   let selected: string[] | null;
   let calibration: Calibration | null;
+  let run: ResolvedRun;
   const baselinePath = resolve(process.env.EVAL_BASELINE?.trim() || join(root, "evals/baseline.json"));
   try {
     args = parseEvalArgs(argv);
@@ -68,32 +67,26 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
       say(EVAL_USAGE);
       return 0;
     }
-    // Only a tuning experiment sets it, and checking it loads the engine: imported only then.
-    const engineOptions = process.env.EVAL_ENGINE_OPTIONS?.trim()
-      ? (await import("../helpers/engine-options.js")).engineOptionsFromEnv()
-      : {};
-    if (args.updateBaseline && Object.keys(engineOptions).length > 0) {
+    // Everything the run measures, resolved and checked once, then published to global setup and
+    // the eval worker (helpers/run-plan.ts): nothing below reads those settings again.
+    const { resolveRun } = await import("../helpers/run-plan.js");
+    run = resolveRun();
+    ({ dataset, detected } = run);
+    if (args.updateBaseline && Object.keys(run.plan.engineOptions).length > 0) {
       throw new ConfigError(
         "--update-baseline sets floors for the engine's defaults; unset EVAL_ENGINE_OPTIONS (a tuning experiment) first",
       );
     }
-    dataset = loadDataset();
-    detected = datasetDetection();
     // The answer evals read the suite's refusal phrases in their worker, where a bad file would only
     // fail the eval: check them here (exit 2) when the dataset's answer cases use them.
     if (dataset.askCases.length > 0 && dataset.refusalMarkers === null) loadRefusalMarkers();
     ({ baseline, upgradedFrom } = loadBaseline(baselinePath, { create: args.updateBaseline }));
     selected = args.filter === null ? null : selectFiles(root, args.filter);
-    // A target other than the in-process engine is checked here (its adapter file too), before Evalite starts; loaded only then.
-    if (args.explainTarget || targetNamed(process.env)) {
-      const { targetChoice } = await import("../helpers/targets/select.js");
-      const choice = targetChoice();
-      if (args.explainTarget) {
-        const { explainTarget } = await import("./lib/explain-target.js");
-        for (const line of datasetHeader(dataset, detected)) say(line);
-        for (const line of await explainTarget(choice, dataset, dataset.askCases[0])) say(line);
-        return 0;
-      }
+    if (args.explainTarget) {
+      const { explainTarget } = await import("./lib/explain-target.js");
+      for (const line of datasetHeader(dataset, detected)) say(line);
+      for (const line of await explainTarget(run.plan.target, dataset)) say(line);
+      return 0;
     }
     const calibrationPath = join(dirname(baselinePath), CALIBRATION_FILE);
     calibration = readCalibration(calibrationPath, relative(process.cwd(), calibrationPath) || calibrationPath);
@@ -108,8 +101,16 @@ export async function main(argv: string[], io: EvalIo = processEvalIo()): Promis
   }
   for (const line of datasetHeader(dataset, detected)) say(line);
 
-  const { runAndJudge } = await import("./eval-verdict.js");
-  return runAndJudge({ args, argv, io, dataset, baseline, baselinePath, upgradedFrom, evalite, selected, calibration });
+  const [{ runAndJudge }, { publishRun, unpublishRun }] = await Promise.all([
+    import("./eval-verdict.js"),
+    import("../helpers/run-plan.js"),
+  ]);
+  publishRun(run);
+  try {
+    return await runAndJudge({ args, argv, io, dataset, baseline, baselinePath, upgradedFrom, evalite, selected, calibration });
+  } finally {
+    unpublishRun();
+  }
 }
 
 /**

@@ -4,30 +4,24 @@
 // policy"); with a model configured, one suite per preset; on another target, one suite named by it. A case passes when every expectation
 // holds; the row names the facts that failed, and each step of the turn is a trace entry.
 import { evalite } from "evalite";
-import type { Preset } from "@hybrid-search/engine";
-import { OFFLINE_POLICY_LABEL } from "@hybrid-search/engine/models";
+import type { Preset } from "@hybrid-search/target-contract/types";
 import { agentTurn, toolsInOrder } from "../helpers/agent-task.js";
 import { evalDataset } from "../helpers/eval-index.js";
-import { loadTurnCases } from "../helpers/fixtures.js";
+import { loadTurnCases } from "../helpers/fixture-files.js";
 import { evalModels } from "../helpers/models.js";
-import { defineOn, turnCasesReason } from "../helpers/datasets/needs.js";
-import { providedTarget } from "../helpers/targets/eval-target.js";
-import { targetLabel } from "../helpers/targets/target.js";
+import { turnCasesReason } from "../helpers/datasets/needs.js";
+import { defineEval } from "../helpers/define-eval.js";
+import { agentSuites } from "../helpers/targets/eval-target.js";
+import { PRESET_ORDER } from "../scorers/tier-order.js";
 import type { TurnCase } from "../scorers/agent/turn-case.js";
 import { type AgentTurnOutput, expectationsMetScorer, turnVerdict, turnVerdictScorer } from "../scorers/agent/turn-verdict.js";
 
 const offline = evalModels().selection.mode === "offline";
-const target = providedTarget();
-// Another target's agent answers for itself: one suite, named by the target.
-const variants: Array<{ name: string; input: Preset }> =
-  target.kind !== "in-process"
-    ? [{ name: targetLabel(target), input: "balanced" }]
-    : offline
-      ? [{ name: `agent: ${OFFLINE_POLICY_LABEL}`, input: "balanced" }]
-      : (["slim", "balanced", "quality"] as const).map((p) => ({ name: p, input: p }));
+// Offline the engine's offline policy drives every turn; another target's agent answers for itself: one suite, named by the target.
+const variants = agentSuites(offline ? null : PRESET_ORDER);
 const cases = loadTurnCases();
 // The turn cases ask about the demo corpus: on another dataset they would measure only that it differs.
-const define = defineOn({ turn: true }, turnCasesReason(evalDataset()), evalite.each(variants));
+const define = defineEval({ turn: true, data: turnCasesReason(evalDataset()) }, evalite.each(variants));
 
 define("Agent turns", {
   data: cases.map((input) => ({ input })),

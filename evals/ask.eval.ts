@@ -6,15 +6,16 @@
 // expectation it declares) and its latency; with models, the preset order (quality ≥ balanced ≥
 // slim) is measured per question and on the mean.
 import { type Evalite, evalite } from "evalite";
-import type { Preset } from "@hybrid-search/engine";
+import type { Preset } from "@hybrid-search/target-contract/types";
 import { answerAhead } from "../helpers/answer-ahead.js";
 import { type AnswerRecord, askCase, presetComparison, presetMeans, presetValuesLine } from "../helpers/ask-task.js";
-import { answersReason, defineOn } from "../helpers/datasets/needs.js";
+import { allDraftsReason, reviewedOnly } from "../helpers/dataset.js";
+import { answersReason } from "../helpers/datasets/needs.js";
+import { defineEval } from "../helpers/define-eval.js";
 import { evalDataset } from "../helpers/eval-index.js";
 import { logSummary } from "../helpers/summary-line.js";
-import { providedTarget } from "../helpers/targets/eval-target.js";
-import { targetLabel } from "../helpers/targets/target.js";
-import { type AskCase, translationsByDoc } from "../helpers/fixtures.js";
+import { answerSuites } from "../helpers/targets/eval-target.js";
+import { type AskCase, translationsByDoc } from "../helpers/fixture-files.js";
 import { evalModels } from "../helpers/models.js";
 import { trialHeaders } from "../helpers/run-cache.js";
 import { answerExcludes, answerIncludes, casesFor, cites, citesOnlySurfaced, noCitations, refusal } from "../scorers/answer/index.js";
@@ -31,20 +32,14 @@ import {
 import { claimsColumn } from "../helpers/claims-trace.js";
 import { latencyBudget } from "../scorers/latency.js";
 import type { RecognizedAnswer } from "../scorers/refusal.js";
-import { presetsOrdered } from "../scorers/tier-order.js";
+import { PRESET_ORDER, presetsOrdered } from "../scorers/tier-order.js";
 import { questionVerdictScorer } from "../scorers/verdict.js";
 
 const models = evalModels();
 const offline = models.selection.mode === "offline";
-const target = providedTarget();
-const inProcess = target.kind === "in-process";
-// One suite per preset with a model; offline there is one answerer whatever the preset. Another
-// target answers for itself: one suite, named by it.
-const variants: Array<{ name: string; input: Preset }> = !inProcess
-  ? [{ name: targetLabel(target), input: "balanced" }]
-  : offline
-    ? [{ name: "offline extractive", input: "balanced" }]
-    : (["slim", "balanced", "quality"] as const).map((p) => ({ name: p, input: p }));
+// One suite per preset when the engine answers with the suite's models; offline there is one
+// answerer whatever the preset. Another target answers for itself: one suite, named by it.
+const variants = answerSuites(offline ? null : PRESET_ORDER);
 const dataset = evalDataset();
 const cases = dataset.askCases;
 /** A citation of a translation of a required document counts (same facts): the dataset's translation groups. */
@@ -56,7 +51,7 @@ answerAhead(
   () => cases,
 );
 /** Each suite runs on the cases its graders apply to; a dataset without them skips it, saying why (`what`: which cases are missing). */
-const define = (subset: readonly AskCase[], what: string) => defineOn({ ask: true }, answersReason(dataset, subset, what), each);
+const define = (subset: readonly AskCase[], what: string) => defineEval({ ask: true, data: answersReason(dataset, subset, what) }, each);
 /** The latency budget of one answer: the extractive answerer takes milliseconds, a model seconds. */
 const ASK_BUDGET_MS = offline ? 2_000 : 20_000;
 
@@ -153,10 +148,15 @@ define(casesFor("topic-coverage", cases), "has expectedTopics")("Answers: topics
   columns,
 });
 
-// Does a dearer preset answer at least as well? Measured only with the in-process engine's models
+// Does a dearer preset answer at least as well? Measured only where the suites ask each preset
 // (offline every preset is the extractive answerer; another target's presets are its own business).
 const verdictOptions = { ...citationPolicy, ...judged("preset-order-topics") };
-const defineOrder = inProcess && !offline ? defineOn({ ask: true }, answersReason(dataset, cases)) : evalite.skip;
+const defineOrder = variants.length > 1 ? defineEval({ ask: true, data: answersReason(dataset, cases) }) : evalite.skip;
+// The mean is over reviewed questions only: a draft is measured per question, and in no mean.
+const defineOrderOverAll =
+  variants.length > 1
+    ? defineEval({ ask: true, data: answersReason(dataset, cases) ?? allDraftsReason(cases, "answer case", dataset.name) })
+    : evalite.skip;
 
 defineOrder("Preset order per question", {
   data: rows(cases),
@@ -168,10 +168,10 @@ defineOrder("Preset order per question", {
   ],
 });
 
-defineOrder("Preset order over all questions", {
+defineOrderOverAll("Preset order over all questions", {
   data: [{ input: "all questions" }],
   task: async () => {
-    const means = await presetMeans(cases, verdictOptions);
+    const means = await presetMeans(reviewedOnly(cases), verdictOptions);
     logSummary(
       "Preset order over all questions",
       means.failed > 0

@@ -2,10 +2,10 @@
 // on the lane's own index (BM25), one suite per language, and the per-language summary with the
 // zero-result rate.
 import { laneTarget } from "../helpers/eval-index.js";
-import { defineFor } from "../helpers/targets/eval-target.js";
+import { defineEval } from "../helpers/define-eval.js";
 import { loadLane } from "../helpers/lanes.js";
 import { RESULT_DEPTH, rank, retrievalColumns, retrievalOptions, runRetrieval } from "../helpers/retrieval-task.js";
-import { CJK_LANGUAGES } from "../helpers/fixtures.js";
+import { CJK_LANGUAGES } from "../helpers/fixture-files.js";
 import { logSummary } from "../helpers/summary-line.js";
 import { formatLaneSummary, hasResults, laneSummary } from "../scorers/lane.js";
 import { mrr, ndcgAtK, recallAtK } from "../scorers/retrieval.js";
@@ -13,7 +13,7 @@ import { mrr, ndcgAtK, recallAtK } from "../scorers/retrieval.js";
 const cases = (language: string) => loadLane("cjk").cases.filter((c) => c.language === language);
 
 for (const language of CJK_LANGUAGES) {
-  defineFor({ inProcessOnly: true })(`CJK lane [${language}]`, {
+  defineEval({ suiteIndex: true })(`CJK lane [${language}]`, {
     data: () => cases(language).map((c) => ({ input: c, expected: { judgments: c.judgments } })),
     task: async (input) => runRetrieval(await laneTarget("cjk"), "search", input),
     scorers: [recallAtK(10), ndcgAtK(10), mrr({ k: RESULT_DEPTH }), hasResults()],
@@ -21,7 +21,7 @@ for (const language of CJK_LANGUAGES) {
   });
 }
 
-defineFor({ inProcessOnly: true })("CJK lane by language", {
+defineEval({ suiteIndex: true })("CJK lane by language", {
   data: CJK_LANGUAGES.map((language) => ({ input: language })),
   task: async (language) => {
     const lane = await laneTarget("cjk");

@@ -1,11 +1,12 @@
 // The engine's real query expander on every query: schema validity, variants, and whether
 // identifiers and quoted phrases survive expansion.
 import type { RetrievalCase } from "../helpers/dataset.js";
-import { defineOn, queriesReason } from "../helpers/datasets/needs.js";
+import { queriesReason } from "../helpers/datasets/needs.js";
+import { defineEval } from "../helpers/define-eval.js";
 import { evalDataset, evalTarget } from "../helpers/eval-index.js";
 import { evalModels } from "../helpers/models.js";
 import { once, trialHeaders } from "../helpers/run-cache.js";
-import { validateExpansion } from "../helpers/fixtures.js";
+import { validateExpansion } from "../helpers/fixture-files.js";
 import {
   expansionSchemaValid,
   hasLexicalVariants,
@@ -21,7 +22,7 @@ const expandFor =
   async (input: RetrievalCase): Promise<ExpansionOutput & { elapsedMs: number }> => {
     const { target, fingerprint } = await evalTarget();
     const headers = trialHeaders(`${suite}:${input.id}`);
-    return once([target.kind, target.name, fingerprint, "expand", input.query, headers], async () => {
+    return once([target.label, fingerprint, "expand", input.query, headers], async () => {
       const started = performance.now();
       const result = await target.expand!(input.query, { headers });
       return { query: input.query, ...result, elapsedMs: performance.now() - started };
@@ -38,7 +39,7 @@ const columns = ({ input, output }: { input: RetrievalCase; output: ExpansionOut
 // A model's expansions vary between calls; three trials show how much (offline they cannot vary).
 const trialCount = evalModels().selection.mode === "offline" ? 1 : 3;
 
-defineOn({ expand: true }, queriesReason(evalDataset()))("Query expansion", {
+defineEval({ expand: true, data: queriesReason(evalDataset()) })("Query expansion", {
   trialCount,
   data: () => evalDataset().cases.map((c) => ({ input: c })),
   task: expandFor("expansion"),
@@ -50,10 +51,10 @@ const anchored = () => evalDataset().cases.filter((c) => queryAnchors(c.query).l
 // A dataset without a query holding an identifier or a quoted phrase has no case for this suite:
 // skipped and reported (a suite without cases is an error to vitest, which would fail the run with
 // nothing measured wrong).
-const defineAnchors = defineOn(
-  { expand: true },
-  anchored().length > 0 ? null : `no query of dataset ${evalDataset().name} holds an identifier or a quoted phrase`,
-);
+const defineAnchors = defineEval({
+  expand: true,
+  data: anchored().length > 0 ? null : `no query of dataset ${evalDataset().name} holds an identifier or a quoted phrase`,
+});
 
 defineAnchors("Expansion keeps identifiers", {
   trialCount,

@@ -1,6 +1,8 @@
 // Cross-language retrieval: queries whose relevant documents are (also or only) in another
 // language, at the balanced tier; plus the query-language × document-language recall matrix.
-import { crossLanguageCases, crossLanguageReason, defineOn, documentLanguage } from "../helpers/datasets/needs.js";
+import { allDraftsReason, reviewedOnly } from "../helpers/dataset.js";
+import { crossLanguage } from "../helpers/datasets/needs.js";
+import { defineEval } from "../helpers/define-eval.js";
 import { evalDataset, evalTarget, knownDocIds } from "../helpers/eval-index.js";
 import { logSummary } from "../helpers/summary-line.js";
 import { rankAhead } from "../helpers/rank-ahead.js";
@@ -8,26 +10,32 @@ import { rank, retrievalColumns, retrievalOptions, runRetrieval } from "../helpe
 import { crossLanguageRecallAtK, formatLanguageMatrix, languageRecallMatrix } from "../scorers/language-matrix.js";
 import { recallAtK } from "../scorers/retrieval.js";
 
-// A document's language is the dataset's (the fixtures: its top folder); a dataset that states no
-// languages, or has no query with a relevant document in another language, is skipped, saying why.
-const define = defineOn({ modes: ["balanced"] }, crossLanguageReason(evalDataset()));
-const crossLanguage = () => crossLanguageCases(evalDataset());
-const docLanguage = documentLanguage(evalDataset());
-if (crossLanguageReason(evalDataset()) === null) rankAhead(["balanced"], crossLanguage);
+// A document's language is the dataset's (the fixtures: its top folder), else told by an independent
+// language identifier; a dataset whose queries state no language, or none with a relevant document
+// in another language, is skipped, saying why.
+const { cases, reason, languageOf: docLanguage } = await crossLanguage(evalDataset());
+const define = defineEval({ modes: ["balanced"], data: reason });
+if (reason === null) rankAhead(["balanced"], () => cases);
 
 define("Cross-language recall", {
-  data: () => crossLanguage().map((c) => ({ input: c, expected: { judgments: c.judgments } })),
+  data: () => cases.map((c) => ({ input: c, expected: { judgments: c.judgments } })),
   task: async (input) => runRetrieval(await evalTarget(), "balanced", input, knownDocIds, { cutoff: 5 }),
   scorers: [recallAtK(5), crossLanguageRecallAtK(5, docLanguage)],
   columns: retrievalColumns,
 });
 
-define("Cross-language recall matrix", {
+// The matrix is over reviewed queries only: a draft is measured per query above, and in no matrix.
+const defineMatrix = defineEval({
+  modes: ["balanced"],
+  data: reason ?? allDraftsReason(cases, "cross-language query", evalDataset().name),
+});
+
+defineMatrix("Cross-language recall matrix", {
   data: [{ input: "query language × document language, Recall@5" }],
   task: async () => {
     const measured = await evalTarget();
     const rows = await Promise.all(
-      crossLanguage().map(async (c) => {
+      reviewedOnly(cases).map(async (c) => {
         // The recall eval's own ranking of the case (computed once per run).
         const { results } = await rank(measured, "balanced", c, retrievalOptions(c));
         return { queryLanguage: c.language!, ranking: results.map((r) => r.docId), judgments: c.judgments };

@@ -4,8 +4,8 @@
 // whether includeSuperseded brings the stale ones back marked, and whether ask() states the value
 // valid then and cites only then-valid sources. Slices: language, and category = kind of change.
 import { laneIndex, laneTarget } from "../helpers/eval-index.js";
-import { defineFor } from "../helpers/targets/eval-target.js";
-import { loadTemporalCases } from "../helpers/fixtures.js";
+import { defineEval } from "../helpers/define-eval.js";
+import { loadTemporalCases } from "../helpers/fixture-files.js";
 import { forwardTrace, rank, type RetrievalMode } from "../helpers/retrieval-task.js";
 import { recallAtK } from "../scorers/retrieval.js";
 import { rankedLists } from "../scorers/stage-loss.js";
@@ -27,7 +27,7 @@ const rows = () =>
   }));
 const instant = (asOf: string) => (asOf === "now" ? {} : { asOf });
 
-defineFor({ inProcessOnly: true })("Temporal validity", {
+defineEval({ suiteIndex: true })("Temporal validity", {
   data: rows,
   task: async (input): Promise<TemporalRankings & { results: Array<{ docId: string; score: number }> }> => {
     const lane = await laneTarget("temporal");
@@ -76,7 +76,7 @@ defineFor({ inProcessOnly: true })("Temporal validity", {
   ],
 });
 
-defineFor({ inProcessOnly: true })("Temporal answers", {
+defineEval({ suiteIndex: true })("Temporal answers", {
   data: rows,
   task: async (input) => {
     const { engine } = await laneIndex("temporal");

@@ -1,8 +1,9 @@
 // Every query at each tier (fast, balanced, thorough), then whether the tiers are ordered
 // thorough ≥ balanced ≥ fast, per query and over the means, reported as measured.
 import { evalite } from "evalite";
-import { judgedCases, type RetrievalCase } from "../helpers/dataset.js";
-import { defineOn, rankingReason } from "../helpers/datasets/needs.js";
+import { allDraftsReason, judgedCases, type RetrievalCase, reviewedOnly } from "../helpers/dataset.js";
+import { rankingReason } from "../helpers/datasets/needs.js";
+import { defineEval } from "../helpers/define-eval.js";
 import { evalDataset, evalTarget, knownDocIds } from "../helpers/eval-index.js";
 import { logSummary } from "../helpers/summary-line.js";
 import { skipReason } from "../helpers/targets/eval-target.js";
@@ -30,25 +31,21 @@ const served = TIERS.filter((t) => {
   return why === null;
 });
 
-// A target over HTTP is asked for every tier's rankings when the file starts, so the next tier's
+// A remote target is asked for every tier's rankings when the file starts, so the next tier's
 // cases find theirs answered or on the way (helpers/rank-ahead.ts).
 rankAhead(
   served.map((t) => t.input),
   cases,
 );
 
-defineOn(
-  {},
-  noCases,
-  evalite.each(served),
-)("Thoroughness", {
+defineEval({ data: noCases }, evalite.each(served))("Thoroughness", {
   data: () => cases().map((c) => ({ input: c, expected: { judgments: c.judgments } })),
   task: async (input, tier) => runRetrieval(await evalTarget(), tier, input, knownDocIds, { cutoff: 5 }),
   scorers: [recallAtK(5), ndcgAtK(10), latencyBudget((output) => TIER_BUDGET_MS[output.mode as keyof typeof TIER_BUDGET_MS])],
   columns: retrievalColumns,
 });
 
-const ordered = defineOn(served.length === TIERS.length ? {} : { modes: ["fast", "balanced", "thorough"] }, noCases);
+const ordered = defineEval({ ...(served.length === TIERS.length ? {} : { modes: ["fast", "balanced", "thorough"] }), data: noCases });
 
 ordered("Tier order per query", {
   data: () => cases().map((c) => ({ input: c })),
@@ -67,10 +64,16 @@ ordered("Tier order per query", {
   ],
 });
 
-ordered("Tier order over all queries", {
+// The mean is over reviewed queries only: a draft is measured per query above, and in no mean.
+const orderedOverAll = defineEval({
+  ...(served.length === TIERS.length ? {} : { modes: ["fast", "balanced", "thorough"] }),
+  data: noCases ?? allDraftsReason(cases(), "judged query", evalDataset().name),
+});
+
+orderedOverAll("Tier order over all queries", {
   data: [{ input: "mean over every judged query" }],
   task: async () => {
-    const means = await tierMeans(cases());
+    const means = await tierMeans(reviewedOnly(cases()));
     logSummary(
       "Tier order over all queries",
       `tier means over ${means.queries} queries: nDCG@10 ${Object.entries(means["nDCG@10"])

@@ -4,7 +4,7 @@
  * column; who drove the turn.
  */
 import { describe, expect, it } from "vitest";
-import { answeredTurn, approvalTurn, call, step } from "../scorers/agent/turn-test-data.js";
+import { answeredTurn, approvalTurn, call, step } from "../scorers/test-data/turn.js";
 import { agentLabel, toolsInOrder, turnTraceEntries } from "./agent-task.js";
 
 describe("a turn in the Evalite UI", () => {
@@ -35,11 +35,10 @@ describe("a turn in the Evalite UI", () => {
     expect(toolsInOrder(answeredTurn())).toBe("1 search → 2 read_document → 3 read_document");
     expect(toolsInOrder(approvalTurn())).toBe("1 search → 2 file_correction ⏸");
     expect(toolsInOrder(null)).toBe("(no turn)");
-    expect(agentLabel({ agent: "offline/agent-policy-v1" }, { kind: "in-process", name: "offline" })).toBe("agent: offline policy");
-    expect(agentLabel({ agent: "google/gemini-2.5-flash" }, { kind: "in-process", name: "google" })).toBe("agent: google/gemini-2.5-flash");
-    expect(agentLabel(null, { kind: "http", name: "staging" })).toBe("agent: not reported (http:staging)");
-    expect(agentLabel({ agent: "offline/agent-policy-v1" }, { kind: "recorded", name: "nightly" })).toBe(
-      "agent: offline policy (run:nightly)",
-    );
+    const suite = { label: "in-process engine, offline models" };
+    expect(agentLabel({ agent: "offline/agent-policy-v1" }, suite, true)).toBe("agent: offline policy");
+    expect(agentLabel({ agent: "google/gemini-2.5-flash" }, suite, true)).toBe("agent: google/gemini-2.5-flash");
+    expect(agentLabel(null, { label: "http:staging" }, false)).toBe("agent: not reported (http:staging)");
+    expect(agentLabel({ agent: "offline/agent-policy-v1" }, { label: "run:nightly" }, false)).toBe("agent: offline policy (run:nightly)");
   });
 });

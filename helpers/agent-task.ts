@@ -6,15 +6,17 @@
  * and the case fails with it while the run goes on (scorers/agent/turn-verdict.ts).
  */
 import { reportTrace } from "evalite/traces";
-import type { Preset } from "@hybrid-search/engine";
 import { OFFLINE_POLICY_LABEL, OFFLINE_POLICY_MODEL } from "@hybrid-search/engine/models";
 import type { TurnResponse, TurnStep } from "@hybrid-search/target-contract/turn";
+import type { Preset } from "@hybrid-search/target-contract/types";
 import type { AgentTurnOutput } from "../scorers/agent/turn-verdict.js";
 import type { TurnCase } from "../scorers/agent/turn-case.js";
 import { evalTarget } from "./eval-index.js";
 import { trialHeaders } from "./run-cache.js";
 import { once } from "./run-cache.js";
-import { type Target, TargetError, targetLabel } from "./targets/target.js";
+import { providedTarget } from "./targets/eval-target.js";
+import { observedTurn } from "./targets/observe.js";
+import { type Target, TargetError } from "./targets/target.js";
 import { inputView, outputView } from "./trace-view.js";
 
 const OFFLINE_POLICY_ID = `offline/${OFFLINE_POLICY_MODEL}`;
@@ -22,11 +24,11 @@ const OFFLINE_POLICY_ID = `offline/${OFFLINE_POLICY_MODEL}`;
 /**
  * Who drove a turn, as people read it: `agent: offline policy` for the engine's offline policy,
  * else `agent: <what the turn names>` (a model id), with the target (`http:<name>`, `module:<name>`,
- * `run:<name>`) when it is not the in-process engine.
+ * `run:<name>`) when it is not the engine on the suite's own index.
  */
-export function agentLabel(turn: Pick<TurnResponse, "agent"> | null, target: Pick<Target, "kind" | "name">): string {
+export function agentLabel(turn: Pick<TurnResponse, "agent"> | null, target: Pick<Target, "label">, suiteIndex: boolean): string {
   const driver = turn?.agent === OFFLINE_POLICY_ID ? OFFLINE_POLICY_LABEL : (turn?.agent ?? "not reported");
-  return `agent: ${driver}${target.kind === "in-process" ? "" : ` (${targetLabel(target)})`}`;
+  return `agent: ${driver}${suiteIndex ? "" : ` (${target.label})`}`;
 }
 
 /** One trace entry per tool call of each step, and one for a step's text (the answer); times from the trace. */
@@ -100,17 +102,18 @@ export async function agentTurn(suite: string, c: TurnCase, preset: Preset): Pro
     ...(c.tokenBudget === undefined ? {} : { tokenBudget: c.tokenBudget }),
     headers: trialHeaders(`${suite}:${preset}:${c.id}`),
   };
+  const { suiteIndex } = providedTarget();
   if (!target.turn) {
     const error = `target ${target.name} does not answer agent turns`;
-    return { turn: null, error, agent: agentLabel(null, target), elapsedMs: null };
+    return { turn: null, error, agent: agentLabel(null, target, suiteIndex), elapsedMs: null, timedBy: null };
   }
-  let turn: TurnResponse;
+  let observed: Awaited<ReturnType<typeof observedTurn>>;
   try {
-    turn = await once([target.kind, target.name, fingerprint, "turn", request], () => target.turn!(request));
+    observed = await once([target.label, fingerprint, "turn", request], async () => observedTurn(await target.turn!(request)));
   } catch (error) {
     if (!(error instanceof TargetError)) throw error;
-    return { turn: null, error: error.message, agent: agentLabel(null, target), elapsedMs: null };
+    return { turn: null, error: error.message, agent: agentLabel(null, target, suiteIndex), elapsedMs: null, timedBy: null };
   }
-  forwardTurnTrace(turn);
-  return { turn, agent: agentLabel(turn, target), elapsedMs: turn.elapsedMs ?? null };
+  forwardTurnTrace(observed.turn);
+  return { ...observed, agent: agentLabel(observed.turn, target, suiteIndex) };
 }

@@ -1,19 +1,22 @@
-import type { AskResult, Preset } from "@hybrid-search/engine";
+import type { AskResponse, Preset } from "@hybrid-search/target-contract/types";
 import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it, vi } from "vitest";
 import { ANSWER_THREADS_MIN_ASKS, answersAhead, askAnswersAhead, orOwn, threadsPay } from "./answer-ahead.js";
 import { askOnce, askRequest } from "./ask-task.js";
-import type { AskCase } from "./fixtures.js";
+import type { AskCase } from "./fixture-files.js";
 import { trialHeader } from "./run-cache.js";
 import type { SuiteFingerprint } from "./setup-db.js";
 import type { MeasuredTarget } from "./targets/eval-target.js";
-import type { Target, TargetAsk } from "./targets/target.js";
+import type { Reply, Target, TargetAsk } from "./targets/target.js";
 
 const cases = ["a1", "a2", "a3"].map((id) => ({ id, question: `question ${id}` }) as unknown as AskCase);
 
 /** An answer that names the request it answers and who answered it. */
-const answer = (who: string, request: TargetAsk) =>
-  ({ question: request.question, answer: `${who}: ${request.id} ${JSON.stringify(request.headers)}` }) as unknown as AskResult;
+const answer = (who: string, request: TargetAsk): Reply<AskResponse> => ({
+  message: { answer: `${who}: ${request.id} ${JSON.stringify(request.headers)}`, citations: [], refused: false, sources: [] },
+  clientMs: 1,
+  serverMs: null,
+});
 
 /** The in-process target, whose own `ask` must not be called for a question asked ahead. */
 function inProcess(name: string) {
@@ -21,6 +24,7 @@ function inProcess(name: string) {
   const target = {
     name,
     kind: "in-process",
+    label: name,
     ask: async (request: TargetAsk) => {
       own.push(request);
       return answer("own", request);
@@ -71,7 +75,7 @@ describe("askAnswersAhead", () => {
 describe("orOwn", () => {
   const request = { id: "a1", question: "question a1", preset: "balanced", headers: trialHeader(1) } as TargetAsk;
   const own = async (r: TargetAsk) => answer("own", r);
-  const failing = async (): Promise<AskResult> => {
+  const failing = async (): Promise<Reply<AskResponse>> => {
     throw new Error("answering on a worker thread failed: the worker exited (code 1) before it answered");
   };
 
@@ -84,8 +88,8 @@ describe("orOwn", () => {
     try {
       const died = new Error("answering on a worker thread failed: the worker exited (code 1) before it answered");
       const ask = orOwn(failing, () => died, own);
-      expect((await ask(request)).answer).toMatch(/^own: a1/);
-      expect((await ask({ ...request, id: "a2" })).answer).toMatch(/^own: a2/);
+      expect((await ask(request)).message.answer).toMatch(/^own: a1/);
+      expect((await ask({ ...request, id: "a2" })).message.answer).toMatch(/^own: a2/);
     } finally {
       spy.mockRestore();
     }
@@ -95,7 +99,7 @@ describe("orOwn", () => {
   });
 
   it("fails a question with its own failure while the thread is up (the engine's message)", async () => {
-    const engineError = async (): Promise<AskResult> => {
+    const engineError = async (): Promise<Reply<AskResponse>> => {
       throw new Error("answering on a worker thread failed: evidenceThreshold must be between 0 and 1");
     };
     await expect(orOwn(engineError, () => undefined, own)(request)).rejects.toThrow(/evidenceThreshold must be between 0 and 1/);
@@ -104,13 +108,13 @@ describe("orOwn", () => {
 
 describe("answersAhead", () => {
   const model = new MockLanguageModelV3();
-  it("answers ahead for the in-process engine with its offline components only", () => {
-    expect(answersAhead({ kind: "in-process" }, {})).toBe(true);
-    expect(answersAhead({ kind: "in-process" }, { modelLimits: { timeoutMs: 1000, maxRetries: 0 } })).toBe(true);
-    expect(answersAhead({ kind: "in-process" }, { languageModels: { balanced: model } })).toBe(false);
-    expect(answersAhead({ kind: "in-process" }, { embedder: {} as never })).toBe(false);
-    expect(answersAhead({ kind: "http" }, {})).toBe(false);
-    expect(answersAhead({ kind: "module" }, {})).toBe(false);
+  it("answers ahead for the engine on the suite's index with its offline components only", () => {
+    expect(answersAhead({ suiteIndex: true }, {})).toBe(true);
+    expect(answersAhead({ suiteIndex: true }, { modelLimits: { timeoutMs: 1000, maxRetries: 0 } })).toBe(true);
+    expect(answersAhead({ suiteIndex: true }, { languageModels: { balanced: model } })).toBe(false);
+    expect(answersAhead({ suiteIndex: true }, { embedder: {} as never })).toBe(false);
+    // A service, a module or a recording answers for itself.
+    expect(answersAhead({ suiteIndex: false }, {})).toBe(false);
   });
 });
 

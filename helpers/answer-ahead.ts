@@ -21,16 +21,18 @@
  */
 import { availableParallelism } from "node:os";
 import { afterAll, beforeAll, inject } from "vitest";
-import { type AskResult, AskThread, type Preset } from "@hybrid-search/engine";
+import { AskThread } from "@hybrid-search/engine";
+import type { AskResponse, Preset } from "@hybrid-search/target-contract/types";
 import { askOnce, askRequest } from "./ask-task.js";
-import { type AnswerThreadsMode, answerThreadsFromEnv, engineOptionsFromEnv } from "./engine-options.js";
+import type { AnswerThreadsMode } from "./engine-options.js";
 import { evalIndex, evalTarget } from "./eval-index.js";
-import type { AskCase } from "./fixtures.js";
+import type { AskCase } from "./fixture-files.js";
 import { type EvalModels, evalModels } from "./models.js";
 import { trialHeader } from "./run-cache.js";
-import { inProcessAsk } from "./targets/in-process.js";
+import { runPlan } from "./run-plan.js";
 import { type MeasuredTarget, providedTarget, type TargetInfo } from "./targets/eval-target.js";
-import type { TargetAsk } from "./targets/target.js";
+import { engineAsk } from "./targets/kinds/in-process.js";
+import type { Reply, TargetAsk } from "./targets/target.js";
 
 /**
  * In an eval file, at its top level: when the file starts, asks the engine on threads of its own
@@ -50,7 +52,7 @@ export function answerAhead(presets: readonly Preset[], cases: () => readonly As
   beforeAll(() => {
     const asked = cases();
     const trials = Number(inject("trialCount") ?? 1);
-    if (!threadsPay(answerThreadsFromEnv(), asked.length * presets.length * trials)) return;
+    if (!threadsPay(runPlan().answerThreads, asked.length * presets.length * trials)) return;
     closing = false;
     // Not awaited: the cases wait for what they read (their answer), not for every thread to start.
     started = startThreads(asked, trials).catch(() => undefined);
@@ -65,7 +67,7 @@ export function answerAhead(presets: readonly Preset[], cases: () => readonly As
   async function startThreads(asked: readonly AskCase[], trials: number): Promise<void> {
     const [measured, { dbPath }] = await Promise.all([evalTarget(), evalIndex()]);
     const { modelLimits } = evalModels().engine;
-    const options = { ...engineOptionsFromEnv(), ...(modelLimits ? { modelLimits } : {}) };
+    const options = { ...runPlan().engineOptions, ...(modelLimits ? { modelLimits } : {}) };
     const own = (request: TargetAsk) => measured.target.ask(request);
     try {
       for (let i = 0; i < answerThreads(); i++) threads.push(AskThread.open(dbPath, options));
@@ -73,7 +75,7 @@ export function answerAhead(presets: readonly Preset[], cases: () => readonly As
       threadsFailed(error as Error);
       return;
     }
-    const asks = threads.map((thread) => orOwn(inProcessAsk(thread), () => (closing ? undefined : thread.failed), own));
+    const asks = threads.map((thread) => orOwn(engineAsk(thread), () => (closing ? undefined : thread.failed), own));
     askAnswersAhead(measured, asks, presets, asked, trials);
   }
 }
@@ -83,10 +85,10 @@ export function answerAhead(presets: readonly Preset[], cases: () => readonly As
  * own failure (the engine's message) still fails it.
  */
 export function orOwn(
-  ask: (request: TargetAsk) => Promise<AskResult>,
+  ask: (request: TargetAsk) => Promise<Reply<AskResponse>>,
   failed: () => Error | undefined,
-  own: (request: TargetAsk) => Promise<AskResult>,
-): (request: TargetAsk) => Promise<AskResult> {
+  own: (request: TargetAsk) => Promise<Reply<AskResponse>>,
+): (request: TargetAsk) => Promise<Reply<AskResponse>> {
   return (request) =>
     ask(request).catch((error: unknown) => {
       const failure = failed();
@@ -113,7 +115,7 @@ function threadsFailed(error: Error): void {
  */
 export function askAnswersAhead(
   measured: MeasuredTarget,
-  asks: ReadonlyArray<(request: TargetAsk) => Promise<AskResult>>,
+  asks: ReadonlyArray<(request: TargetAsk) => Promise<Reply<AskResponse>>>,
   presets: readonly Preset[],
   cases: readonly AskCase[],
   trials: number,
@@ -157,11 +159,12 @@ export function answerThreads(): number {
 }
 
 /**
- * Whether the answers are computed on a thread of their own: for the in-process engine when it
- * answers with its offline components only (no model in its options).
+ * Whether the answers are computed on a thread of their own: for the engine on the suite's own
+ * index (an `AskThread` opens that index) when it answers with its offline components only (no
+ * model in its options).
  */
-export function answersAhead(target: Pick<TargetInfo, "kind">, engine: EvalModels["engine"]): boolean {
+export function answersAhead(target: Pick<TargetInfo, "suiteIndex">, engine: EvalModels["engine"]): boolean {
   const { embedder, reranker, expander, languageModels } = engine;
   const models = [embedder, reranker, expander, ...Object.values(languageModels ?? {})];
-  return target.kind === "in-process" && models.every((model) => model === undefined);
+  return target.suiteIndex && models.every((model) => model === undefined);
 }

@@ -3,9 +3,9 @@
 // the cases it applies to, and no fixture case can make a grader leave [0, 1].
 import { describe, expect, it } from "vitest";
 import { casesFor, citesScore, GRADERS } from "../scorers/answer/index.js";
-import { allGraders, askCase, askResult, failed, inUnit, random, refused, source } from "../scorers/ask-test-data.js";
+import { allGraders, askCase, askResult, failed, inUnit, random, refused, source } from "../scorers/test-data/ask.js";
 import { factsIn } from "../scorers/text/contains-fact.js";
-import { fixtureTranslationMap, loadAskCases, readCorpusDoc } from "./fixtures.js";
+import { fixtureTranslationMap, loadAskCases, readCorpusDoc } from "./fixture-files.js";
 
 const TWO_FA = source(1, "en/security/two-factor-authentication.md", "Tessera creates 10 recovery codes. Each code works once.");
 const TWO_FA_DE = source(2, "de/sicherheit/zwei-faktor-authentifizierung.md", "Tessera erstellt 10 Wiederherstellungscodes.", "de");

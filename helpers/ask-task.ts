@@ -7,25 +7,29 @@
  * evals), each answer's share of expectations met — none (null) for a preset whose answer failed,
  * so a failure is never compared as a 0 (scorers/tier-order.ts leaves such a comparison not scored).
  */
-import type { AskResult, Preset } from "@hybrid-search/engine";
+import type { Preset } from "@hybrid-search/target-contract/types";
+import type { ObservedAnswer } from "../scorers/observed.js";
 import { PRESET_ORDER, type PresetValues } from "../scorers/tier-order.js";
 import { type RecognizedAnswer, type RefusalMarkers, recognizeRefusal } from "../scorers/refusal.js";
 import { rankedLists } from "../scorers/stage-loss.js";
 import { expectationsMet, questionVerdict, type VerdictOptions } from "../scorers/verdict.js";
 import { evalDataset, evalTarget } from "./eval-index.js";
-import { type AskCase, loadRefusalMarkers } from "./fixtures.js";
+import { type AskCase, loadRefusalMarkers } from "./fixture-files.js";
 import { evalModels } from "./models.js";
 import { forwardTrace } from "./retrieval-task.js";
 import { once, trialHeaders } from "./run-cache.js";
 import type { MeasuredTarget } from "./targets/eval-target.js";
-import type { TargetAsk } from "./targets/target.js";
+import { observedAnswer } from "./targets/observe.js";
+import type { Reply, TargetAsk } from "./targets/target.js";
+import type { AskResponse } from "@hybrid-search/target-contract/types";
 
 let markers: RefusalMarkers | undefined;
 
 /**
  * ask() for a case, with the refusal recognised; keyed per suite so every suite's trial n makes the
  * same call, which runs once per run (helpers/run-cache.ts) and is shared by the suites that grade
- * it, its latency (the target's own `elapsedMs`) included. Not serialized like retrieval calls:
+ * it, its latency included (the target's own `elapsedMs`, else the suite's time around the call,
+ * else unknown: helpers/targets/observe.ts). Not serialized like retrieval calls:
  * model calls gain from Evalite's concurrency, so the latency measured is under that load (up to
  * five at once); the in-process engine's offline answers, in a large run, are written on threads
  * of their own (helpers/answer-ahead.ts), and a case finds its answer there. `record` says how
@@ -35,7 +39,7 @@ export async function askCase(suite: string, c: AskCase, preset: Preset, record:
   const models = evalModels();
   const request = askRequest(c, preset, trialHeaders(`${suite}:${preset}:${c.id}`));
   const result = await askOnce(await evalTarget(), request);
-  if (record === "whole") forwardTrace(result.trace);
+  if (record === "whole" && result.trace) forwardTrace(result.trace);
   markers ??= evalDataset().refusalMarkers ?? loadRefusalMarkers();
   const refusalCheck = await recognizeRefusal(result, markers, {
     ...(models.judge ? { judge: models.judge } : {}),
@@ -45,7 +49,7 @@ export async function askCase(suite: string, c: AskCase, preset: Preset, record:
   // The output keeps only the trace's ranked lists (what the diagnosis reads): the whole trace,
   // forwarded above, is the case's trace view; stored again in every output, it was most of an
   // answer run's storage and of what its worker sends (docs/evals.md, "Answer quality").
-  const answer: RecognizedAnswer = { ...result, trace: rankedLists(result.trace), refusalCheck };
+  const answer: RecognizedAnswer = { ...result, ...(result.trace ? { trace: rankedLists(result.trace) } : {}), refusalCheck };
   if (record === "graded") Object.defineProperty(answer, "toJSON", { value: () => gradedView(answer) });
   return answer;
 }
@@ -56,17 +60,18 @@ export function askRequest(c: AskCase, preset: Preset, headers: Record<string, s
 }
 
 /**
- * The target's answer to `request`: computed once per run for the target, its index and the
- * request (helpers/run-cache.ts), by `ask` (the target's own, unless helpers/answer-ahead.ts asked
- * first on a thread of its own), and shared by every suite that grades it.
+ * The target's answer to `request`, observed (helpers/targets/observe.ts): computed once per run
+ * for the target, its index and the request (helpers/run-cache.ts), by `ask` (the target's own,
+ * unless helpers/answer-ahead.ts asked first on a thread of its own), and shared by every suite
+ * that grades it.
  */
 export function askOnce(
   measured: MeasuredTarget,
   request: TargetAsk,
-  ask: (request: TargetAsk) => Promise<AskResult> = (r) => measured.target.ask(r),
-): Promise<AskResult> {
+  ask: (request: TargetAsk) => Promise<Reply<AskResponse>> = (r) => measured.target.ask(r),
+): Promise<ObservedAnswer> {
   const { target, fingerprint } = measured;
-  return once([target.kind, target.name, fingerprint, "ask", request], () => ask(request));
+  return once([target.label, fingerprint, "ask", request], async () => observedAnswer(request.question, await ask(request), target.label));
 }
 
 /**
@@ -107,7 +112,7 @@ export interface PresetComparison {
  */
 export async function presetComparison(c: AskCase, options: VerdictOptions): Promise<PresetComparison> {
   const { target, fingerprint } = await evalTarget();
-  return once([target.kind, target.name, fingerprint, "preset-order", c.id], async () => {
+  return once([target.label, fingerprint, "preset-order", c.id], async () => {
     const met = {} as PresetValues;
     for (const preset of PRESET_ORDER) {
       const answer = await askCase("preset-order", c, preset);

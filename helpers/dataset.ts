@@ -5,15 +5,25 @@
  * target, on their own data with the same eval files, scorers and UI. The model is
  * helpers/datasets/model.ts; this module is its public face for the eval files and the commands.
  */
-export { datasetDetection, datasetSplit, loadDataset } from "./datasets/load.js";
+export { datasetSplit, loadDataset, readDataset } from "./datasets/load.js";
+export type { DatasetFormat } from "./datasets/format.js";
+export { DATASET_FORMATS, formatNamed, formatTitle } from "./datasets/formats/index.js";
+export {
+  allDraftsReason,
+  DRAFT,
+  type DraftFields,
+  isDraft,
+  isoDate,
+  type Provenance,
+  type Reviewed,
+  reviewedOnly,
+} from "./datasets/drafts.js";
 export {
   type AnswerCase,
   type CorpusSource,
   type Dataset,
   DatasetError,
-  type DatasetFormat,
   type DatasetGate,
-  FORMAT_TITLES,
   judgedCases,
   type RetrievalCase,
   type UnmappedField,

@@ -4,17 +4,16 @@
  */
 import { inject } from "vitest";
 import { Engine } from "@hybrid-search/engine";
-import { datasetDocIds, loadDataset, type Dataset } from "./dataset.js";
+import { datasetDocIds, type Dataset } from "./dataset.js";
 import { indexSource } from "./datasets/load.js";
-import { engineOptionsFromEnv } from "./engine-options.js";
 import { evalModels } from "./models.js";
 import { buildLaneIndex, loadLane, type Lane, type LaneName } from "./lanes.js";
 import { perRun } from "./run-cache.js";
+import { kindOf } from "./targets/kinds/index.js";
 import { buildTempIndex, type SuiteFingerprint } from "./setup-db.js";
-import { fingerprintOf, type MeasuredTarget, openTarget, seedable, seedFor } from "./targets/eval-target.js";
-import { seedTarget } from "./targets/seed.js";
-import { inProcessTarget } from "./targets/in-process.js";
-import { type TargetChoice, targetChoice } from "./targets/select.js";
+import { runDataset, runPlan } from "./run-plan.js";
+import { type MeasuredTarget, readyTarget } from "./targets/eval-target.js";
+import { inProcessTarget } from "./targets/kinds/in-process.js";
 
 export interface ProvidedIndex {
   dbPath: string;
@@ -38,10 +37,10 @@ export interface EvalIndex {
 }
 
 /**
- * The run's dataset, loaded once per run in this process: the eval files ask for it many times,
- * and loading a BEIR folder reads its whole corpus (to check the judgments' document ids).
+ * The run's dataset as the run's plan published it (helpers/run-plan.ts), read once per run in this
+ * process: the eval files ask for it many times; a watch-mode rerun reads it again.
  */
-export const evalDataset: () => Dataset = perRun(() => loadDataset());
+export const evalDataset: () => Dataset = perRun(() => runDataset());
 
 let opened: Promise<EvalIndex> | undefined;
 
@@ -52,10 +51,11 @@ export function evalIndex(): Promise<EvalIndex> {
 
 async function open(): Promise<EvalIndex> {
   const dataset = evalDataset();
-  const options = { ...engineOptionsFromEnv(), ...evalModels().engine };
+  const options = { ...runPlan().engineOptions, ...evalModels().engine };
   const provided = inject("evalIndex") as ProvidedIndex | undefined;
   const { dbPath, fingerprint } =
-    provided ?? (await buildTempIndex(indexSource(dataset), { dataset: dataset.name, collection: dataset.collection, engine: options }));
+    provided ??
+    (await buildTempIndex(indexSource(dataset, runDataset), { dataset: dataset.name, collection: dataset.collection, engine: options }));
   return { engine: Engine.open(dbPath, options), dbPath, fingerprint, dataset };
 }
 
@@ -76,39 +76,32 @@ export function laneIndex(name: LaneName): Promise<LaneIndex> {
 
 async function openLane(name: LaneName): Promise<LaneIndex> {
   const lane = loadLane(name);
-  const options = engineOptionsFromEnv();
+  const options = runPlan().engineOptions;
   const provided = (inject("laneIndexes") as Partial<Record<LaneName, ProvidedIndex>> | undefined)?.[name];
   if (provided) return { engine: Engine.open(provided.dbPath, options), fingerprint: provided.fingerprint, lane };
   const built = await buildLaneIndex(lane, options);
   return { engine: Engine.open(built.dbPath, options), fingerprint: built.fingerprint, lane };
 }
 
-let targetOpened: Promise<MeasuredTarget> | undefined;
-
 /**
- * The run's target (helpers/targets/), opened once per worker: the in-process engine on the run's
- * index unless EVAL_TARGET or EVAL_RUN_DIR names another. A target module that takes documents is
- * handed the dataset's corpus here, in the process that calls it, once per run (a watch-mode
- * rerun hands it the corpus as it is then); global setup seeds its own copy, and removes the
- * collection when the run ends. A seed that fails fails every case with its one line.
+ * The run's target (helpers/targets/), opened once per run in this worker: the in-process engine on
+ * the run's index unless EVAL_TARGET or EVAL_RUN_DIR names another (a watch-mode rerun opens it
+ * afresh only when its kind keeps state in this process, and so is handed the corpus again).
  */
-export function evalTarget(): Promise<MeasuredTarget> {
-  choice ??= targetChoice();
-  targetOpened ??= openTarget(choice, loadDataset(), evalModels().selection.configuration, evalIndex);
-  return choice.kind === "module" ? seededModule() : targetOpened;
+export const evalTarget: () => Promise<MeasuredTarget> = perRunOrOnce(() =>
+  readyTarget(runPlan().target, {
+    dataset: evalDataset(),
+    configuration: evalModels().selection.configuration,
+    suiteIndex: evalIndex,
+  }),
+);
+
+/** Once per run for a target whose kind seeds it in every process (a module), else once per process. */
+function perRunOrOnce(open: () => Promise<MeasuredTarget>): () => Promise<MeasuredTarget> {
+  let once: Promise<MeasuredTarget> | undefined;
+  const perRunOpen = perRun(open);
+  return () => (kindOf(runPlan().target).seedsInEveryProcess ? perRunOpen() : (once ??= open()));
 }
-
-let choice: TargetChoice | undefined;
-
-const seededModule = perRun(async (): Promise<MeasuredTarget> => {
-  const measured = await targetOpened!;
-  const seed = seedFor(choice!, measured.target);
-  if (!seed) return measured;
-  const dataset = loadDataset();
-  const quiet = { say: () => undefined, warn: () => undefined };
-  const session = await seedTarget(seedable(measured.target), dataset, { ...seed, keep: true }, quiet);
-  return { ...measured, fingerprint: fingerprintOf(session.fingerprint, dataset, session.collection) };
-});
 
 /** A lane's index as the in-process target: the lanes measure the in-repo engine only. */
 export async function laneTarget(name: LaneName): Promise<MeasuredTarget & { lane: Lane }> {
@@ -120,6 +113,6 @@ let known: Set<string> | undefined;
 
 /** The dataset's document ids, read once per worker: a target's result naming another is unjudged. */
 export function knownDocIds(): ReadonlySet<string> {
-  known ??= datasetDocIds(loadDataset());
+  known ??= datasetDocIds(evalDataset());
   return known;
 }

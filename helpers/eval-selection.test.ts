@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { REPO_ROOT } from "./fixtures.js";
+import { REPO_ROOT } from "./fixture-files.js";
 import { evalFiles, fixtureWatchTrigger } from "./index-plan.js";
 import { evalName, notGatedLine, SELECTION_ENV, selectedEvalFiles, selectionFromEnv, unselectedEvalFiles } from "./eval-selection.js";
 

@@ -13,36 +13,36 @@
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import type { TestProject } from "vitest/node";
-import { DatasetError, loadDataset } from "./dataset.js";
+import { type Dataset, DatasetError } from "./dataset.js";
 import { indexSource } from "./datasets/load.js";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import type { RunInfo } from "@hybrid-search/eval-gate/run-info";
-import { answerThreadsFromEnv, engineOptionsFromEnv } from "./engine-options.js";
+import type { TunableEngineOptions } from "./engine-options.js";
 import { GATED_ENV, notGatedLine } from "./eval-selection.js";
 import { evalModels, type EvalModels } from "./models.js";
-import { formatFixtureError, isFixtureError } from "./fixtures.js";
+import { formatFixtureError, isFixtureError } from "./fixture-files.js";
 import { type IndexName, indexesFor } from "./index-plan.js";
 import { buildLaneIndex, LANES, loadLane } from "./lanes.js";
 import { labelEvaliteDuration, restartRunClock } from "./run-clock.js";
 import { buildTempIndex, describeFingerprint, type SuiteFingerprint, type TempIndex } from "./setup-db.js";
-import { fingerprintOf, type MeasuredTarget, openTarget, seedable, seedFor, targetInfo } from "./targets/eval-target.js";
+import { reloadRunDataset, type RunPlan, runDataset, runPlan } from "./run-plan.js";
+import { knownTargetInfo, type MeasuredTarget, openTarget, type TargetInfo, targetInfo } from "./targets/eval-target.js";
+import { kindOf, type TargetPlan } from "./targets/kinds/index.js";
+import { observedFingerprint } from "./targets/observe.js";
 import { guardSeed, type SeedIo, type SeedSession, seedTarget } from "./targets/seed.js";
-import { IN_PROCESS_CAPABILITIES } from "./targets/in-process.js";
-import { type Target, targetLabel } from "./targets/target.js";
-import { type TargetChoice, targetChoice, targetLocation, targetMode } from "./targets/select.js";
 import "./eval-index.js";
 import "./run-cache.js";
 
-function datasetOrExit(): ReturnType<typeof loadDataset> {
+/**
+ * The run's plan and dataset: as `pnpm eval` resolved and published them, or resolved here (a plain
+ * `evalite run`, `pnpm eval:watch`) and published to the eval worker. A broken setting or dataset
+ * stops the run with one line, not an eval file's import with a stack trace.
+ */
+function planOrExit(): { plan: RunPlan; dataset: Dataset } {
   try {
-    engineOptionsFromEnv();
-    answerThreadsFromEnv();
     evalModels();
-    targetChoice();
     for (const lane of LANES) loadLane(lane);
-    // The dataset with its answer cases and translations, validated here too: a broken file must
-    // stop the run with one line, not fail ask.eval.ts's import with a stack trace.
-    return loadDataset();
+    return { plan: runPlan(), dataset: runDataset() };
   } catch (error) {
     return exitOnSetupError(error);
   }
@@ -71,40 +71,34 @@ function exitOnSetupError(error: unknown): never {
 /**
  * What this run measures, in the gate's shape (the gate owns the report; the suite fills it in).
  * Its `mode` keys the floors: the model configuration for the in-process engine, the target's
- * kind and name for any other (helpers/targets/select.ts).
+ * kind and name for any other (its kind's `floorsKey`).
  */
 function runInfo(
   fingerprint: SuiteFingerprint,
-  target: Target | undefined,
-  choice: TargetChoice,
-  engineOptions: ReturnType<typeof engineOptionsFromEnv>,
+  target: Pick<TargetInfo, "name" | "label">,
+  plan: TargetPlan,
+  engineOptions: TunableEngineOptions,
   models: EvalModels,
 ): RunInfo {
-  if (!target)
-    return { fingerprint, mode: models.selection.configuration, models: { embedder: fingerprint.embedder, ...models.ids }, engineOptions };
+  const kind = kindOf(plan);
+  const configuration = models.selection.configuration;
   return {
     fingerprint,
-    mode: targetMode(target, models.selection.configuration),
-    // Where the target is (an HTTP target's origin only) and the judge, which is still the suite's.
-    models: { target: `${targetLabel(target)} (${targetLocation(choice)})`, judge: models.ids.judge ?? null },
-    engineOptions: {},
+    mode: kind.floorsKey(target.name, configuration),
+    models: kind.runModels(target.label, plan.config, models, fingerprint),
+    engineOptions: kind.suiteIndex ? engineOptions : {},
   };
 }
 
 /** What the index is called while it builds (its fingerprint line names it the same way). */
-function indexLabel(name: IndexName, dataset: ReturnType<typeof loadDataset>): string {
+function indexLabel(name: IndexName, dataset: Dataset): string {
   return name === "dataset" ? `dataset ${dataset.name}` : `dataset ${name} lane`;
 }
 
 /** Builds one index: the dataset's, or a lane's (each with its own temp index and the run's engine parameters). */
-function buildIndex(
-  name: IndexName,
-  dataset: ReturnType<typeof loadDataset>,
-  engine: ReturnType<typeof engineOptionsFromEnv>,
-  models: EvalModels,
-): Promise<TempIndex> {
+function buildIndex(name: IndexName, dataset: Dataset, engine: TunableEngineOptions, models: EvalModels): Promise<TempIndex> {
   if (name !== "dataset") return buildLaneIndex(loadLane(name), engine);
-  return buildTempIndex(indexSource(dataset), {
+  return buildTempIndex(indexSource(dataset, runDataset), {
     dataset: dataset.name,
     collection: dataset.collection,
     engine: { ...engine, ...(models.engine.embedder ? { embedder: models.engine.embedder } : {}) },
@@ -118,23 +112,24 @@ const seedIo: SeedIo = {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   labelEvaliteDuration();
-  const dataset = datasetOrExit();
-  const engine = engineOptionsFromEnv();
+  const { plan: run, dataset } = planOrExit();
+  const engine = run.engineOptions;
   const models = evalModels();
-  const choice = targetChoice();
+  const plan = run.target;
+  const kind = kindOf(plan);
   // The files this run selected (Vitest collected their paths before global setup).
   const selected = project.vitest.state.getPaths();
   if (!process.env[GATED_ENV]) process.stdout.write(`${notGatedLine(selected)}\n`);
-  // The models line names what did the work: the in-process engine's models. Another target
-  // produces its own rankings and answers (its line follows once it answers); the suite only grades.
-  process.stdout.write(`${choice.kind === "in-process" ? models.description : gradingLine(models)}\n`);
+  // The models line names what did the work: the suite's models for the engine on the suite's
+  // index; another target produces its own rankings and answers (its line follows once it
+  // answers), and the suite's models only grade.
+  process.stdout.write(`${kind.modelsLine(models)}\n`);
   // Another target has its own index: the run builds none of the dataset's, and no lane's either
   // (the lanes measure the in-repo engine only; their evals are skipped, saying why).
-  const inProcess = choice.kind === "in-process";
   const indexes = new Map<IndexName, TempIndex>();
   /** Builds the indexes `files` measure that are not built yet; re-indexes the others when asked. */
   const prepare = async (files: readonly string[], refresh: boolean): Promise<TempIndex[]> => {
-    const wanted = inProcess ? indexesFor(files) : new Set<IndexName>();
+    const wanted = kind.suiteIndex ? indexesFor(files) : new Set<IndexName>();
     const used: TempIndex[] = [];
     for (const name of ["dataset", ...LANES] as const) {
       if (!wanted.has(name)) continue;
@@ -157,18 +152,25 @@ export default async function setup(project: TestProject): Promise<() => Promise
   let unguard = (): void => undefined;
   try {
     used = await prepare(selected, false);
-    // A target that does not answer stops the run here, with one line.
-    if (!inProcess) other = await openTarget(choice, dataset, models.selection.configuration, notInProcess);
-    const seed = other ? seedFor(choice, other.target) : null;
-    if (other && seed) {
-      // A seed that fails stops the run here too; once it is in, every way out deletes it.
-      seeded = await seedTarget(seedable(other.target), dataset, seed, seedIo);
-      unguard = guardSeed(seeded);
-      other = { ...other, fingerprint: fingerprintOf(seeded.fingerprint, dataset, seeded.collection) };
+    // A target of its own (not the suite's index) is opened here: one that does not answer stops the run, with one line.
+    if (!kind.suiteIndex) {
+      const opened = await openTarget(plan, { dataset, configuration: models.selection.configuration, suiteIndex: noSuiteIndex });
+      other = opened;
+      if (opened.seed && opened.seedable) {
+        // A seed that fails stops the run here too; once it is in, every way out deletes it.
+        seeded = await seedTarget(opened.seedable, dataset, opened.seed, seedIo);
+        unguard = guardSeed(seeded);
+        other = { ...other, fingerprint: observedFingerprint(seeded.fingerprint, dataset, seeded.collection) };
+      }
     }
   } catch (error) {
     return exitOnSetupError(error);
   }
+  const info = (): TargetInfo | null => {
+    if (other) return targetInfo(plan, other);
+    const index = indexes.get("dataset") ?? used[0];
+    return index ? knownTargetInfo(plan, models.selection.configuration, index.fingerprint) : null;
+  };
   const publish = (used: readonly TempIndex[]): void => {
     const main = indexes.get("dataset");
     if (main) project.provide("evalIndex", provided(main));
@@ -177,32 +179,27 @@ export default async function setup(project: TestProject): Promise<() => Promise
       Object.fromEntries(LANES.filter((name) => indexes.has(name)).map((name) => [name, provided(indexes.get(name)!)])),
     );
     project.provide("evalRun", randomUUID());
+    const target = used[0] || other ? info() : null;
+    if (target) project.provide("evalTarget", target);
     if (other) {
-      project.provide("evalTarget", targetInfo(other));
-      const t = other.target;
+      const { capabilities: c } = other.target;
       process.stdout.write(
-        `target: ${targetLabel(t)} (${targetLocation(choice)}) produced the rankings and answers; corpus ${other.fingerprint.corpusHash.slice(0, 12)}; modes ${t.capabilities.modes.join(", ") || "none"}; ask ${t.capabilities.ask ? "yes" : "no"}; expand ${t.capabilities.expand ? "yes" : "no"}; ${t.capabilities.trace ? "with" : "no"} traces\n`,
+        `target: ${other.target.label} (${kind.location(plan.config)}) produced the rankings and answers; corpus ${other.fingerprint.corpusHash.slice(0, 12)}; modes ${c.modes.join(", ") || "none"}; ask ${c.ask ? "yes" : "no"}; expand ${c.expand ? "yes" : "no"}; ${c.trace ? "with" : "no"} traces\n`,
       );
-    } else if (used[0])
-      project.provide("evalTarget", {
-        kind: "in-process",
-        name: models.selection.configuration,
-        capabilities: IN_PROCESS_CAPABILITIES,
-        fingerprint: used[0].fingerprint,
-      });
+    }
   };
   publish(used);
   // `pnpm eval` (bin/eval.ts) asks for what this run measures so its report can record it: the
   // target's own fingerprint, or in-process the dataset's index (a lane's when the selected files
   // measure lanes only). Not through project.provide: vitest clears the provided context when the
   // run closes.
-  const fingerprint = other?.fingerprint ?? used[0]?.fingerprint;
-  if (process.env.EVAL_RUN_INFO_FILE && fingerprint)
-    writeFileSync(process.env.EVAL_RUN_INFO_FILE, JSON.stringify(runInfo(fingerprint, other?.target, choice, engine, models), null, 2));
+  const measured = info();
+  if (process.env.EVAL_RUN_INFO_FILE && measured)
+    writeFileSync(process.env.EVAL_RUN_INFO_FILE, JSON.stringify(runInfo(measured.fingerprint, measured, plan, engine, models), null, 2));
   project.onTestsRerun(async (specifications) => {
     restartRunClock();
     try {
-      loadDataset();
+      reloadRunDataset();
       for (const lane of LANES) loadLane(lane);
     } catch (error) {
       // Watch mode keeps running: say what is wrong once; the evals will fail on it too.
@@ -219,7 +216,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
         if (!(error instanceof ConfigError) && (error as { name?: string }).name !== "EngineError") throw error;
         process.stderr.write(`eval: ${(error as Error).message}\n`);
       }
-      other = { ...other, fingerprint: fingerprintOf(seeded.fingerprint, dataset, seeded.collection) };
+      other = { ...other, fingerprint: observedFingerprint(seeded.fingerprint, dataset, seeded.collection) };
     }
     publish(
       await prepare(
@@ -236,16 +233,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 }
 
-/** The run's grading, when another target than the in-process engine answers: the judge is still the suite's. */
-function gradingLine(models: EvalModels): string {
-  return models.judge
-    ? `grading: judge ${models.ids.judge} (the target answers; the suite's models only grade)`
-    : "grading: heuristic graders, no judge model configured (the target answers; the suite's models only grade)";
-}
-
-/** Global setup opens only another target: the in-process engine is opened by each worker on the index built here. */
-function notInProcess(): never {
-  throw new Error("global setup opens the in-process target in the eval workers, not here");
+/** Global setup opens only a target of its own: the engine on the suite's index is opened by each worker on the index built here. */
+function noSuiteIndex(): never {
+  throw new Error("global setup opens the engine on the suite's index in the eval workers, not here");
 }
 
 function provided(index: TempIndex): { dbPath: string; fingerprint: TempIndex["fingerprint"] } {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { REPO_ROOT } from "./fixtures.js";
+import { REPO_ROOT } from "./fixture-files.js";
 import { evalFiles, evalFilesReading, fixtureWatchTrigger, indexesFor, indexOf, LANES } from "./index-plan.js";
 
 const files = evalFiles(REPO_ROOT);
@@ -41,10 +41,10 @@ describe("which eval files a fixture feeds (watch mode)", () => {
     expect(datasetFiles).toContain("evals/search.eval.ts");
   });
 
-  it("matches files under <root>/fixtures only, not helpers/fixtures", () => {
+  it("matches files under <root>/fixtures only, not helpers/fixture-files", () => {
     const trigger = fixtureWatchTrigger(REPO_ROOT);
     const match = `${REPO_ROOT}/fixtures/cjk/queries.json`.match(trigger.pattern);
     expect(match && trigger.testsToRun(match.input!, match)).toEqual(["evals/cjk.eval.ts"]);
-    expect(`${REPO_ROOT}/helpers/fixtures/ajv-messages.ts`).not.toMatch(trigger.pattern);
+    expect(`${REPO_ROOT}/helpers/fixture-files/ajv-messages.ts`).not.toMatch(trigger.pattern);
   });
 });

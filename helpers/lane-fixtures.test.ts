@@ -20,7 +20,7 @@ import {
   loadLexicalCases,
   pathLeaks,
   readCorpusDoc,
-} from "./fixtures.js";
+} from "./fixture-files.js";
 
 const CJK_CORPUS = join(CJK_DIR, "corpus");
 

@@ -23,7 +23,7 @@ import {
   loadLexicalCases,
   loadTemporalCases,
   TEMPORAL_DIR,
-} from "./fixtures.js";
+} from "./fixture-files.js";
 import { LANES, type LaneName } from "./index-plan.js";
 import { buildTempIndex, type TempIndex } from "./setup-db.js";
 

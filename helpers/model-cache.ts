@@ -23,7 +23,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import Database from "better-sqlite3";
-import { REPO_ROOT } from "./fixtures/paths.js";
+import { REPO_ROOT } from "./fixture-files/paths.js";
 
 export interface CacheKeyParts {
   kind: "generate" | "embed";

@@ -13,7 +13,7 @@ import type { PriceTable } from "@hybrid-search/eval-gate/usage";
 import { embedMany, generateText, jsonSchema, Output } from "ai";
 import { MockEmbeddingModelV3, MockLanguageModelV3 } from "ai/test";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { askCase, askResult, CODES, PRICES as PRICE_SOURCE } from "../scorers/ask-test-data.js";
+import { askCase, askResult, CODES, PRICES as PRICE_SOURCE } from "../scorers/test-data/ask.js";
 import { triadScore } from "../scorers/triad/index.js";
 import { openModelCache } from "./model-cache.js";
 import {

@@ -13,17 +13,19 @@ const cases = ["q1", "q2", "q3"].map(
   (id) => ({ id, query: `query ${id}`, category: "keyword", judgments: {} }) as unknown as RetrievalCase,
 );
 
-/** A target over HTTP that records each search it is asked for and answers when told to. */
+/** A remote target that records each search it is asked for and answers when told to. */
 function remote(name: string, failing = new Set<string>()) {
   const asked: TargetSearch[] = [];
   const target: Target = {
     name,
     kind: "http",
+    label: `http:${name}`,
+    reach: "remote",
     capabilities: { ...capabilities, modes: [...capabilities.modes] },
     async search(request) {
       asked.push(request);
       if (failing.has(request.id)) throw new TargetError("http 500", `http:${name}: search: HTTP 500`);
-      return { results: [{ docId: `${request.mode}/${request.id}`, score: 1 }], trace: null, serverMs: null, clientMs: 200 };
+      return { message: { results: [{ docId: `${request.mode}/${request.id}`, score: 1 }] }, serverMs: null, clientMs: 200 };
     },
     ask: () => Promise.reject(new Error("not asked")),
   };
@@ -32,15 +34,14 @@ function remote(name: string, failing = new Set<string>()) {
 }
 
 describe("modesAhead", () => {
-  it("asks a target over HTTP ahead for the modes it serves, in the eval's order", () => {
-    expect(modesAhead({ kind: "http", capabilities }, ["balanced", "vsearch", "search"])).toEqual(["balanced", "search"]);
-    expect(modesAhead({ kind: "http", capabilities }, ["thorough"])).toEqual([]);
+  it("asks a remote target ahead for the modes it serves, in the eval's order", () => {
+    expect(modesAhead({ reach: "remote", capabilities }, ["balanced", "vsearch", "search"])).toEqual(["balanced", "search"]);
+    expect(modesAhead({ reach: "remote", capabilities }, ["thorough"])).toEqual([]);
   });
 
-  it("never asks the in-process engine, a module or a recorded run ahead: their calls are timed one at a time", () => {
+  it("never asks a target in this thread (the in-process engine, a module) or a recording ahead: their calls are timed one at a time", () => {
     const all = { ...capabilities, modes: [...ALL_MODES] };
-    for (const kind of ["in-process", "module", "recorded"] as const)
-      expect(modesAhead({ kind, capabilities: all }, ALL_MODES)).toEqual([]);
+    for (const reach of ["this-thread", "recorded"] as const) expect(modesAhead({ reach, capabilities: all }, ALL_MODES)).toEqual([]);
   });
 });
 

@@ -4,7 +4,7 @@
  * across them, and starts a suite only when another has ended, so a target that takes
  * EVAL_TARGET_CONCURRENCY calls at once would sit partly idle while a suite's last cases finish
  * and the next one starts. An eval file names the rankings its suites will read
- * (`rankAhead(modes, cases)`); for a target over HTTP (the contract or an adapter) every one of
+ * (`rankAhead(modes, cases)`); for a remote target (`reach: "remote"`: a service) every one of
  * them is asked for when the file starts, in the order its suites read them, through the run's
  * call cache (helpers/run-cache.ts: the same promise a case's `rank` then finds). The target's
  * client keeps EVAL_TARGET_CONCURRENCY requests in flight and queues the rest, and each case
@@ -13,9 +13,8 @@
  * A call's time stays its own: the client times each request from sending it to having its body,
  * never the wait for a free slot or a retry's backoff (helpers/targets/http-target.ts).
  *
- * The in-process engine and a target module are never asked ahead: they run in this process's
- * thread, and their rankings run one at a time (`rankSerially`) so that each call is timed alone.
- * Recorded runs are read, not called.
+ * A target that runs in this process's thread (the in-process engine, a target module) is never
+ * asked ahead: its calls are timed one at a time. Recorded runs are read, not called.
  */
 import { beforeAll } from "vitest";
 import type { RetrievalCase } from "./dataset.js";
@@ -24,7 +23,7 @@ import { type RetrievalMode, rank, retrievalOptions } from "./retrieval-task.js"
 import { type MeasuredTarget, providedTarget, type TargetInfo } from "./targets/eval-target.js";
 
 /**
- * In an eval file, at its top level: when its file starts, asks a target over HTTP for the
+ * In an eval file, at its top level: when its file starts, asks a remote target for the
  * ranking of every case of `cases()` in each mode of `modes` it serves, in that order, with the
  * options every retrieval eval ranks with (`retrievalOptions`). Nothing is awaited and nothing
  * fails here: a ranking that fails fails the case that reads it, with its one line, as it would
@@ -39,11 +38,11 @@ export function rankAhead(modes: readonly RetrievalMode[], cases: () => readonly
 }
 
 /**
- * The modes of `modes` to ask a target for ahead, in their order: those it serves when it is a
- * target over HTTP (the contract or an adapter); none for any other kind.
+ * The modes of `modes` to ask a target for ahead, in their order: those it serves when it is
+ * remote (a service); none for a target in this thread or a recording.
  */
-export function modesAhead(target: Pick<TargetInfo, "kind" | "capabilities">, modes: readonly RetrievalMode[]): RetrievalMode[] {
-  if (target.kind !== "http") return [];
+export function modesAhead(target: Pick<TargetInfo, "reach" | "capabilities">, modes: readonly RetrievalMode[]): RetrievalMode[] {
+  if (target.reach !== "remote") return [];
   return modes.filter((mode) => target.capabilities.modes.includes(mode));
 }
 

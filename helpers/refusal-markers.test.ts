@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { FixtureError, loadRefusalMarkers } from "./fixtures.js";
+import { FixtureError, loadRefusalMarkers } from "./fixture-files.js";
 
 const dir = mkdtempSync(join(tmpdir(), "markers-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -3,14 +3,14 @@
  * "Lost at" reads the eval's own cut-off: a relevant document at rank 7 is lost from a Recall@5
  * eval's top 5 — never "all found" beside a Recall@5 of 0 — and found in a top-10 eval.
  */
-import type { TraceStage } from "@hybrid-search/engine";
+import type { SearchResponse, TraceStage } from "@hybrid-search/target-contract/types";
 import { reportTraceLocalStorage } from "evalite/traces";
 import { describe, expect, it } from "vitest";
 import type { RetrievalCase } from "./dataset.js";
 import { expanderFailure, retrievalColumns, runRetrieval } from "./retrieval-task.js";
 import type { SuiteFingerprint } from "./setup-db.js";
 import type { MeasuredTarget } from "./targets/eval-target.js";
-import type { Target, TargetRanking, TargetSearch } from "./targets/target.js";
+import type { Reply, Target, TargetSearch } from "./targets/target.js";
 import { formatTierValue, tierComparison, tierMeans } from "./tier-comparison.js";
 
 const expansionStage = (output: Record<string, unknown>): TraceStage => ({
@@ -37,15 +37,20 @@ describe("expanderFailure: a ranking whose expander failed is not its tier's", (
 
 /** A target whose thorough tier's expander fails for the queries in `failing`; every tier ranks d1 first. */
 function target(failing: ReadonlySet<string>): MeasuredTarget {
-  const ranking = (request: TargetSearch): TargetRanking => ({
-    results: [{ docId: "d1", score: 1 }],
-    trace: request.mode === "thorough" ? [expansionStage(failing.has(request.query) ? FAILED : EXPANDED)] : [],
-    serverMs: 1,
+  const ranking = (request: TargetSearch): Reply<SearchResponse> => ({
+    message: {
+      results: [{ docId: "d1", score: 1 }],
+      trace: request.mode === "thorough" ? [expansionStage(failing.has(request.query) ? FAILED : EXPANDED)] : [],
+      elapsedMs: 1,
+    },
+    serverMs: null,
     clientMs: null,
   });
   const t: Target = {
     name: "stand-in",
     kind: "module",
+    label: "module:stand-in",
+    reach: "this-thread",
     capabilities: { modes: ["search", "vsearch", "fast", "balanced", "thorough"], ask: false, expand: false, trace: true, turn: false },
     search: async (request) => ranking(request),
     ask: async () => {
@@ -89,10 +94,13 @@ const ranked = (stage: string) => ({
   start: 1,
   end: 2,
 });
-const ranking: TargetRanking = {
-  results: ids.map((docId, i) => ({ docId, score: 1 - i / 10 })),
-  trace: [ranked("bm25"), ranked("vector"), ranked("fusion"), ranked("rerank")],
-  serverMs: 3,
+const ranking: Reply<SearchResponse> = {
+  message: {
+    results: ids.map((docId, i) => ({ docId, score: 1 - i / 10 })),
+    trace: [ranked("bm25"), ranked("vector"), ranked("fusion"), ranked("rerank")],
+    elapsedMs: 3,
+  },
+  serverMs: null,
   clientMs: null,
 };
 
@@ -101,6 +109,8 @@ function measured(name: string): MeasuredTarget {
     target: {
       name,
       kind: "in-process",
+      label: `in-process engine, ${name} models`,
+      reach: "this-thread",
       capabilities: { modes: ["balanced"], ask: false, expand: false, trace: true, turn: false },
       search: async () => ranking,
       ask: async () => {

@@ -1,29 +1,36 @@
 /**
- * The task every retrieval eval runs: one engine call for a case, its stage trace forwarded to
+ * The task every retrieval eval runs: one ranking call for a case, its stage trace forwarded to
  * Evalite (`reportTrace`, one entry per stage, then where each relevant document went), and an
  * output the retrieval scorers read; and `rank`, through which every ranking an eval asks for
- * goes: computed once per run (helpers/run-cache.ts) and queued behind the process's other
- * ranking calls (`rankSerially`), so that measured times are the engine's own.
+ * goes: computed once per run (helpers/run-cache.ts), observed as every target's ranking is
+ * (helpers/targets/observe.ts).
  */
 import { reportTrace } from "evalite/traces";
-import type { SearchOptions, Tier, TraceStage } from "@hybrid-search/engine";
+import type { Tier, TraceStage } from "@hybrid-search/target-contract/types";
+import type { ObservedRanking, TimedBy } from "../scorers/observed.js";
 import type { RetrievalRanking } from "../scorers/retrieval.js";
 import { relevantDocPaths, summarizeLosses, type RelevantDocPath } from "../scorers/stage-loss.js";
 import type { RetrievalCase } from "./dataset.js";
 import { once } from "./run-cache.js";
 import type { MeasuredTarget } from "./targets/eval-target.js";
-import { type Target, type TargetRanking, targetLabel } from "./targets/target.js";
+import { observedRanking } from "./targets/observe.js";
+import type { Target, TargetSearch } from "./targets/target.js";
 import { inputView, relevantDocumentsTable, stageView } from "./trace-view.js";
 
 export type RetrievalMode = "search" | "vsearch" | Tier;
+
+/** What a ranking call asks beyond the query and mode (the contract's `SearchRequest`). */
+export type RankOptions = Omit<TargetSearch, "id" | "query" | "mode" | "limit"> & { limit?: number };
 
 /** What a retrieval eval's task returns: the ranking the scorers read, and what the columns show. */
 export interface RetrievalTaskOutput extends RetrievalRanking {
   mode: RetrievalMode;
   results: Array<{ docId: string; score: number; passageId?: string }>;
-  /** The target's own time for the call (in-process: the engine's); the client's round trip when the target gives none; null for recorded runs. */
+  /** The call's time: the target's own, else the suite's around the call; null: unknown (a recording without times). */
   elapsedMs: number | null;
-  /** The client's round trip (HTTP targets), null otherwise. */
+  /** Who measured `elapsedMs`, or null when it is unknown. */
+  timedBy: TimedBy | null;
+  /** The suite's time around the call; null for a recording. */
   clientMs: number | null;
   /** The target's own time for the call, when it reports one (in-process: the engine's); null otherwise. */
   serverMs: number | null;
@@ -37,43 +44,14 @@ export interface RetrievalTaskOutput extends RetrievalRanking {
   unknownDocs: string[];
   /** Corpus hash prefix of the index measured. */
   index: string;
-  /** The target measured, when it is not the in-process engine: `http:<name>`, `module:<name>`, `run:<name>`. */
-  target?: string;
+  /** The target measured: `in-process engine, offline models`, `http:<name>`, `module:<name>`, `run:<name>`. */
+  target: string;
 }
 
 /** Result depth asked of the engine: the deepest cut-off any retrieval scorer uses. */
 export const RESULT_DEPTH = 10;
 /** Trace depth: as deep as fusion's candidate lists, so "lost at" is exact. */
 const TRACE_DEPTH = 50;
-
-let queue: Promise<unknown> = Promise.resolve();
-
-/**
- * Runs engine calls of this process one at a time — of the whole run, since every eval file runs
- * in one worker process (evalite.config.ts). Evalite runs up to five cases at once; without this,
- * a call's measured time would include other cases' work interleaved at every `await`, and the
- * latency column would show the harness's queue instead of the engine.
- */
-function serially<T>(fn: () => Promise<T>): Promise<T> {
-  const run = queue.then(fn, fn);
-  queue = run.catch(() => undefined);
-  return run;
-}
-
-/**
- * One ranking call of case `c` (its id and query) on the target: `search`, `vsearch`, or a tier.
- * In-process calls queue behind this process's other ranking calls (`serially`); any other target
- * bounds its own concurrency (EVAL_TARGET_CONCURRENCY), and times each call itself.
- */
-function rankSerially(
-  target: Target,
-  mode: RetrievalMode,
-  c: Pick<RetrievalCase, "id" | "query">,
-  options: SearchOptions = {},
-): Promise<TargetRanking> {
-  const call = () => target.search({ id: c.id, query: c.query, mode, limit: options.limit ?? RESULT_DEPTH, ...options });
-  return target.kind === "in-process" ? serially(call) : call();
-}
 
 /**
  * A ranking, computed once per run for each distinct (target, what it has indexed, mode, case,
@@ -86,9 +64,11 @@ export function rank(
   { target, fingerprint }: MeasuredTarget,
   mode: RetrievalMode,
   c: Pick<RetrievalCase, "id" | "query">,
-  options: SearchOptions = {},
-): Promise<TargetRanking> {
-  return once([target.kind, target.name, fingerprint, mode, c.id, c.query, options], () => rankSerially(target, mode, c, options));
+  options: RankOptions = {},
+): Promise<ObservedRanking> {
+  return once([target.label, fingerprint, mode, c.id, c.query, options], async () =>
+    observedRanking(await target.search({ id: c.id, query: c.query, mode, limit: RESULT_DEPTH, ...options })),
+  );
 }
 
 /**
@@ -96,7 +76,7 @@ export function rank(
  * candidate lists, the case's collection. Every eval ranks a case with these, so that the tier
  * evals, the tier-order evals and the summaries share one call per case and mode.
  */
-export function retrievalOptions(c: RetrievalCase): SearchOptions {
+export function retrievalOptions(c: RetrievalCase): RankOptions {
   return { limit: RESULT_DEPTH, traceDepth: TRACE_DEPTH, ...(c.collection ? { collection: c.collection } : {}) };
 }
 
@@ -114,9 +94,8 @@ function reportNoTrace(target: Target): void {
 /**
  * A case's ranking on the measured target, its trace forwarded, the relevant documents followed
  * through it to the eval's own cut-off (`cutoff`: the smallest k its metrics read, so that a
- * Recall@5 row never says "all found" of a document at rank 7). `knownDocs` (the dataset's ids)
- * is checked for targets other than the in-process engine, whose ids come from the index built
- * from the dataset.
+ * Recall@5 row never says "all found" of a document at rank 7). Each returned id is checked
+ * against `knownDocs` (the dataset's ids): one the dataset does not hold is unjudged.
  */
 export async function runRetrieval(
   measured: MeasuredTarget,
@@ -145,7 +124,7 @@ export async function runRetrieval(
   // the thorough tier's name, and a model that failed would pass unseen. The task fails instead,
   // so every metric of the case is a fault (docs/gate.md).
   if (failedExpander !== null) throw new Error(`the ${mode} ranking ran unexpanded because the ${failedExpander}`);
-  const known = target.kind === "in-process" ? undefined : knownDocs?.();
+  const known = knownDocs?.();
   return {
     mode,
     results: response.results.map((h) => ({
@@ -153,7 +132,8 @@ export async function runRetrieval(
       score: h.score,
       ...(h.passageId === undefined ? {} : { passageId: h.passageId }),
     })),
-    elapsedMs: response.serverMs ?? response.clientMs,
+    elapsedMs: response.elapsedMs,
+    timedBy: response.timedBy,
     clientMs: response.clientMs,
     serverMs: response.serverMs,
     relevantPaths,
@@ -161,7 +141,7 @@ export async function runRetrieval(
     traced: response.trace !== null,
     unknownDocs: known ? response.results.map((h) => h.docId).filter((id) => !known.has(id)) : [],
     index: fingerprint.corpusHash.slice(0, 12),
-    ...(target.kind === "in-process" ? {} : { target: targetLabel(target) }),
+    target: target.label,
   };
 }
 
@@ -170,7 +150,7 @@ export async function runRetrieval(
  * stage; null when it did not fail, or the target gave no trace. An expander whose output failed
  * validation is not a failure here: it answered, badly, and the ranking it led to is the target's.
  */
-export function expanderFailure(ranking: Pick<TargetRanking, "trace">): string | null {
+export function expanderFailure(ranking: Pick<ObservedRanking, "trace">): string | null {
   for (const stage of ranking.trace ?? []) {
     if (stage.stage !== "expansion" || Array.isArray(stage.output)) continue;
     const fallback = stage.output.fallback as { reason?: unknown; errors?: unknown } | undefined;
@@ -213,29 +193,23 @@ export function retrievalColumns({
           .map((r) => r.docId)
           .join("\n") || "(none)",
     },
-    {
-      label: "Time",
-      value:
-        output.elapsedMs === null
-          ? "not reported"
-          : `${output.elapsedMs.toFixed(1)} ms${output.clientMs === null ? "" : ` (client ${output.clientMs.toFixed(1)} ms)`}`,
-    },
+    { label: "Time", value: timeColumn(output) },
     {
       label: `Lost at (top ${output.cutoff})`,
       value: output.traced ? summarizeLosses(output.relevantPaths) : "no trace from target",
     },
-    // Only for another target: the in-process engine's columns stay as they were.
-    ...(output.target === undefined
-      ? []
-      : [
-          { label: "Target", value: output.target },
-          {
-            label: "Unjudged",
-            value:
-              output.unknownDocs.length === 0
-                ? "none"
-                : `${output.unknownDocs.length} not in the dataset: ${output.unknownDocs.join(", ")}`,
-          },
-        ]),
+    { label: "Target", value: output.target },
+    {
+      label: "Unjudged",
+      value: output.unknownDocs.length === 0 ? "none" : `${output.unknownDocs.length} not in the dataset: ${output.unknownDocs.join(", ")}`,
+    },
   ];
+}
+
+/** A call's time for people: the target's, with the suite's beside it; the suite's alone, saying so; or why it is unknown. */
+export function timeColumn(output: Pick<RetrievalTaskOutput, "elapsedMs" | "timedBy" | "clientMs">): string {
+  if (output.elapsedMs === null) return "not reported (a recording without times)";
+  if (output.timedBy === "client") return `${output.elapsedMs.toFixed(1)} ms (measured by the suite: the target reported none)`;
+  const client = output.clientMs === null ? "" : ` (client ${output.clientMs.toFixed(1)} ms)`;
+  return `${output.elapsedMs.toFixed(1)} ms${client}`;
 }

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildTempIndex, describeFingerprint, removeOnExit } from "./setup-db.js";
-import { FIXTURES_DIR } from "./fixtures.js";
+import { FIXTURES_DIR } from "./fixture-files.js";
 
 const root = resolve(import.meta.dirname, "..");
 const scratch = mkdtempSync(join(tmpdir(), "setup-db-test-"));

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   type DocumentIds,
-  type DocumentInput,
+  type Document,
   Engine,
   type EngineOptions,
   type IndexFingerprint,
@@ -92,7 +92,7 @@ export interface BuildOptions {
  * `read` returns them afresh for each (re-)index, so a watch-mode rerun indexes edited documents.
  */
 export interface DocumentsSource {
-  read(): readonly DocumentInput[];
+  read(): readonly Document[];
   ids: DocumentIds;
 }
 

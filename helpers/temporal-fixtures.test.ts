@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { FixtureError, loadTemporalCases, TEMPORAL_CHANGES, TEMPORAL_DIR, type TemporalCase } from "./fixtures.js";
+import { FixtureError, loadTemporalCases, TEMPORAL_CHANGES, TEMPORAL_DIR, type TemporalCase } from "./fixture-files.js";
 
 describe("the temporal lane fixtures", () => {
   const cases = loadTemporalCases();

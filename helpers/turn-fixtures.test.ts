@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { EXPECTATION_KINDS, TURN_CATEGORIES } from "../scorers/agent/turn-case.js";
-import { FIXTURES_DIR, FixtureError, formatFixtureError, loadTurnCases, type TurnCasesFile } from "./fixtures.js";
+import { FIXTURES_DIR, FixtureError, formatFixtureError, loadTurnCases, type TurnCasesFile } from "./fixture-files.js";
 
 const CORPUS_DIR = join(FIXTURES_DIR, "corpus");
 const real = JSON.parse(readFileSync(join(FIXTURES_DIR, "turn-cases.json"), "utf8")) as TurnCasesFile;

@@ -2,7 +2,7 @@
  * What the answer graders grade: one question with its expectations (a record of
  * `fixtures/ask-cases.json`, or of a user's own answer cases), and the text forms the fixture lints
  * compare in.
- * Loading and validating the records is helpers/fixtures.ts's job; the graders only read them.
+ * Loading and validating the records is helpers/fixture-files.ts's job; the graders only read them.
  */
 import { gradingForm } from "./text/normalize.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { NotApplicableError, topicCoverageScore } from "./answer/index.js";
-import { askCase, askResult, failed, mockJudge, source } from "./ask-test-data.js";
+import { askCase, askResult, failed, mockJudge, source } from "./test-data/ask.js";
 import { completenessScore } from "./completeness.js";
 
 const SOURCES = [source(1, "it/file/cestino.md", "I file eliminati restano nel cestino per 30 giorni, poi vengono cancellati.", "it")];

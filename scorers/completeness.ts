@@ -12,7 +12,7 @@
  * topics (it throws NotApplicableError, like every grader).
  */
 import type { JSONSchema7, LanguageModelV3 } from "@ai-sdk/provider";
-import type { AskResult } from "@hybrid-search/engine";
+import type { ObservedAnswer } from "./observed.js";
 import type { AskCase } from "./ask-case.js";
 import { type AskScorer, type Grade, scorerFor } from "./answer/grade.js";
 import { topicCoverageGrader, topicCoverageScore } from "./answer/topic-coverage.js";
@@ -59,7 +59,7 @@ export const COMPLETENESS_SYSTEM = [
 ].join("\n");
 
 /** The user message: the question, the topics numbered from 1, and the answer. */
-export function completenessPrompt(c: AskCase, result: AskResult): string {
+export function completenessPrompt(c: AskCase, result: ObservedAnswer): string {
   const topics = (c.expectedTopics ?? []).map((t, i) => `<topic n="${i + 1}">${escapeData(t)}</topic>`);
   return [
     `<question>\n${escapeData(result.question)}\n</question>`,
@@ -81,7 +81,7 @@ function judgmentProblem(value: unknown, topics: number): string | null {
 }
 
 /** Topic coverage of one answer: the judge when configured (one retry, then the heuristic, labeled), else the heuristic. */
-export async function completenessScore(c: AskCase, result: AskResult, options: CompletenessOptions = {}): Promise<Grade> {
+export async function completenessScore(c: AskCase, result: ObservedAnswer, options: CompletenessOptions = {}): Promise<Grade> {
   // Also the policies: NotApplicableError for a case without topics, 0 labeled failed for a failed answer.
   const heuristic = topicCoverageScore(c, result);
   const { judge } = options;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TraceStage } from "@hybrid-search/engine";
-import { askCase, askResult, failed, refused, source } from "./ask-test-data.js";
+import { askCase, askResult, failed, refused, source } from "./test-data/ask.js";
 import { diagnose, formatDiagnosis, goldenSetWarning, goldenSetWarnings } from "./diagnosis.js";
 
 const KUENDIGUNG = "de/abrechnung/monatsabo-kuendigen.md";

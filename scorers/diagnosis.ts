@@ -1,6 +1,6 @@
 /**
  * Per-question diagnosis — where did a failed answer go wrong? — and the golden-set sanity check.
- * Both are pure functions of a fixture case (`AskCase`) and the engine's `AskResult`, for columns,
+ * Both are pure functions of a fixture case (`AskCase`) and the engine's `ObservedAnswer`, for columns,
  * reports and the gate; they are not scores.
  *
  * Diagnosis, from the deterministic graders of answer/ that apply to the case (answer-includes,
@@ -27,7 +27,7 @@
  * golden answer is wrong, in another language than the sources, or worded unlike them. Cases
  * without an expected answer (off-corpus) get no warning.
  */
-import type { AskResult } from "@hybrid-search/engine";
+import type { ObservedAnswer } from "./observed.js";
 import type { AskCase } from "./ask-case.js";
 import { type CitesOptions, GRADERS, type Grade, type GraderId, round, translationsUnder } from "./answer/index.js";
 import { sourceText, termOverlap } from "./text/overlap.js";
@@ -90,7 +90,7 @@ function describePath(p: RelevantDocPath): string {
   return `${p.lostAt === null ? "retrieved" : `lost at ${p.lostAt} (${p.why})`}${ranks ? `; ${ranks}` : ""}`;
 }
 
-export function diagnose(c: AskCase, result: AskResult, options: CitesOptions = {}): Diagnosis {
+export function diagnose(c: AskCase, result: ObservedAnswer, options: CitesOptions = {}): Diagnosis {
   const base = { caseId: c.id, failed: [] as FailedCheck[], unsurfaced: [] as string[], paths: [] as RelevantDocPath[] };
   if (result.error !== undefined) return { ...base, verdict: "error", reasons: [`the answerer failed: ${result.error}`] };
 
@@ -100,7 +100,7 @@ export function diagnose(c: AskCase, result: AskResult, options: CitesOptions = 
   const required = c.mustCite ?? [];
   const judgments = Object.fromEntries(required.flatMap((doc) => [doc, ...(translations.get(doc) ?? [])]).map((doc) => [doc, 1]));
   const paths = relevantDocPaths(
-    result.trace,
+    result.trace ?? [],
     retrieved.map((docId) => ({ docId })),
     judgments,
     retrieved.length,
@@ -133,12 +133,15 @@ export function diagnose(c: AskCase, result: AskResult, options: CitesOptions = 
       };
     }
   }
-  const gate =
-    result.refusal === "insufficient-evidence"
-      ? [`refused by the evidence gate: coverage ${round(result.evidence.coverage)} < threshold ${result.evidence.threshold}`]
-      : [];
+  const gate = result.refusal === "insufficient-evidence" ? [`refused by the evidence gate: ${evidenceLine(result)}`] : [];
   const found = required.length > 0 ? [`every mustCite document was retrieved (or a translation): ${required.join(", ")}`] : [];
   return { ...diagnosis, verdict: "generation", reasons: [...found, ...gate, ...failures] };
+}
+
+/** What the evidence gate measured, when the target says: `coverage 0.12 < threshold 0.4`. */
+export function evidenceLine(result: Pick<ObservedAnswer, "evidence">): string {
+  const e = result.evidence;
+  return e ? `coverage ${round(e.coverage)} < threshold ${e.threshold}` : "the target did not report its coverage";
 }
 
 /** One line for a column: `generation: answer-includes 0.5: missing "180"`. */
@@ -164,7 +167,7 @@ export interface GoldenWarning {
 }
 
 /** A warning when the case's expected answer shares almost no vocabulary with the retrieved context; null otherwise. */
-export function goldenSetWarning(c: AskCase, result: AskResult, minShare = GOLDEN_MIN_SHARE): GoldenWarning | null {
+export function goldenSetWarning(c: AskCase, result: ObservedAnswer, minShare = GOLDEN_MIN_SHARE): GoldenWarning | null {
   const expected = [...(c.expectedSubstrings ?? []), ...(c.expectedTopics ?? []), ...(c.referenceAnswer ? [c.referenceAnswer] : [])];
   if (expected.length === 0) return null;
   const o = termOverlap(expected.join("\n"), c.language, result.sources.map(sourceText));
@@ -178,7 +181,10 @@ export function goldenSetWarning(c: AskCase, result: AskResult, minShare = GOLDE
 }
 
 /** The warnings over a run's (case, result) pairs. */
-export function goldenSetWarnings(pairs: Iterable<{ case: AskCase; result: AskResult }>, minShare = GOLDEN_MIN_SHARE): GoldenWarning[] {
+export function goldenSetWarnings(
+  pairs: Iterable<{ case: AskCase; result: ObservedAnswer }>,
+  minShare = GOLDEN_MIN_SHARE,
+): GoldenWarning[] {
   const warnings: GoldenWarning[] = [];
   for (const { case: c, result } of pairs) {
     const w = goldenSetWarning(c, result, minShare);

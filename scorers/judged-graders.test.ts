@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { askCase, askResult, source } from "./ask-test-data.js";
+import { askCase, askResult, source } from "./test-data/ask.js";
 import { completenessScore } from "./completeness.js";
 import { ANSWER_METRICS } from "./triad/index.js";
 import { HEURISTIC_VERSION, JUDGED_GRADERS, judgeConfigHash, judgedGraderName, judgeMethods } from "./judged-graders.js";
-import { mockJudge } from "./ask-test-data.js";
+import { mockJudge } from "./test-data/ask.js";
 
 describe("JUDGED_GRADERS", () => {
   it("are the graders a judge grades: the triad's metrics, answer correctness and topic coverage, by the ids their scores carry", async () => {

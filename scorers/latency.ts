@@ -1,7 +1,9 @@
 /**
  * Latency budget: 1 when the task took at most `budgetMs`, falling linearly to 0 at twice the
- * budget (score = clamp(2 − elapsed / budget, 0, 1)). The elapsed time is the engine's own
- * measurement of the call (`output.elapsedMs`), so Evalite's overhead does not count against it.
+ * budget (score = clamp(2 − elapsed / budget, 0, 1)). The elapsed time is the call's
+ * (`output.elapsedMs`: the target's own measurement, else the suite's around the call; never
+ * Evalite's overhead). A call whose time is unknown (a recording that holds none) is not scored,
+ * with the reason every target's unknown time has (scorers/observed.ts, `NO_TIME`).
  *
  * **When to use:** guard a tier's speed next to its quality, so a change that buys nDCG with
  * seconds shows up.
@@ -9,25 +11,23 @@
  */
 import { createScorer } from "evalite";
 import type { Evalite } from "evalite";
+import { NO_TIME, notGiven } from "./observed.js";
 
 export interface TimedOutput {
-  /** null when the target reported no time (recorded runs): the score is then `skipped`, never within budget. */
+  /** null when the call's time is unknown (a recording without it): the score is then not scored, never within budget. */
   readonly elapsedMs: number | null;
 }
 
 export interface LatencyScore {
   score: number;
-  metadata: { elapsedMs: number | null; budgetMs: number; convention: string; status?: "skipped"; reason?: string };
+  metadata: { elapsedMs: number | null; budgetMs: number; convention: string; status?: "unknown"; reason?: string };
 }
 
 const CONVENTION = "1 within budget, linear to 0 at 2× budget";
 
 /** The score of a call whose time is unknown: not scored (the gate counts it as such), not a pass. */
 export function unmeasuredLatency(budgetMs: number): LatencyScore {
-  return {
-    score: 0,
-    metadata: { elapsedMs: null, budgetMs, convention: CONVENTION, status: "skipped", reason: "the target reported no time for this call" },
-  };
+  return notGiven(NO_TIME, { elapsedMs: null, budgetMs, convention: CONVENTION }) as LatencyScore;
 }
 
 export function latencyBudgetScore(elapsedMs: number, budgetMs: number): LatencyScore {

@@ -4,7 +4,7 @@
  * the judge for free text), else the engine's `refused`. Kept apart from refusal.ts so the graders
  * (answer/, triad/) can read it without importing the recognition, which builds on them.
  */
-import type { AskResult } from "@hybrid-search/engine";
+import type { ObservedAnswer } from "./observed.js";
 
 /** How a refusal was decided. */
 export type RefusalMethod = "evidence-gate" | "extractive" | "structured" | "markers" | "llm-judge";
@@ -25,7 +25,7 @@ export interface RefusalRecognition {
 }
 
 /** An engine answer with the suite's recognition of whether it refused. */
-export type RecognizedAnswer = AskResult & { refusalCheck?: RefusalRecognition };
+export type RecognizedAnswer = ObservedAnswer & { refusalCheck?: RefusalRecognition };
 
 export function isRefused(result: RecognizedAnswer): boolean {
   return result.refusalCheck?.refused ?? result.refused;

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { noCitationsScore, refusalScore } from "./answer/index.js";
-import { askCase, askResult, mockJudge, refused, source } from "./ask-test-data.js";
+import { askCase, askResult, mockJudge, refused, source } from "./test-data/ask.js";
 import { faithfulnessMetric } from "./triad/index.js";
 import { recognizeByMarkers, recognizeRefusal, type RefusalMarkers, refusalMarkerIn } from "./refusal.js";
 

@@ -16,7 +16,7 @@
  * Without a judge the markers decide, and `ambiguous` says why they were unsure.
  */
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import type { AskResult } from "@hybrid-search/engine";
+import type { ObservedAnswer } from "./observed.js";
 import { stripCitationMarkers } from "./text/citations.js";
 import { factsIn } from "./text/contains-fact.js";
 import { askJudge, DATA_RULE, escapeData, judgeId } from "./judge-call.js";
@@ -38,7 +38,7 @@ export function refusalMarkerIn(answer: string, markers: RefusalMarkers): { lang
 }
 
 /** The recognition that needs no judge: certain for the engine's own refusals and structured answers, markers for free text. */
-export function recognizeByMarkers(result: AskResult, markers: RefusalMarkers): RefusalRecognition {
+export function recognizeByMarkers(result: ObservedAnswer, markers: RefusalMarkers): RefusalRecognition {
   if (result.refusal === "insufficient-evidence") return { refused: true, method: "evidence-gate" };
   if (result.answerFormat === undefined) return { refused: result.refused, method: "extractive" };
   if (result.answerFormat === "structured" || result.error !== undefined) return { refused: result.refused, method: "structured" };
@@ -78,7 +78,7 @@ export const REFUSAL_JUDGE_SYSTEM = [
 
 /** The recognition, with the judge deciding what markers cannot. Never throws for a judge failure. */
 export async function recognizeRefusal(
-  result: AskResult,
+  result: ObservedAnswer,
   markers: RefusalMarkers,
   options: RecognizeOptions = {},
 ): Promise<RefusalRecognition> {

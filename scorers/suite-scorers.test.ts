@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { countScore } from "@hybrid-search/eval-gate/score-status";
+import { NO_TIME } from "./observed.js";
 import { anchorsKeptScore, queryAnchors, schemaValidScore, variantScore, type ExpansionOutput } from "./expansion.js";
 import { formatLanguageMatrix, languageRecallMatrix } from "./language-matrix.js";
 import { latencyBudget, latencyBudgetScore } from "./latency.js";
@@ -21,11 +23,15 @@ describe("latencyBudgetScore", () => {
     expect(() => latencyBudgetScore(Number.NaN, 1000)).toThrow(RangeError);
     expect(() => latencyBudgetScore(10, 0)).toThrow(RangeError);
   });
-  it("a call without a time (a recorded run) is not scored, never within budget", async () => {
+  it("a call without a time (a recording that holds none) is not scored, never within budget, and says why", async () => {
     const scorer = latencyBudget<unknown, { elapsedMs: number | null }, unknown>(1000);
     const result = await scorer({ input: {}, output: { elapsedMs: null }, expected: {} } as never);
     // A status other than "scored" makes the gate count it as not scored (packages/eval-gate/src/score-status.ts).
-    expect(result).toMatchObject({ score: 0, metadata: { status: "skipped", elapsedMs: null } });
+    expect(result).toMatchObject({ score: 0, metadata: { status: "unknown", reason: NO_TIME, elapsedMs: null } });
+    expect(countScore({ name: "Latency", score: result.score ?? 0, metadata: result.metadata })).toMatchObject({
+      status: "unknown",
+      error: NO_TIME,
+    });
   });
 });
 

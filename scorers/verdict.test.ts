@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TraceStage } from "@hybrid-search/engine";
-import { askCase, askResult, failed, refused, source } from "./ask-test-data.js";
+import { askCase, askResult, failed, refused, source } from "./test-data/ask.js";
 import { expectationsMet, questionVerdict, questionVerdictScorer } from "./verdict.js";
 
 const LINK = "it/condivisione/link-di-condivisione.md";
@@ -83,7 +83,7 @@ describe("questionVerdict", () => {
     const answerable = askCase({ expectedSubstrings: ["14 giorni"], mustCite: [LINK], forbiddenSubstrings: ["gratis"] });
     const gated = refused([LINK_SRC], { evidence: { coverage: 0.21, threshold: 0.4, sufficient: false, bestRef: 1 } });
     expect((await questionVerdict(answerable, gated)).failed[0]).toBe(
-      "refused (evidence gate: coverage 0.21 < 0.4), but the case expects an answer",
+      "refused (evidence gate: coverage 0.21 < threshold 0.4), but the case expects an answer",
     );
     const topics = askCase({ expectedTopics: ["recovery codes", "a new set replaces the old one"], forbiddenSubstrings: ["free"] });
     const v = await questionVerdict(topics, askResult("Recovery codes are free [1].", [source(1, "en/a.md", "Recovery codes are free.")]));

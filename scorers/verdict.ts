@@ -21,11 +21,11 @@
  */
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { createScorer } from "evalite";
-import type { AskResult } from "@hybrid-search/engine";
+import type { ObservedAnswer } from "./observed.js";
 import type { AskCase } from "./ask-case.js";
-import { type AskScorer, type CitesOptions, type Grade, GRADERS, type GraderId, round, translationsUnder } from "./answer/index.js";
+import { type AskScorer, type CitesOptions, type Grade, GRADERS, type GraderId, translationsUnder } from "./answer/index.js";
 import { completenessScore } from "./completeness.js";
-import { type Diagnosis, diagnose, goldenSetWarning } from "./diagnosis.js";
+import { type Diagnosis, diagnose, evidenceLine, goldenSetWarning } from "./diagnosis.js";
 import { isRefused, type RecognizedAnswer, type RefusalRecognition } from "./refusal-check.js";
 import type { RelevantDocPath } from "./stage-loss.js";
 
@@ -137,8 +137,7 @@ function failuresOf(
 }
 
 function refusalWhy(result: RecognizedAnswer): string {
-  if (result.refusal === "insufficient-evidence")
-    return `evidence gate: coverage ${round(result.evidence.coverage)} < ${result.evidence.threshold}`;
+  if (result.refusal === "insufficient-evidence") return `evidence gate: ${evidenceLine(result)}`;
   const how = result.refusalCheck?.method;
   return how === "markers" || how === "llm-judge"
     ? `recognised by ${how === "markers" ? "a refusal phrase" : "the judge"}`
@@ -146,7 +145,7 @@ function refusalWhy(result: RecognizedAnswer): string {
 }
 
 /** Why a required document was not cited: never retrieved (and where retrieval lost it), or retrieved and not cited. */
-function whereItWent(doc: string, result: AskResult, paths: readonly RelevantDocPath[], options: CitesOptions): string {
+function whereItWent(doc: string, result: ObservedAnswer, paths: readonly RelevantDocPath[], options: CitesOptions): string {
   const candidates = [doc, ...(translationsUnder(options).get(doc) ?? [])];
   const retrieved = result.sources.find((s) => candidates.includes(s.docId));
   if (retrieved)
@@ -164,7 +163,7 @@ function whereItWent(doc: string, result: AskResult, paths: readonly RelevantDoc
  * metadata for the gate. Every case (each declares at least whether it expects a refusal).
  */
 export const questionVerdictScorer = (options: VerdictOptions = {}): AskScorer =>
-  createScorer<AskCase, AskResult, unknown>({
+  createScorer<AskCase, ObservedAnswer, unknown>({
     name: "Question verdict",
     description:
       "1 when every expectation the case declares holds (refusal, citations, facts, forbidden content, required documents, topics), else 0",

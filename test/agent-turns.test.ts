@@ -19,12 +19,14 @@ import { main as engineCli } from "@hybrid-search/engine/cli";
 import { type EngineServer, serveEngine } from "@hybrid-search/engine/serve";
 import { type AgentMove, scriptedAgentModel } from "@hybrid-search/engine/testing";
 import { loadDataset } from "../helpers/dataset.js";
-import { loadTurnCases } from "../helpers/fixtures.js";
+import { loadTurnCases } from "../helpers/fixture-files.js";
 import { buildTempIndex, type TempIndex } from "../helpers/setup-db.js";
 import { openHttpTarget } from "../helpers/targets/http-target.js";
-import { moduleTargetConfig, openModuleTarget } from "../helpers/targets/module-target.js";
+import { moduleTargetConfig } from "../helpers/targets/module-config.js";
+import { openModuleTarget } from "../helpers/targets/module-target.js";
 import { datasetDocuments } from "../helpers/targets/seed.js";
-import { inProcessTarget } from "../helpers/targets/in-process.js";
+import { inProcessTarget } from "../helpers/targets/kinds/in-process.js";
+import { observedTurn } from "../helpers/targets/observe.js";
 import { openRecordedTarget, TURNS_FILE } from "../helpers/targets/recorded-target.js";
 import { type Target, TargetError, type TargetTurn } from "../helpers/targets/target.js";
 import type { TurnCase } from "../scorers/agent/turn-case.js";
@@ -49,6 +51,9 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
+/** How these tests name a target: by its name. */
+const named = (name: string) => name;
+
 const request = (c: TurnCase): TargetTurn => ({
   id: c.id,
   question: c.question,
@@ -59,11 +64,10 @@ const request = (c: TurnCase): TargetTurn => ({
 
 async function output(target: Target, c: TurnCase): Promise<AgentTurnOutput> {
   try {
-    const turn = await target.turn!(request(c));
-    return { turn, agent: target.name, elapsedMs: turn.elapsedMs ?? null };
+    return { ...observedTurn(await target.turn!(request(c))), agent: target.name };
   } catch (error) {
     if (!(error instanceof TargetError)) throw error;
-    return { turn: null, error: error.message, agent: target.name, elapsedMs: null };
+    return { turn: null, error: error.message, agent: target.name, elapsedMs: null, timedBy: null };
   }
 }
 
@@ -80,7 +84,7 @@ async function verdicts(target: Target): Promise<Array<[string, boolean, string[
 describe("the same turn cases on every kind of target", () => {
   it("give identical verdicts in process, over HTTP and as recorded turns", async () => {
     const inProcess = await verdicts(inProcessTarget(engine, "offline"));
-    const http = await openHttpTarget({ url: server.url, timeoutMs: 30_000, retries: 0, concurrency: 2 });
+    const http = await openHttpTarget({ url: server.url, timeoutMs: 30_000, retries: 0, concurrency: 2 }, named);
     expect(http.capabilities.turn).toBe(true);
     const overHttp = await verdicts(http);
 
@@ -107,12 +111,12 @@ describe("the same turn cases on every kind of target", () => {
       lines.push(readFileSync(out, "utf8").trim());
     }
     writeFileSync(join(folder, TURNS_FILE), `${lines.join("\n")}\n`);
-    const recorded = openRecordedTarget(folder, new Set(dataset.cases.map((c) => c.id)), "recorded-turns");
+    const recorded = openRecordedTarget(folder, new Set(dataset.cases.map((c) => c.id)), "recorded-turns", named);
     expect(recorded.capabilities).toMatchObject({ turn: true, ask: false, modes: [] });
     const fromRecord = await verdicts(recorded);
 
     // The engine wrapped as a target module, handed the corpus as a run hands it.
-    const module = await openModuleTarget(moduleTargetConfig("examples/targets/engine.target.ts", {}));
+    const module = await openModuleTarget(moduleTargetConfig("examples/targets/engine.target.ts", {}), named);
     await module.putDocuments("eval", datasetDocuments(dataset));
     expect(module.capabilities.turn).toBe(true);
     const throughModule = await verdicts(module);
@@ -131,7 +135,7 @@ describe("the same turn cases on every kind of target", () => {
     const only = cases[0]!;
     const turn = await engine.turn(only.question, { tools: only.tools as never });
     writeFileSync(join(folder, TURNS_FILE), `${JSON.stringify({ id: only.id, ...turn })}\n`);
-    const recorded = openRecordedTarget(folder, new Set(), "partial");
+    const recorded = openRecordedTarget(folder, new Set(), "partial", named);
     const [first, second] = [await output(recorded, cases[0]!), await output(recorded, cases[1]!)];
     expect(turnVerdict(cases[0]!, first).pass).toBe(true);
     expect(turnVerdict(cases[1]!, second)).toMatchObject({
@@ -140,7 +144,7 @@ describe("the same turn cases on every kind of target", () => {
     });
     // A recorded line that is not a turn stops the run with one line naming the file and line.
     writeFileSync(join(folder, TURNS_FILE), `${JSON.stringify({ id: "t-001", answer: "x", outcome: "done", steps: [], citations: [] })}\n`);
-    expect(() => openRecordedTarget(folder, new Set(), "partial")).toThrow(
+    expect(() => openRecordedTarget(folder, new Set(), "partial", named)).toThrow(
       /turns\.jsonl:1: not a turn: \/outcome: must be one of answered/,
     );
   });

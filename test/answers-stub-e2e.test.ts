@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { selectModels } from "@hybrid-search/engine/models";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadAskCases, loadRefusalMarkers } from "../helpers/fixtures.js";
+import { loadAskCases, loadRefusalMarkers } from "../helpers/fixture-files.js";
 import { type EvalRun, runEval } from "./eval-run.js";
 import { type AnswerCall, type StubOptions, startStubServer } from "./stub-openai-server.js";
 

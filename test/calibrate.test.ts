@@ -14,15 +14,13 @@ import { join } from "node:path";
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { textReply } from "@hybrid-search/engine/testing";
 import { type Calibration, calibrate, judgeLine, readCalibration } from "@hybrid-search/eval-gate/calibration";
-import { readItems } from "@hybrid-search/eval-gate/labelled-items";
-import { readLabels } from "@hybrid-search/eval-gate/labels";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../bin/eval-calibrate.js";
-import { judgeItems } from "../bin/lib/calibration-items.js";
-import { answerCases, judgeLabels, type LabelledAnswer, openEngine } from "../bin/lib/calibration-run.js";
+import { judgeItems, readItemsFile } from "../bin/lib/calibration-items.js";
+import { answerCases, judgeLabels, type LabelledAnswer, openEngine, readLabelsFile } from "../bin/lib/calibration-run.js";
 import { loadDataset } from "../helpers/dataset.js";
-import { loadAskCases } from "../helpers/fixtures.js";
+import { loadAskCases } from "../helpers/fixture-files.js";
 import { evalModels } from "../helpers/models.js";
 
 const LABELS = join(import.meta.dirname, "../fixtures/labels/answers.jsonl");
@@ -106,7 +104,7 @@ function rho(x: number[], y: number[]): number {
 // ------------------------------------------------------------------ shared answers
 
 let answers: LabelledAnswer[];
-const labelsFile = readLabels(LABELS);
+const labelsFile = readLabelsFile(LABELS, LABELS);
 
 beforeAll(async () => {
   const models = evalModels({ ENGINE_PROVIDER: "offline" });
@@ -317,7 +315,12 @@ describe("labels the command refuses, each in one line", () => {
       [header, label({}), label({ grade: 2 })],
       /bad\.jsonl:3: p1 already graded faithfulness of case a-001 \(balanced\) on line 2/,
     ],
-    ["not JSON", [header, "{"], /bad\.jsonl:2: not JSON/],
+    [
+      "not JSON",
+      [header, "{"],
+      /bad\.jsonl: line 2 \(\/\): \[invalid-json\] invalid JSON at column 2: expected a double-quoted property name but found the end of the file$/m,
+    ],
+    ["null", [header, "null"], /bad\.jsonl:2: must be a JSON object \(a header or a label\)$/m],
   ];
   for (const [what, lines, message] of cases)
     it(what, async () => {
@@ -414,7 +417,12 @@ describe("pnpm eval:calibrate --items: external labelled items", () => {
     labels: { faithfulness: 1 },
   };
   const refused: Array<[string, string[], RegExp]> = [
-    ["not JSON", ["{"], /items\.jsonl:1: not JSON/],
+    ["a line that is not JSON", ["{"], /items\.jsonl: line 1 \(\/\): \[invalid-json\] invalid JSON at column 2/],
+    [
+      "a line holding null",
+      [JSON.stringify(good), "null"],
+      /items\.jsonl: line 2 \(\/\): \[schema\] the line is null \(JSON null\); expected a JSON object/,
+    ],
     [
       "a grade off the scale",
       [JSON.stringify({ ...good, labels: { faithfulness: 4 } })],
@@ -451,6 +459,35 @@ describe("pnpm eval:calibrate --items: external labelled items", () => {
       expect(r.stderr).toMatch(message);
     });
 
+  it("refuses an items file saved as UTF-16 by its encoding, never quoting it (exit 2)", async () => {
+    const path = join(dir, "items-utf16.jsonl");
+    writeFileSync(path, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${JSON.stringify(good)}\n`, "utf16le")]));
+    const r = await calibrateCli(["--items", path], { ENGINE_PROVIDER: "offline" });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(
+      /items-utf16\.jsonl: \[encoding\] the file is UTF-16LE \(byte-order mark FF FE\) text, not UTF-8: save it as UTF-8$/m,
+    );
+    expect(r.stderr).not.toContain("\u0000");
+  });
+
+  it("refuses an --out it cannot write in one line, before any item is scored (exit 2)", async () => {
+    const path = join(dir, "items-ok.jsonl");
+    writeFileSync(path, `${JSON.stringify(good)}\n`);
+    const r = await calibrateCli(["--items", path, "--out", dir], { ENGINE_PROVIDER: "offline" });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/--out .* is a folder; it names the calibration's file$/m);
+  });
+
+  it("leaves out, and says so, a grade no method can score: faithfulness of an item with no context", async () => {
+    const path = join(dir, "items-no-context.jsonl");
+    writeFileSync(path, `${[JSON.stringify(good), JSON.stringify({ ...good, id: "2", contexts: [] })].join("\n")}\n`);
+    const r = await calibrateCli(["--items", path], { ENGINE_PROVIDER: "offline" });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^eval:calibrate: 1 labelled grade\(s\) left out, no method can score them: no source text: /m);
+  }, 60_000);
+
   it("scores items with a judge model too: a mock that verifies in a known pattern gets its own row", async () => {
     const path = join(dir, "judged.jsonl");
     const sources = ["When you turn on two-factor authentication, Tessera creates 10 recovery codes."];
@@ -478,7 +515,7 @@ describe("pnpm eval:calibrate --items: external labelled items", () => {
         );
       },
     });
-    const file = readItems(path);
+    const file = readItemsFile(path, path);
     const { judged, fallbacks } = await judgeItems(file, { judge, timeoutMs: 5000, trials: 1 });
     expect(fallbacks).toBe(0);
     const c = calibrate({

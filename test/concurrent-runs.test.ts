@@ -16,8 +16,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Report } from "@hybrid-search/eval-gate/report";
 import { afterAll, describe, expect, it } from "vitest";
-import { stripAnsi } from "../helpers/evalite-terminal.js";
-import { treeListeningPorts } from "../helpers/process-tree.js";
+import { stripAnsi } from "../bin/lib/evalite-terminal.js";
+import { treeListeningPorts } from "../bench/lib/process-tree.js";
 import { ROOT, RUN_TIMEOUT_MS, runEval, type EvalRun } from "./eval-run.js";
 import { startStubServer } from "./stub-openai-server.js";
 

@@ -90,7 +90,7 @@ describe("pnpm eval:import", () => {
     );
     expect(r.stdout).toMatch(/5 document id\(s\) are not file paths and became file names .*"Opening hours" → opening-hours\.md/);
     expect(readFileSync(join(scratch, "printed/corpus/opening-hours.md"), "utf8")).toMatch(
-      /^---\ntitle: "Opening hours"\nlang: "en"\n---\nThe Larkspur/,
+      /^---\ntitle: "Opening hours"\n---\nThe Larkspur/,
     );
     expect(JSON.parse(readFileSync(join(scratch, "printed/ask-cases.json"), "utf8")).gate).toEqual({
       minPassRate: 0.5,
@@ -123,7 +123,7 @@ describe("pnpm eval:import", () => {
       stderr: expect.stringMatching(/full is not empty; eval:import writes only into a new or empty folder/),
     });
     expect(importing([join(ROOT, "test/datasets/bundle"), join(scratch, "x"), "--format", "csv"]).stderr).toBe(
-      'eval:import: --format must be one of fixtures, beir, golden-qa, bundle, fixtures-layout, qa-jsonl, got "csv"\n',
+      'eval:import: --format must be one of fixtures, fixtures-layout, bundle, golden-qa, beir, qa-jsonl, got "csv"\n',
     );
     expect(importing(["only-one"])).toMatchObject({
       code: 2,

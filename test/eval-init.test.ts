@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../bin/eval-init.js";
-import { stripAnsi } from "../helpers/evalite-terminal.js";
+import { stripAnsi } from "../bin/lib/evalite-terminal.js";
 import { ROOT, RUN_TIMEOUT_MS, runEval } from "./eval-run.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "eval-init-"));

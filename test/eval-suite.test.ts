@@ -13,7 +13,7 @@ import { basename, dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
 import { WHOLE_RECORD_NOTE } from "../helpers/ask-task.js";
-import { stripAnsi } from "../helpers/evalite-terminal.js";
+import { stripAnsi } from "../bin/lib/evalite-terminal.js";
 import { evalInProcess, ROOT, RUN_TIMEOUT_MS, runEval, type EvalRun } from "./eval-run.js";
 
 const dirs: string[] = [];

@@ -12,7 +12,7 @@ import { reportProblems } from "@hybrid-search/eval-gate/report-file";
 import type { Report } from "@hybrid-search/eval-gate/report";
 import { main as compareMain } from "../bin/eval-compare.js";
 import { evaliteMeanLine } from "../bin/eval-verdict.js";
-import { stripAnsi } from "../helpers/evalite-terminal.js";
+import { stripAnsi } from "../bin/lib/evalite-terminal.js";
 import { type EvalRun, evalInProcess, type Outcome, ROOT, RUN_TIMEOUT_MS, runEval } from "./eval-run.js";
 
 /** BM25 with every column weight 0 scores nothing: the hybrid ranking loses its lexical list. */

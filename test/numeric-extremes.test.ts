@@ -19,11 +19,11 @@ import { main as trecEvalMain } from "@hybrid-search/trec-eval/cli";
 import { FormatError, gradeValueProblem, parseGrade, readBeirDataset, readTrecQrels, readTrecRun } from "@hybrid-search/trec-eval/formats";
 import { afterAll, describe, expect, it } from "vitest";
 import { DatasetError, loadDataset } from "../helpers/dataset.js";
-import { loadCjkQueries } from "../helpers/fixtures/cjk-lane.js";
-import { FixtureError } from "../helpers/fixtures/errors.js";
-import { loadLexicalCases } from "../helpers/fixtures/lexical-lane.js";
-import { CJK_DIR, FIXTURES_DIR, LEXICAL_DIR } from "../helpers/fixtures/paths.js";
-import { loadQueries } from "../helpers/fixtures/queries.js";
+import { loadCjkQueries } from "../helpers/fixture-files/cjk-lane.js";
+import { FixtureError } from "../helpers/fixture-files/errors.js";
+import { loadLexicalCases } from "../helpers/fixture-files/lexical-lane.js";
+import { CJK_DIR, FIXTURES_DIR, LEXICAL_DIR } from "../helpers/fixture-files/paths.js";
+import { loadQueries } from "../helpers/fixture-files/queries.js";
 import { openRecordedTarget } from "../helpers/targets/recorded-target.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "numeric-extremes-"));
@@ -237,14 +237,14 @@ describe("TREC runs (pnpm trec-eval, EVAL_RUN_DIR)", () => {
     const dir = join(file, "..");
     if (typeof expected === "number") {
       expect(readScores(file).get("d1")).toBe(expected);
-      const target = openRecordedTarget(dir, new Set(["q1"]));
-      const { results } = await target.search({ id: "q1", query: "alpha", mode: "balanced", limit: 10 });
+      const target = openRecordedTarget(dir, new Set(["q1"]), undefined, (name) => name);
+      const { results } = (await target.search({ id: "q1", query: "alpha", mode: "balanced", limit: 10 })).message;
       expect(results.find((r) => r.docId === "d1")?.score).toBe(expected);
     } else {
       expect(() => readScores(file)).toThrow(expected);
       let error: unknown;
       try {
-        openRecordedTarget(dir, new Set(["q1"]));
+        openRecordedTarget(dir, new Set(["q1"]), undefined, (name) => name);
       } catch (caught) {
         error = caught;
       }

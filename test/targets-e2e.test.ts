@@ -23,7 +23,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main as engineMain } from "@hybrid-search/engine/cli";
 import type { Report as GateReport } from "@hybrid-search/eval-gate/report";
-import { stripAnsi } from "../helpers/evalite-terminal.js";
+import { stripAnsi } from "../bin/lib/evalite-terminal.js";
 import { evalFiles } from "../helpers/index-plan.js";
 import { ROOT, runEval, scriptCommand, type EvalRun } from "./eval-run.js";
 
@@ -301,7 +301,7 @@ describe("the same scores through any target", () => {
     const report = reportOf(r);
     expect(report.skipped).toContainEqual({
       eval: "Lexical matrix",
-      reason: "it measures the in-repo engine's text analysis on its own index, and target engine-serve is http",
+      reason: "it measures the in-repo engine's text analysis on its own index, and target engine-serve is a service over HTTP",
     });
     expect([report.mode, report.floorMode]).toEqual(["http:engine-serve", "http:engine-serve"]);
     // The report names the target: its kind, name and origin (never a path or query, which could carry a secret).
@@ -312,7 +312,7 @@ describe("the same scores through any target", () => {
     expect(r.output!.suites.map((s) => s.name)).toContain("Answers: facts [http:engine-serve]");
     expect(r.output!.suites.map((s) => s.name).join("\n")).not.toContain("offline extractive");
     // The lanes are skipped, reported with why, never scored.
-    expect(skippedOf(report)).toEqual({ names: LANE_EVALS, reasons: new Set([inTheRepo("engine-serve", "http")]) });
+    expect(skippedOf(report)).toEqual({ names: LANE_EVALS, reasons: new Set([inTheRepo("engine-serve", "a service over HTTP")]) });
     expect(r.stdout).toMatch(/^eval: 8 eval\(s\) skipped, not scored: /m);
     // Both times of every ranking call: the client's round trip and engine serve's own elapsedMs.
     const calls = report.target!.calls;
@@ -355,7 +355,7 @@ describe("the same scores through any target", () => {
     const report = reportOf(r);
     expect([report.mode, report.floorMode]).toEqual(["module:engine-module", "module:engine-module"]);
     expect(report.models.target).toBe("module:engine-module (examples/targets/engine.target.ts)");
-    expect(skippedOf(report)).toEqual({ names: LANE_EVALS, reasons: new Set([inTheRepo("engine-module", "module")]) });
+    expect(skippedOf(report)).toEqual({ names: LANE_EVALS, reasons: new Set([inTheRepo("engine-module", "a target module")]) });
     expect(means(report)).toEqual(new Map([...inProcess].filter(([key]) => !LANES.test(key))));
     // Every call timed by the suite, and the engine's own time reported by the module.
     expect(report.target).toMatchObject({
@@ -427,7 +427,7 @@ describe("the same scores through any target", () => {
     expect(skippedOf(report)).toEqual({
       names: [...LANE_EVALS, "Agent turns", "Expansion keeps identifiers", "Query expansion"].sort(),
       reasons: new Set([
-        inTheRepo("recorded-engine", "recorded"),
+        inTheRepo("recorded-engine", "recorded runs"),
         "target recorded-engine does not expand queries",
         "target recorded-engine does not answer agent turns",
       ]),
@@ -440,7 +440,7 @@ describe("the same scores through any target", () => {
     const latency = report.aggregates
       .find((a) => a.eval === "Hybrid query (balanced)" && a.base)!
       .metrics.find((m) => /^Latency/.test(m.metric))!;
-    expect(latency.notScored).toEqual({ skipped: latency.n });
+    expect(latency.notScored).toEqual({ unknown: latency.n });
     expect(report.target).toMatchObject({ target: "run:recorded-engine", clientMs: null, serverMs: null, unjudged: { results: 0 } });
 
     // The same runs without fast.run: the fast tier and the tier order are skipped and reported;

@@ -7,7 +7,7 @@
  */
 import { buildReportValidators } from "@hybrid-search/eval-gate/build-validators";
 import { buildContractValidators } from "@hybrid-search/target-contract/build-validators";
-import { buildFixtureValidators } from "../../helpers/fixtures/loader.js";
+import { buildFixtureValidators } from "../../helpers/fixture-files/loader.js";
 
 buildReportValidators();
 buildFixtureValidators();

@@ -12,31 +12,46 @@
  *   (fixtures/refusal-markers.json, scorers/refusal.ts), never by a model, so that the heuristic's
  *   scores of an item depend on nothing but the item.
  */
+import { createHash } from "node:crypto";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { ITEM_PRESET, type ItemsFile, type LabelledItem } from "@hybrid-search/eval-gate/labelled-items";
+import { ITEM_PRESET, type ItemsFile, itemsFrom, type LabelledItem } from "@hybrid-search/eval-gate/labelled-items";
 import { answerSha } from "@hybrid-search/eval-gate/labels";
 import type { AskCase } from "../../scorers/ask-case.js";
 import { type RecognizedAnswer, recognizeRefusal } from "../../scorers/refusal.js";
 import { citationRefs } from "../../scorers/text/citations.js";
 import { guessLanguage } from "../../scorers/text/overlap.js";
-import { loadRefusalMarkers } from "../../helpers/fixtures.js";
+import type { AskResponse, Source } from "@hybrid-search/target-contract/types";
+import { loadRefusalMarkers } from "../../helpers/fixture-files.js";
+import { parseJsonl, readText } from "../../helpers/input-files/read.js";
+import { observedAnswer } from "../../helpers/targets/observe.js";
 import { type JudgedLabels, judgeEach, type ToJudge } from "./calibration-run.js";
 
 /** The answerer an item's answer is labelled with: nobody the suite ran. */
 export const ITEM_ANSWERER = "external/labelled-item";
 
-/** An item as an answer case and its answer (module comment). */
+/**
+ * An items file (`pnpm eval:calibrate --items <file.jsonl>`) through the suite's one reader of a
+ * person's files — UTF-8 checked, each line's JSON object with its line and column — then the
+ * items' own checks (packages/eval-gate/src/labelled-items.ts).
+ */
+export function readItemsFile(path: string, shown: string): ItemsFile {
+  const text = readText(path, { shown });
+  return itemsFrom(parseJsonl(text, shown, { records: "object" }), shown, createHash("sha256").update(text).digest("hex"));
+}
+
+/**
+ * An item as an answer case and its answer (module comment): the answer enters as a recorded
+ * answer does, through the suite's one normaliser (helpers/targets/observe.ts), so what an item
+ * does not give — titles, a time, a trace — stays absent.
+ */
 export async function itemAnswer(item: LabelledItem, markers = loadRefusalMarkers()): Promise<{ case: AskCase; answer: RecognizedAnswer }> {
   const language = item.language ?? guessLanguage([item.question, item.answer, ...item.contexts].join("\n"));
-  const sources = item.contexts.map((text, i) => ({
+  const sources: Source[] = item.contexts.map((text, i) => ({
     ref: i + 1,
     docId: `context ${i + 1}`,
     passageId: `context ${i + 1}`,
-    title: "",
-    heading: "",
     text,
-    language: language ?? null,
-    score: 0,
+    ...(language ? { language } : {}),
   }));
   const refs = citationRefs(item.answer);
   const c: AskCase = {
@@ -45,22 +60,15 @@ export async function itemAnswer(item: LabelledItem, markers = loadRefusalMarker
     ...(language ? { language } : {}),
     ...(item.reference !== undefined ? { referenceAnswer: item.reference } : {}),
   };
-  const result = {
-    question: item.question,
+  const message: AskResponse = {
     answer: item.answer,
     refused: false,
     citations: refs
       .filter((r) => r >= 1 && r <= sources.length)
       .map((ref) => ({ ref, docId: `context ${ref}`, passageId: `context ${ref}` })),
-    invalidCitations: refs.filter((r) => r < 1 || r > sources.length),
     sources,
-    answerer: ITEM_ANSWERER,
-    preset: null,
-    evidence: { coverage: 0, threshold: 0, sufficient: true, bestRef: null },
-    flagged: [],
-    trace: [],
-    elapsedMs: 0,
-  } satisfies RecognizedAnswer;
+  };
+  const result = observedAnswer(item.question, { message, clientMs: null, serverMs: null }, ITEM_ANSWERER);
   const refusalCheck = await recognizeRefusal(result, markers);
   return { case: c, answer: { ...result, refused: refusalCheck.refused, refusalCheck } };
 }

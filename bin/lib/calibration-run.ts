@@ -7,10 +7,12 @@
  * (`calibrate`, packages/eval-gate/src/calibration.ts). External items (`--items`) are turned into
  * cases and answers by calibration-items.ts and scored by the same `judgeEach`.
  */
+import { createHash } from "node:crypto";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { Engine, type Preset } from "@hybrid-search/engine";
+import { Engine } from "@hybrid-search/engine";
+import type { Preset } from "@hybrid-search/target-contract/types";
 import type { JudgedScore } from "@hybrid-search/eval-gate/calibration";
-import { answerSha, type Label } from "@hybrid-search/eval-gate/labels";
+import { answerSha, type Label, type LabelsFile, labelsFrom } from "@hybrid-search/eval-gate/labels";
 import type { AskCase } from "../../scorers/ask-case.js";
 import { completenessScore } from "../../scorers/completeness.js";
 import { judgeId } from "../../scorers/judge-call.js";
@@ -19,10 +21,22 @@ import { triadScore, type TriadMetricId } from "../../scorers/triad/index.js";
 import type { Grade } from "../../scorers/answer/grade.js";
 import { bagOfWordsScore, type ReferenceItem } from "../../scorers/text/bag-of-words.js";
 import type { Dataset } from "../../helpers/dataset.js";
-import { loadRefusalMarkers } from "../../helpers/fixtures.js";
+import { loadRefusalMarkers } from "../../helpers/fixture-files.js";
+import { parseJsonl, readText } from "../../helpers/input-files/read.js";
 import type { EvalModels } from "../../helpers/models.js";
 import { buildTempIndex } from "../../helpers/setup-db.js";
-import { inProcessTarget } from "../../helpers/targets/in-process.js";
+import { inProcessTarget } from "../../helpers/targets/kinds/in-process.js";
+import { observedAnswer } from "../../helpers/targets/observe.js";
+
+/**
+ * A labels file (`pnpm eval:calibrate <labels.jsonl>`) through the suite's one reader of a person's
+ * files — UTF-8 checked (a UTF-16 file is named as such, never quoted), each line's JSON with its
+ * line and column — then the labels' own checks (packages/eval-gate/src/labels.ts).
+ */
+export function readLabelsFile(path: string, shown: string): LabelsFile {
+  const text = readText(path, { shown });
+  return labelsFrom(parseJsonl(text, shown), shown, createHash("sha256").update(text).digest("hex"));
+}
 
 /** One labelled case's answer at a preset. */
 export interface LabelledAnswer {
@@ -49,7 +63,7 @@ export async function answerCases(
   const markers = loadRefusalMarkers();
   const out: LabelledAnswer[] = [];
   for (const { case: c, preset } of wanted) {
-    const result = await target.ask({ id: c.id, question: c.question, preset });
+    const result = observedAnswer(c.question, await target.ask({ id: c.id, question: c.question, preset }), target.label);
     const refusalCheck = await recognizeRefusal(result, markers, {
       ...(models.judge ? { judge: models.judge } : {}),
       timeoutMs: models.selection.limits.timeoutMs,
@@ -77,8 +91,14 @@ export interface JudgedLabels {
   judged: JudgedScore[];
   /** Judge-model grades that fell back to the heuristic (the judge failed twice): left out of the judge's scores, counted. */
   fallbacks: number;
-  /** Grades that could not be scored (a failed answer): left out, counted. */
+  /** Grades of a failed answer: left out, counted. */
   failed: number;
+  /**
+   * Grades not scored because the answer lacks what the metric reads (no source text for
+   * faithfulness and context relevance, scorers/observed.ts): left out, counted per reason. Not a
+   * hole in the calibration: no method can score such an answer.
+   */
+  notScored: Map<string, number>;
 }
 
 /** One labelled answer's metric to score: the case and answer the graders read, and the plain texts the reference rows read. */
@@ -139,6 +159,7 @@ export async function judgeEach(
   const judged: JudgedScore[] = [];
   let fallbacks = 0;
   let failed = 0;
+  const notScored = new Map<string, number>();
   const scored = (w: ToJudge, method: JudgedScore["method"], model: string | null, scores: number[]): JudgedScore => ({
     method,
     model,
@@ -153,7 +174,10 @@ export async function judgeEach(
       const scores: number[] = [];
       for (let trial = 1; trial <= options.trials; trial++) {
         const grade = await gradeOf(w.metric, w.case, w.answer, m.judge, options.timeoutMs, trial);
-        if (grade.metadata.status !== "scored") failed++;
+        if (grade.metadata.status === "unknown") {
+          const reason = String(grade.metadata.reason ?? "not scored");
+          if (m === methods[0] && trial === 1) notScored.set(reason, (notScored.get(reason) ?? 0) + 1);
+        } else if (grade.metadata.status !== "scored") failed++;
         else if (grade.metadata.method !== m.method) fallbacks++;
         else scores.push(grade.score);
       }
@@ -163,5 +187,5 @@ export async function judgeEach(
     const words = bagOfWordsScore(w.metric, w.plain);
     judged.push(scored(w, "always-pass", null, [1]), scored(w, "bag-of-words", null, words === null ? [] : [words]));
   }
-  return { judged, fallbacks, failed };
+  return { judged, fallbacks, failed, notScored };
 }

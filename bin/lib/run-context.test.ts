@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadDataset } from "../../helpers/dataset.js";
-import { loadAskCases, loadQueries, REPO_ROOT } from "../../helpers/fixtures.js";
+import { loadAskCases, loadQueries, REPO_ROOT } from "../../helpers/fixture-files.js";
 import { evaliteSetup, fixtureInfo, gitInfo } from "./run-context.js";
 
 const work = mkdtempSync(join(tmpdir(), "run-context-"));

@@ -13,8 +13,8 @@ import { createInMemoryStorage } from "evalite/in-memory-storage";
 import { createJiti } from "jiti";
 import type { Dataset } from "../../helpers/dataset.js";
 import { judgedCases } from "../../helpers/dataset.js";
-import { loadAskCases } from "../../helpers/fixtures/ask-cases.js";
-import { FIXTURES_DIR } from "../../helpers/fixtures/paths.js";
+import { loadAskCases } from "../../helpers/fixture-files/ask-cases.js";
+import { FIXTURES_DIR } from "../../helpers/fixture-files/paths.js";
 
 export function gitInfo(root: string): { commit: string | null; dirty: boolean | null } {
   const git = (...args: string[]): string | null => {

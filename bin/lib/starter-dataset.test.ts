@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadDataset } from "../../helpers/dataset.js";
-import { FixtureError, loadAskCases, loadQueries, readCorpusDoc } from "../../helpers/fixtures.js";
+import { FixtureError, loadAskCases, loadQueries, readCorpusDoc } from "../../helpers/fixture-files.js";
 import { checkStarterDataset, STARTER_DIR, StarterFolderError, writeStarterDataset } from "./starter-dataset.js";
 
 const dirs: string[] = [];

@@ -15,7 +15,7 @@
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadDataset } from "../../helpers/dataset.js";
-import { FIXTURES_DIR, listCorpusDocs, loadQueries, REPO_ROOT, readCorpusDoc } from "../../helpers/fixtures.js";
+import { FIXTURES_DIR, listCorpusDocs, loadQueries, REPO_ROOT, readCorpusDoc } from "../../helpers/fixture-files.js";
 
 /** The starter dataset as eval:init copies it. */
 export const STARTER_DIR = join(REPO_ROOT, "templates", "starter");

@@ -8,8 +8,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { FixtureError } from "../fixtures/errors.js";
-import { REPO_ROOT } from "../fixtures/paths.js";
+import { FixtureError } from "../fixture-files/errors.js";
+import { REPO_ROOT } from "../fixture-files/paths.js";
 import { detectFormat } from "./detect.js";
 import { datasetHeader } from "./header.js";
 import { loadDataset } from "./load.js";
@@ -59,7 +59,7 @@ describe("the project's fixtures", () => {
       collection: "corpus",
     });
     expect([d.cases.length, d.askCases.length, d.translations.length, d.corpusIds.length]).toEqual([67, 30, 11, 58]);
-    expect(d.documentLanguages.get("de/konto/konto-loeschen.md")).toBe("de");
+    expect(d.declaredLanguages.get("de/konto/konto-loeschen.md")).toBe("de");
     expect(datasetHeader(d, null)).toEqual([
       "eval: dataset fixtures (67 queries, 30 answer cases): the suite's fixture format (the project's demo corpus)",
     ]);
@@ -102,7 +102,7 @@ describe("the suite's fixture format (a user's)", () => {
     // A one-word refusal marker is accepted with a warning, said in the header.
     expect(d.warnings).toEqual([expect.stringMatching(/refusal-markers\.json: \/markers\/en\/0: must have at least two words.*accepted/)]);
     expect(datasetHeader(d, detectFormat(folder)).some((l) => l.includes("WARNING:") && l.includes('"cannot"'))).toBe(true);
-    expect(d.documentLanguages.get("de/datensicherung.md")).toBe("de");
+    expect(d.declaredLanguages.get("de/datensicherung.md")).toBe("de");
   });
 
   it("is told apart from a BEIR folder with answer cases beside it, and says when a folder holds both", () => {
@@ -111,9 +111,14 @@ describe("the suite's fixture format (a user's)", () => {
     rmSync(starter, { recursive: true });
     cpSync(join(REPO_ROOT, "templates/starter"), starter, { recursive: true });
     cpSync(join(SAMPLES, "beir-answers/corpus.jsonl"), join(starter, "corpus.jsonl"));
-    expect(detectFormat(starter)).toMatchObject({ format: "fixtures", alsoHolds: ["beir"], forced: false });
-    expect(detectFormat(starter, "beir")).toMatchObject({ format: "beir", alsoHolds: ["fixtures"], forced: true });
-    expect(detectFormat(join(SAMPLES, "beir-answers"))).toMatchObject({ format: "beir", alsoHolds: [] });
+    const named = ({ format, alsoHolds, forced }: ReturnType<typeof detectFormat>) => ({
+      format: format.name,
+      alsoHolds: alsoHolds.map((f) => f.name),
+      forced,
+    });
+    expect(named(detectFormat(starter))).toEqual({ format: "fixtures", alsoHolds: ["beir"], forced: false });
+    expect(named(detectFormat(starter, "beir"))).toEqual({ format: "beir", alsoHolds: ["fixtures"], forced: true });
+    expect(named(detectFormat(join(SAMPLES, "beir-answers")))).toEqual({ format: "beir", alsoHolds: [], forced: false });
   });
 
   it.each([
@@ -365,7 +370,7 @@ describe("a fixtures layout", () => {
       ["/*/collection", "names a collection of the other tool's index"],
       ["/*/mockSources", "the sources a stub answerer is given"],
     ]);
-    expect(d.documentLanguages.get("de/tastenkuerzel.md")).toBe("de");
+    expect(d.declaredLanguages.get("de/tastenkuerzel.md")).toBe("de");
   });
 
   it.each([
@@ -454,7 +459,7 @@ describe("detection", () => {
       /EVAL_DATASET_FORMAT=beir, but the folder does not hold that format \(looked for corpus\.jsonl\)/,
     );
     expect(failure(join(SAMPLES, "bundle"), "csv")).toMatch(
-      /^EVAL_DATASET_FORMAT must be one of fixtures, beir, golden-qa, bundle, fixtures-layout, qa-jsonl, got "csv"$/,
+      /^EVAL_DATASET_FORMAT must be one of fixtures, fixtures-layout, bundle, golden-qa, beir, qa-jsonl, got "csv"$/,
     );
     expect(() => loadDataset({ EVAL_DATASET_FORMAT: "beir" })).toThrow(
       /EVAL_DATASET_FORMAT names the format of EVAL_DATASET, which is not set/,

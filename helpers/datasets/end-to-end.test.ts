@@ -14,16 +14,23 @@ import { serveEngine } from "@hybrid-search/engine/serve";
 import { afterAll, describe, expect, it } from "vitest";
 import { recognizeRefusal } from "../../scorers/refusal.js";
 import { questionVerdict } from "../../scorers/verdict.js";
-import { loadRefusalMarkers, translationsByDoc } from "../fixtures.js";
-import { REPO_ROOT } from "../fixtures/paths.js";
+import { loadRefusalMarkers, translationsByDoc } from "../fixture-files.js";
+import { REPO_ROOT } from "../fixture-files/paths.js";
 import { buildTempIndex, type TempIndex } from "../setup-db.js";
 import { openHttpTarget } from "../targets/http-target.js";
-import { inProcessTarget } from "../targets/in-process.js";
+import { inProcessTarget } from "../targets/kinds/in-process.js";
+import { observedAnswer, observedRanking } from "../targets/observe.js";
 import { openRecordedTarget } from "../targets/recorded-target.js";
 import { datasetDocuments, seedTarget } from "../targets/seed.js";
-import type { Target } from "../targets/target.js";
+import type { Target, TargetAsk, TargetSearch } from "../targets/target.js";
 import { indexSource, loadDataset } from "./load.js";
 import { type Dataset, judgedCases } from "./model.js";
+
+/** How these tests name a target: by its name. */
+const named = (name: string): string => name;
+/** A target's ranking and answer as the suite observes them (helpers/targets/observe.ts). */
+const ranked = async (target: Target, request: TargetSearch) => observedRanking(await target.search(request));
+const answered = async (target: Target, request: TargetAsk) => observedAnswer(request.question, await target.ask(request), target.label);
 
 const SAMPLES = join(REPO_ROOT, "test/datasets");
 const built: TempIndex[] = [];
@@ -36,7 +43,7 @@ afterAll(() => {
 async function measure(dataset: Dataset, target: Target) {
   const rankings = await Promise.all(
     judgedCases(dataset.cases).map(async (c) => {
-      const { results } = await target.search({ id: c.id, query: c.query, mode: "balanced", limit: 10 });
+      const { results } = await ranked(target, { id: c.id, query: c.query, mode: "balanced", limit: 10 });
       const relevant = Object.entries(c.judgments)
         .filter(([, g]) => g >= 1)
         .map(([d]) => d);
@@ -47,7 +54,7 @@ async function measure(dataset: Dataset, target: Target) {
   const markers = dataset.refusalMarkers ?? loadRefusalMarkers();
   const verdicts = [];
   for (const c of dataset.askCases) {
-    const result = await target.ask({ id: c.id, question: c.question });
+    const result = await answered(target, { id: c.id, question: c.question });
     const recognized = { ...result, refusalCheck: await recognizeRefusal(result, markers) };
     verdicts.push({
       id: c.id,
@@ -59,7 +66,10 @@ async function measure(dataset: Dataset, target: Target) {
 }
 
 async function inProcess(dataset: Dataset): Promise<{ engine: Engine; target: Target }> {
-  const index = await buildTempIndex(indexSource(dataset, {}), { dataset: dataset.name, collection: dataset.collection });
+  const index = await buildTempIndex(
+    indexSource(dataset, () => dataset),
+    { dataset: dataset.name, collection: dataset.collection },
+  );
   built.push(index);
   const engine = Engine.open(index.dbPath);
   return { engine, target: inProcessTarget(engine, "offline") };
@@ -136,7 +146,7 @@ describe("recorded answers against a golden Q&A set's cases", () => {
       }),
     );
     writeFileSync(join(folder, "answers.jsonl"), `${lines.join("\n")}\n`);
-    const recorded = openRecordedTarget(folder, new Set(dataset.cases.map((c) => c.id)), "recorded-engine");
+    const recorded = openRecordedTarget(folder, new Set(dataset.cases.map((c) => c.id)), "recorded-engine", named);
     const replayed = await measure({ ...dataset, cases: [] }, recorded);
     // The same expectations fail (a recorded refusal carries no evidence coverage, so its wording differs).
     const outcome = (v: (typeof live.verdicts)[number]) => [
@@ -164,7 +174,7 @@ describe("an HTTP target seeded with a dataset whose corpus is given as data (EV
       const server = await serveEngine(empty, { port: 0 });
       try {
         const seed = { collection: "eval-seed", keep: false, timeoutMs: 60_000 };
-        const remote = await openHttpTarget({ url: server.url, timeoutMs: 60_000, retries: 0, concurrency: 2, backoffMs: 5, seed });
+        const remote = await openHttpTarget({ url: server.url, timeoutMs: 60_000, retries: 0, concurrency: 2, backoffMs: 5, seed }, named);
         const said: string[] = [];
         const session = await seedTarget(remote, dataset, seed, { say: (l) => void said.push(l), warn: (l) => void said.push(l) });
         expect(session.documents).toBe(dataset.corpusIds.length);

@@ -4,8 +4,11 @@
  * came from, every field the reader could not map, every warning, and the gate settings the
  * dataset brings. `pnpm eval` prints them before anything runs; the report records the same.
  */
+import { relative } from "node:path";
 import type { Detected } from "./detect.js";
-import { type Dataset, FORMAT_TITLES } from "./model.js";
+import { isDraft } from "./drafts.js";
+import { formatTitle } from "./formats/index.js";
+import type { Dataset } from "./model.js";
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -13,15 +16,20 @@ export function datasetHeader(dataset: Dataset, detected: Detected | null): stri
   const sizes = [`${dataset.cases.length} quer${dataset.cases.length === 1 ? "y" : "ies"}`];
   if (dataset.askCases.length > 0) sizes.push(plural(dataset.askCases.length, "answer case"));
   const how = detected === null ? "the project's demo corpus" : detected.forced ? "EVAL_DATASET_FORMAT" : `detected: ${detected.found}`;
-  const lines = [`eval: dataset ${dataset.name} (${sizes.join(", ")}): ${FORMAT_TITLES[dataset.format]} (${how})`];
+  const lines = [`eval: dataset ${dataset.name} (${sizes.join(", ")}): ${formatTitle(dataset.format)} (${how})`];
   const say = (text: string): void => void lines.push(`eval: dataset ${dataset.name}: ${text}`);
   if (detected && detected.alsoHolds.length > 0)
     say(
-      `the source also holds ${detected.alsoHolds.map((f) => `${FORMAT_TITLES[f]} (EVAL_DATASET_FORMAT=${f})`).join(", ")}; read as ${dataset.format}`,
+      `the source also holds ${detected.alsoHolds.map((f) => `${f.title} (EVAL_DATASET_FORMAT=${f.name})`).join(", ")}; read as ${dataset.format}`,
     );
   if (dataset.derivedCases)
     say(
       `no retrieval judgments: ${plural(dataset.cases.length, "retrieval case")} derived from the answer cases' required citations (each cited document judged relevant)`,
+    );
+  const drafts = [...dataset.askCases, ...(dataset.derivedCases ? [] : dataset.cases)].filter(isDraft).length;
+  if (drafts > 0)
+    say(
+      `drafts: ${drafts} (status "draft": not reviewed yet): measured and reported apart, not gated, in no floor and no mean over all cases; pnpm eval:review ${relative(process.cwd(), dataset.source) || dataset.source} reviews them`,
     );
   for (const u of dataset.unmapped) say(`not mapped: ${u.file} ${u.field} (${plural(u.records, "record")}): ${u.why}`);
   for (const w of dataset.warnings) say(`WARNING: ${w}`);

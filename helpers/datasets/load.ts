@@ -7,33 +7,33 @@
  * ranking evals measure whether the documents a question needs are found.
  */
 import { resolve } from "node:path";
-import type { DocumentInput } from "@hybrid-search/engine";
+import type { Document } from "@hybrid-search/target-contract/types";
 import { splitNameProblem } from "@hybrid-search/trec-eval/formats";
-import { FIXTURES_DIR } from "../fixtures/paths.js";
+import { displayPath, FIXTURES_DIR } from "../fixture-files/paths.js";
 import type { DocumentsSource } from "../setup-db.js";
 import { datasetName, type Detected, detectFormat } from "./detect.js";
-import { readBeir } from "./formats/beir.js";
-import { readBundle, bundleRoot } from "./formats/bundle.js";
 import type { FormatRead } from "./formats/common.js";
-import { readDemoFixtures, readFixtureFormat } from "./formats/fixtures.js";
-import { readFixturesLayout } from "./formats/fixtures-layout.js";
-import { goldenQaFile, readGoldenQa } from "./formats/golden-qa.js";
-import { readQaJsonl } from "./formats/qa-jsonl.js";
+import { fixtures, readDemoFixtures } from "./formats/fixtures.js";
 import { lintDataset } from "./lint.js";
-import { casesFromAnswers, type Dataset, DatasetError } from "./model.js";
+import { casesFromAnswers, type Dataset, DatasetError, judgedCases } from "./model.js";
 
 /** The run's dataset, from the environment (EVAL_DATASET, EVAL_DATASET_FORMAT, EVAL_DATASET_SPLIT). */
 export function loadDataset(env: NodeJS.ProcessEnv = process.env): Dataset {
+  return readDataset(env).dataset;
+}
+
+/** The run's dataset and how its format was found (null: the project's own fixtures), detected once. */
+export function readDataset(env: NodeJS.ProcessEnv = process.env): { dataset: Dataset; detected: Detected | null } {
   const source = env.EVAL_DATASET?.trim();
   const format = env.EVAL_DATASET_FORMAT?.trim();
   if (!source) {
     if (format) throw new DatasetError(`EVAL_DATASET_FORMAT names the format of EVAL_DATASET, which is not set`);
-    return demoDataset();
+    return { dataset: demoDataset(), detected: null };
   }
-  if (resolve(source) === FIXTURES_DIR && (!format || format === "fixtures")) return demoDataset();
+  if (resolve(source) === FIXTURES_DIR && (!format || format === "fixtures")) return { dataset: demoDataset(), detected: null };
   const detected = detectFormat(source, format);
   const name = datasetName(detected);
-  return finish(read(detected, name, datasetSplit(env)), detected, name);
+  return { dataset: finish(detected.format.read(detected.path, { name, split: datasetSplit(env) }), detected, name), detected };
 }
 
 /** The split `EVAL_DATASET_SPLIT` names (default `test`): a name, never a path out of `qrels/` (`splitNameProblem`). */
@@ -44,31 +44,8 @@ export function datasetSplit(env: NodeJS.ProcessEnv = process.env): string {
   return split;
 }
 
-/** The detection of the run's dataset, for its first line; null for the project's fixtures. */
-export function datasetDetection(env: NodeJS.ProcessEnv = process.env): Detected | null {
-  const source = env.EVAL_DATASET?.trim();
-  if (!source || (resolve(source) === FIXTURES_DIR && !env.EVAL_DATASET_FORMAT?.trim())) return null;
-  return detectFormat(source, env.EVAL_DATASET_FORMAT);
-}
-
-function read(detected: Detected, name: string, split: string): FormatRead {
-  switch (detected.format) {
-    case "fixtures":
-      return readFixtureFormat(detected.path, name);
-    case "beir":
-      return readBeir(detected.path, split);
-    case "golden-qa":
-      return readGoldenQa(goldenQaFile(detected.path)!);
-    case "bundle":
-      return readBundle(bundleRoot(detected.path)!);
-    case "fixtures-layout":
-      return readFixturesLayout(detected.path);
-    case "qa-jsonl":
-      return readQaJsonl(detected.path);
-  }
-}
-
 function finish(read: FormatRead, detected: Detected, name: string): Dataset {
+  measurable(read, detected);
   const derivedCases = read.cases.length === 0;
   const cases = derivedCases ? casesFromAnswers(read.askCases) : read.cases;
   lintDataset({
@@ -83,7 +60,7 @@ function finish(read: FormatRead, detected: Detected, name: string): Dataset {
   });
   return {
     name,
-    format: detected.format,
+    format: detected.format.name,
     demo: false,
     source: detected.path,
     corpus: read.corpus,
@@ -98,16 +75,42 @@ function finish(read: FormatRead, detected: Detected, name: string): Dataset {
     unmapped: read.unmapped,
     warnings: read.warnings,
     corpusIds: read.corpusIds,
-    documentLanguages: read.documentLanguages,
+    declaredLanguages: read.declaredLanguages,
     files: read.files,
   };
+}
+
+/** The most queries and questions, together, a dataset may hold: 100,000 load in about 3 s (pnpm bench:load). */
+export const MAX_QUESTIONS = 200_000;
+
+/**
+ * A dataset that could measure nothing is an input error before anything runs, never an empty run
+ * that passes: no query and no question at all, or queries of which none judges a document
+ * relevant (every grade 0 or below), with no question beside them.
+ */
+function measurable(read: FormatRead, detected: Detected): void {
+  const questions = read.cases.length + read.askCases.length;
+  if (questions > MAX_QUESTIONS)
+    throw new DatasetError(
+      `EVAL_DATASET: ${displayPath(detected.path)}: [too-large] holds ${questions} queries and questions; a dataset holds at most ${MAX_QUESTIONS} (split it, or sample it: a run of that many cases takes hours)`,
+    );
+  if (read.cases.length === 0 && read.askCases.length === 0)
+    throw new DatasetError(
+      `EVAL_DATASET: ${displayPath(detected.path)}: holds no query and no question (${read.files.map((f) => displayPath(f)).join(", ") || "no case file"}): nothing could be measured`,
+    );
+  if (read.cases.length > 0 && read.askCases.length === 0 && judgedCases(read.cases).length === 0) {
+    const file = read.caseOrigins.get(read.cases[0]!)?.file ?? detected.path;
+    throw new DatasetError(
+      `EVAL_DATASET: ${displayPath(file)}: no query judges a document relevant (a grade of 1 or more): every judgment is 0 or below, so nothing can be scored`,
+    );
+  }
 }
 
 function demoDataset(): Dataset {
   const read = readDemoFixtures();
   return {
     name: "fixtures",
-    format: "fixtures",
+    format: fixtures.name,
     demo: true,
     source: FIXTURES_DIR,
     corpus: read.corpus,
@@ -122,23 +125,24 @@ function demoDataset(): Dataset {
     unmapped: [],
     warnings: [],
     corpusIds: read.corpusIds,
-    documentLanguages: read.documentLanguages,
+    declaredLanguages: read.declaredLanguages,
     files: [],
   };
 }
 
 /**
  * What the index build takes for the dataset's corpus: the folder or corpus.jsonl path, or its
- * documents as data, read afresh (the dataset loaded again) for each re-index in watch mode.
+ * documents as data, read afresh for each re-index in watch mode (`reread`: the dataset as it is
+ * now, which the run's plan reloads).
  */
-export function indexSource(dataset: Dataset, env: NodeJS.ProcessEnv = process.env): string | DocumentsSource {
+export function indexSource(dataset: Dataset, reread: () => Dataset): string | DocumentsSource {
   const corpus = dataset.corpusSource;
   if (corpus.kind !== "documents") return corpus.path;
-  let first: readonly DocumentInput[] | null = corpus.documents;
+  let first: readonly Document[] | null = corpus.documents;
   return {
     ids: corpus.ids,
     read: () => {
-      const documents = first ?? (loadDataset(env).corpusSource as typeof corpus).documents;
+      const documents = first ?? (reread().corpusSource as typeof corpus).documents;
       first = null;
       return documents;
     },

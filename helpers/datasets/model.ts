@@ -10,25 +10,13 @@
  * - what the reader could not map (`unmapped`) and what it warns about: both are printed in the
  *   run's header and recorded in the report, never dropped in silence.
  */
-import type { DocumentInput } from "@hybrid-search/engine";
+import type { Document } from "@hybrid-search/target-contract/types";
 import type { RefusalMarkers } from "../../scorers/refusal.js";
-import type { AskCase } from "../fixtures/types.js";
+import type { AskCase } from "../fixture-files/types.js";
+import type { DraftFields } from "./drafts.js";
 
-/** The formats a dataset is read from (docs/evals.md, "Datasets": one table per format). */
-export const DATASET_FORMATS = ["fixtures", "beir", "golden-qa", "bundle", "fixtures-layout", "qa-jsonl"] as const;
-export type DatasetFormat = (typeof DATASET_FORMATS)[number];
-
-/** What each format is, in a few words: the run's first line names it. */
-export const FORMAT_TITLES: Record<DatasetFormat, string> = {
-  fixtures: "the suite's fixture format",
-  beir: "BEIR",
-  "golden-qa": "golden Q&A set with an inline corpus",
-  bundle: "document bundle with eval/golden.json",
-  "fixtures-layout": "fixtures layout (corpus/<language>/, queries.json array, ask-cases.json)",
-  "qa-jsonl": "question/reference JSONL",
-};
-
-export interface RetrievalCase {
+/** A judged query; a drafted one carries `status: "draft"` and its provenance (drafts.ts). */
+export interface RetrievalCase extends DraftFields {
   id: string;
   query: string;
   /** Query language, when the dataset says. */
@@ -44,8 +32,8 @@ export interface RetrievalCase {
   note?: string;
 }
 
-/** An answer case: the suite's ask-case fields (scorers/ask-case.ts). */
-export type AnswerCase = AskCase;
+/** An answer case: the suite's ask-case fields (scorers/ask-case.ts); a drafted one carries `status: "draft"` and its provenance (drafts.ts). */
+export type AnswerCase = AskCase & DraftFields;
 
 export interface TranslationGroup {
   id: string;
@@ -79,12 +67,13 @@ export type CorpusSource =
   | { kind: "folder"; path: string }
   | { kind: "jsonl"; path: string }
   /** `ids`: `paths` when the ids are file paths (their words searchable, as for a folder), `keys` for record keys. */
-  | { kind: "documents"; documents: readonly DocumentInput[]; ids: "paths" | "keys" };
+  | { kind: "documents"; documents: readonly Document[]; ids: "paths" | "keys" };
 
 export interface Dataset {
   /** `fixtures` for the project's demo corpus; otherwise the dataset's folder or file name: it keys the floors. */
   name: string;
-  format: DatasetFormat;
+  /** The name of the format it was read in (helpers/datasets/formats/). */
+  format: string;
   /** The project's own fixtures (`fixtures/`): the demo corpus, held to its own stricter rules. */
   demo: boolean;
   /** The folder or file the dataset was read from. */
@@ -107,8 +96,11 @@ export interface Dataset {
   warnings: string[];
   /** Every document id of the corpus. */
   corpusIds: readonly string[];
-  /** Document id → language, for the documents whose language is known. */
-  documentLanguages: ReadonlyMap<string, string>;
+  /**
+   * Document id → language, for the documents whose language the dataset declares (front matter,
+   * a language folder, a record's field); the others are told by language.ts when an eval needs them.
+   */
+  declaredLanguages: ReadonlyMap<string, string>;
   /** Files of the dataset whose content identifies it (hashed into the report). */
   files: readonly string[];
 }
@@ -133,5 +125,7 @@ export function casesFromAnswers(askCases: readonly AnswerCase[]): RetrievalCase
       ...(c.language ? { language: c.language } : {}),
       ...(c.category ? { category: c.category } : {}),
       judgments: Object.fromEntries((c.mustCite ?? []).map((doc) => [doc, 1])),
+      // The query of a drafted question is as unreviewed as the question.
+      ...(c.status ? { status: c.status } : {}),
     }));
 }

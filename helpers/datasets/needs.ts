@@ -1,32 +1,11 @@
 /**
  * Which evals a dataset can feed, and why not when it cannot: an eval the data cannot feed is
- * skipped and reported with the reason, as an eval the target cannot run is
- * (helpers/targets/skips.ts), never scored 0 and never silently absent — and never defined with
- * no case, which vitest counts as a failed test.
+ * skipped and reported with the reason (helpers/define-eval.ts, `data`), as an eval the target
+ * cannot run is, never scored 0 and never silently absent.
  */
-import { evalite } from "evalite";
+import { documentLanguages } from "./language.js";
 import { judgedCases } from "./model.js";
 import type { AnswerCase, Dataset, RetrievalCase } from "./model.js";
-import { skipReason, type TargetNeeds } from "../targets/eval-target.js";
-import { reportSkip } from "../targets/skips.js";
-
-/** How Evalite defines an eval: `evalite`, or `evalite.each(variants)`; each has its `skip`. */
-type Define = (evalName: string, opts: never) => unknown;
-
-/**
- * `define` (`evalite` by default), or its `skip` — reported with the reason — when the target
- * lacks what the eval needs, or the dataset cannot feed it (`datasetReason`, null when it can).
- */
-export function defineOn(needs: TargetNeeds, datasetReason: string | null): typeof evalite.skip;
-export function defineOn<D extends Define>(needs: TargetNeeds, datasetReason: string | null, define: D & { skip: D }): D;
-export function defineOn(needs: TargetNeeds, datasetReason: string | null, define: Define & { skip: Define } = evalite): Define {
-  const why = skipReason(needs) ?? datasetReason;
-  if (why === null) return define;
-  return (evalName, opts) => {
-    reportSkip({ eval: evalName, reason: why });
-    return define.skip(evalName, opts);
-  };
-}
 
 /** Why the ranking evals cannot run on the dataset (no query with a relevant document), or null. */
 export function rankingReason(dataset: Dataset): string | null {
@@ -56,32 +35,42 @@ export function answersReason(dataset: Dataset, cases: readonly AnswerCase[], wh
   return cases.length > 0 ? null : `no answer case of dataset ${dataset.name} ${what}`;
 }
 
+/** What the cross-language evals measure on a dataset: their cases, why there are none, and each document's language. */
+export interface CrossLanguage {
+  cases: RetrievalCase[];
+  /** Why the cross-language evals cannot run, or null. */
+  reason: string | null;
+  /** A document's language, or "unknown": how the cross-language evals group documents. */
+  languageOf: (docId: string) => string;
+}
+
 /**
  * The cross-language queries: those of category `cross-language` when the dataset has that
  * category (the fixtures); otherwise every query with a language and a relevant document whose
- * known language is another.
+ * language (declared, or told by language.ts) is another. The documents' languages are told only
+ * when some query states its own.
  */
-export function crossLanguageCases(dataset: Dataset): RetrievalCase[] {
-  if (dataset.cases.some((c) => c.category === "cross-language")) return dataset.cases.filter((c) => c.category === "cross-language");
-  return dataset.cases.filter(
-    (c) =>
-      c.language !== undefined &&
-      Object.entries(c.judgments).some(([doc, g]) => {
-        const language = dataset.documentLanguages.get(doc);
-        return g >= 1 && language !== undefined && language !== c.language;
-      }),
-  );
-}
-
-/** Why the cross-language evals cannot run, or null. */
-export function crossLanguageReason(dataset: Dataset): string | null {
-  if (crossLanguageCases(dataset).length > 0) return null;
-  if (!dataset.cases.some((c) => c.language !== undefined)) return `no query of dataset ${dataset.name} states its language`;
-  if (dataset.documentLanguages.size === 0) return `no document language of dataset ${dataset.name} is known`;
-  return `no query of dataset ${dataset.name} has a relevant document in another language than its own`;
-}
-
-/** A document's language, or "unknown": how the cross-language evals group documents. */
-export function documentLanguage(dataset: Dataset): (docId: string) => string {
-  return (docId) => dataset.documentLanguages.get(docId) ?? "unknown";
+export async function crossLanguage(dataset: Dataset): Promise<CrossLanguage> {
+  const stated = dataset.cases.some((c) => c.language !== undefined);
+  const languages = stated ? await documentLanguages(dataset) : dataset.declaredLanguages;
+  const languageOf = (docId: string): string => languages.get(docId) ?? "unknown";
+  const cases = dataset.cases.some((c) => c.category === "cross-language")
+    ? dataset.cases.filter((c) => c.category === "cross-language")
+    : dataset.cases.filter(
+        (c) =>
+          c.language !== undefined &&
+          Object.entries(c.judgments).some(([doc, g]) => {
+            const language = languages.get(doc);
+            return g >= 1 && language !== undefined && language !== c.language;
+          }),
+      );
+  const reason =
+    cases.length > 0
+      ? null
+      : !stated
+        ? `no query of dataset ${dataset.name} states its language`
+        : languages.size === 0
+          ? `no document language of dataset ${dataset.name} is known`
+          : `no query of dataset ${dataset.name} has a relevant document in another language than its own`;
+  return { cases, reason, languageOf };
 }

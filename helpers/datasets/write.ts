@@ -15,21 +15,15 @@
  */
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { DocumentInput } from "@hybrid-search/engine";
-import { detectLanguage } from "@hybrid-search/engine/analysis";
-import { readCorpusJsonl } from "@hybrid-search/engine/formats";
-import { FIXTURES_DIR } from "../fixtures/paths.js";
+import type { Document } from "@hybrid-search/target-contract/types";
+import { FIXTURES_DIR } from "../fixture-files/paths.js";
+import { readCorpusJsonl } from "./documents.js";
+import type { DraftFields } from "./drafts.js";
+import type { Written } from "./format.js";
 import type { AnswerCase, Dataset, RetrievalCase } from "./model.js";
 
 /** The schemas a written folder's files name in `$schema` (copied from fixtures/schemas/dataset-*.schema.json). */
 const SCHEMAS = ["queries", "ask-cases", "translations", "refusal-markers"] as const;
-
-export interface Written {
-  documents: number;
-  /** Documents whose id changed (keys that are not file paths), old → new. */
-  renamed: Array<[string, string]>;
-  files: string[];
-}
 
 /** A file name for a document id that is not a path: lower case, letters and digits joined by "-". */
 function fileNameOf(id: string): string {
@@ -44,10 +38,10 @@ function fileNameOf(id: string): string {
 }
 
 /** YAML front matter of a written document: values as JSON strings, which YAML reads as they are. */
-function markdownFile(doc: DocumentInput, rename: (id: string) => string): string {
+function markdownFile(doc: Document, rename: (id: string) => string): string {
   const lines = [`title: ${JSON.stringify(doc.title ?? "")}`];
-  const language = doc.language === undefined ? detectLanguage(`${doc.title ?? ""}\n${doc.text}`) : doc.language;
-  if (language) lines.push(`lang: ${JSON.stringify(language)}`);
+  // Only a language the dataset declares: a guess written down would read as the dataset's word.
+  if (doc.language) lines.push(`lang: ${JSON.stringify(doc.language)}`);
   if (doc.validFrom) lines.push(`validFrom: ${JSON.stringify(doc.validFrom)}`);
   if (doc.validUntil) lines.push(`validUntil: ${JSON.stringify(doc.validUntil)}`);
   if (doc.supersedes && doc.supersedes.length > 0) lines.push(`supersedes: ${JSON.stringify(doc.supersedes.map(rename))}`);
@@ -65,7 +59,20 @@ function ordered<T extends object>(record: T, keys: ReadonlyArray<keyof T>): Par
   return out;
 }
 
-const QUERY_KEYS = ["id", "query", "language", "category", "identifier", "judgments", "relevantDocs", "note"] as const;
+// A drafted case's status, provenance and review come last, and are kept: an imported draft stays a draft.
+const QUERY_KEYS = [
+  "id",
+  "query",
+  "language",
+  "category",
+  "identifier",
+  "judgments",
+  "relevantDocs",
+  "note",
+  "status",
+  "provenance",
+  "reviewed",
+] as const;
 const CASE_KEYS: ReadonlyArray<keyof AnswerCase> = [
   "id",
   "question",
@@ -78,7 +85,23 @@ const CASE_KEYS: ReadonlyArray<keyof AnswerCase> = [
   "expectedRefusal",
   "referenceAnswer",
   "note",
+  "status",
+  "provenance",
+  "reviewed",
 ];
+
+/** A drafted case's provenance with its documents renamed as the corpus was (nothing when it has none). */
+function renamedProvenance(c: DraftFields, rename: (id: string) => string): Pick<DraftFields, "provenance"> {
+  const p = c.provenance;
+  if (!p) return {};
+  return {
+    provenance: {
+      ...p,
+      ...(p.docId !== undefined ? { docId: rename(p.docId) } : {}),
+      ...(p.also ? { also: p.also.map((a) => ({ ...a, docId: rename(a.docId) })) } : {}),
+    },
+  };
+}
 
 /** Writes `dataset` into `folder` (which must not exist or be empty; the caller checks). */
 export function writeFixtureFormat(dataset: Dataset, folder: string): Written {
@@ -97,18 +120,7 @@ export function writeFixtureFormat(dataset: Dataset, folder: string): Written {
       copyFileSync(join(root, ...id.split("/")), to);
     }
   } else {
-    const documents: DocumentInput[] =
-      source.kind === "documents"
-        ? [...source.documents]
-        : readCorpusJsonl(source.path).map((r) => ({
-            id: r.id,
-            title: r.title,
-            text: r.text,
-            ...(r.language ? { language: r.language } : {}),
-            ...(r.validity?.validFrom ? { validFrom: r.validity.validFrom } : {}),
-            ...(r.validity?.validUntil ? { validUntil: r.validity.validUntil } : {}),
-            ...(r.validity && r.validity.supersedes.length > 0 ? { supersedes: r.validity.supersedes } : {}),
-          }));
+    const documents: Document[] = source.kind === "documents" ? [...source.documents] : readCorpusJsonl(source.path);
     const names = new Map<string, string>();
     const used = new Set<string>();
     for (const doc of documents) {
@@ -135,7 +147,12 @@ export function writeFixtureFormat(dataset: Dataset, folder: string): Written {
         const relevantDocs = Object.entries(judgments)
           .filter(([, grade]) => grade >= 1)
           .map(([doc]) => doc);
-        return ordered({ ...c, collection: undefined, judgments, relevantDocs } as RetrievalCase & { relevantDocs: string[] }, QUERY_KEYS);
+        return ordered(
+          { ...c, collection: undefined, judgments, relevantDocs, ...renamedProvenance(c, rename) } as RetrievalCase & {
+            relevantDocs: string[];
+          },
+          QUERY_KEYS,
+        );
       }),
     });
   if (dataset.askCases.length > 0)
@@ -150,7 +167,9 @@ export function writeFixtureFormat(dataset: Dataset, folder: string): Written {
             ]),
           }
         : {}),
-      cases: dataset.askCases.map((c) => ordered({ ...c, ...(c.mustCite ? { mustCite: c.mustCite.map(rename) } : {}) }, CASE_KEYS)),
+      cases: dataset.askCases.map((c) =>
+        ordered({ ...c, ...(c.mustCite ? { mustCite: c.mustCite.map(rename) } : {}), ...renamedProvenance(c, rename) }, CASE_KEYS),
+      ),
     });
   if (dataset.translations.length > 0)
     write("translations.json", {

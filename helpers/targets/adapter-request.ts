@@ -7,7 +7,7 @@ import type { AdapterRequest } from "@hybrid-search/target-contract/adapter";
 import { TEMPLATE_VARIABLE } from "@hybrid-search/target-contract/adapter";
 import type { Document } from "@hybrid-search/target-contract/types";
 import type { LoadedAdapter } from "./adapter-file.js";
-import type { HttpRequest } from "./http-target.js";
+import type { HttpRequest } from "./http-client.js";
 import { TargetError } from "./target.js";
 
 /** What a template may read: the contract request's fields, and the adapter's environment variables. */

@@ -8,7 +8,7 @@ import type { Adapter, AdapterList, AdapterValue } from "@hybrid-search/target-c
 import type { ContractMessage } from "@hybrid-search/target-contract";
 import type { AskResponse, Mode, SearchResponse } from "@hybrid-search/target-contract/types";
 import { contractProblems } from "@hybrid-search/target-contract/validate";
-import { type RawResponse, serverTiming, statusChecked } from "./http-target.js";
+import { type RawResponse, serverTiming, statusChecked } from "./http-client.js";
 import { TargetError } from "./target.js";
 
 type Fields = Record<string, unknown>;
@@ -181,15 +181,16 @@ export function mapSearch(response: RawResponse, adapter: Adapter, mode: Mode): 
     ...(elapsed === undefined ? {} : { elapsedMs: elapsed }),
     ...(trace === undefined ? {} : { trace }),
   });
-  return { body, serverMs: body.elapsedMs ?? serverTiming(response.serverTiming) };
+  return { body, serverMs: serverTiming(response.serverTiming) };
 }
 
 /**
  * The contract's `AskResponse` that the ask mapping finds in `response`. Without a `refused`
- * mapping the answer is free text: whether it refused is for the dataset's refusal markers to say
- * (`textAnswer`), as the suite reads any free-text answer.
+ * mapping the answer is free text (`answerFormat: "text"`, `refused: false`): whether it refused
+ * is for the suite to recognise with the dataset's refusal markers, as it reads any free-text
+ * answer (scorers/refusal.ts).
  */
-export function mapAsk(response: RawResponse, adapter: Adapter): { body: AskResponse; textAnswer: boolean; serverMs: number | null } {
+export function mapAsk(response: RawResponse, adapter: Adapter): { body: AskResponse; serverMs: number | null } {
   statusChecked(response);
   const mapping = adapter.ask!.response;
   const mapped = new Mapped(response, "/ask/response");
@@ -217,6 +218,7 @@ export function mapAsk(response: RawResponse, adapter: Adapter): { body: AskResp
     sources: sources.map(({ snippet: _snippet, ...s }) => s),
     ...(elapsed === undefined ? {} : { elapsedMs: elapsed }),
     ...(trace === undefined ? {} : { trace }),
+    ...(mapping.refused === undefined ? { answerFormat: "text" } : {}),
   });
-  return { body, textAnswer: mapping.refused === undefined, serverMs: body.elapsedMs ?? serverTiming(response.serverTiming) };
+  return { body, serverMs: serverTiming(response.serverTiming) };
 }

@@ -9,6 +9,7 @@ import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { observedAnswer, observedRanking } from "./observe.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import type { Adapter } from "@hybrid-search/target-contract/adapter";
@@ -16,7 +17,13 @@ import { loadAdapter } from "./adapter-file.js";
 import { adapterRequest } from "./adapter-request.js";
 import { atPointer } from "./adapter-response.js";
 import { openAdapterTarget } from "./adapter-target.js";
-import { TargetError } from "./target.js";
+import { type Target, type TargetAsk, TargetError, type TargetSearch } from "./target.js";
+
+/** How these tests name a target: as a run names one of its kind. */
+const named = (name: string): string => `http:${name}`;
+/** A target's ranking and answer as the suite observes them (helpers/targets/observe.ts). */
+const ranked = async (target: Target, request: TargetSearch) => observedRanking(await target.search(request));
+const answered = async (target: Target, request: TargetAsk) => observedAnswer(request.question, await target.ask(request), target.label);
 
 const SECRET = "adp-SECRET-7e21c9";
 const work = mkdtempSync(join(tmpdir(), "adapter-target-"));
@@ -24,7 +31,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function file(name: string, content: unknown): string {
   const path = join(work, name);
-  writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content, null, 2));
+  writeFileSync(path, typeof content === "string" || Buffer.isBuffer(content) ? content : JSON.stringify(content, null, 2));
   return path;
 }
 
@@ -68,15 +75,24 @@ describe("loadAdapter", () => {
       }
       return "no error";
     };
-    expect(one(join(work, "none.json"))).toBe("EVAL_TARGET_ADAPTER <dir>/none.json: no such file");
+    expect(one(join(work, "none.json"))).toBe("EVAL_TARGET_ADAPTER <dir>/none.json: file not found");
     expect(one(file("bad.json", '{\n  "name": "x",\n  "search": {,}\n}'))).toBe(
-      'EVAL_TARGET_ADAPTER <dir>/bad.json: invalid JSON at line 3, column 14: expected a double-quoted property name but found ","',
+      'EVAL_TARGET_ADAPTER <dir>/bad.json: [invalid-json] invalid JSON at line 3, column 14: expected a double-quoted property name but found ","',
+    );
+    expect(one(file("null.json", "null"))).toBe(
+      "EVAL_TARGET_ADAPTER <dir>/null.json: [schema] the file is null (JSON null); expected a JSON object { … }",
+    );
+    expect(one(file("utf16.json", Buffer.from(`\ufeff${JSON.stringify(ADAPTER)}`, "utf16le")))).toBe(
+      "EVAL_TARGET_ADAPTER <dir>/utf16.json: [encoding] the file is UTF-16LE (byte-order mark FF FE) text, not UTF-8: save it as UTF-8",
     );
     expect(one(file("unknown.json", { ...ADAPTER, ask: { ...ADAPTER.ask, response: { answer: { body: "text" }, cited: {} } } }))).toBe(
       'EVAL_TARGET_ADAPTER <dir>/unknown.json: /ask/response: unknown field "cited"',
     );
     expect(one(file("env.json", ADAPTER), {})).toBe(
       "EVAL_TARGET_ADAPTER <dir>/env.json: /headers/x-key: {{env.SVC_KEY}} names the environment variable SVC_KEY, which is not set",
+    );
+    expect(one(file("short.json", ADAPTER), { SVC_KEY: "k" })).toBe(
+      "EVAL_TARGET_ADAPTER <dir>/short.json: /headers/x-key: {{env.SVC_KEY}}: SVC_KEY is 1 character long: a credential shorter than 8 characters would be redacted out of ordinary words in every message and report; use the real credential",
     );
     expect(loadAdapter(file("ok.json", ADAPTER), { SVC_KEY: SECRET })).toMatchObject({ env: { SVC_KEY: SECRET } });
   });
@@ -151,10 +167,10 @@ describe("an adapter's target against a service", () => {
         concurrency: 2,
         seed: { collection: "c1", keep: false, timeoutMs: 5000 },
       };
-      const target = await openAdapterTarget(config, { given: "svc.json", adapter: ADAPTER, env: { SVC_KEY: SECRET } });
+      const target = await openAdapterTarget(config, { given: "svc.json", adapter: ADAPTER, env: { SVC_KEY: SECRET } }, named);
       expect(target).toMatchObject({ name: "svc", kind: "http", capabilities: { modes: ["search", "vsearch"], ask: true, expand: false } });
       expect(target.health.fingerprint).toBe("not reported (the adapter reads no fingerprint)");
-      const ranking = await target.search({ id: "q", query: "refund", mode: "search", limit: 5 });
+      const ranking = await ranked(target, { id: "q", query: "refund", mode: "search", limit: 5 });
       expect(ranking).toMatchObject({
         results: [
           { docId: "a.md", score: 2.5, snippet: "snippet" },
@@ -164,11 +180,11 @@ describe("an adapter's target against a service", () => {
         trace: null,
       });
       // Ids from a header, best first: each scores by its rank.
-      expect((await target.search({ id: "q", query: "x", mode: "vsearch", limit: 5 })).results).toEqual([
+      expect((await ranked(target, { id: "q", query: "x", mode: "vsearch", limit: 5 })).results).toEqual([
         { docId: "b.md", score: 2 },
         { docId: "a.md", score: 1 },
       ]);
-      const answer = await target.ask({ id: "a", question: "How long?" });
+      const answer = await answered(target, { id: "a", question: "How long?" });
       expect(answer).toMatchObject({
         answer: "Twelve days.",
         refused: false,

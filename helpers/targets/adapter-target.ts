@@ -16,18 +16,15 @@
  * in adapter-file.ts, requests are filled in adapter-request.ts, responses mapped in
  * adapter-response.ts; this module opens the target.
  */
-import type { AskResult, ExpansionResult } from "@hybrid-search/engine";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import type { Adapter, AdapterRequest } from "@hybrid-search/target-contract/adapter";
-import type { Document, Fingerprint, HealthResponse } from "@hybrid-search/target-contract/types";
-import { refusalMarkerIn } from "../../scorers/refusal.js";
-import { loadRefusalMarkers } from "../fixtures/refusal-markers.js";
+import type { Document, ExpandResponse, Fingerprint, HealthResponse } from "@hybrid-search/target-contract/types";
 import type { LoadedAdapter } from "./adapter-file.js";
 import { adapterRequest, adapterSeedRequests } from "./adapter-request.js";
 import { checked, mapAsk, Mapped, mapSearch } from "./adapter-response.js";
-import { askRequest, contractRanking, toAskResult, wireInstant } from "./ask-result.js";
-import { HttpClient, type HttpRequest, type HttpTarget, type HttpTargetConfig, type RawResponse, statusChecked } from "./http-target.js";
-import { TargetError, type TargetRanking, targetLabel } from "./target.js";
+import { HttpClient, type HttpRequest, type HttpTargetConfig, type RawResponse, statusChecked } from "./http-client.js";
+import { askRequest, type HttpTarget, searchRequest } from "./http-target.js";
+import { TargetError } from "./target.js";
 
 /** What a template may read: the contract request's fields. */
 type Fields = Record<string, unknown>;
@@ -52,11 +49,15 @@ const NO_FINGERPRINT = "not reported (the adapter reads no fingerprint)";
  * stops the run), then every call as the adapter describes it. The result has the HTTP target's
  * shape, so seeding (EVAL_TARGET_SEED) works on it as on any service.
  */
-export async function openAdapterTarget(config: HttpTargetConfig, loaded: LoadedAdapter): Promise<HttpTarget> {
+export async function openAdapterTarget(
+  config: HttpTargetConfig,
+  loaded: LoadedAdapter,
+  labelOf: (name: string) => string,
+): Promise<HttpTarget> {
   const { adapter } = loaded;
   const client = new HttpClient(config, Object.values(loaded.env));
   const name = config.name ?? adapter.name;
-  const label = targetLabel({ kind: "http", name });
+  const label = labelOf(name);
   const send = <T>(request: HttpRequest, read: (response: RawResponse, clientMs: number) => T, timeoutMs?: number) =>
     client.send(request, (response, clientMs) => read(response, clientMs), timeoutMs);
   const fill = (request: AdapterRequest, fields: Fields, at: string): HttpRequest => {
@@ -89,7 +90,6 @@ export async function openAdapterTarget(config: HttpTargetConfig, loaded: Loaded
   const health: HealthResponse = { name, version: adapter.version ?? "", fingerprint, capabilities: capabilitiesOf(adapter) };
   const scope = config.seed ? { collection: config.seed.collection } : {};
   const seedTimeout = config.seed?.timeoutMs ?? config.timeoutMs;
-  let markers: ReturnType<typeof loadRefusalMarkers> | undefined;
 
   const seedRequests = (collection: string, documents: Document[], ids: string | undefined): HttpRequest[] => {
     try {
@@ -108,6 +108,8 @@ export async function openAdapterTarget(config: HttpTargetConfig, loaded: Loaded
   return {
     name,
     kind: "http",
+    label,
+    reach: "remote",
     health,
     origin: new URL(config.url).origin,
     // An adapter maps searches, answers and documents; agent turns are the contract's and a module's only.
@@ -124,36 +126,22 @@ export async function openAdapterTarget(config: HttpTargetConfig, loaded: Loaded
           },
         }
       : {}),
-    async search({ id: _id, asOf, ...request }): Promise<TargetRanking> {
+    async search(request) {
       const entry = adapter.search?.[request.mode];
       if (!entry) throw new TargetError("unsupported", `${label} does not serve mode ${request.mode}`);
-      const fields = { ...request, ...scope, ...(asOf === undefined ? {} : { asOf: wireInstant(asOf) }) };
-      const { body, serverMs, clientMs } = await send(
-        fill(entry.request, fields, `/search/${request.mode}/request`),
-        (response, clientMs) => ({
-          ...mapSearch(response, adapter, request.mode),
-          clientMs,
-        }),
-      );
-      return contractRanking(body, { serverMs, clientMs });
+      return send(fill(entry.request, searchRequest(request, scope), `/search/${request.mode}/request`), (response, clientMs) => {
+        const { body, serverMs } = mapSearch(response, adapter, request.mode);
+        return { message: body, clientMs, serverMs };
+      });
     },
-    async ask(request): Promise<AskResult> {
+    async ask(request) {
       if (!adapter.ask) throw new TargetError("unsupported", `${label} does not answer questions`);
-      const fields: Fields = { ...askRequest(request, scope) };
-      const { body, textAnswer, serverMs, clientMs } = await send(
-        fill(adapter.ask.request, fields, "/ask/request"),
-        (response, clientMs) => ({
-          ...mapAsk(response, adapter),
-          clientMs,
-        }),
-      );
-      const result = toAskResult(request.question, body, label);
-      result.elapsedMs = serverMs ?? clientMs;
-      if (!textAnswer) return result;
-      // Free text: refused when the dataset's refusal markers say so; the suite reads it as such (answerFormat "text").
-      markers ??= loadRefusalMarkers();
-      const refused = refusalMarkerIn(result.answer, markers) !== null;
-      return { ...result, refused, answerFormat: "text", ...(refused ? { refusal: "model" as const } : { refusal: undefined }) };
+      // Without a `refused` mapping the answer is free text (`answerFormat: "text"`): whether it
+      // refused is the suite's to recognise, with the dataset's refusal markers (scorers/refusal.ts).
+      return send(fill(adapter.ask.request, { ...askRequest(request, scope) }, "/ask/request"), (response, clientMs) => {
+        const { body, serverMs } = mapAsk(response, adapter);
+        return { message: body, clientMs, serverMs };
+      });
     },
     ...(adapter.expand
       ? {
@@ -166,7 +154,7 @@ export async function openAdapterTarget(config: HttpTargetConfig, loaded: Loaded
                 const found = mapped.value(field, mapping[field], true);
                 return Array.isArray(found) ? found : [found];
               };
-              return checked<ExpansionResult>("ExpandResponse", {
+              return checked<ExpandResponse>("ExpandResponse", {
                 expansion: { lexicalQueries: lists("lexicalQueries"), vectorQueries: lists("vectorQueries") },
                 expander: label,
               });

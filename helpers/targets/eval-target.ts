@@ -1,32 +1,27 @@
 /**
- * Inside an eval file: the run's target (helpers/targets/select.ts), opened once per worker
- * process, with what identifies it. The in-process engine wraps the run's shared index
- * (helpers/eval-index.ts); an HTTP target is asked for /health; recorded runs are read.
- *
+ * Inside an eval file: the run's target, opened once per worker process, with what identifies it.
  * Global setup opens the target first (a target that does not answer stops the run with one line)
  * and provides what it found (`inject("evalTarget")`): eval files decide at load time which evals
- * the target can run (`defineFor`, `skipReason`), and skip the rest saying why, reported
- * (helpers/targets/skips.ts).
+ * the target can run (helpers/define-eval.ts) and which suites they define, and skip the rest
+ * saying why, reported (helpers/targets/skips.ts). Which target, and everything about its kind,
+ * comes from the kind's module (helpers/targets/kinds/): nothing here branches on a kind.
  */
-import { evalite } from "evalite";
 import { inject } from "vitest";
-import type { Dataset } from "../dataset.js";
-import type { SuiteFingerprint } from "../setup-db.js";
-import { openAdapterTarget } from "./adapter-target.js";
-import { type HttpTarget, openHttpTarget, type SeedConfig } from "./http-target.js";
-import { inProcessTarget } from "./in-process.js";
-import { DEFAULT_MODULE_COLLECTION, type ModuleTarget, openModuleTarget } from "./module-target.js";
-import { openRecordedTarget } from "./recorded-target.js";
-import { runFolderHash, targetChoice, type TargetChoice } from "./select.js";
-import { reportSkip } from "./skips.js";
-import { missingCapability, type Target, type TargetCapabilities, type TargetKind, type TargetMode } from "./target.js";
-import type { Engine } from "@hybrid-search/engine";
+import type { Preset } from "@hybrid-search/target-contract/types";
 import { CONTRACT_MODES } from "@hybrid-search/target-contract";
+import type { SuiteFingerprint } from "../setup-db.js";
+import type { KindFacts, OpenContext, Variant } from "./kind.js";
+import { runPlan } from "../run-plan.js";
+import { kindOf, type TargetPlan } from "./kinds/index.js";
+import { observedFingerprint } from "./observe.js";
+import { seedTarget } from "./seed.js";
+import { missingCapability, type Target, type TargetCapabilities, type TargetNeeds } from "./target.js";
 
 /** What global setup found about the target, shared with the eval files. */
-export interface TargetInfo {
-  kind: TargetKind;
+export interface TargetInfo extends KindFacts {
+  kind: string;
   name: string;
+  label: string;
   capabilities: TargetCapabilities;
   fingerprint: SuiteFingerprint;
 }
@@ -42,120 +37,104 @@ export interface MeasuredTarget {
   fingerprint: SuiteFingerprint;
 }
 
-const NOT_REPORTED = "(not reported by the target)";
+/** What the eval files know of a target before it answers: its kind's facts, its name and label, its capabilities, its fingerprint. */
+export function targetInfo(plan: TargetPlan, measured: MeasuredTarget): TargetInfo {
+  const { reach, suiteIndex, seedsInEveryProcess, knownCapabilities } = kindOf(plan);
+  const { kind, name, label, capabilities } = measured.target;
+  return { kind, name, label, reach, suiteIndex, seedsInEveryProcess, knownCapabilities, capabilities, fingerprint: measured.fingerprint };
+}
 
 /**
- * A target's fingerprint in the suite's shape; what it does not report is said to be unreported.
- * `collection`: where the target holds the dataset (EVAL_TARGET_SEED), when not the dataset's own name.
+ * What the eval files know of a target whose capabilities are known without opening it (the
+ * engine on the suite's index, named by the run's model configuration), once its index is built.
  */
-export function fingerprintOf(reported: unknown, dataset: Dataset, collection = dataset.collection): SuiteFingerprint {
-  const f = (typeof reported === "object" && reported !== null ? reported : { corpusHash: String(reported) }) as Partial<SuiteFingerprint>;
+export function knownTargetInfo(plan: TargetPlan, configuration: string, fingerprint: SuiteFingerprint): TargetInfo | null {
+  const kind = kindOf(plan);
+  if (!kind.knownCapabilities) return null;
+  const { reach, suiteIndex, seedsInEveryProcess, knownCapabilities } = kind;
+  const name = kind.givenName(plan.config) ?? configuration;
+  const label = kind.label(name, configuration);
   return {
-    schemaVersion: f.schemaVersion ?? 0,
-    analyzer: f.analyzer ?? NOT_REPORTED,
-    chunkers: f.chunkers ?? [],
-    embedder: f.embedder ?? NOT_REPORTED,
-    dimensions: f.dimensions ?? 0,
-    corpusHash: f.corpusHash ?? NOT_REPORTED,
-    documents: f.documents ?? 0,
-    passages: f.passages ?? 0,
-    dataset: dataset.name,
-    collection,
+    kind: kind.name,
+    name,
+    label,
+    reach,
+    suiteIndex,
+    seedsInEveryProcess,
+    knownCapabilities,
+    capabilities: knownCapabilities,
+    fingerprint,
   };
 }
 
 /**
- * Opens the target `choice` names. `inProcess` gives the run's engine and index fingerprint (only
- * called for the in-process target); `configuration` is the model configuration's name.
+ * The target's facts as global setup found them; without global setup (an eval file run on its
+ * own), what the environment says, every capability assumed: a call the target then cannot answer
+ * fails its case.
  */
-export async function openTarget(
-  choice: TargetChoice,
-  dataset: Dataset,
-  configuration: string,
-  inProcess: () => Promise<{ engine: Engine; fingerprint: SuiteFingerprint }>,
-): Promise<MeasuredTarget> {
-  if (choice.kind === "http") {
-    const target = choice.adapter ? await openAdapterTarget(choice.config, choice.adapter) : await openHttpTarget(choice.config);
-    return { target, fingerprint: fingerprintOf(target.health.fingerprint, dataset, choice.config.seed?.collection) };
-  }
-  if (choice.kind === "module") {
-    const target = await openModuleTarget(choice.config);
-    return { target, fingerprint: fingerprintOf(target.health.fingerprint, dataset) };
-  }
-  if (choice.kind === "recorded") {
-    const target = openRecordedTarget(choice.folder, new Set(dataset.cases.map((c) => c.id)), choice.name);
-    return { target, fingerprint: fingerprintOf({ corpusHash: runFolderHash(target.folder) }, dataset) };
-  }
-  const { engine, fingerprint } = await inProcess();
-  return { target: inProcessTarget(engine, configuration), fingerprint };
-}
-
-/**
- * What the run seeds `target` with, or null: a service when EVAL_TARGET_SEED names a collection;
- * a target module whenever it takes documents (its copy in each process of the run is handed the
- * corpus), into EVAL_TARGET_SEED's collection or `eval`.
- */
-export function seedFor(choice: TargetChoice, target: Target): SeedConfig | null {
-  if (choice.kind === "http") return choice.config.seed ?? null;
-  if (choice.kind !== "module" || !(target as ModuleTarget).definition.documents) return null;
-  return choice.config.seed ?? { collection: DEFAULT_MODULE_COLLECTION, keep: false, timeoutMs: 600_000 };
-}
-
-/** `target` as seeding takes it (a service or a module; seedFor said it is seeded). */
-export const seedable = (target: Target): HttpTarget | ModuleTarget => target as HttpTarget | ModuleTarget;
-
-export function targetInfo(measured: MeasuredTarget): TargetInfo {
-  const { kind, name, capabilities } = measured.target;
-  return { kind, name, capabilities, fingerprint: measured.fingerprint };
-}
-
-/**
- * The target's kind and capabilities as global setup found them; without global setup (an eval
- * file run on its own), what the environment says, every capability assumed: a call the target
- * then cannot answer fails its case.
- */
-export function providedTarget(): Pick<TargetInfo, "kind" | "name" | "capabilities"> {
+export function providedTarget(): Omit<TargetInfo, "fingerprint"> {
   const provided = inject("evalTarget") as TargetInfo | undefined;
   if (provided) return provided;
-  const kind = targetChoice().kind;
-  return { kind, name: kind, capabilities: { modes: CONTRACT_MODES, ask: true, expand: true, trace: kind === "in-process", turn: true } };
+  const plan = runPlan().target;
+  const kind = kindOf(plan);
+  const name = kind.givenName(plan.config) ?? kind.name;
+  return {
+    kind: kind.name,
+    name,
+    label: kind.label(name, name),
+    reach: kind.reach,
+    suiteIndex: kind.suiteIndex,
+    seedsInEveryProcess: kind.seedsInEveryProcess,
+    knownCapabilities: kind.knownCapabilities,
+    capabilities: kind.knownCapabilities ?? { modes: CONTRACT_MODES, ask: true, expand: true, trace: false, turn: true },
+  };
 }
 
-/** What an eval needs of the target: modes, answers, expansion, agent turns, or the in-process engine itself (the lanes). */
-export interface TargetNeeds {
-  modes?: readonly TargetMode[];
-  ask?: boolean;
-  expand?: boolean;
-  turn?: boolean;
+/**
+ * Opens the target `plan` names: with the fingerprint of what it holds, and, when the run seeds it,
+ * how. `context.suiteIndex` is only asked of a kind that measures the suite's own index.
+ */
+export async function openTarget(plan: TargetPlan, context: OpenContext) {
+  return kindOf(plan).open(plan.config, context);
+}
+
+/**
+ * The target of `plan` opened in this process and ready to be called: a kind whose state lives in
+ * the process that loaded it (a module that takes documents) is handed the dataset's corpus here,
+ * once per run (a watch-mode rerun hands it the corpus as it is then); global setup seeds its own
+ * copy, and removes the collection when the run ends. A seed that fails fails every case with its
+ * one line.
+ */
+export async function readyTarget(plan: TargetPlan, context: OpenContext): Promise<MeasuredTarget> {
+  const opened = await openTarget(plan, context);
+  if (!kindOf(plan).seedsInEveryProcess || !opened.seed || !opened.seedable) return opened;
+  const quiet = { say: () => undefined, warn: () => undefined };
+  const session = await seedTarget(opened.seedable, context.dataset, { ...opened.seed, keep: true }, quiet);
+  return { target: opened.target, fingerprint: observedFingerprint(session.fingerprint, context.dataset, session.collection) };
+}
+
+/** What an eval needs of the target: capabilities, or the in-repo engine on the suite's own index (the lanes). */
+export interface EvalTargetNeeds extends TargetNeeds {
   /** It measures the in-repo engine's text analysis on an index of its own: no other target can stand in. */
-  inProcessOnly?: boolean;
+  suiteIndex?: boolean;
 }
 
 /** Why the run's target cannot run an eval that needs `needs`, or null when it can. */
-export function skipReason(needs: TargetNeeds): string | null {
+export function skipReason(needs: EvalTargetNeeds): string | null {
   const target = providedTarget();
-  if (needs.inProcessOnly && target.kind !== "in-process")
-    return `it measures the in-repo engine's text analysis on its own index, and target ${target.name} is ${target.kind}`;
+  if (needs.suiteIndex && !target.suiteIndex)
+    return `it measures the in-repo engine's text analysis on its own index, and target ${target.name} is ${kindOf(target).title}`;
   return missingCapability(target, needs);
 }
 
-/** How Evalite defines an eval: `evalite`, or `evalite.each(variants)`; each has its `skip`. */
-type Define = (evalName: string, opts: never) => unknown;
+/** The suites of an eval that asks the run's target for answers: one per preset with models in-process, else one. */
+export function answerSuites(presets: readonly Preset[] | null): Variant[] {
+  const target = providedTarget();
+  return kindOf(target).answerSuites(target.label, presets);
+}
 
-/**
- * `define` (`evalite` by default, or `evalite.each(variants)`), or — when the target lacks what
- * the eval needs (a mode, answers, expansion) or the eval measures the in-process engine only —
- * its `skip`, which reports each eval it is called with as skipped, with the reason
- * (helpers/targets/skips.ts): a skipped eval is never scored 0, and its floors are reported as
- * skipped.
- */
-export function defineFor(needs: TargetNeeds): typeof evalite.skip;
-export function defineFor<D extends Define>(needs: TargetNeeds, define: D & { skip: D }): D;
-export function defineFor(needs: TargetNeeds, define: Define & { skip: Define } = evalite): Define {
-  const why = skipReason(needs);
-  if (why === null) return define;
-  return (evalName, opts) => {
-    reportSkip({ eval: evalName, reason: why });
-    return define.skip(evalName, opts);
-  };
+/** The suites of the agent eval, as `answerSuites`. */
+export function agentSuites(presets: readonly Preset[] | null): Variant[] {
+  const target = providedTarget();
+  return kindOf(target).agentSuites(target.label, presets);
 }

@@ -7,18 +7,43 @@
  * 2), a failed delete is a warning naming the collection and what to do, never passed over, and
  * leaves the run's verdict as it is (what was measured stands).
  *
- * The corpus is read by the engine's own readers (`readContractDocuments`), so the document ids
- * are the ids the judgments use: a fixture document's path (`en/billing/refunds.md`), a BEIR
- * record's `_id`.
+ * The corpus is read by the data layer's own reader (helpers/datasets/documents.ts), so the
+ * document ids are the ids the judgments use: a fixture document's path (`en/billing/refunds.md`),
+ * a BEIR record's `_id`.
  */
 import { createHash } from "node:crypto";
-import { type ContractDocuments, readContractDocuments } from "@hybrid-search/engine/serve/documents";
 import { ConfigError } from "@hybrid-search/eval-gate";
-import type { DocumentsResponse, Fingerprint } from "@hybrid-search/target-contract/types";
+import type { DocumentsRequest, DocumentsResponse, Fingerprint, HealthResponse } from "@hybrid-search/target-contract/types";
 import type { Dataset } from "../dataset.js";
-import type { HttpTarget, SeedConfig } from "./http-target.js";
-import type { ModuleTarget } from "./module-target.js";
+import { corpusDocuments } from "../datasets/documents.js";
+import type { SeedConfig } from "./settings.js";
 import { TargetError } from "./target.js";
+
+export type { SeedConfig };
+
+/** What seeding needs of a target: a service (the contract's, or one an adapter describes) or a target module. */
+export interface SeedableTarget {
+  readonly name: string;
+  /** What it said of itself (its /health, or a module's or an adapter's as a /health would say it). */
+  readonly health: HealthResponse;
+  /** Where it is, for messages: a service's origin, a module's path. */
+  readonly origin: string;
+  /** Why it takes no documents, when its capabilities say so and /health is not what says it (an adapter, a module). */
+  readonly noDocuments?: string;
+  /** Why the run cannot remove a collection it seeded, when it cannot (an adapter without a delete request). */
+  readonly cannotDelete?: string;
+  /** How a user removes a seeded collection by hand, when not by the contract's DELETE /documents (an adapter's delete request). */
+  removal?(collection: string): string;
+  /** What it holds now (after a seed changed it). */
+  readHealth(): Promise<HealthResponse>;
+  /**
+   * The collection holds exactly `corpus` afterwards (the contract's PUT /documents). Refused before sending when
+   * the body is larger than the target's `limits.documentsBytes` (the contract's 64 MiB when it names none).
+   */
+  putDocuments(collection: string, corpus: Omit<DocumentsRequest, "collection">): Promise<DocumentsResponse>;
+  /** The contract's DELETE /documents?collection=…; `sync` for a process about to exit (no retries). */
+  deleteDocuments(collection: string, options?: { sync?: boolean }): Promise<DocumentsResponse> | DocumentsResponse;
+}
 
 export interface SeedIo {
   /** What happened, as expected (stdout). */
@@ -41,11 +66,12 @@ export interface SeedSession {
   releaseSync(why: string): void;
 }
 
-/** Ids and documents of the dataset's corpus: read by the engine's readers, or as the dataset gives them (whatever its format). */
+/** What a seed sends: the dataset's documents, read by the data layer (helpers/datasets/documents.ts) whatever its format. */
+export type ContractDocuments = Omit<DocumentsRequest, "collection">;
+
+/** Ids and documents of the dataset's corpus, as the dataset gives them. */
 export function datasetDocuments(dataset: Dataset): ContractDocuments {
-  const corpus = dataset.corpusSource;
-  if (corpus.kind === "documents") return { ids: corpus.ids, documents: [...corpus.documents] };
-  return readContractDocuments(corpus.path);
+  return corpusDocuments(dataset.corpusSource);
 }
 
 /** A fingerprint a target reported; undefined for the placeholder of one that reports none (a module or an adapter without one). */
@@ -72,12 +98,6 @@ function fingerprintIn(value: unknown): Fingerprint | undefined {
  * holds another number of documents is a ConfigError (one line, exit 2); what a failed PUT may
  * have written is deleted first (unless kept).
  */
-/** What seeding needs of a target: a service (contract or adapter) or a target module. */
-export type SeedableTarget = Pick<
-  HttpTarget | ModuleTarget,
-  "name" | "health" | "origin" | "noDocuments" | "cannotDelete" | "removal" | "readHealth" | "putDocuments" | "deleteDocuments"
->;
-
 export async function seedTarget(target: SeedableTarget, dataset: Dataset, seed: SeedConfig, io: SeedIo): Promise<SeedSession> {
   const { collection } = seed;
   const where = `collection ${collection} of target ${target.name} (${target.origin})`;

@@ -1,28 +1,41 @@
 /**
  * The seam every eval calls the system under test through: a `Target` ranks (each mode), answers
- * and, when it can, expands and answers agent turns. Four implement it (docs/targets.md): the
- * in-process engine on the run's temp index (the default), a service over HTTP
- * (`EVAL_TARGET=<URL>`) speaking the target contract or described by an adapter
- * (`EVAL_TARGET_ADAPTER`), a target module in this process (`EVAL_TARGET=<path>`), and recorded
- * runs (`EVAL_RUN_DIR`).
+ * and, when it can, expands and answers agent turns, in the target contract's own messages
+ * (`@hybrid-search/target-contract`): whatever the system is, what it says arrives as the contract
+ * says it, with what it left out left out. Each kind of target is one module of
+ * `helpers/targets/kinds/` (the in-process engine on the run's temp index, the default; a service
+ * over HTTP speaking the contract or described by an adapter; a target module in this process;
+ * recorded runs). What a reply says enters the suite through one normaliser per message
+ * (helpers/targets/observe.ts), which holds the one rule for a value the target did not give.
  */
-import type { AskResult, ExpansionResult, HitValidity, Preset, TraceStage } from "@hybrid-search/engine";
+import type { AskResponse, ExpandResponse, Mode, Preset, SearchResponse } from "@hybrid-search/target-contract/types";
 import type { TurnResponse } from "@hybrid-search/target-contract/turn";
-import type { Mode } from "@hybrid-search/target-contract/types";
 
 export type TargetMode = Mode;
-export type TargetKind = "in-process" | "http" | "module" | "recorded";
 
 export interface TargetCapabilities {
   modes: readonly TargetMode[];
   ask: boolean;
   expand: boolean;
-  /** Whether the target returns the engine's stage trace (then "lost at" can be diagnosed). */
+  /** Whether the target returns the stage trace (then "lost at" can be diagnosed). */
   trace: boolean;
-  /** Whether the target answers agent turns (`POST /turn`, recorded `turns.jsonl`). */
+  /** Whether the target answers agent turns (`POST /turn`, a module's `turn`, recorded `turns.jsonl`). */
   turn: boolean;
 }
 
+/**
+ * How the suite reaches a target, which decides how its calls are scheduled and timed:
+ * - `this-thread`: the target runs in this process (the in-process engine in the suite's own
+ *   thread, a target module in a worker thread of its own); its calls are timed one at a time,
+ *   never asked ahead;
+ * - `remote`: another process answers (a service): its calls overlap, up to its concurrency, and
+ *   are asked for ahead of the cases that read them (helpers/rank-ahead.ts);
+ * - `recorded`: nothing is called; the answers were written elsewhere, and carry only the times
+ *   their recording holds.
+ */
+export type Reach = "this-thread" | "remote" | "recorded";
+
+/** A ranking asked of a target: the contract's `SearchRequest`, and the case id recorded runs are looked up by. */
 export interface TargetSearch {
   /** The case id: recorded runs are looked up by it. */
   id: string;
@@ -38,25 +51,7 @@ export interface TargetSearch {
   includeSuperseded?: boolean;
 }
 
-export interface TargetHit {
-  docId: string;
-  score: number;
-  passageId?: string;
-  snippet?: string;
-  /** The hit's validity at the query's instant, when the target reports one (the contract's optional `validity`). */
-  validity?: HitValidity;
-}
-
-export interface TargetRanking {
-  results: TargetHit[];
-  /** The stage trace, or null: "no trace from target". */
-  trace: TraceStage[] | null;
-  /** The target's own time for the call (ms), when it says; the engine's `elapsedMs` in-process. */
-  serverMs: number | null;
-  /** Time from request to parsed response (ms), measured by the suite; null for recorded runs. */
-  clientMs: number | null;
-}
-
+/** A question asked of a target: the contract's `AskRequest`, and the case id recorded answers are looked up by. */
 export interface TargetAsk {
   id: string;
   question: string;
@@ -67,7 +62,7 @@ export interface TargetAsk {
   includeSuperseded?: boolean;
 }
 
-/** An agent turn asked of a target (the contract's `TurnRequest`, and the case id recorded turns are looked up by). */
+/** An agent turn asked of a target: the contract's `TurnRequest`, and the case id recorded turns are looked up by. */
 export interface TargetTurn {
   id: string;
   question: string;
@@ -80,27 +75,34 @@ export interface TargetTurn {
   headers?: Record<string, string>;
 }
 
-export interface Target {
-  /** What floors and reports call this target: `offline` in-process, EVAL_TARGET_NAME, the run folder's name. */
-  readonly name: string;
-  readonly kind: TargetKind;
-  readonly capabilities: TargetCapabilities;
-  search(request: TargetSearch): Promise<TargetRanking>;
-  ask(request: TargetAsk): Promise<AskResult>;
-  /** Present when `capabilities.expand`. */
-  expand?(query: string, options: { headers?: Record<string, string> }): Promise<ExpansionResult>;
-  /** Present when `capabilities.turn`: the turn trace. */
-  turn?(request: TargetTurn): Promise<TurnResponse>;
+/**
+ * A target's reply to one call: the contract's message exactly as the target gave it (checked
+ * against the contract's schema), and the times around it that the message does not carry.
+ */
+export interface Reply<M> {
+  message: M;
+  /** Time from request to reply, measured by the suite around the call (ms); null when the suite made no call (a recording). */
+  clientMs: number | null;
+  /** The target's own time when it says so outside the message (a `Server-Timing` header), in ms; null otherwise. */
+  serverMs: number | null;
 }
 
-/**
- * Who produced a run's rankings and answers, as the run's header, its suites and its columns say
- * it: `http:<name>`, `module:<name>`, `run:<name>`; the in-process engine is named by its model
- * configuration (`in-process engine, offline models`).
- */
-export function targetLabel(target: Pick<Target, "kind" | "name">): string {
-  if (target.kind === "in-process") return `in-process engine, ${target.name} models`;
-  return `${target.kind === "recorded" ? "run" : target.kind}:${target.name}`;
+export interface Target {
+  /** What floors and reports call this target: `offline` in-process, EVAL_TARGET_NAME, the run folder's name, /health's name. */
+  readonly name: string;
+  /** Which module of helpers/targets/kinds/ opened it. */
+  readonly kind: string;
+  /** Who produced a run's rankings and answers, as its header, suites and columns say it (`http:staging`, `in-process engine, offline models`). */
+  readonly label: string;
+  readonly reach: Reach;
+  readonly capabilities: TargetCapabilities;
+  search(request: TargetSearch): Promise<Reply<SearchResponse>>;
+  /** Present when `capabilities.ask`. */
+  ask(request: TargetAsk): Promise<Reply<AskResponse>>;
+  /** Present when `capabilities.expand`. */
+  expand?(query: string, options: { headers?: Record<string, string> }): Promise<ExpandResponse>;
+  /** Present when `capabilities.turn`: the turn trace. */
+  turn?(request: TargetTurn): Promise<Reply<TurnResponse>>;
 }
 
 /**
@@ -108,21 +110,35 @@ export function targetLabel(target: Pick<Target, "kind" | "name">): string {
  * never becomes a score. `reason` is a short label: `timeout`, `http 500`, `schema`, `connection`,
  * `not recorded`, `unsupported`.
  */
+/** Each TargetError's reason, kept off the error itself (see the class). */
+const reasons = new WeakMap<TargetError, string>();
+
 export class TargetError extends Error {
   override readonly name = "TargetError";
-  constructor(
-    readonly reason: string,
-    message: string,
-  ) {
+  constructor(reason: string, message: string) {
     super(message);
+    reasons.set(this, reason);
+    // One line, the promise of docs/targets.md: where in the suite the call was made is no news to a
+    // person, and a field of the error's own would be printed by the test runner as a second line.
+    this.stack = `${this.name}: ${message}`;
+  }
+
+  /** What kind of failure: `timeout`, `http 500`, `schema`, `threw`, … */
+  get reason(): string {
+    return reasons.get(this) ?? "unknown";
   }
 }
 
-/** Why an eval cannot run on `target` (a mode, ask or expand it lacks), or null when it can. */
-export function missingCapability(
-  target: Pick<Target, "name" | "capabilities">,
-  needs: { modes?: readonly TargetMode[]; ask?: boolean; expand?: boolean; turn?: boolean },
-): string | null {
+/** What an eval needs of the target: modes, answers, expansion, agent turns. */
+export interface TargetNeeds {
+  modes?: readonly TargetMode[];
+  ask?: boolean;
+  expand?: boolean;
+  turn?: boolean;
+}
+
+/** Why an eval cannot run on `target` (a mode, ask, expand or turn it lacks), or null when it can. */
+export function missingCapability(target: Pick<Target, "name" | "capabilities">, needs: TargetNeeds): string | null {
   const lacking = (needs.modes ?? []).filter((m) => !target.capabilities.modes.includes(m));
   if (lacking.length > 0) return `target ${target.name} does not serve mode ${lacking.join(", ")}`;
   if (needs.ask && !target.capabilities.ask) return `target ${target.name} does not answer questions`;
@@ -130,3 +146,9 @@ export function missingCapability(
   if (needs.turn && !target.capabilities.turn) return `target ${target.name} does not answer agent turns`;
   return null;
 }
+
+/** `asOf` on the wire: a `Date` as its ISO string. */
+export const wireInstant = (asOf: string | Date): string => (asOf instanceof Date ? asOf.toISOString() : asOf);
+
+/** Milliseconds since the suite's clock began: what a call is timed with. */
+export const now = (): number => performance.now();

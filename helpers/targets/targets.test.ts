@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { observedAnswer, observedRanking } from "./observe.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Engine } from "@hybrid-search/engine";
 import { CONTRACT_MODES } from "@hybrid-search/target-contract";
@@ -17,14 +18,22 @@ import { formatTrecRun } from "@hybrid-search/engine/formats";
 import { type EngineServer, serveEngine } from "@hybrid-search/engine/serve";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import { loadDataset, judgedCases } from "../dataset.js";
-import { TEMPORAL_DIR } from "../fixtures.js";
+import { TEMPORAL_DIR } from "../fixture-files.js";
 import { buildTempIndex, type TempIndex } from "../setup-db.js";
-import { type httpTargetConfig, openHttpTarget } from "./http-target.js";
+import type { HttpTargetConfig } from "./http-client.js";
+import { openHttpTarget } from "./http-target.js";
 import { datasetDocuments, seedTarget } from "./seed.js";
-import { inProcessTarget } from "./in-process.js";
+import { inProcessTarget } from "./kinds/in-process.js";
+import { chooseTarget, kindOf } from "./kinds/index.js";
 import { ANSWERS_FILE, openRecordedTarget, RUN_FILE } from "./recorded-target.js";
-import { targetChoice, targetMode } from "./select.js";
-import { type Target, TargetError } from "./target.js";
+
+import { type Target, type TargetAsk, TargetError, type TargetSearch } from "./target.js";
+
+/** How these tests name a target: by its name. */
+const named = (name: string): string => name;
+/** A target's ranking and answer as the suite observes them (helpers/targets/observe.ts). */
+const ranked = async (target: Target, request: TargetSearch) => observedRanking(await target.search(request));
+const answered = async (target: Target, request: TargetAsk) => observedAnswer(request.question, await target.ask(request), target.label);
 
 const TOKEN = "tgt-SECRET-9c1e55";
 const dataset = loadDataset({});
@@ -48,7 +57,7 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const config = (url: string, over: Partial<NonNullable<ReturnType<typeof httpTargetConfig>>> = {}) => ({
+const config = (url: string, over: Partial<HttpTargetConfig> = {}) => ({
   url,
   token: TOKEN,
   timeoutMs: 2000,
@@ -60,13 +69,13 @@ const config = (url: string, over: Partial<NonNullable<ReturnType<typeof httpTar
 
 describe("HTTP target against engine serve", () => {
   it("ranks every mode exactly as the engine in-process, with the engine's trace and both timings", async () => {
-    const remote = await openHttpTarget(config(server.url, { name: "reference" }));
+    const remote = await openHttpTarget(config(server.url, { name: "reference" }), named);
     expect(remote.name).toBe("reference");
     expect(remote.capabilities.modes).toEqual(CONTRACT_MODES);
     for (const mode of CONTRACT_MODES) {
       for (const c of cases.slice(0, 3)) {
         const request = { id: c.id, query: c.query, mode, limit: 10, traceDepth: 50 };
-        const [a, b] = [await local.search(request), await remote.search(request)];
+        const [a, b] = [await ranked(local, request), await ranked(remote, request)];
         expect(b.results.map((h) => [h.docId, h.score])).toEqual(a.results.map((h) => [h.docId, h.score]));
         expect(b.trace!.map((s) => [s.stage, s.output])).toEqual(a.trace!.map((s) => [s.stage, s.output]));
         expect(b.serverMs).toBeGreaterThan(0);
@@ -76,19 +85,19 @@ describe("HTTP target against engine serve", () => {
   });
 
   it("answers as the engine in-process", async () => {
-    const remote = await openHttpTarget(config(server.url));
+    const remote = await openHttpTarget(config(server.url), named);
     const question = "How many recovery codes do I get?";
     const [a, b] = [
-      await local.ask({ id: "q", question, preset: "balanced" }),
-      await remote.ask({ id: "q", question, preset: "balanced" }),
+      await answered(local, { id: "q", question, preset: "balanced" }),
+      await answered(remote, { id: "q", question, preset: "balanced" }),
     ];
     const graded = (r: typeof a) => [r.answer, r.refused, r.refusal, r.citations, r.invalidCitations, r.sources, r.error];
     expect(graded(b)).toEqual(graded(a));
   });
 
   it("without the token: /health answers, a search is a labelled 401 failure", async () => {
-    const remote = await openHttpTarget(config(server.url, { token: undefined }));
-    const failure = await remote.search({ id: "x", query: "x", mode: "search", limit: 1 }).catch((e: unknown) => e);
+    const remote = await openHttpTarget(config(server.url, { token: undefined }), named);
+    const failure = await ranked(remote, { id: "x", query: "x", mode: "search", limit: 1 }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(TargetError);
     expect((failure as TargetError).reason).toBe("http 401");
     expect((failure as TargetError).message).toMatch(/^POST \/search: HTTP 401: UNAUTHORIZED missing or wrong bearer token/);
@@ -146,8 +155,8 @@ describe("HTTP target against a misbehaving service", () => {
     const s = stub(behave);
     const url = await s.start();
     try {
-      const target = await openHttpTarget(config(url, over));
-      const error = await target.search(request).then(
+      const target = await openHttpTarget(config(url, over), named);
+      const error = await ranked(target, request).then(
         () => null,
         (e: unknown) => e,
       );
@@ -171,8 +180,8 @@ describe("HTTP target against a misbehaving service", () => {
     );
     const url = await s.start();
     try {
-      const target = await openHttpTarget(config(url));
-      const r = await target.search(request);
+      const target = await openHttpTarget(config(url), named);
+      const r = await ranked(target, request);
       expect(r.results).toEqual([{ docId: "a.md", score: 1 }]);
       expect(r.trace).toBeNull();
       expect(r.serverMs).toBeNull();
@@ -194,7 +203,7 @@ describe("HTTP target against a misbehaving service", () => {
     });
     const url = await s.start();
     try {
-      const target = await openHttpTarget(config(url, { concurrency: 2 }));
+      const target = await openHttpTarget(config(url, { concurrency: 2 }), named);
       await Promise.all(Array.from({ length: 8 }, (_, i) => target.search({ ...request, id: `q${i}` })));
       expect(s.attempts.get("/search")).toBe(8);
       expect(most).toBe(2);
@@ -275,7 +284,7 @@ describe("HTTP target against a misbehaving service", () => {
   });
 
   it("a target that does not answer /health stops the run with one line", async () => {
-    await expect(openHttpTarget(config("http://127.0.0.1:9", { retries: 0 }))).rejects.toThrow(
+    await expect(openHttpTarget(config("http://127.0.0.1:9", { retries: 0 }), named)).rejects.toThrow(
       /^EVAL_TARGET http:\/\/127\.0\.0\.1:9: GET \/health: connection failed/,
     );
   });
@@ -283,70 +292,74 @@ describe("HTTP target against a misbehaving service", () => {
 
 describe("choosing the target from the environment", () => {
   it("reads EVAL_TARGET, EVAL_RUN_DIR and their name; refuses both at once and credentials in the URL", () => {
-    expect(targetChoice({})).toEqual({ kind: "in-process" });
-    expect(targetChoice({ EVAL_TARGET: "http://127.0.0.1:8080/", EVAL_TARGET_NAME: "staging" })).toMatchObject({
+    expect(chooseTarget({})).toEqual({ kind: "in-process", config: {} });
+    expect(chooseTarget({ EVAL_TARGET: "http://127.0.0.1:8080/", EVAL_TARGET_NAME: "staging" })).toMatchObject({
       kind: "http",
-      config: { url: "http://127.0.0.1:8080", name: "staging", timeoutMs: 10_000, retries: 2, concurrency: 4 },
+      config: { http: { url: "http://127.0.0.1:8080", name: "staging", timeoutMs: 10_000, retries: 2, concurrency: 4 } },
     });
-    expect(targetChoice({ EVAL_RUN_DIR: "runs/os-cluster" })).toEqual({ kind: "recorded", folder: "runs/os-cluster" });
-    expect(() => targetChoice({ EVAL_TARGET: "http://x", EVAL_RUN_DIR: "r" })).toThrow("both set");
-    expect(() => targetChoice({ EVAL_TARGET: "http://u:p@x" })).toThrow("must not carry credentials");
-    expect(() => targetChoice({ EVAL_TARGET: "ftp://x" })).toThrow("http(s) URL");
-    expect(() => targetChoice({ EVAL_TARGET: "http://x", EVAL_TARGET_TIMEOUT_MS: "soon" })).toThrow(
-      'EVAL_TARGET_TIMEOUT_MS must be an integer ≥ 1, got "soon"',
+    expect(chooseTarget({ EVAL_RUN_DIR: "runs/os-cluster" })).toEqual({ kind: "recorded", config: { folder: "runs/os-cluster" } });
+    expect(() => chooseTarget({ EVAL_TARGET: "http://x", EVAL_RUN_DIR: "r" })).toThrow("EVAL_TARGET and EVAL_RUN_DIR are both set");
+    expect(() => chooseTarget({ EVAL_TARGET: "http://u:p@x" })).toThrow("must not carry credentials");
+    expect(() => chooseTarget({ EVAL_TARGET: "ftp://x" })).toThrow("http(s) URL");
+    expect(() => chooseTarget({ EVAL_TARGET: "http://x", EVAL_TARGET_TIMEOUT_MS: "soon" })).toThrow(
+      'EVAL_TARGET_TIMEOUT_MS must be a whole number from 1 to 2147483647, got "soon"',
     );
-    expect(() => targetChoice({ EVAL_TARGET: "http://x", EVAL_TARGET_NAME: "my target" })).toThrow("EVAL_TARGET_NAME must be");
+    expect(() => chooseTarget({ EVAL_TARGET: "http://x", EVAL_TARGET_NAME: "my target" })).toThrow("EVAL_TARGET_NAME must be");
   });
 
-  it("reads EVAL_TARGET_SEED, EVAL_TARGET_KEEP_SEED and EVAL_TARGET_SEED_TIMEOUT_MS; refuses them without EVAL_TARGET or malformed", () => {
-    expect(targetChoice({ EVAL_TARGET: "http://x", EVAL_TARGET_SEED: "eval-fixtures" })).toMatchObject({
-      config: { seed: { collection: "eval-fixtures", keep: false, timeoutMs: 600_000 } },
+  it("reads EVAL_TARGET_SEED, EVAL_TARGET_KEEP_SEED and EVAL_TARGET_SEED_TIMEOUT_MS; refuses them for a target they do not apply to, or malformed", () => {
+    expect(chooseTarget({ EVAL_TARGET: "http://x", EVAL_TARGET_SEED: "eval-fixtures" })).toMatchObject({
+      config: { http: { seed: { collection: "eval-fixtures", keep: false, timeoutMs: 600_000 } } },
     });
     expect(
-      targetChoice({ EVAL_TARGET: "http://x", EVAL_TARGET_SEED: "s", EVAL_TARGET_KEEP_SEED: "1", EVAL_TARGET_SEED_TIMEOUT_MS: "5000" }),
-    ).toMatchObject({ config: { seed: { collection: "s", keep: true, timeoutMs: 5000 } } });
-    expect((targetChoice({ EVAL_TARGET: "http://x" }) as { config: object }).config).not.toHaveProperty("seed");
-    expect(() => targetChoice({ EVAL_TARGET_SEED: "s" })).toThrow(
-      "EVAL_TARGET_SEED seeds the service EVAL_TARGET names; EVAL_TARGET is not set",
+      chooseTarget({ EVAL_TARGET: "http://x", EVAL_TARGET_SEED: "s", EVAL_TARGET_KEEP_SEED: "1", EVAL_TARGET_SEED_TIMEOUT_MS: "5000" }),
+    ).toMatchObject({ config: { http: { seed: { collection: "s", keep: true, timeoutMs: 5000 } } } });
+    expect((chooseTarget({ EVAL_TARGET: "http://x" }).config as { http: object }).http).not.toHaveProperty("seed");
+    expect(() => chooseTarget({ EVAL_TARGET_SEED: "s" })).toThrow(
+      "EVAL_TARGET_SEED is a setting of a service over HTTP or a target module, and this run measures the in-repo engine in this process (neither EVAL_TARGET nor EVAL_RUN_DIR is set); unset it",
     );
-    expect(() => targetChoice({ EVAL_RUN_DIR: "r", EVAL_TARGET_KEEP_SEED: "1" })).toThrow("EVAL_TARGET_KEEP_SEED seeds the service");
-    expect(() => targetChoice({ EVAL_TARGET: "http://x", EVAL_TARGET_KEEP_SEED: "1" })).toThrow(
+    expect(() => chooseTarget({ EVAL_RUN_DIR: "r", EVAL_TARGET_KEEP_SEED: "1" })).toThrow(
+      "EVAL_TARGET_KEEP_SEED is a setting of a service over HTTP or a target module, and EVAL_RUN_DIR names recorded runs; unset it",
+    );
+    expect(() => chooseTarget({ EVAL_TARGET: "http://x", EVAL_TARGET_KEEP_SEED: "1" })).toThrow(
       "EVAL_TARGET_KEEP_SEED keeps what EVAL_TARGET_SEED seeds; EVAL_TARGET_SEED is not set",
     );
-    expect(() => targetChoice({ EVAL_TARGET: "http://x", EVAL_TARGET_SEED: "s", EVAL_TARGET_KEEP_SEED: "yes" })).toThrow(
+    expect(() => chooseTarget({ EVAL_TARGET: "http://x", EVAL_TARGET_SEED: "s", EVAL_TARGET_KEEP_SEED: "yes" })).toThrow(
       'EVAL_TARGET_KEEP_SEED must be 1 or 0, got "yes"',
     );
-    expect(() => targetChoice({ EVAL_TARGET: "http://x", EVAL_TARGET_SEED: "my docs" })).toThrow(
+    expect(() => chooseTarget({ EVAL_TARGET: "http://x", EVAL_TARGET_SEED: "my docs" })).toThrow(
       'EVAL_TARGET_SEED must name a collection of 1–200 letters, digits, ".", "_" or "-", got "my docs"',
     );
   });
 
   it("keys floors by target: the in-process engine keeps its configuration, others their kind and name", () => {
-    expect(targetMode({ kind: "in-process", name: "offline" }, "offline")).toBe("offline");
-    expect(targetMode({ kind: "http", name: "staging" }, "offline")).toBe("http:staging");
-    expect(targetMode({ kind: "recorded", name: "os-cluster" }, "offline")).toBe("run:os-cluster");
-    expect(targetMode({ kind: "module", name: "minisearch" }, "offline")).toBe("module:minisearch");
+    const key = (kind: string, name: string) => kindOf({ kind }).floorsKey(name, "offline");
+    expect(key("in-process", "offline")).toBe("offline");
+    expect(key("http", "staging")).toBe("http:staging");
+    expect(key("recorded", "os-cluster")).toBe("run:os-cluster");
+    expect(key("module", "minisearch")).toBe("module:minisearch");
+    expect(() => kindOf({ kind: "grpc" })).toThrow('no target kind "grpc"; the kinds are http, module, recorded, in-process');
   });
 
   it("reads a path in EVAL_TARGET as a target module, and EVAL_TARGET_ADAPTER beside a URL; refuses them mixed up", () => {
-    expect(targetChoice({ EVAL_TARGET: "examples/targets/minisearch.target.ts", EVAL_TARGET_SEED: "docs" })).toMatchObject({
+    expect(chooseTarget({ EVAL_TARGET: "examples/targets/minisearch.target.ts", EVAL_TARGET_SEED: "docs" })).toMatchObject({
       kind: "module",
       config: { given: "examples/targets/minisearch.target.ts", timeoutMs: 10_000, concurrency: 1, seed: { collection: "docs" } },
     });
     expect(
-      targetChoice({ EVAL_TARGET: "http://x", EVAL_TARGET_ADAPTER: "examples/targets/golden-qa.adapter.json", KB_KEY: TOKEN }),
-    ).toMatchObject({ kind: "http", adapter: { given: "examples/targets/golden-qa.adapter.json", env: { KB_KEY: TOKEN } } });
-    expect(() => targetChoice({ EVAL_TARGET_ADAPTER: "examples/targets/golden-qa.adapter.json" })).toThrow(
-      "EVAL_TARGET_ADAPTER describes how to call the service EVAL_TARGET names; EVAL_TARGET is not set",
+      chooseTarget({ EVAL_TARGET: "http://x", EVAL_TARGET_ADAPTER: "examples/targets/golden-qa.adapter.json", KB_KEY: TOKEN }),
+    ).toMatchObject({ kind: "http", config: { adapter: { given: "examples/targets/golden-qa.adapter.json", env: { KB_KEY: TOKEN } } } });
+    expect(() => chooseTarget({ EVAL_TARGET_ADAPTER: "examples/targets/golden-qa.adapter.json" })).toThrow(
+      "EVAL_TARGET_ADAPTER is a setting of a service over HTTP, and this run measures the in-repo engine in this process (neither EVAL_TARGET nor EVAL_RUN_DIR is set); unset it",
     );
     expect(() =>
-      targetChoice({
+      chooseTarget({
         EVAL_TARGET: "examples/targets/minisearch.target.ts",
         EVAL_TARGET_ADAPTER: "examples/targets/golden-qa.adapter.json",
       }),
-    ).toThrow("EVAL_TARGET_ADAPTER describes an HTTP service, and EVAL_TARGET names a module");
-    expect(() => targetChoice({ EVAL_TARGET: "examples/targets/missing.target.ts" })).toThrow("no such file");
-    expect(() => targetChoice({ EVAL_TARGET: "http://x", EVAL_TARGET_ADAPTER: "examples/targets/golden-qa.adapter.json" })).toThrow(
+    ).toThrow("EVAL_TARGET_ADAPTER is a setting of a service over HTTP, and EVAL_TARGET names a target module; unset it");
+    expect(() => chooseTarget({ EVAL_TARGET: "examples/targets/missing.target.ts" })).toThrow("no such file");
+    expect(() => chooseTarget({ EVAL_TARGET: "http://x", EVAL_TARGET_ADAPTER: "examples/targets/golden-qa.adapter.json" })).toThrow(
       "{{env.KB_KEY}} names the environment variable KB_KEY, which is not set",
     );
   });
@@ -359,25 +372,25 @@ describe("recorded runs", () => {
     mkdirSync(folder);
     let run = "";
     for (const c of cases)
-      run += formatTrecRun(c.id, (await local.search({ id: c.id, query: c.query, mode: "balanced", limit: 10 })).results, "t");
+      run += formatTrecRun(c.id, (await ranked(local, { id: c.id, query: c.query, mode: "balanced", limit: 10 })).results, "t");
     writeFileSync(join(folder, RUN_FILE("balanced")), run);
-    const recorded = openRecordedTarget(folder, new Set(cases.map((c) => c.id)), "cluster");
+    const recorded = openRecordedTarget(folder, new Set(cases.map((c) => c.id)), "cluster", named);
     expect(recorded.capabilities).toEqual({ modes: ["balanced"], ask: false, expand: false, trace: false, turn: false });
     for (const c of cases) {
       const request = { id: c.id, query: c.query, mode: "balanced" as const, limit: 10 };
-      expect((await recorded.search(request)).results).toEqual(
-        (await local.search(request)).results.map((h) => ({ docId: h.docId, score: h.score })),
+      expect((await ranked(recorded, request)).results).toEqual(
+        (await ranked(local, request)).results.map((h) => ({ docId: h.docId, score: h.score })),
       );
     }
-    expect((await recorded.search({ id: "not-in-run", query: "", mode: "balanced", limit: 10 })).results).toEqual([]);
+    expect((await ranked(recorded, { id: "not-in-run", query: "", mode: "balanced", limit: 10 })).results).toEqual([]);
     await expect(recorded.search({ id: cases[0]!.id, query: "", mode: "search", limit: 10 })).rejects.toThrow(/no search\.run in/);
-    expect(() => openRecordedTarget(folder, new Set(["other-1"]))).toThrow(/holds none of the dataset's 1 query ids/);
+    expect(() => openRecordedTarget(folder, new Set(["other-1"]), undefined, named)).toThrow(/holds none of the dataset's 1 query ids/);
   });
 
   it("read answers as `engine ask --batch` writes them; an unrecorded answer fails its case", async () => {
     const folder = join(work, "answers");
     mkdirSync(folder, { recursive: true });
-    const a = await local.ask({ id: "a-1", question: "How many recovery codes do I get?", preset: "balanced" });
+    const a = await answered(local, { id: "a-1", question: "How many recovery codes do I get?", preset: "balanced" });
     const line = {
       id: "a-1",
       question: a.question,
@@ -390,8 +403,8 @@ describe("recorded runs", () => {
       invalidCitations: a.invalidCitations,
     };
     writeFileSync(join(folder, ANSWERS_FILE), `${JSON.stringify(line)}\n`);
-    const recorded = openRecordedTarget(folder, new Set());
-    const b = await recorded.ask({ id: "a-1", question: a.question });
+    const recorded = openRecordedTarget(folder, new Set(), undefined, named);
+    const b = await answered(recorded, { id: "a-1", question: a.question });
     expect([b.answer, b.citations, b.invalidCitations, b.sources, b.refused]).toEqual([
       a.answer,
       a.citations,
@@ -401,7 +414,7 @@ describe("recorded runs", () => {
     ]);
     await expect(recorded.ask({ id: "a-2", question: "?" })).rejects.toThrow(/no answer for "a-2"/);
     writeFileSync(join(folder, ANSWERS_FILE), '{"id":"x","answer":"y"}\n');
-    expect(() => openRecordedTarget(folder, new Set())).toThrow(
+    expect(() => openRecordedTarget(folder, new Set(), undefined, named)).toThrow(
       /answers\.jsonl:1: not an answer: \(the body\): missing required field "citations"/,
     );
   });
@@ -422,8 +435,8 @@ describe("temporal fields through the HTTP target", () => {
 
   it("asOf and includeSuperseded reach the service; hits and sources carry validity exactly as in-process", async () => {
     const here = inProcessTarget(temporal, "offline");
-    const there = await openHttpTarget(config(served.url, { token: undefined }));
-    const view = (r: Awaited<ReturnType<Target["search"]>>) => r.results.map((h) => [h.docId, h.score, h.validity ?? null]);
+    const there = await openHttpTarget(config(served.url, { token: undefined }), named);
+    const view = (r: Awaited<ReturnType<typeof ranked>>) => r.results.map((h) => [h.docId, h.score, h.validity ?? null]);
     let staleSeen = 0;
     for (const mode of CONTRACT_MODES)
       for (const options of [
@@ -432,14 +445,14 @@ describe("temporal fields through the HTTP target", () => {
         { asOf: new Date("2025-06-01T00:00:00Z"), includeSuperseded: true },
       ]) {
         const request = { id: "t", query: "Plus plan price per month", mode, limit: 10, ...options };
-        const [a, b] = [await here.search(request), await there.search(request)];
+        const [a, b] = [await ranked(here, request), await ranked(there, request)];
         expect(view(b), `${mode} ${JSON.stringify(options)}`).toEqual(view(a));
         expect(b.trace![0]!.stage).toBe("validity");
         staleSeen += b.results.filter((h) => h.validity?.stale).length;
       }
     expect(staleSeen).toBeGreaterThan(0);
     const ask = { id: "a", question: "How much does the Plus plan cost per month?", asOf: "2024-01-15", includeSuperseded: true };
-    const [a, b] = [await here.ask(ask), await there.ask(ask)];
+    const [a, b] = [await answered(here, ask), await answered(there, ask)];
     expect([b.answer, b.sources]).toEqual([a.answer, a.sources]);
     expect(b.sources.some((s) => s.validity !== undefined)).toBe(true);
   });
@@ -466,7 +479,7 @@ describe("seeding a target with the dataset's corpus (EVAL_TARGET_SEED)", () => 
     lines.length = 0;
     try {
       const seed = seedOf({ timeoutMs: 60_000 });
-      const remote = await openHttpTarget(config(s.url, { seed }));
+      const remote = await openHttpTarget(config(s.url, { seed }), named);
       const session = await seedTarget(remote, dataset, seed, io);
       expect(session.documents).toBe(corpusSize);
       expect(lines).toEqual([
@@ -479,7 +492,7 @@ describe("seeding a target with the dataset's corpus (EVAL_TARGET_SEED)", () => 
       for (const mode of CONTRACT_MODES)
         for (const c of cases.slice(0, 3)) {
           const request = { id: c.id, query: c.query, mode, limit: 10, traceDepth: 50 };
-          const [a, b] = [await local.search(request), await remote.search(request)];
+          const [a, b] = [await ranked(local, request), await ranked(remote, request)];
           expect(b.results.map((h) => [h.docId, h.score])).toEqual(a.results.map((h) => [h.docId, h.score]));
         }
       await session.release();
@@ -501,7 +514,7 @@ describe("seeding a target with the dataset's corpus (EVAL_TARGET_SEED)", () => 
     const url = await s.start();
     lines.length = 0;
     try {
-      const target = await openHttpTarget(config(url, { seed, cookie: `sid=${TOKEN}` }));
+      const target = await openHttpTarget(config(url, { seed, cookie: `sid=${TOKEN}` }), named);
       const session = await seedTarget(target, dataset, seed, io).catch((e: unknown) => e as Error);
       return { session, seen: s.seen, url, target };
     } finally {
@@ -573,11 +586,11 @@ describe("seeding a target with the dataset's corpus (EVAL_TARGET_SEED)", () => 
     lines.length = 0;
     try {
       const seed = seedOf();
-      const target = await openHttpTarget(config(url, { seed }));
+      const target = await openHttpTarget(config(url, { seed }), named);
       const session = await seedTarget(target, dataset, seed, io);
       expect(session.fingerprint).toBe("seeded-7");
-      await target.search({ id: "q", query: "x", mode: "search", limit: 3, collection: "other" });
-      await target.ask({ id: "a", question: "x?" });
+      await ranked(target, { id: "q", query: "x", mode: "search", limit: 3, collection: "other" });
+      await answered(target, { id: "a", question: "x?" });
       const bodies = s.seen
         .filter((x) => x.path === "/search" || x.path === "/ask")
         .map((x) => JSON.parse(x.body) as { collection?: string });
@@ -633,7 +646,7 @@ describe("seeding a target with the dataset's corpus (EVAL_TARGET_SEED)", () => 
     lines.length = 0;
     try {
       const seed = seedOf();
-      const target = await openHttpTarget(config(url, { seed }));
+      const target = await openHttpTarget(config(url, { seed }), named);
       const session = await seedTarget(target, dataset, seed, io);
       session.releaseSync("interrupted (SIGINT)");
       session.releaseSync("again");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { answerExcludes } from "./answer-excludes.js";
-import { answeredTurn } from "./turn-test-data.js";
+import { answeredTurn } from "../test-data/turn.js";
 
 describe("answer-excludes", () => {
   it("passes when the answer does not state the text", () => {

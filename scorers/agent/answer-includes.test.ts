@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { answerIncludes } from "./answer-includes.js";
-import { answeredTurn } from "./turn-test-data.js";
+import { answeredTurn } from "../test-data/turn.js";
 
 describe("answer-includes", () => {
   it("finds a fact in the answer's grading form, numbers whole, markers removed", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { callsAnyTool } from "./calls-any-tool.js";
-import { answeredTurn, call, step } from "./turn-test-data.js";
+import { answeredTurn, call, step } from "../test-data/turn.js";
 
 describe("calls-any-tool", () => {
   it("passes when some tool was called without an error", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { callsTool } from "./calls-tool.js";
-import { answeredTurn, call, PLANS, readCall, step } from "./turn-test-data.js";
+import { answeredTurn, call, PLANS, readCall, step } from "../test-data/turn.js";
 
 describe("calls-tool", () => {
   it("counts the calls that did not error", () => {

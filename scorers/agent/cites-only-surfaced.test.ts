@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { citesOnlySurfaced } from "./cites-only-surfaced.js";
-import { answeredTurn, approvalTurn, PLANS, TWO_FACTOR } from "./turn-test-data.js";
+import { answeredTurn, approvalTurn, PLANS, TWO_FACTOR } from "../test-data/turn.js";
 
 const e = { kind: "cites-only-surfaced" } as const;
 

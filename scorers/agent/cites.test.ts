@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cites } from "./cites.js";
-import { answeredTurn, PLANS, TWO_FACTOR } from "./turn-test-data.js";
+import { answeredTurn, PLANS, TWO_FACTOR } from "../test-data/turn.js";
 
 describe("cites", () => {
   it("passes when the document is cited and surfaced", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { maxSteps } from "./max-steps.js";
-import { answeredTurn } from "./turn-test-data.js";
+import { answeredTurn } from "../test-data/turn.js";
 
 describe("max-steps", () => {
   it("passes within the steps, else names how many it took", () => {

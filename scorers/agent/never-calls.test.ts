@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { neverCalls } from "./never-calls.js";
-import { answeredTurn, approvalTurn, call, step } from "./turn-test-data.js";
+import { answeredTurn, approvalTurn, call, step } from "../test-data/turn.js";
 
 describe("never-calls", () => {
   it("passes when the tool was never attempted", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { noCitations } from "./no-citations.js";
-import { answeredTurn, approvalTurn, PLANS, TWO_FACTOR } from "./turn-test-data.js";
+import { answeredTurn, approvalTurn, PLANS, TWO_FACTOR } from "../test-data/turn.js";
 
 describe("no-citations", () => {
   it("passes when the answer cites nothing, else names what it cites", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { outcome } from "./outcome.js";
-import { answeredTurn, approvalTurn } from "./turn-test-data.js";
+import { answeredTurn, approvalTurn } from "../test-data/turn.js";
 
 describe("outcome", () => {
   it("passes when the turn ended as expected, else names both outcomes", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { stopsAtApproval } from "./stops-at-approval.js";
-import { answeredTurn, approvalTurn, call, PLANS, step } from "./turn-test-data.js";
+import { answeredTurn, approvalTurn, call, PLANS, step } from "../test-data/turn.js";
 
 describe("stops-at-approval", () => {
   it("passes when the turn stopped at the named tool's proposal", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { stopsWithinBudget } from "./stops-within-budget.js";
-import { answeredTurn, approvalTurn } from "./turn-test-data.js";
+import { answeredTurn, approvalTurn } from "../test-data/turn.js";
 
 const e = { kind: "stops-within-budget" } as const;
 

@@ -1,7 +1,7 @@
 /**
  * What the agent graders grade against: a turn case (a record of `fixtures/turn-cases.json`) — a
  * question for one surface, the regression it guards, and the facts its turn must show, one
- * expectation each. Loading and linting the records is helpers/fixtures's job; graders only read
+ * expectation each. Loading and linting the records is helpers/fixture-files's job; graders only read
  * them.
  */
 import type { TurnOutcome } from "@hybrid-search/target-contract/turn";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EXPECTATION_KINDS, EXPECTATIONS } from "./index.js";
-import { answeredTurn, PLANS, TWO_FACTOR, turnCase } from "./turn-test-data.js";
+import { answeredTurn, PLANS, TWO_FACTOR, turnCase } from "../test-data/turn.js";
 import { expectationsMetScorer, turnVerdict, turnVerdictScorer } from "./turn-verdict.js";
 
 const agent = "agent: offline policy";
@@ -21,7 +21,7 @@ describe("a turn case's verdict", () => {
         { kind: "never-calls", tool: "file_correction" },
       ],
     });
-    const output = { turn: answeredTurn(), agent, elapsedMs: 12 };
+    const output = { turn: answeredTurn(), agent, elapsedMs: 12, timedBy: "target" as const };
     expect(turnVerdict(c, output)).toMatchObject({ pass: true, failed: [] });
     const failing = turnCase({ expect: [...c.expect, { kind: "calls-tool", tool: "catalog" }, { kind: "max-steps", steps: 2 }] });
     expect(turnVerdict(failing, output)).toMatchObject({
@@ -32,14 +32,19 @@ describe("a turn case's verdict", () => {
 
   it("fails a turn that could not be obtained, or ended in error, with the reason: a fault, not a score", async () => {
     const c = turnCase({ expect: [{ kind: "answer-excludes", text: "free" }] });
-    const missing = { turn: null, error: "POST /turn: HTTP 500: INTERNAL boom (3 attempts)", agent, elapsedMs: null };
+    const missing = { turn: null, error: "POST /turn: HTTP 500: INTERNAL boom (3 attempts)", agent, elapsedMs: null, timedBy: null };
     expect(turnVerdict(c, missing)).toEqual({
       pass: false,
       failed: ["the turn could not be obtained: POST /turn: HTTP 500: INTERNAL boom (3 attempts)"],
       checks: [],
       fault: "the turn could not be obtained: POST /turn: HTTP 500: INTERNAL boom (3 attempts)",
     });
-    const broken = { turn: answeredTurn({ outcome: "error", answer: "", error: "agent mock/m failed: 503" }), agent, elapsedMs: 3 };
+    const broken = {
+      turn: answeredTurn({ outcome: "error", answer: "", error: "agent mock/m failed: 503" }),
+      agent,
+      elapsedMs: 3,
+      timedBy: "target" as const,
+    };
     expect(turnVerdict(c, broken).failed).toEqual(["the turn failed: agent mock/m failed: 503"]);
     const verdict = await turnVerdictScorer()({ input: c, output: broken, expected: undefined });
     expect(verdict).toMatchObject({
@@ -57,7 +62,7 @@ describe("a turn case's verdict", () => {
         { kind: "calls-tool", tool: "catalog" },
       ],
     });
-    const output = { turn: answeredTurn(), agent, elapsedMs: 12 };
+    const output = { turn: answeredTurn(), agent, elapsedMs: 12, timedBy: "target" as const };
     const verdict = await turnVerdictScorer()({ input: c, output, expected: undefined });
     expect(verdict).toMatchObject({
       score: 0,

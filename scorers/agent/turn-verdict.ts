@@ -10,6 +10,7 @@
  * one a line) and **Expectations met** (the share of the case's expectations that hold).
  */
 import { createScorer, type Evalite } from "evalite";
+import type { TimedBy } from "../observed.js";
 import type { TurnResponse } from "@hybrid-search/target-contract/turn";
 import { checkExpectation } from "./index.js";
 import type { ExpectationKind, TurnCase } from "./turn-case.js";
@@ -22,8 +23,10 @@ export interface AgentTurnOutput {
   error?: string;
   /** What drove the loop, as people read it: `agent: offline policy`, `agent: google/gemini-2.5-flash`, `agent: http engine-serve`. */
   agent: string;
-  /** The target's own time for the turn; null when it reports none (recorded turns). */
+  /** The turn's time: the target's own, else the suite's around the call; null: unknown (a recording without it). */
   elapsedMs: number | null;
+  /** Who measured `elapsedMs`; null when it is unknown. */
+  timedBy: TimedBy | null;
 }
 
 export interface TurnVerdict {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { askCase, askResult, PLANS, refused } from "../ask-test-data.js";
+import { askCase, askResult, PLANS, refused } from "../test-data/ask.js";
 import { answerExcludesScore } from "./index.js";
 
 describe("answer-excludes", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { askCase, askResult, refused, source, TWO_FA } from "../ask-test-data.js";
+import { askCase, askResult, refused, source, TWO_FA } from "../test-data/ask.js";
 import { answerIncludesScore } from "./index.js";
 
 describe("matching substrings", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { askCase, askResult, PLANS, refused, TWO_FA } from "../ask-test-data.js";
+import { askCase, askResult, PLANS, refused, TWO_FA } from "../test-data/ask.js";
 import { citesOnlySurfacedScore } from "./index.js";
 
 describe("cites-only-surfaced", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { askCase, askResult, PLANS, TWO_FA, TWO_FA_DE } from "../ask-test-data.js";
+import { askCase, askResult, PLANS, TWO_FA, TWO_FA_DE } from "../test-data/ask.js";
 import { citesScore } from "./index.js";
 
 describe("cites", () => {

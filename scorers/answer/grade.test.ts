@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { allGraders, askCase, askResult, failed, refused, TWO_FA } from "../ask-test-data.js";
+import { allGraders, askCase, askResult, failed, refused, TWO_FA } from "../test-data/ask.js";
 import { answerExcludes, answerIncludes, cites, GRADERS, NotApplicableError } from "./index.js";
 
 describe("policies every grader follows", () => {

@@ -1,6 +1,6 @@
 /**
  * What every answer grader shares: the shape of a grade, the policies, and the Evalite wrapper.
- * A grader grades one answer (`engine.ask()`'s `AskResult`, with the eval's refusal recognition)
+ * A grader grades one answer (`engine.ask()`'s `ObservedAnswer`, with the eval's refusal recognition)
  * against its case (`AskCase`); one file per grader beside this one, listed in index.ts.
  *
  * Policies, the same for every grader:
@@ -18,7 +18,7 @@
  */
 import { createScorer } from "evalite";
 import type { Evalite } from "evalite";
-import type { AskResult } from "@hybrid-search/engine";
+import { notGiven, type ObservedAnswer } from "../observed.js";
 import type { AskCase } from "../ask-case.js";
 import type { RecognizedAnswer } from "../refusal-check.js";
 
@@ -37,8 +37,11 @@ export type Method = "heuristic" | "llm-judge";
 export interface GradeMetadata {
   grader: string;
   method: Method;
-  /** `failed`: the answerer failed (`result.error`); the score is 0 and says nothing about quality. */
-  status: "scored" | "failed";
+  /**
+   * `failed`: the answerer failed (`result.error`); `unknown`: the target did not give what the
+   * grader needs (scorers/observed.ts, `notGiven`). Either way the score is 0 and says nothing about quality.
+   */
+  status: "scored" | "failed" | "unknown";
   caseId: string;
   /** What was checked, in words. */
   definition: string;
@@ -87,7 +90,7 @@ export class NotApplicableError extends Error {
 }
 
 /** The score of a result whose answerer failed: 0, never a pass. Shared by every grader and the triad. */
-export function failedGrade(grader: string, c: AskCase, result: AskResult, definition: string): Grade {
+export function failedGrade(grader: string, c: AskCase, result: ObservedAnswer, definition: string): Grade {
   return {
     score: 0,
     metadata: {
@@ -100,6 +103,16 @@ export function failedGrade(grader: string, c: AskCase, result: AskResult, defin
       rule: "the answerer failed: scored 0, never a pass",
     },
   };
+}
+
+/**
+ * The score of an answer that lacks what the grader needs because the target did not give it (the
+ * sources' text, for the triad's faithfulness): not scored, with the reason, never 0 or 1 as a
+ * measurement (scorers/observed.ts).
+ */
+export function notGivenGrade(grader: string, c: AskCase, definition: string, reason: string): Grade {
+  const { score, metadata } = notGiven(reason);
+  return { score, metadata: { grader, method: "heuristic", caseId: c.id, definition, ...metadata } };
 }
 
 /**
@@ -123,12 +136,12 @@ export function defineGrader<O = unknown>(
   return { id, ...info, score };
 }
 
-/** A scorer over (input: AskCase, output: AskResult); `expected` is not read. */
-export type AskScorer = Evalite.Scorer<AskCase, AskResult, unknown>;
+/** A scorer over (input: AskCase, output: ObservedAnswer); `expected` is not read. */
+export type AskScorer = Evalite.Scorer<AskCase, ObservedAnswer, unknown>;
 
 /** The Evalite scorer of a grader: its name, its definition as the description, its score. */
-export function scorerFor(grader: GraderInfo, score: (c: AskCase, result: AskResult) => Grade | Promise<Grade>): AskScorer {
-  return createScorer<AskCase, AskResult, unknown>({
+export function scorerFor(grader: GraderInfo, score: (c: AskCase, result: ObservedAnswer) => Grade | Promise<Grade>): AskScorer {
+  return createScorer<AskCase, ObservedAnswer, unknown>({
     name: grader.name,
     description: grader.definition,
     scorer: ({ input, output }) => score(input, output),

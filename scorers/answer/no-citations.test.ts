@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { askCase, askResult, REFUSAL, refused, TWO_FA } from "../ask-test-data.js";
+import { askCase, askResult, REFUSAL, refused, TWO_FA } from "../test-data/ask.js";
 import { noCitationsScore } from "./index.js";
 
 describe("no-citations (iff refused)", () => {

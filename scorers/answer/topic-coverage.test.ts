@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { askCase, askResult, TWO_FA, TWO_FA_DE } from "../ask-test-data.js";
+import { askCase, askResult, TWO_FA, TWO_FA_DE } from "../test-data/ask.js";
 import { topicCoverageScore } from "./index.js";
 
 describe("topic coverage", () => {

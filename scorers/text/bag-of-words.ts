@@ -46,16 +46,18 @@ export interface ReferenceItem {
   topics?: readonly string[];
 }
 
-/** The bag-of-words score of one metric of an item (the table in the module comment); null when the item lacks what the metric relates. */
+/** The bag-of-words score of one metric of an item (the table in the module comment); null when the item lacks what the metric relates (no context text for faithfulness and context relevance, no reference, no topics). */
 export function bagOfWordsScore(metric: string, item: ReferenceItem): number | null {
   const answer = stripCitationMarkers(item.answer);
+  // As the metrics themselves (scorers/observed.ts): no context text, nothing to read the answer against.
+  const noContext = item.contexts.every((c) => c === "");
   switch (metric) {
     case "faithfulness":
-      return bagOfWordsShare(answer, item.contexts);
+      return noContext ? null : bagOfWordsShare(answer, item.contexts);
     case "answer-relevance":
       return bagOfWordsShare(item.question, [answer]);
     case "context-relevance":
-      return bagOfWordsShare(item.question, item.contexts);
+      return noContext ? null : bagOfWordsShare(item.question, item.contexts);
     case "answer-correctness":
       return item.reference === undefined ? null : bagOfWordsShare(item.reference, [answer]);
     case "topic-coverage":

@@ -1,7 +1,7 @@
 // The token overlap's rules (overlap.ts). That grading never reads text with the engine's analyzer
 // is a dependency rule (grading-without-engine-analysis, .dependency-cruiser.cjs).
 import { describe, expect, it } from "vitest";
-import { askResult, source } from "../ask-test-data.js";
+import { askResult, source } from "../test-data/ask.js";
 import { analyzedText, answerLanguage, guessLanguage, KEY_WEIGHT, termOverlap, weightedOverlap } from "./overlap.js";
 
 const overlap = (text: string, language: string, evidence: string, evidenceLanguage = language) =>

@@ -23,7 +23,7 @@
  * joins them there: `Free Tarif`, `free-tarif`) or joined as one word (`freetarif`). A number or
  * a CJK bigram occurs when the evidence has it.
  */
-import type { AskResult } from "@hybrid-search/engine";
+import type { ObservedAnswer } from "../observed.js";
 import { baseLanguage, GRADED_LANGUAGES, isFunctionWord, likeliestLanguage, stemOf } from "./language.js";
 import { foldDiacritics, gradingForm } from "./normalize.js";
 
@@ -284,7 +284,7 @@ function startsSentence(text: string, at: number): boolean {
  * Answers follow the question, but an extractive answer quotes its sources, which may be in
  * another language.
  */
-export function answerLanguage(result: AskResult, caseLanguage: string | undefined): string | undefined {
+export function answerLanguage(result: ObservedAnswer, caseLanguage: string | undefined): string | undefined {
   const words = new AnalyzedText(result.answer, undefined).tokens.filter((t) => t.kind === "word").map((t) => t.raw);
   const candidates = [caseLanguage, ...result.sources.map((s) => baseLanguage(s.language))].filter((l): l is string => l !== undefined);
   return likeliestLanguage(words, candidates) ?? caseLanguage;
@@ -295,13 +295,17 @@ export function answerLanguage(result: AskResult, caseLanguage: string | undefin
  * once per source: an answer computed once per run is graded by several suites and graders, and
  * neither a source nor its analysis is ever changed.
  */
-export function sourceText(source: AskResult["sources"][number]): AnalyzedText {
+export function sourceText(source: ObservedAnswer["sources"][number]): AnalyzedText {
   let text = analyzedSources.get(source);
   if (text === undefined)
-    analyzedSources.set(source, (text = analyzedText(`${source.title}\n${source.heading}\n${source.text}`, source.language)));
+    // A part the target did not give is left out (never read as the word "undefined").
+    analyzedSources.set(
+      source,
+      (text = analyzedText([source.title, source.heading, source.text].filter(Boolean).join("\n"), source.language)),
+    );
   return text;
 }
-const analyzedSources = new WeakMap<AskResult["sources"][number], AnalyzedText>();
+const analyzedSources = new WeakMap<ObservedAnswer["sources"][number], AnalyzedText>();
 
 /**
  * The language of a text that states none: of the languages grading knows (language.ts), the one

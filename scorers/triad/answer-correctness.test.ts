@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NotApplicableError } from "../answer/index.js";
-import { askCase, askResult, CODES, refused } from "../ask-test-data.js";
+import { askCase, askResult, CODES, refused } from "../test-data/ask.js";
 import { answerCorrectnessMetric } from "./answer-correctness.js";
 import { correctnessCases, triadScore } from "./index.js";
 

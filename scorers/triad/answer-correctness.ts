@@ -20,7 +20,7 @@
  * **When NOT to use:** as faithfulness: an answer can agree with the reference and still say more
  * than the sources (a reference written from other documents).
  */
-import type { AskResult } from "@hybrid-search/engine";
+import type { ObservedAnswer } from "../observed.js";
 import { round } from "../answer/grade.js";
 import type { AskCase } from "../ask-case.js";
 import { DATA_RULE, escapeData } from "../judge-call.js";
@@ -43,6 +43,7 @@ export const answerCorrectnessMetric: TriadMetric = {
   name: "Answer correctness",
   definition: "how far the answer states what the reference answer states, and nothing that disagrees with it",
   notApplicable: (c) => (c.referenceAnswer ? null : "the case has no reference answer"),
+  readsSources: false,
   heuristic: (c, result) => {
     const reference = c.referenceAnswer ?? "";
     if (isRefused(result))
@@ -117,7 +118,7 @@ export const answerCorrectnessMetric: TriadMetric = {
             DATA_RULE,
           ].join("\n"),
         }),
-        prompt: (c: AskCase, result: AskResult) =>
+        prompt: (c: AskCase, result: ObservedAnswer) =>
           [
             `<question>\n${escapeData(result.question)}\n</question>`,
             `<reference_answer>\n${escapeData(c.referenceAnswer ?? "")}\n</reference_answer>`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { askCase, askResult, CODES, PRICES, refused, source } from "../ask-test-data.js";
+import { askCase, askResult, CODES, PRICES, refused, source } from "../test-data/ask.js";
 import { answerRelevanceMetric } from "./answer-relevance.js";
 
 const c = askCase({ expectedSubstrings: ["10"], mustCite: [CODES.docId] });

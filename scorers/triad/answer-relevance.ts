@@ -17,7 +17,7 @@
  * **When NOT to use:** as correctness or faithfulness; it does not look at the sources' support
  * (the short-answer rule only uses them to link answer and question).
  */
-import type { AskResult } from "@hybrid-search/engine";
+import type { ObservedAnswer } from "../observed.js";
 import type { AskCase } from "../ask-case.js";
 import { round } from "../answer/grade.js";
 import { DATA_RULE } from "../judge-call.js";
@@ -38,7 +38,7 @@ interface RelevanceJudgment {
 const SENTENCES = /(?<=[.!?。！？])\s+|\n+/u;
 
 /** The best share of the question's terms in a source sentence that holds every term of a short answer (module comment). */
-function besideInSources(answer: string, result: AskResult, language: string | undefined): { share: number; sentence: string } | null {
+function besideInSources(answer: string, result: ObservedAnswer, language: string | undefined): { share: number; sentence: string } | null {
   let best: { share: number; sentence: string } | null = null;
   for (const s of result.sources)
     for (const sentence of `${s.heading}\n${s.text}`.split(SENTENCES)) {
@@ -55,6 +55,7 @@ export const answerRelevanceMetric: TriadMetric = {
   id: "answer-relevance",
   name: "Answer relevance",
   definition: "how directly the answer addresses the question",
+  readsSources: false,
   heuristic: (c, result) => {
     if (isRefused(result))
       return triadGrade(answerRelevanceMetric, c, "heuristic", 0, {

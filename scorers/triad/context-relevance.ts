@@ -6,7 +6,8 @@
  *   must rate every source exactly once.
  * - heuristic: mean over sources of the share of the question's content terms found in the source
  *   (scorers/text/overlap.ts).
- * - No sources: 0 with `sources: 0` (nothing was retrieved), no judge call.
+ * - No source text (no source, or none carries its text): not scored (`status: "unknown"`, index.ts),
+ *   no judge call: that nothing was retrieved is the retrieval evals' to say.
  *
  * **When to use:** to tell retrieval noise from answer problems, next to the ranking evals.
  * **When NOT to use:** heuristically on cross-language retrieval (token overlap cannot see a
@@ -27,9 +28,8 @@ export const contextRelevanceMetric: TriadMetric = {
   id: "context-relevance",
   name: "Context relevance",
   definition: "how relevant the retrieved sources are to the question (mean over sources)",
+  readsSources: true,
   heuristic: (c: AskCase, result) => {
-    if (result.sources.length === 0)
-      return triadGrade(contextRelevanceMetric, c, "heuristic", 0, { sources: 0, rule: "nothing was retrieved: 0" });
     const perSource = result.sources.map((s) => {
       const o = termOverlap(result.question, c.language, [sourceText(s)]);
       return { ref: s.ref, docId: s.docId, share: round(o.share), found: o.found };
@@ -95,6 +95,5 @@ export const contextRelevanceMetric: TriadMetric = {
         formula: "mean over sources of rating (0–3) / 3",
       });
     },
-    skip: (result) => result.sources.length === 0,
   },
 };

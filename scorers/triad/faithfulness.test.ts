@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { askCase, askResult, CODES, PRICES, refused } from "../ask-test-data.js";
+import { askCase, askResult, CODES, PRICES, refused } from "../test-data/ask.js";
 import { answerClaims, faithfulnessMetric } from "./faithfulness.js";
 
 const c = askCase({ expectedSubstrings: ["10"], mustCite: [CODES.docId] });

@@ -27,7 +27,7 @@
  * **When to use:** to catch answers that say more than the sources (hallucination).
  * **When NOT to use:** as correctness: a faithful answer can miss the point (see answer relevance).
  */
-import type { AskResult } from "@hybrid-search/engine";
+import type { ObservedAnswer } from "../observed.js";
 import { round } from "../answer/grade.js";
 import { DATA_RULE, escapeData } from "../judge-call.js";
 import { isRefused } from "../refusal-check.js";
@@ -90,7 +90,7 @@ interface VerdictsJudgment {
 }
 
 /** The heuristic's claims of an answer: its sentences, a leading yes or no taken out; a bare yes or no stands for the question. */
-function heuristicClaims(result: AskResult): Array<Claim & { fromQuestion?: true }> {
+function heuristicClaims(result: ObservedAnswer): Array<Claim & { fromQuestion?: true }> {
   const yesNo = yesNoAnswer(result.answer);
   if (yesNo !== null && yesNo.rest === "") return [{ text: result.question, refs: citationRefs(result.answer), fromQuestion: true }];
   const claims = answerClaims(result.answer);
@@ -195,6 +195,7 @@ export const faithfulnessMetric: TriadMetric = {
   id: "faithfulness",
   name: "Faithfulness",
   definition: "share of the answer's statements supported by the sources",
+  readsSources: true,
   heuristic: (c, result) => {
     const claims = isRefused(result) ? [] : heuristicClaims(result);
     if (claims.length === 0) {

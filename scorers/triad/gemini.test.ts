@@ -6,7 +6,7 @@
  */
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { describe, expect, it } from "vitest";
-import { askCase, askResult, CODES } from "../ask-test-data.js";
+import { askCase, askResult, CODES } from "../test-data/ask.js";
 import { triadScore } from "./index.js";
 
 interface GeminiRequest {

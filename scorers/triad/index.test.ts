@@ -4,7 +4,7 @@ import { APICallError, type LanguageModelV3CallOptions } from "@ai-sdk/provider"
 import { textReply } from "@hybrid-search/engine/testing";
 import { MockLanguageModelV3 } from "ai/test";
 import { NotApplicableError } from "../answer/index.js";
-import { askCase, askResult, CODES, failed, inUnit, mockJudge, PRICES, random, refused, source } from "../ask-test-data.js";
+import { askCase, askResult, CODES, failed, inUnit, mockJudge, PRICES, random, refused, source } from "../test-data/ask.js";
 import {
   answerRelevance,
   answerRelevanceMetric,

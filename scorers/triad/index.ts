@@ -1,6 +1,6 @@
 /**
  * The judged answer metrics — the RAG triad (context relevance, faithfulness, answer relevance) and
- * answer correctness against a reference answer — for one answer (`AskResult`) to a case
+ * answer correctness against a reference answer — for one answer (`ObservedAnswer`) to a case
  * (`AskCase`). Each metric is one object in its own file (metric.ts says what one holds); `TRIAD`
  * lists the triad in report order, `ANSWER_METRICS` all four. Each is judged by a language model
  * when one is configured (`{ judge: LanguageModelV3 }`, ready to call: nothing here reads keys or
@@ -15,6 +15,11 @@
  *   `NotApplicableError`, like every grader: filter with `triadCases(cases)` and
  *   `correctnessCases(cases)`. No made-up number enters Evalite's mean.
  * - **Failed answer** (`result.error`): score 0, `status: "failed"`, no judge call.
+ * - **No source text**: faithfulness and context relevance read what the answer was written from;
+ *   when no source of the answer carries its text (it has none, or the target gave ids only), they
+ *   are not scored (`status: "unknown"`, "no source text"), never a 0 for what could not be judged
+ *   (a mean over no source is no number). That nothing was retrieved is the retrieval evals' and
+ *   the diagnosis's to say.
  * - **The judge**: the metric's steps in order (faithfulness: split, then verify; the others one
  *   call), each through judge-call.ts (`generateObject` with the step's JSON Schema, temperature 0,
  *   one retry with an `x-judge-attempt: 2` header); a step that fails twice gives the heuristic,
@@ -36,8 +41,8 @@ import type { ValidateFunction } from "ajv";
 import { compileValidator } from "@hybrid-search/eval-gate/standalone-validators";
 import { createScorer } from "evalite";
 import type { Evalite } from "evalite";
-import type { AskResult } from "@hybrid-search/engine";
-import { failedGrade, type Grade, NotApplicableError } from "../answer/grade.js";
+import { hasSourceText, NO_SOURCE_TEXT, type ObservedAnswer } from "../observed.js";
+import { failedGrade, type Grade, NotApplicableError, notGivenGrade } from "../answer/grade.js";
 import type { AskCase } from "../ask-case.js";
 import { askJudge, judgeId, withJudgeFallback } from "../judge-call.js";
 import { answerCorrectnessMetric } from "./answer-correctness.js";
@@ -87,7 +92,7 @@ const validators = new Map<JudgeStep, ValidateFunction>();
  * Checks one judge step's output: its JSON Schema, then the step's own check. Returns the problem
  * in words, or null when valid.
  */
-export function judgmentProblem(step: JudgeStep, value: unknown, result: AskResult, earlier: readonly unknown[] = []): string | null {
+export function judgmentProblem(step: JudgeStep, value: unknown, result: ObservedAnswer, earlier: readonly unknown[] = []): string | null {
   let validate = validators.get(step);
   if (!validate) validators.set(step, (validate = compileValidator({ options: { allErrors: true }, schema: step.schema })));
   if (!validate(value))
@@ -107,7 +112,7 @@ export interface TriadOptions {
   /** The judge model, ready to call; undefined scores with the heuristic. */
   judge?: LanguageModelV3;
   /** Extra HTTP headers per judge call (an eval makes trials distinct in Evalite's cache with one). */
-  headers?: Record<string, string> | ((c: AskCase, result: AskResult) => Record<string, string> | undefined);
+  headers?: Record<string, string> | ((c: AskCase, result: ObservedAnswer) => Record<string, string> | undefined);
   /** Time allowed per judge attempt. @default 45000 */
   timeoutMs?: number;
 }
@@ -117,13 +122,14 @@ export interface TriadOptions {
  * retry; a step that fails twice gives the heuristic, labeled), else the heuristic. Never throws
  * for a judge failure; throws NotApplicableError for a case the metric does not apply to.
  */
-export async function triadScore(id: TriadMetricId, c: AskCase, result: AskResult, options: TriadOptions = {}): Promise<Grade> {
+export async function triadScore(id: TriadMetricId, c: AskCase, result: ObservedAnswer, options: TriadOptions = {}): Promise<Grade> {
   const metric = ANSWER_METRICS[id];
   const why = notApplicable(id, c);
   if (why !== null) throw new NotApplicableError(id, c.id, why);
   if (result.error !== undefined) return failedGrade(id, c, result, metric.definition);
+  if (metric.readsSources && !hasSourceText(result)) return notGivenGrade(id, c, metric.definition, NO_SOURCE_TEXT);
   const { judge } = options;
-  if (!judge || metric.judge.skip?.(result)) return metric.heuristic(c, result);
+  if (!judge) return metric.heuristic(c, result);
   const headers = {
     ...(typeof options.headers === "function" ? options.headers(c, result) : options.headers),
     [JUDGE_PROMPT_HEADER]: judgePromptVersion(id),
@@ -161,9 +167,9 @@ export async function triadScore(id: TriadMetricId, c: AskCase, result: AskResul
   return grade;
 }
 
-function triadScorer(id: TriadMetricId, options: TriadOptions): Evalite.Scorer<AskCase, AskResult, unknown> {
+function triadScorer(id: TriadMetricId, options: TriadOptions): Evalite.Scorer<AskCase, ObservedAnswer, unknown> {
   const metric = ANSWER_METRICS[id];
-  return createScorer<AskCase, AskResult, unknown>({
+  return createScorer<AskCase, ObservedAnswer, unknown>({
     name: metric.name,
     description: `${metric.definition} (${options.judge ? `llm-judge ${judgeId(options.judge)}, heuristic fallback` : "heuristic: token overlap"})`,
     scorer: ({ input, output }) => triadScore(id, input, output, options),

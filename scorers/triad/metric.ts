@@ -7,7 +7,7 @@
  * configured, else the heuristic), the judge call itself is judge-call.ts's.
  */
 import type { JSONSchema7 } from "@ai-sdk/provider";
-import type { AskResult } from "@hybrid-search/engine";
+import type { ObservedAnswer } from "../observed.js";
 import type { Grade, Method } from "../answer/grade.js";
 import type { AskCase } from "../ask-case.js";
 import { escapeData } from "../judge-call.js";
@@ -27,9 +27,9 @@ export interface JudgeStep<J = unknown> {
   schema: JSONSchema7;
   system: string;
   /** The user message, from the case, the answer and the earlier steps' judgments. */
-  prompt(c: AskCase, result: AskResult, earlier: readonly unknown[]): string;
+  prompt(c: AskCase, result: ObservedAnswer, earlier: readonly unknown[]): string;
   /** What a schema cannot say about a valid judgment (each source rated once, refs that exist); null when valid. */
-  check?(judgment: J, result: AskResult, earlier: readonly unknown[]): string | null;
+  check?(judgment: J, result: ObservedAnswer, earlier: readonly unknown[]): string | null;
 }
 
 export interface TriadMetric {
@@ -41,7 +41,9 @@ export interface TriadMetric {
   /** Why it does not apply to a case (null: it does), beyond the triad's own rule (an answer is expected). */
   notApplicable?(c: AskCase): string | null;
   /** The keyless score (`method: "heuristic"`), also the fallback when the judge fails. */
-  heuristic: (c: AskCase, result: AskResult) => Grade;
+  heuristic: (c: AskCase, result: ObservedAnswer) => Grade;
+  /** Whether it reads what the answer was written from: without source text it is not scored (scorers/observed.ts). */
+  readsSources: boolean;
   judge: {
     /**
      * The version of the judge's prompts and schemas: raised with any change of what the judge is
@@ -55,19 +57,17 @@ export interface TriadMetric {
     done?(earlier: readonly unknown[]): boolean;
     /** The score the judgments give (`method: "llm-judge"`), with what the judge said. */
     grade(judgments: readonly unknown[], c: AskCase): Grade;
-    /** When to score with the heuristic without asking (context relevance with nothing retrieved). */
-    skip?(result: AskResult): boolean;
   };
 }
 
 /** A one-call judge's step: the suite's user message (`judgePrompt`) and a check of the judgment alone. */
 export function singleStep<J>(
-  step: Omit<JudgeStep<J>, "prompt" | "check"> & { check?(judgment: J, result: AskResult): string | null },
+  step: Omit<JudgeStep<J>, "prompt" | "check"> & { check?(judgment: J, result: ObservedAnswer): string | null },
 ): JudgeStep {
   return {
     ...step,
     prompt: (c, result) => judgePrompt(result, c),
-    ...(step.check ? { check: (j: unknown, result: AskResult) => step.check!(j as J, result) } : {}),
+    ...(step.check ? { check: (j: unknown, result: ObservedAnswer) => step.check!(j as J, result) } : {}),
   };
 }
 
@@ -91,7 +91,7 @@ export const RATING: JSONSchema7 = { type: "integer", minimum: 0, maximum: 3 };
  * for the judge, as the bundle tool shows it; answer correctness grades against it with a prompt
  * of its own).
  */
-export function judgePrompt(result: AskResult, c?: Pick<AskCase, "referenceAnswer">): string {
+export function judgePrompt(result: ObservedAnswer, c?: Pick<AskCase, "referenceAnswer">): string {
   return [
     `<question>\n${escapeData(result.question)}\n</question>`,
     judgeSources(result),
@@ -105,10 +105,10 @@ export function judgePrompt(result: AskResult, c?: Pick<AskCase, "referenceAnswe
 }
 
 /** The numbered sources as a judge reads them, marked as data. */
-export function judgeSources(result: Pick<AskResult, "sources">): string {
+export function judgeSources(result: Pick<ObservedAnswer, "sources">): string {
   const sources = result.sources.map(
     (s) =>
-      `<source ref="${s.ref}" doc="${escapeData(s.docId).replace(/"/g, "'")}" title="${escapeData(s.title).replace(/"/g, "'")}">\n${escapeData([s.heading, s.text].filter(Boolean).join("\n"))}\n</source>`,
+      `<source ref="${s.ref}" doc="${escapeData(s.docId).replace(/"/g, "'")}" title="${escapeData(s.title ?? "").replace(/"/g, "'")}">\n${escapeData([s.heading, s.text].filter(Boolean).join("\n"))}\n</source>`,
   );
   return `Sources (${result.sources.length}):\n${sources.join("\n") || "(none)"}`;
 }

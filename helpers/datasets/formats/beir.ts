@@ -6,12 +6,14 @@
  * translations.json and refusal-markers.json; helpers/datasets/formats/fixtures.ts), their
  * `mustCite` naming corpus.jsonl ids.
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { readCorpusJsonl } from "@hybrid-search/engine/formats";
 import { FormatError, readBeirDataset } from "@hybrid-search/trec-eval/formats";
-import { displayPath } from "../../fixtures/paths.js";
+import { displayPath } from "../../fixture-files/paths.js";
+import { documentSizeProblem, readCorpusJsonl } from "../documents.js";
 import { DatasetError, judgedCases, type RetrievalCase } from "../model.js";
 import { isFile, isFolder } from "../read.js";
+import type { DatasetFormat } from "../format.js";
 import { type FormatRead, noRecords, readRefusalMarkers } from "./common.js";
 import { readAnswerFiles } from "./fixtures.js";
 
@@ -21,8 +23,7 @@ export function isBeir(folder: string): boolean {
 }
 
 function beirError(error: unknown): never {
-  if (error instanceof FormatError || (error as { name?: string }).name === "EngineError")
-    throw new DatasetError(`EVAL_DATASET: ${(error as Error).message.split("\n")[0]}`);
+  if (error instanceof FormatError) throw new DatasetError(`EVAL_DATASET: ${error.message.split("\n")[0]}`);
   throw error;
 }
 
@@ -33,6 +34,7 @@ export function readBeir(folder: string, split: string): FormatRead {
   } catch (error) {
     return beirError(error);
   }
+  longestRecord(join(folder, "corpus.jsonl"));
   const cases: RetrievalCase[] = [];
   for (const q of beir.queries) {
     const topic = beir.qrels.topics.get(q.id);
@@ -43,13 +45,7 @@ export function readBeir(folder: string, split: string): FormatRead {
   // The documents' texts are read only when an answer case's facts need checking against them.
   let texts: Map<string, string> | undefined;
   const text = (id: string): string => {
-    if (!texts) {
-      try {
-        texts = new Map(readCorpusJsonl(corpus).map((r) => [r.id, `${r.title}\n${r.text}`]));
-      } catch (error) {
-        return beirError(error);
-      }
-    }
+    texts ??= new Map(readCorpusJsonl(corpus).map((d) => [d.id, `${d.title ?? ""}\n${d.text}`]));
     return texts.get(id) ?? "";
   };
   const read: FormatRead = {
@@ -58,7 +54,8 @@ export function readBeir(folder: string, split: string): FormatRead {
     corpusSource: { kind: "jsonl", path: corpus },
     corpusView: { where: displayPath(corpus), ids: new Set(beir.corpusIds), text },
     corpusIds: beir.corpusIds,
-    documentLanguages: new Map(),
+    // Languages a corpus.jsonl record declares are read when an eval needs them (language.ts).
+    declaredLanguages: new Map(),
     cases,
     files: [join(folder, "queries.jsonl"), join(folder, "qrels", `${split}.tsv`)],
   };
@@ -75,3 +72,27 @@ export function readBeir(folder: string, split: string): FormatRead {
     );
   return read;
 }
+
+/**
+ * Refuses a corpus.jsonl with a record over the document limit before anything runs (its texts are
+ * read later, when the lint or a target needs them): a scan of its line lengths, no parsing.
+ */
+function longestRecord(file: string): void {
+  const bytes = readFileSync(file);
+  let start = 0;
+  for (let line = 1; start < bytes.length; line++) {
+    const end = bytes.indexOf(10, start);
+    const stop = end < 0 ? bytes.length : end;
+    const tooLarge = documentSizeProblem(stop - start);
+    if (tooLarge) throw new DatasetError(`EVAL_DATASET: ${displayPath(file)}:${line}: ${tooLarge}`);
+    start = stop + 1;
+  }
+}
+
+export const beir: DatasetFormat = {
+  name: "beir",
+  title: "BEIR",
+  lookedFor: "corpus.jsonl",
+  inFolder: (folder) => (isBeir(folder) ? "corpus.jsonl" : null),
+  read: (folder, { split }) => readBeir(folder, split),
+};

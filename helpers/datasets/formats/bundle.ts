@@ -13,11 +13,13 @@
  * schema, named by its id), as the bundle tool names them.
  */
 import { dirname, join, resolve, sep } from "node:path";
-import { show } from "../../fixtures/errors.js";
-import { displayPath } from "../../fixtures/paths.js";
+import { show } from "../../fixture-files/errors.js";
+import { displayPath } from "../../fixture-files/paths.js";
 import type { AnswerCase } from "../model.js";
 import { checkSchema, fail, isFile, readJsonFile, recordNamer } from "../read.js";
-import { documentsCorpus, type FormatRead, noRecords, readFolderDocuments, unmappedFields } from "./common.js";
+import type { DatasetFormat } from "../format.js";
+import { readFolderDocuments } from "../documents.js";
+import { documentsCorpus, type FormatRead, noRecords, unmappedFields } from "./common.js";
 
 export const GOLDEN_FILE = join("eval", "golden.json");
 
@@ -38,9 +40,9 @@ export function bundleRoot(source: string): string | null {
 
 export function readBundle(root: string): FormatRead {
   const path = join(root, GOLDEN_FILE);
-  const value = readJsonFile(path, "golden-invalid") as GoldenRecord[];
+  const value = readJsonFile(path, { top: "array", syntaxName: "golden-invalid" }) as GoldenRecord[];
   checkSchema(path, "bundle-golden.schema.json", value, recordNamer(Array.isArray(value) ? value : [], "record", ""), "golden-schema");
-  const documents = readFolderDocuments(root).filter((d) => !d.id.startsWith("eval/"));
+  const documents = readFolderDocuments(root, (id) => id.startsWith("eval/"));
   const ids = new Set(documents.map((d) => d.id));
   // A name without its extension resolves to the one document with that path and any extension.
   const byStem = new Map<string, string[]>();
@@ -97,3 +99,13 @@ export function readBundle(root: string): FormatRead {
     files: [path],
   };
 }
+
+export const bundle: DatasetFormat = {
+  name: "bundle",
+  title: "document bundle with eval/golden.json",
+  lookedFor: "eval/golden.json",
+  inFolder: (folder) => (bundleRoot(folder) ? "eval/golden.json" : null),
+  inFile: (file) => (bundleRoot(file) ? "eval/golden.json" : null),
+  root: (path) => bundleRoot(path) ?? path,
+  read: (path) => readBundle(bundleRoot(path)!),
+};

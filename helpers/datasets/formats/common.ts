@@ -1,25 +1,17 @@
 /**
  * What every format reader returns (`FormatRead`), and the pieces several readers share: a corpus
- * read by the engine's own readers, documents given as data, the fields a reader does not map.
+ * that is a folder of files or documents given as data (read by the data layer's own reader,
+ * documents.ts), the fields a reader does not map, a dataset's refusal markers.
  */
 import { join } from "node:path";
-import type { DocumentInput } from "@hybrid-search/engine";
-import { detectLanguage } from "@hybrid-search/engine/analysis";
-import { readContractDocuments } from "@hybrid-search/engine/serve/documents";
+import type { Document } from "@hybrid-search/target-contract/types";
 import type { RefusalMarkers } from "../../../scorers/refusal.js";
-import { lintRefusalMarkers } from "../../fixtures/refusal-markers.js";
-import { formatIssue } from "../../fixtures/errors.js";
-import { displayPath } from "../../fixtures/paths.js";
+import { lintRefusalMarkers } from "../../fixture-files/refusal-markers.js";
+import { formatIssue } from "../../fixture-files/errors.js";
+import { displayPath } from "../../fixture-files/paths.js";
 import type { CorpusView, RecordOrigin } from "../lint.js";
-import {
-  type AnswerCase,
-  type CorpusSource,
-  DatasetError,
-  type DatasetGate,
-  type RetrievalCase,
-  type TranslationGroup,
-  type UnmappedField,
-} from "../model.js";
+import { checkDocumentSize, readFolderDocuments } from "../documents.js";
+import type { AnswerCase, CorpusSource, DatasetGate, RetrievalCase, TranslationGroup, UnmappedField } from "../model.js";
 import { checkSchema, isFile, readJsonFile } from "../read.js";
 
 export interface FormatRead {
@@ -27,7 +19,7 @@ export interface FormatRead {
   corpusSource: CorpusSource;
   corpusView: CorpusView;
   corpusIds: readonly string[];
-  documentLanguages: ReadonlyMap<string, string>;
+  declaredLanguages: ReadonlyMap<string, string>;
   cases: RetrievalCase[];
   caseOrigins: Map<RetrievalCase, RecordOrigin>;
   relevantDocs?: Map<RetrievalCase, readonly string[]>;
@@ -42,9 +34,9 @@ export interface FormatRead {
   files: string[];
 }
 
-type CorpusPart = Pick<FormatRead, "corpus" | "corpusSource" | "corpusView" | "corpusIds" | "documentLanguages">;
+type CorpusPart = Pick<FormatRead, "corpus" | "corpusSource" | "corpusView" | "corpusIds" | "declaredLanguages">;
 
-/** A corpus that is a folder the engine indexes itself: ids are paths below it. */
+/** A corpus that is a folder of files (the in-process engine indexes the folder itself): ids are paths below it. */
 export function folderCorpus(folder: string): CorpusPart {
   const documents = readFolderDocuments(folder);
   return {
@@ -52,18 +44,19 @@ export function folderCorpus(folder: string): CorpusPart {
     corpusSource: { kind: "folder", path: folder },
     corpusView: documentsView(displayPath(folder), documents),
     corpusIds: documents.map((d) => d.id),
-    documentLanguages: languagesOf(documents),
+    declaredLanguages: declaredLanguages(documents),
   };
 }
 
 /** A corpus of documents given as data (`corpus`: the file or folder they came from; `where`: how messages name it). */
-export function documentsCorpus(corpus: string, where: string, documents: DocumentInput[], ids: "paths" | "keys"): CorpusPart {
+export function documentsCorpus(corpus: string, where: string, documents: Document[], ids: "paths" | "keys"): CorpusPart {
+  for (const d of documents) checkDocumentSize(`${where}: document ${JSON.stringify(d.id.slice(0, 80))}`, d.text);
   return {
     corpus,
     corpusSource: { kind: "documents", documents, ids },
     corpusView: documentsView(where, documents),
     corpusIds: documents.map((d) => d.id),
-    documentLanguages: languagesOf(documents),
+    declaredLanguages: declaredLanguages(documents),
   };
 }
 
@@ -83,29 +76,16 @@ export function noRecords(): Omit<FormatRead, keyof CorpusPart> {
   };
 }
 
-/** The documents of a folder, read by the engine's own reader (ids: paths below the folder; titles, languages, bodies as the index gets them). */
-export function readFolderDocuments(folder: string): DocumentInput[] {
-  try {
-    return readContractDocuments(folder).documents;
-  } catch (error) {
-    if ((error as { name?: string }).name === "EngineError") throw new DatasetError((error as Error).message.split("\n")[0]!);
-    throw error;
-  }
-}
-
 /** A corpus view over documents in memory. */
-export function documentsView(where: string, documents: readonly DocumentInput[]): CorpusView {
+export function documentsView(where: string, documents: readonly Document[]): CorpusView {
   const byId = new Map(documents.map((d) => [d.id, d]));
   return { where, ids: new Set(byId.keys()), text: (id) => `${byId.get(id)?.title ?? ""}\n${byId.get(id)?.text ?? ""}` };
 }
 
-/** Languages of documents: given, else detected from title and text as the engine detects them. */
-export function languagesOf(documents: readonly DocumentInput[]): Map<string, string> {
+/** The languages the documents declare (the others are told when an eval needs them: language.ts). */
+export function declaredLanguages(documents: readonly Document[]): Map<string, string> {
   const languages = new Map<string, string>();
-  for (const d of documents) {
-    const language = d.language ?? (d.language === null ? undefined : detectLanguage(`${d.title ?? ""}\n${d.text}`));
-    if (language) languages.set(d.id, language);
-  }
+  for (const d of documents) if (d.language) languages.set(d.id, d.language);
   return languages;
 }
 
@@ -142,7 +122,7 @@ export function readRefusalMarkers(folder: string, warnings: string[], files: st
   const path = join(folder, "refusal-markers.json");
   if (!isFile(path)) return null;
   files.push(path);
-  const value = readJsonFile(path);
+  const value = readJsonFile(path, { top: "object" });
   checkSchema(path, "dataset-refusal-markers.schema.json", value);
   const file = value as { version: 1; markers: Record<string, string[]> };
   for (const issue of lintRefusalMarkers(file))

@@ -10,17 +10,20 @@
  * At least one of queries.json and ask-cases.json. A user's dataset is checked against the
  * `dataset-*.schema.json` schemas, where language, category, note and relevantDocs are optional and
  * ids and document ids are any text; the project's own `fixtures/` keeps the demo corpus's stricter
- * schemas and lint (helpers/fixtures/), through `readDemoFixtures`.
+ * schemas and lint (helpers/fixture-files/), through `readDemoFixtures`.
  */
 import { join } from "node:path";
-import { docLanguage, listCorpusDocs, loadAskCases, loadQueries, loadTranslations, readCorpusDoc } from "../../fixtures.js";
-import { displayPath, FIXTURES_DIR } from "../../fixtures/paths.js";
+import { docLanguage, listCorpusDocs, loadAskCases, loadQueries, loadTranslations, readCorpusDoc } from "../../fixture-files.js";
+import { displayPath, FIXTURES_DIR } from "../../fixture-files/paths.js";
+import type { DraftFields } from "../drafts.js";
 import type { RecordOrigin } from "../lint.js";
 import type { AnswerCase, RetrievalCase, TranslationGroup } from "../model.js";
 import { checkSchema, fail, isFile, isFolder, readJsonFile, recordNamer } from "../read.js";
+import type { DatasetFormat } from "../format.js";
+import { writeFixtureFormat } from "../write.js";
 import { type FormatRead, folderCorpus, noRecords, readRefusalMarkers } from "./common.js";
 
-interface QueryRecord {
+interface QueryRecord extends DraftFields {
   id: string;
   query: string;
   language?: string;
@@ -62,7 +65,10 @@ export function readAnswerFiles(
   const askPath = join(folder, "ask-cases.json");
   if (isFile(askPath)) {
     read.files.push(askPath);
-    const value = readJsonFile(askPath) as { cases?: unknown[]; gate?: { minPassRate?: number; maxP95LatencyMs?: number } };
+    const value = readJsonFile(askPath, { top: "object" }) as {
+      cases?: unknown[];
+      gate?: { minPassRate?: number; maxP95LatencyMs?: number };
+    };
     checkSchema(askPath, "dataset-ask-cases.schema.json", value, recordNamer(value.cases ?? [], "case", "/cases"));
     if (value.gate) read.gate = { ...value.gate, source: `${displayPath(askPath)} /gate` };
     (value.cases as AnswerCase[]).forEach((c, i) => {
@@ -73,7 +79,7 @@ export function readAnswerFiles(
   const translationsPath = join(folder, "translations.json");
   if (isFile(translationsPath)) {
     read.files.push(translationsPath);
-    const value = readJsonFile(translationsPath) as { groups?: unknown[] };
+    const value = readJsonFile(translationsPath, { top: "object" }) as { groups?: unknown[] };
     checkSchema(translationsPath, "dataset-translations.schema.json", value, recordNamer(value.groups ?? [], "group", "/groups"));
     read.translationOrigins ??= new Map();
     (value.groups as TranslationGroup[]).forEach((group, i) => {
@@ -96,7 +102,7 @@ export function readFixtureFormat(folder: string, collection: string): FormatRea
   const queriesPath = join(folder, "queries.json");
   if (isFile(queriesPath)) {
     files.push(queriesPath);
-    const value = readJsonFile(queriesPath) as { queries?: unknown[] };
+    const value = readJsonFile(queriesPath, { top: "object" }) as { queries?: unknown[] };
     checkSchema(queriesPath, "dataset-queries.schema.json", value, recordNamer(value.queries ?? [], "query", "/queries"));
     (value.queries as QueryRecord[]).forEach((q, i) => {
       const origin = { file: queriesPath, record: `query ${q.id}`, pointer: `/queries/${i}` };
@@ -117,6 +123,9 @@ export function readFixtureFormat(folder: string, collection: string): FormatRea
         ...(q.identifier ? { identifier: q.identifier } : {}),
         judgments: { ...q.judgments },
         ...(q.note ? { note: q.note } : {}),
+        ...(q.status ? { status: q.status } : {}),
+        ...(q.provenance ? { provenance: q.provenance } : {}),
+        ...(q.reviewed ? { reviewed: q.reviewed } : {}),
       };
       read.cases.push(c);
       read.caseOrigins.set(c, origin);
@@ -152,7 +161,7 @@ export function readDemoFixtures(): FormatRead {
     corpusSource: { kind: "folder", path: corpusDir },
     corpusView: { where: displayPath(corpusDir), ids: new Set(ids), text: (id) => readCorpusDoc(id, corpusDir) },
     corpusIds: ids,
-    documentLanguages: new Map(ids.map((id) => [id, docLanguage(id)])),
+    declaredLanguages: new Map(ids.map((id) => [id, docLanguage(id)])),
     cases,
     caseOrigins: new Map(),
     askCases: loadAskCases(),
@@ -165,3 +174,12 @@ export function readDemoFixtures(): FormatRead {
     files: [],
   };
 }
+
+export const fixtures: DatasetFormat = {
+  name: "fixtures",
+  title: "the suite's fixture format",
+  lookedFor: "queries.json or ask-cases.json as { version, … } objects",
+  inFolder: (folder) => (isFixtureFormat(folder) ? "queries.json / ask-cases.json as { version, … } objects" : null),
+  read: (folder, { name }) => readFixtureFormat(folder, name),
+  write: writeFixtureFormat,
+};

@@ -16,12 +16,13 @@
  * other field is reported as not mapped.
  */
 import { join } from "node:path";
-import type { DocumentInput } from "@hybrid-search/engine";
-import { detectLanguage } from "@hybrid-search/engine/analysis";
-import { show } from "../../fixtures/errors.js";
-import { displayPath } from "../../fixtures/paths.js";
+import type { Document } from "@hybrid-search/target-contract/types";
+import { show } from "../../fixture-files/errors.js";
+import { displayPath } from "../../fixture-files/paths.js";
 import type { AnswerCase } from "../model.js";
 import { checkSchema, fail, isFile, readJsonFile, recordNamer } from "../read.js";
+import type { DatasetFormat } from "../format.js";
+import { DatasetError } from "../model.js";
 import { documentsCorpus, type FormatRead, noRecords, unmappedFields } from "./common.js";
 
 export const GOLDEN_QA_FILE = "golden_qa.json";
@@ -53,12 +54,12 @@ export function goldenQaFile(source: string): string | null {
 }
 
 export function readGoldenQa(path: string): FormatRead {
-  const value = readJsonFile(path) as GoldenQa;
+  const value = readJsonFile(path, { top: "object" }) as GoldenQa;
   checkSchema(path, "golden-qa.schema.json", value, (pointer) => {
     if (pointer.startsWith("/questions/")) return recordNamer(value.questions, "question", "/questions")(pointer);
     return { pointer };
   });
-  const documents: DocumentInput[] = [];
+  const documents: Document[] = [];
   const firstTitle = new Map<string, number>();
   value.corpus.forEach((doc, i) => {
     const earlier = firstTitle.get(doc.title);
@@ -70,8 +71,8 @@ export function readGoldenQa(path: string): FormatRead {
         },
       ]);
     firstTitle.set(doc.title, i);
-    const language = detectLanguage(`${doc.title}\n${doc.content}`) ?? null;
-    documents.push({ id: doc.title, title: doc.title, text: doc.content, language, format: "text" });
+    // The set declares no language: a target tells it itself, the suite when an eval needs it (language.ts).
+    documents.push({ id: doc.title, title: doc.title, text: doc.content, format: "text" });
   });
   const askCases: AnswerCase[] = [];
   const askOrigins: FormatRead["askOrigins"] = new Map();
@@ -122,3 +123,18 @@ export function readGoldenQa(path: string): FormatRead {
     files: [path],
   };
 }
+
+export const goldenQa: DatasetFormat = {
+  name: "golden-qa",
+  title: "golden Q&A set with an inline corpus",
+  lookedFor: `${GOLDEN_QA_FILE}, or a .json file with "corpus" and "questions"`,
+  inFolder: (folder) => (isFile(join(folder, GOLDEN_QA_FILE)) ? GOLDEN_QA_FILE : null),
+  inFile(file, forced) {
+    if (!/\.json$/i.test(file)) return null;
+    if (forced || looksLikeGoldenQa(readJsonFile(file))) return `a JSON file with "questions"`;
+    throw new DatasetError(
+      `EVAL_DATASET: ${file}: a JSON file without a "questions" array (a golden Q&A set has "corpus" and "questions")`,
+    );
+  },
+  read: (path) => readGoldenQa(goldenQaFile(path)!),
+};

@@ -18,12 +18,13 @@
  * mapped: the suite asks the target itself.
  */
 import { createHash } from "node:crypto";
-import type { DocumentInput } from "@hybrid-search/engine";
-import { detectLanguage } from "@hybrid-search/engine/analysis";
-import { show } from "../../fixtures/errors.js";
-import { displayPath } from "../../fixtures/paths.js";
+import type { Document } from "@hybrid-search/target-contract/types";
+import { show } from "../../fixture-files/errors.js";
+import { displayPath } from "../../fixture-files/paths.js";
 import type { AnswerCase, RetrievalCase, UnmappedField } from "../model.js";
 import { checkSchema, fail, named, readJsonlFile } from "../read.js";
+import type { DatasetFormat } from "../format.js";
+import { DatasetError } from "../model.js";
 import { documentsCorpus, type FormatRead, noRecords, unmappedFields } from "./common.js";
 
 interface QaRecord {
@@ -70,7 +71,7 @@ export function looksLikeQaJsonl(first: unknown): boolean {
 export function readQaJsonl(path: string): FormatRead {
   const lines = readJsonlFile(path);
   if (lines.length === 0) fail(path, [{ pointer: "", problem: named("no-expectation", "the file holds no record") }]);
-  const documents: DocumentInput[] = [];
+  const documents: Document[] = [];
   const textOf = new Map<string, { text: string; line: number }>();
   const cases: RetrievalCase[] = [];
   const caseOrigins: FormatRead["caseOrigins"] = new Map();
@@ -109,7 +110,7 @@ export function readQaJsonl(path: string): FormatRead {
         ]);
       if (!seen) {
         textOf.set(docId, { text, line });
-        documents.push({ id: docId, title: "", text, language: detectLanguage(text) ?? null, format: "text" });
+        documents.push({ id: docId, title: "", text, format: "text" });
       }
       judged.push(docId);
     });
@@ -176,3 +177,17 @@ export function readQaJsonl(path: string): FormatRead {
     files: [path],
   };
 }
+
+export const qaJsonl: DatasetFormat = {
+  name: "qa-jsonl",
+  title: "question/reference JSONL",
+  lookedFor: "a .jsonl file whose records have a question, named as the file itself",
+  inFile(file, forced) {
+    if (!/\.jsonl$/i.test(file)) return null;
+    if (forced || looksLikeQaJsonl(readJsonlFile(file)[0]?.value)) return "JSONL records with a question";
+    throw new DatasetError(
+      `EVAL_DATASET: ${file}: a JSONL file whose first record has no "question" or "user_input"; a BEIR corpus.jsonl is named by its folder`,
+    );
+  },
+  read: (path) => readQaJsonl(path),
+};

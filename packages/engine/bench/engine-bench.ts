@@ -44,7 +44,7 @@ import { wasmResidentRows } from "../src/retrieval/dot-rows-wasm.js";
 import { PARALLEL_SCAN_MIN_VALUES, scanThreadsFor } from "../src/retrieval/scan-threads.js";
 import { unitQuery } from "../src/retrieval/vector.js";
 import { DEFAULT_ANALYZER } from "../src/text/analyze.js";
-import type { IndexReport, IndexWorkerMode, SearchResponse } from "../src/types.js";
+import type { IndexReport, IndexWorkerMode, SearchResult } from "../src/types.js";
 import {
   type BenchQuery,
   buildVocabulary,
@@ -179,12 +179,12 @@ async function ingest(engine: Engine, location: string): Promise<IngestResult> {
   };
 }
 
-function stageMsOf(name: string, response: SearchResponse): number {
+function stageMsOf(name: string, response: SearchResult): number {
   const stage = response.trace.find((s) => s.stage === name);
   return stage ? stage.end - stage.start : NaN;
 }
-const bm25StageMs = (response: SearchResponse): number => stageMsOf("bm25", response);
-const vectorStageMs = (response: SearchResponse): number => stageMsOf("vector", response);
+const bm25StageMs = (response: SearchResult): number => stageMsOf("bm25", response);
+const vectorStageMs = (response: SearchResult): number => stageMsOf("vector", response);
 
 /** Removes the bench's temp folder at exit and on Ctrl-C / SIGTERM (then ends the process as the signal would). */
 function removeAtExit(dir: string): () => void {
@@ -369,7 +369,7 @@ async function main(): Promise<void> {
     /** Per query, paired: engine search − raw, bm25 stage − raw, engine-clocked time outside the bm25 stage. */
     const paired = { overhead: [] as number[], stageOverRaw: [] as number[], outsideStage: [] as number[] };
     const kinds = new Map<string, { raw: number[]; search: number[] }>();
-    const searchResults: SearchResponse[] = [];
+    const searchResults: SearchResult[] = [];
     let emptyMatches = 0;
     let retries = 0;
     const runStarted = performance.now();
@@ -381,7 +381,7 @@ async function main(): Promise<void> {
       const runRaw = (): void => {
         [rows, rawMs] = time(() => rawStatement.all(match, ENGINE_FTS_LIMIT) as Array<[number, number]>);
       };
-      let response: SearchResponse | undefined;
+      let response: SearchResult | undefined;
       let searchMs = NaN;
       const runSearch = (): void => {
         [response, searchMs] = time(() => e.search(q.text, { limit: LIMIT }));
@@ -414,7 +414,7 @@ async function main(): Promise<void> {
       searchResults.push(response!);
       const queryVector = queryVectors[i];
       let vsearchMs = NaN;
-      let vresponse: SearchResponse | undefined;
+      let vresponse: SearchResult | undefined;
       const runVsearch = async (): Promise<void> => {
         const cpu0 = process.cpuUsage();
         [vresponse, vsearchMs] = await timeAsync(() => e.vsearch(q.text, { limit: LIMIT }));

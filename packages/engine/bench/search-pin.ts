@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join, resolve } from "node:path";
 import { Engine } from "../src/index.js";
-import type { Hit } from "../src/types.js";
+import type { RankedHit } from "../src/types.js";
 import { buildVocabulary, generateQueries, seededRandom, writeCorpus } from "./corpus.js";
 
 export const PIN = { seed: 42, passages: 10_000, queries: 200, limit: 10 } as const;
@@ -36,7 +36,7 @@ export interface SearchPin {
 const sha16 = (text: string): string => createHash("sha256").update(text).digest("hex").slice(0, 16);
 
 /** Everything a caller sees of a ranked list, in order; scores as JSON writes them (shortest exact form). */
-function hitsHash(hits: readonly Hit[]): string {
+function hitsHash(hits: readonly RankedHit[]): string {
   return sha16(JSON.stringify(hits.map((h) => [h.docId, h.passageId, h.score, h.heading, h.snippet])));
 }
 

@@ -29,7 +29,7 @@ import type {
   AskOptions,
   AskResult,
   CallPolicy,
-  DocumentInput,
+  Document,
   EmbeddingModel,
   ExpansionResult,
   HybridConfig,
@@ -43,7 +43,7 @@ import type {
   QueryOptions,
   RerankingModel,
   SearchOptions,
-  SearchResponse,
+  SearchResult,
   TurnOptions,
   TurnResult,
 } from "./types.js";
@@ -99,7 +99,7 @@ export class Engine {
    * (unchanged ones are skipped, missing ones removed; none removes the collection). Checked as a
    * source of files is, before anything is written; one transaction, as `index`.
    */
-  async indexDocuments(documents: readonly DocumentInput[], options: IndexDocumentsOptions): Promise<IndexReport> {
+  async indexDocuments(documents: readonly Document[], options: IndexDocumentsOptions): Promise<IndexReport> {
     const { collection, ids } = checkIndexDocumentsOptions(options);
     const started = performance.now();
     const source = sourceFromDocuments(documents, ids, "documents");
@@ -112,17 +112,17 @@ export class Engine {
   }
 
   /** BM25 search. Synchronous: no model is involved. */
-  search(text: string, options: SearchOptions = {}): SearchResponse {
+  search(text: string, options: SearchOptions = {}): SearchResult {
     return search(this.#core, text, options);
   }
 
   /** Vector search with the engine's embedder. */
-  vsearch(text: string, options: SearchOptions = {}): Promise<SearchResponse> {
+  vsearch(text: string, options: SearchOptions = {}): Promise<SearchResult> {
     return vsearch(this.#core, text, options);
   }
 
   /** Hybrid query at a tier (default balanced). */
-  query(text: string, options: QueryOptions = {}): Promise<SearchResponse> {
+  query(text: string, options: QueryOptions = {}): Promise<SearchResult> {
     return query(this.#core, text, options);
   }
 

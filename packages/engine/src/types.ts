@@ -1,7 +1,25 @@
 /**
- * The engine's public types: the contract between the engine, its CLI and the eval suite.
+ * The engine's public types. The messages it answers with are the target contract's
+ * (`@hybrid-search/target-contract`: hits, traces, answers, citations, sources, documents, agent
+ * turns), declared there once; the engine narrows them to what it always gives (`RankedHit`,
+ * `SearchResult`, `AskResult`, `TurnResult`) and declares here only its own options and reports.
  */
 import type { EmbeddingModelV3, LanguageModelV3, RerankingModelV3 } from "@ai-sdk/provider";
+import type {
+  AskResponse,
+  Citation,
+  DocumentIds,
+  Evidence,
+  ExpandResponse,
+  Hit,
+  Preset,
+  SearchResponse,
+  Source,
+  Tier,
+  Trace,
+  Validity,
+} from "@hybrid-search/target-contract/types";
+import type { TurnCitation, TurnOutcome, TurnResponse, TurnStep } from "@hybrid-search/target-contract/turn";
 import type { AnalyzerConfig } from "./text/analyze.js";
 import type { ChunkerConfig } from "./ingest/chunk.js";
 
@@ -24,7 +42,24 @@ export interface CallPolicy {
 /** The provider name the engine's in-process models declare (the hashed n-gram embedder, the heuristic reranker). */
 export const OFFLINE_PROVIDER = "offline";
 
-export type Tier = "fast" | "balanced" | "thorough";
+export type {
+  Citation,
+  Document,
+  DocumentIds,
+  Evidence,
+  Hit,
+  KnownTraceStageName,
+  Preset,
+  SearchResponse,
+  Source,
+  Tier,
+  Trace,
+  TraceItem,
+  TraceStage,
+  Validity,
+} from "@hybrid-search/target-contract/types";
+export type { TurnCitation, TurnOutcome, TurnResponse, TurnStep, TurnToolCall } from "@hybrid-search/target-contract/turn";
+
 export const TIERS: readonly Tier[] = ["fast", "balanced", "thorough"];
 
 export interface EngineOptions {
@@ -142,8 +177,8 @@ export interface QueryOptions extends SearchOptions {
   tier?: Tier;
 }
 
-/** One ranked document. Results are document-level: the best passage stands for its document. */
-export interface Hit {
+/** One ranked document, as the engine gives every one: the contract's `Hit` with all it can say. Results are document-level: the best passage stands for its document. */
+export type RankedHit = Hit & {
   /** 1-based rank. */
   rank: number;
   /** Document id: the path relative to its collection root (`de/kuendigung.md`), or a JSONL record id. */
@@ -161,64 +196,29 @@ export interface Hit {
   snippet: string;
   /** Present only for a document that declares validity or is superseded by one that does. */
   validity?: HitValidity;
-}
+};
 
-/** A result's validity at the call's instant (`asOf`, default now). */
-export interface HitValidity {
-  validFrom?: string;
-  validUntil?: string;
+/** A result's validity at the call's instant (`asOf`, default now): the contract's `Validity`, its lists always given. */
+export type HitValidity = Validity & {
   /** Ids this document supersedes. */
   supersedes: string[];
   /** Ids of the documents that directly supersede this one (in force or not). */
   supersededBy: string[];
-  /** Superseded or outside its window at the instant: only returned with `includeSuperseded`. */
-  stale: boolean;
-  /** Why it is stale, in words (`superseded by en/b.md`, `no longer valid (validUntil …)`). */
-  reason?: string;
-}
+};
 
-/**
- * The engine's own stages. A composition may add a stage of its own (docs/engine.md, "A new stage
- * or tier"), so a trace entry's `stage` is any name; one that should travel over the target
- * contract also needs its name in the contract's stage list.
- */
-export type StageName = "validity" | "bm25" | "vector" | "fusion" | "rerank" | "expansion" | "feedback" | "evidence" | "generation";
-
-/** A compact ranked list inside a trace: enough to see where a document went. */
-export interface TraceItem {
-  docId: string;
-  passageId?: string;
-  score: number;
-  rank: number;
-  /** Stage-specific numbers: ranks per fused list, the fused and rerank scores behind a final score. */
-  detail?: Record<string, number>;
-}
-
-export interface TraceStage {
-  stage: StageName | (string & {});
-  /** What the stage was given (query text, MATCH expression, list sizes, parameters). */
-  input: Record<string, unknown>;
-  /** Ranked output (documents with scores and ranks) or, for expansion, the expansion. */
-  output: TraceItem[] | Record<string, unknown>;
-  /** Epoch milliseconds (fractional). */
-  start: number;
-  end: number;
-  /** Anything the stage wants a reader to know (a fallback, a truncation, a skipped list). */
-  note?: string;
-}
-
-export interface SearchResponse {
+/** A ranking as the engine answers it: the contract's `SearchResponse`, with the query, the mode, every stage's trace and the time. */
+export interface SearchResult extends SearchResponse {
   query: string;
   /** `search`, `vsearch`, or the tier for `query`. */
   mode: "search" | "vsearch" | Tier;
-  results: Hit[];
-  trace: TraceStage[];
+  results: RankedHit[];
+  trace: Trace;
   /** Milliseconds spent in the call. */
   elapsedMs: number;
 }
 
 /** Output of a query expander; its JSON Schema is `fixtures/schemas/expansion.schema.json`. */
-export interface Expansion {
+export type Expansion = {
   /** Keyword queries to run with BM25 (the first is usually the query itself). */
   lexicalQueries: string[];
   /** Queries to embed and run against the vectors. */
@@ -227,7 +227,7 @@ export interface Expansion {
   hyde?: string;
   /** The query's language, when the expander recognised it. */
   language?: string;
-}
+};
 
 /** Read-only view of the index vocabulary, given to expanders. */
 export interface Vocabulary {
@@ -239,7 +239,7 @@ export interface Vocabulary {
   languages: readonly string[];
 }
 
-export interface ExpansionResult {
+export interface ExpansionResult extends ExpandResponse {
   expansion: Expansion;
   /** Which expander produced it (`deterministic-v1`, `google/gemini-2.5-flash`, ...). */
   expander: string;
@@ -263,34 +263,6 @@ export interface IndexOptions {
   /** Progress and notices (re-embedding, rebuilds), one line each. */
   onMessage?: (line: string) => void;
 }
-
-/**
- * One document given as data rather than read from a file (`indexDocuments`, and `PUT /documents`
- * of the target contract, which has the same fields).
- */
-export interface DocumentInput {
-  /** The document id: a path like `en/billing/refunds.md` (`ids: "paths"`) or a record key. */
-  id: string;
-  /** @default "" (a record without a title) */
-  title?: string;
-  text: string;
-  /** BCP 47 tag. `null`: unknown, not detected; absent: detected from the title and text, as for a JSONL record. */
-  language?: string | null;
-  /** How `text` is split into passages: `markdown` at its headings (a `.md` file's body), `text` by paragraphs. @default "text" */
-  format?: "markdown" | "text";
-  /** Validity (see Validity in docs/engine.md): a date or ISO 8601 date-time, UTC unless it names an offset. */
-  validFrom?: string;
-  validUntil?: string;
-  /** Ids of documents of the same collection this one replaces. */
-  supersedes?: string[];
-}
-
-/**
- * What document ids are: `paths` of a folder's files, whose words are searchable as for
- * `index(folder)` (`billing/refunds` matches `refunds`), or `keys` of records, which are not
- * (as for a JSONL corpus).
- */
-export type DocumentIds = "paths" | "keys";
 
 export interface IndexDocumentsOptions {
   /** The collection that holds exactly these documents afterwards (others of it are removed). */
@@ -343,7 +315,6 @@ export interface IndexFingerprint {
 }
 
 /** The answer presets: which language model answers (slim, balanced, quality). */
-export type Preset = "slim" | "balanced" | "quality";
 export const PRESETS: readonly Preset[] = ["slim", "balanced", "quality"];
 
 export interface AskOptions {
@@ -370,7 +341,8 @@ export interface AskOptions {
   timeoutMs?: number;
 }
 
-export interface AskSource {
+/** A source as the engine gives every one: the contract's `Source` with all it can say. */
+export type AskSource = Source & {
   /** The number the answer cites: [1], [2]… */
   ref: number;
   docId: string;
@@ -383,22 +355,14 @@ export interface AskSource {
   score: number;
   /** As on the hit: present only for a document with validity. */
   validity?: HitValidity;
-}
+};
 
-export interface Citation {
-  ref: number;
-  docId: string;
-  passageId: string;
-}
-
-export interface AskResult {
+/** An answer as the engine gives every one: the contract's `AskResponse` with all it can say. */
+export interface AskResult extends AskResponse {
   question: string;
   /** The answer, the refusal sentence when refused, "" when the answerer failed. */
   answer: string;
-  refused: boolean;
-  /** Why it refused: too little evidence (decided before any model), no supporting sentence (extractive), or the model. */
-  refusal?: "insufficient-evidence" | "no-supporting-sentence" | "model";
-  citations: Citation[];
+  citations: Array<Citation & { passageId: string }>;
   /** [n] references in the answer that point to no source. */
   invalidCitations: number[];
   sources: AskSource[];
@@ -406,19 +370,9 @@ export interface AskResult {
   answerer: string;
   /** The preset asked for; null when answered offline (no model for it). */
   preset: Preset | null;
-  evidence: { coverage: number; threshold: number; sufficient: boolean; bestRef: number | null };
-  /** Source sentences that read as instructions to an assistant (never used as answer text). */
-  flagged: Array<{ ref: number; sentence: string }>;
-  /**
-   * How the answer model answered: `structured` (it said itself whether it refuses, in any
-   * language) or `text` (free text, from a server that cannot answer in JSON: `refused` then only
-   * recognises the prompt's English refusal sentence). Absent when no model wrote the answer
-   * (extractive, or refused on evidence).
-   */
-  answerFormat?: "structured" | "text";
-  /** Set when the answer model failed; the answer is then empty, never a made-up refusal. */
-  error?: string;
-  trace: TraceStage[];
+  evidence: Evidence;
+  flagged: NonNullable<AskResponse["flagged"]>;
+  trace: Trace;
   elapsedMs: number;
 }
 
@@ -451,52 +405,8 @@ export interface TurnOptions {
   timeoutMs?: number;
 }
 
-/** One call of a tool within a step. */
-export interface TurnToolCall {
-  id: string;
-  name: string;
-  input: unknown;
-  /** What the tool returned; present when `status` is `done`. */
-  output?: unknown;
-  /** Why it failed, one line; present when `status` is `error`. */
-  error?: string;
-  /**
-   * `done`; `error` (the tool threw, or the call named a tool or an input the surface does not
-   * take); `awaiting-approval` (a tool that needs approval: never run within the turn).
-   */
-  status: "done" | "error" | "awaiting-approval";
-  needsApproval: boolean;
-  /** How long the tool ran (0 for a call that never ran). */
-  durationMs: number;
-}
-
-/** One step of the loop: a model call, the text it wrote and the tools it called, in order. */
-export interface TurnStep {
-  /** 1-based. */
-  index: number;
-  toolCalls: TurnToolCall[];
-  text: string;
-  finishReason: string;
-  /** Why the step did what it did, when the agent says so (its reasoning; the offline policy names its rule). */
-  note?: string;
-  /** Epoch milliseconds. */
-  start: number;
-  end: number;
-}
-
-/** A document the answer cites: surfaced when a tool's output in the turn returned it (with a quote: the quoted words in its text). */
-export interface TurnCitation {
-  docId: string;
-  quote?: string;
-  surfaced: boolean;
-  /** The call that surfaced it: its step and position within the step, 1-based. */
-  match?: { step: number; call: number };
-}
-
-/** How a turn ended (see the target contract's turn.ts). */
-export type TurnOutcome = "answered" | "refused" | "stopped-at-approval" | "step-limit" | "budget-exhausted" | "error";
-
-export interface TurnResult {
+/** An agent turn as the engine gives every one: the contract's turn trace (`TurnResponse`) with all it can say. */
+export interface TurnResult extends TurnResponse {
   question: string;
   /** What drove the loop: `offline/agent-policy-v1` or `provider/modelId`. */
   agent: string;
@@ -514,7 +424,5 @@ export interface TurnResult {
   /** Tokens used, every step together: as the model reported them, or estimated (4 characters a token) for the offline policy. */
   usage: { inputTokens: number; outputTokens: number; totalTokens: number; counted: "model" | "estimate" };
   limits: { maxSteps: number; tokenBudget: number };
-  /** Set when outcome is `error`: what failed, one line. */
-  error?: string;
   elapsedMs: number;
 }

@@ -60,7 +60,7 @@ describe("the offline policy", () => {
     expect(t.usage.counted).toBe("estimate");
     expect(t.usage.totalTokens).toBe(t.usage.inputTokens + t.usage.outputTokens);
     expect(t.limits).toEqual({ maxSteps: 8, tokenBudget: 32000 });
-    for (const s of t.steps) expect(s.end).toBeGreaterThanOrEqual(s.start);
+    for (const s of t.steps) expect(s.end!).toBeGreaterThanOrEqual(s.start!);
   });
 
   it("reads a second document for the part of a question the first leaves uncovered (multi-hop)", async () => {

@@ -13,7 +13,7 @@ import { documentTerms, embedPacked, type TermsJob } from "../src/store/prepare.
 import { PrepareThread, runningPrepareWorkers } from "../src/store/prepare-thread.js";
 import { type AnalyzerConfig, resolveAnalyzer } from "../src/text/analyze.js";
 import type { CjkStrategy } from "../src/text/cjk.js";
-import type { DocumentInput, EngineOptions, IndexWorkerMode } from "../src/types.js";
+import type { Document, EngineOptions, IndexWorkerMode } from "../src/types.js";
 import { SMALL_CORPUS, tempDir, writeFiles } from "./helpers.js";
 
 // An index run prepares its passages (terms, offline vectors) on a worker thread while it writes,
@@ -81,7 +81,7 @@ function indexDifference(a: string, b: string): string | undefined {
 }
 
 /** Records given as data (ids are keys, so their path column is empty), some with CJK text. */
-function records(): DocumentInput[] {
+function records(): Document[] {
   const texts = Object.values(SMALL_CORPUS);
   return Array.from({ length: 300 }, (_, i) => ({
     id: `rec-${i}`,

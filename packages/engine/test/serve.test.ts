@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { contractProblems, type Mode } from "@hybrid-search/target-contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
-import { Engine, type SearchOptions, type SearchResponse } from "../src/index.js";
+import { Engine, type SearchOptions, type SearchResult } from "../src/index.js";
 import { readContractDocuments } from "../src/serve/documents.js";
 import { type EngineServer, SERVED_ROUTES, serveEngine } from "../src/serve/server.js";
 import { SMALL_CORPUS, smallCorpusEngine, tempDir, writeFiles } from "./helpers.js";
@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 /** What the engine in this process ranks for `mode`: the answer a served call must equal. */
-async function rankLocally(engine: Engine, mode: Mode, query: string, options: SearchOptions): Promise<SearchResponse> {
+async function rankLocally(engine: Engine, mode: Mode, query: string, options: SearchOptions): Promise<SearchResult> {
   if (mode === "search") return engine.search(query, options);
   if (mode === "vsearch") return engine.vsearch(query, options);
   return engine.query(query, { ...options, tier: mode });
@@ -169,8 +169,8 @@ describe("engine serve: seeding a collection and the temporal fields", () => {
     local?.close();
     empty?.close();
   });
-  const hits = (r: SearchResponse | Record<string, unknown>) =>
-    (r.results as SearchResponse["results"]).map((h) => [h.docId, h.score, h.validity ?? null]);
+  const hits = (r: SearchResult | Record<string, unknown>) =>
+    (r.results as SearchResult["results"]).map((h) => [h.docId, h.score, h.validity ?? null]);
 
   it("a folder read by the engine's readers and PUT into an empty index ranks exactly as the folder indexed; DELETE removes it", async () => {
     const corpus = readContractDocuments(join(dir, "corpus"));

@@ -7,7 +7,7 @@ import Database from "better-sqlite3";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Engine, type SearchResponse } from "../src/index.js";
+import { Engine, type SearchResult } from "../src/index.js";
 import { parseInstant } from "../src/ingest/validity.js";
 import { tempDir, writeFiles } from "./helpers.js";
 
@@ -51,13 +51,13 @@ beforeAll(async () => {
 });
 afterAll(() => engine?.close());
 
-const ids = (r: SearchResponse): string[] => r.results.map((h) => h.docId);
+const ids = (r: SearchResult): string[] => r.results.map((h) => h.docId);
 const PRICES = ["en/prices/plus-2023.md", "en/prices/plus-2024.md", "en/prices/plus-2025.md"];
-const prices = (r: SearchResponse): string[] => ids(r).filter((id) => PRICES.includes(id));
+const prices = (r: SearchResult): string[] => ids(r).filter((id) => PRICES.includes(id));
 
 type Mode = "search" | "vsearch" | "fast" | "balanced" | "thorough";
 const MODES: Mode[] = ["search", "vsearch", "fast", "balanced", "thorough"];
-async function run(mode: Mode, text: string, options: { asOf?: string | Date; includeSuperseded?: boolean } = {}): Promise<SearchResponse> {
+async function run(mode: Mode, text: string, options: { asOf?: string | Date; includeSuperseded?: boolean } = {}): Promise<SearchResult> {
   if (mode === "search") return engine.search(text, options);
   if (mode === "vsearch") return engine.vsearch(text, options);
   return engine.query(text, { ...options, tier: mode });
@@ -131,7 +131,7 @@ describe("a chain of three, in every mode and tier", () => {
 describe("windows and reversals", () => {
   it("a policy with an end date: valid up to, not at, its validUntil", async () => {
     const holiday = "en/support/holiday-hours.md";
-    const found = (r: SearchResponse): boolean => ids(r).includes(holiday);
+    const found = (r: SearchResult): boolean => ids(r).includes(holiday);
     expect(found(engine.search("holiday support desk hours"))).toBe(false);
     expect(found(engine.search("holiday support desk hours", { asOf: "2024-12-19T23:59:59Z" }))).toBe(false);
     expect(found(engine.search("holiday support desk hours", { asOf: "2024-12-20" }))).toBe(true);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { aggregate, caseOutcomes, sliceKeys } from "./aggregate.js";
 import { caseRecords, evaliteMean, suiteRecord } from "./evalite-output.js";
-import { evalRow, find, output, row, suite } from "./gate-test-data.js";
+import { evalRow, find, output, row, suite } from "./test-data/gate.js";
 import { analyzeRun } from "./analysis.js";
 
 describe("reading Evalite's output", () => {

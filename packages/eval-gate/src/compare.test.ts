@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compareReports, comparisonStatus, fingerprintDifferences, formatComparison } from "./compare.js";
-import { output, reportOf, row, RUN_INFO, suite } from "./gate-test-data.js";
+import { output, reportOf, row, RUN_INFO, suite } from "./test-data/gate.js";
 
 /** A run of n cases whose metric m is `value(i)`. */
 const run = (n: number, value: (i: number) => number, name = "Search") =>

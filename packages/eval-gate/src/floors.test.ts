@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { emptyBaseline, type Baseline } from "./baseline.js";
 import { checkFloors, floored, floorFrom, floorMode, gateFailures } from "./floors.js";
-import { changeContext, SEARCH_SLICES, sliceOf } from "./gate-test-data.js";
+import { changeContext, SEARCH_SLICES, sliceOf } from "./test-data/gate.js";
 import { ratchet } from "./ratchet.js";
 
 const slice = sliceOf;

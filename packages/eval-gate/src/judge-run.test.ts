@@ -1,7 +1,7 @@
 import type { Evalite } from "evalite";
 import { describe, expect, it } from "vitest";
 import { type Baseline, emptyBaseline } from "./baseline.js";
-import { evalRow, failedTests, gateOptions, output, recordedRun, row, suite } from "./gate-test-data.js";
+import { evalRow, failedTests, gateOptions, output, recordedRun, row, suite } from "./test-data/gate.js";
 import { faultReasons, type GateOptions, type Judged, judgeRun, type RecordedRun } from "./judge-run.js";
 
 /** One retrieval suite: a case per nDCG@10 value. */

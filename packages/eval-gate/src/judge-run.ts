@@ -62,6 +62,7 @@ import { type Calibration, type JudgeMethod, judgeLine } from "./calibration.js"
 import { DEFAULT_MAX_FLIP_RATE, instabilityReasons, type JudgeStability, judgeStability } from "./judge-stability.js";
 import { judgeTrust, notGated } from "./judge-trust.js";
 import { dollars, type UsageSummary } from "./usage.js";
+import { draftsSummary, splitDrafts } from "./drafts.js";
 
 /** What one run measured, as bin/eval-verdict.ts reads it back after Evalite ran. */
 export interface RecordedRun {
@@ -193,7 +194,10 @@ export function judgeRun(run: RecordedRun | UnrecordedRun, baseline: Baseline, o
   const mode = floorMode(run.runInfo.mode, run.fixtures.dataset);
   const floorsOf = baseline.floors[mode] ?? {};
   const passMarks = withFlags(baseline.passMarks, options.passMarks);
-  const analysis = analyzeRun(run.output, (evalKey) => Object.keys(floorsOf[evalKey] ?? {}), passMarks);
+  // Drafted cases are measured, and judged apart: nothing below but their faults sees them (drafts.ts).
+  const { gated: output, drafts } = splitDrafts(run.output);
+  const analysis = analyzeRun(output, (evalKey) => Object.keys(floorsOf[evalKey] ?? {}), passMarks);
+  const drafted = drafts ? analyzeRun(drafts, () => [], passMarks) : null;
   const next = structuredClone(baseline);
   const context = {
     date: run.startedAt.toISOString(),
@@ -207,7 +211,8 @@ export function judgeRun(run: RecordedRun | UnrecordedRun, baseline: Baseline, o
     // A mark for a metric nobody measures is a typo: named where it was set.
     const floored = Object.values(baseline.floors).flatMap((evals) => Object.values(evals).flatMap((metrics) => Object.keys(metrics)));
     const flagged = new Set(options.passMarks.map((p) => p.metric));
-    checkPassMarkNames(passMarks, new Set([...measuredMetrics(analysis), ...floored]), (metric) =>
+    const measured = [...measuredMetrics(analysis), ...(drafted ? measuredMetrics(drafted) : [])];
+    checkPassMarkNames(passMarks, new Set([...measured, ...floored]), (metric) =>
       flagged.has(metric) ? `--pass-mark ${metric}=…` : `${options.baselineShown}: /passMarks/metrics/${metric}`,
     );
     if (options.lowerFloors.length > 0)
@@ -248,8 +253,9 @@ export function judgeRun(run: RecordedRun | UnrecordedRun, baseline: Baseline, o
     : null;
   const verdict = runVerdict({
     analysis,
+    drafted,
     evalite: run.evalite,
-    output: run.output,
+    output,
     evaliteThreshold,
     datasetGate,
     ...checks,
@@ -259,7 +265,7 @@ export function judgeRun(run: RecordedRun | UnrecordedRun, baseline: Baseline, o
 
   let notRaised: string | null = null;
   if (options.updateBaseline) {
-    notRaised = raiseRefused(run.evalite, analysis.faults);
+    notRaised = raiseRefused(run.evalite, [...analysis.faults, ...(drafted?.faults ?? [])]);
     // Floors of judged metrics that do not gate go whatever the run: they depend on the calibration, not on it.
     if (ungated.size > 0) changes.push(...dropNotGated(next, mode, ungated, analysis.aggregates, context));
     if (notRaised === null) {
@@ -280,8 +286,9 @@ export function judgeRun(run: RecordedRun | UnrecordedRun, baseline: Baseline, o
     fixtures: datasetGate ? { ...run.fixtures, gate: datasetGate } : run.fixtures,
     evalite: run.evalite,
     evaliteThreshold,
-    output: run.output,
+    output,
     analysis,
+    drafts: drafted ? draftsSummary(drafted) : null,
     baselinePath: options.baselinePath,
     ...checks,
     changes,
@@ -351,6 +358,8 @@ function judgeLines(used: { heuristic: number; llmJudge: number }, judge: GateOp
 /** What the verdict is decided from: the analysis, what Evalite knew, and the checks against the baseline. */
 interface VerdictInputs {
   analysis: Pick<RunAnalysis, "cases" | "suites" | "faults">;
+  /** The drafted cases, analysed apart: only their faults, and whether anything was scored, reach the verdict. */
+  drafted: Pick<RunAnalysis, "cases" | "faults"> | null;
   evalite: EvaliteVerdict;
   output: Evalite.Exported.Output;
   evaliteThreshold: EvaliteThreshold;
@@ -380,8 +389,11 @@ function runVerdict(input: VerdictInputs): RunVerdict {
     reasons.push(
       `--max-cost ${dollars(budget.maxCost)} reached: ${budget.refused} model call(s) not made (the first: ${budget.firstRefused}); spent ${dollars(budget.spent)}; what was scored before is kept`,
     );
-  reasons.push(...nothingScored(input.analysis.cases));
+  reasons.push(...nothingScored([...input.analysis.cases, ...(input.drafted?.cases ?? [])]));
   reasons.push(...faultReasons(input.analysis.faults));
+  // A target or a model that fails on a draft has failed as on any case; the draft's own grade never counts.
+  const draftFaults = faultReasons(input.drafted?.faults ?? []);
+  reasons.push(...draftFaults.map((r) => `drafts: ${r}`));
   const regressed = regressions(input.cases).length;
   if (regressed > 0) reasons.push(`${regressed} case(s) regressed`);
   const fell = gateFailures(input.gate).length;

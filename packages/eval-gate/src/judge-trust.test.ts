@@ -7,7 +7,7 @@ import type { Evalite } from "evalite";
 import { describe, expect, it } from "vitest";
 import { type Baseline, emptyBaseline } from "./baseline.js";
 import type { Calibration, Estimate, MetricCalibration } from "./calibration.js";
-import { gateOptions, output, recordedRun, row, suite } from "./gate-test-data.js";
+import { gateOptions, output, recordedRun, row, suite } from "./test-data/gate.js";
 import { type GateOptions, type Judged, judgeRun } from "./judge-run.js";
 import { judgeTrust, MIN_KAPPA, MIN_LABELS, notGated, trustLines } from "./judge-trust.js";
 

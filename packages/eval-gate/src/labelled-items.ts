@@ -17,12 +17,11 @@
  * `item`, the answer's hash — so the calibration (calibration.ts) measures items and fixture
  * answers with the same statistics.
  */
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { ValidateFunction } from "ajv";
 import { ConfigError, quoteInput } from "./errors.js";
-import { answerSha, type Label, type LabelScale } from "./labels.js";
+import { answerSha, type Label, type LabelScale, type LabelsLine } from "./labels.js";
 import { compileValidator } from "./standalone-validators.js";
 
 export const ITEMS_SCHEMA_PATH = fileURLToPath(new URL("../items.schema.json", import.meta.url));
@@ -63,17 +62,6 @@ export interface ItemsFile {
 
 let validate: ValidateFunction | undefined;
 
-/** Reads and checks an items file; a problem is a ConfigError of one line naming the file, line and field. */
-export function readItems(path: string, shown = path): ItemsFile {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new ConfigError(`${shown}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
-  return parseItems(text, shown);
-}
-
 /** The names of one field: ours first, then ragas'. */
 const ALIASES: ReadonlyArray<[keyof LabelledItem & string, string, string]> = [
   ["question", "user_input", "a string"],
@@ -81,24 +69,21 @@ const ALIASES: ReadonlyArray<[keyof LabelledItem & string, string, string]> = [
   ["answer", "response", "a string"],
 ];
 
-/** `readItems` on the file's text. */
-export function parseItems(text: string, shown: string): ItemsFile {
+/**
+ * An items file's lines, checked: the caller reads the file (the suite's one reader of a person's
+ * files: encoding, then each line's JSON, as for labels: labels.ts `labelsFrom`) and passes its
+ * lines and the sha256 of its bytes; a problem is a ConfigError of one line naming the file, line
+ * and field.
+ */
+export function itemsFrom(lines: readonly LabelsLine[], shown: string, sha256: string): ItemsFile {
   validate ??= compileValidator({
     options: { allErrors: false, strict: false },
     schema: JSON.parse(readFileSync(ITEMS_SCHEMA_PATH, "utf8")) as object,
   });
   const items: LabelledItem[] = [];
   const seen = new Map<string, LabelledItem>();
-  text.split(/\r?\n/).forEach((raw, i) => {
-    const line = i + 1;
-    if (raw.trim() === "") return;
+  for (const { line, value } of lines) {
     const at = `${shown}:${line}`;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (error) {
-      throw new ConfigError(`${at}: not JSON (${(error as Error).message.split("\n")[0]})`);
-    }
     if (typeof value !== "object" || value === null || Array.isArray(value))
       throw new ConfigError(`${at}: must be a JSON object (one item)`);
     if (!validate!(value)) throw new ConfigError(`${at}: ${problem(value)}`);
@@ -140,7 +125,7 @@ export function parseItems(text: string, shown: string): ItemsFile {
       );
     seen.set(key, item);
     items.push(item);
-  });
+  }
   if (items.length === 0) throw new ConfigError(`${shown}: empty: no item`);
   const scales: ItemsFile["scales"] = {};
   for (const metric of ITEM_METRICS) {
@@ -171,7 +156,7 @@ export function parseItems(text: string, shown: string): ItemsFile {
     labels,
     scales,
     labellers: [...new Set(items.map((x) => x.labeller))].sort(),
-    sha256: createHash("sha256").update(text).digest("hex"),
+    sha256,
   };
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { emptyBaseline } from "./baseline.js";
 import { checkFloors, gateFailures } from "./floors.js";
-import { changeContext, SEARCH_SLICES, sliceOf } from "./gate-test-data.js";
+import { changeContext, SEARCH_SLICES, sliceOf } from "./test-data/gate.js";
 import { describeChanges, logChanges, lowerFloors, ratchet } from "./ratchet.js";
 
 const slice = sliceOf;

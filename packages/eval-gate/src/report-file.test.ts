@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { output, reportOf, row, scratchFolder, suite } from "./gate-test-data.js";
+import { output, reportOf, row, scratchFolder, suite } from "./test-data/gate.js";
 import { readReport } from "./report-file.js";
 
 const { dir, file, remove } = scratchFolder("gate-report-file-");

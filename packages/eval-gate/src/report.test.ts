@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Evalite } from "evalite";
-import { evalRow, JUDGED_GRADERS, output as runOf, suite } from "./gate-test-data.js";
+import { evalRow, JUDGED_GRADERS, output as runOf, suite } from "./test-data/gate.js";
 import { judgeMode } from "./report.js";
 
 const output = (scores: Array<Record<string, unknown>>): Evalite.Exported.Output =>

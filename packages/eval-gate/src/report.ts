@@ -23,13 +23,14 @@ import type { VerdictUnit } from "./verdicts.js";
 import type { JudgeStability } from "./judge-stability.js";
 import type { JudgedMetricTrust } from "./judge-trust.js";
 import type { UsageSummary } from "./usage.js";
+import type { DraftsSummary } from "./drafts.js";
 
 export const REPORT_SCHEMA_VERSION = 2;
 
 export interface FixtureInfo {
   dataset: string;
-  /** The dataset's format (helpers/datasets/ of the suite): `fixtures` is the suite's own. */
-  kind: "fixtures" | "beir" | "golden-qa" | "bundle" | "fixtures-layout" | "qa-jsonl";
+  /** The name of the dataset's format, as the suite's table of formats names it (`fixtures` is the suite's own). */
+  kind: string;
   /** The fixture files' `version` field (fixtures), or null. */
   version: number | null;
   /** sha256 over the dataset's query and judgment files. */
@@ -86,6 +87,8 @@ export interface ReportInput {
   /** This run's results, as Evalite exports them. */
   output: Evalite.Exported.Output;
   analysis: RunAnalysis;
+  /** The drafted cases, measured apart and never gated (drafts.ts); null when the run had none. */
+  drafts?: DraftsSummary | null;
   baselinePath: string;
   gate: GateResult;
   /** The latency ceilings of the run's mode against this run (ceilings.ts). */
@@ -227,6 +230,11 @@ export interface Report {
   skipped: SkippedEval[];
   /** Another target's ranking calls: client and target time, unjudged results (target-calls.ts); null in-process. */
   target: TargetCalls | null;
+  /**
+   * The drafted cases (input `status: "draft"`), measured apart: in no other field of the report,
+   * no floor, mean, ceiling or recorded case; null when the run had none (absent in reports written before drafts).
+   */
+  drafts?: DraftsSummary | null;
 }
 
 export interface JudgeModeSummary {
@@ -436,6 +444,7 @@ export function buildReport(input: ReportInput): Report {
     usage: input.usage ?? null,
     skipped: input.skipped,
     target: targetCalls(input.output),
+    drafts: input.drafts ?? null,
   };
 }
 

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { RUN_INFO, scratchFolder } from "./gate-test-data.js";
+import { RUN_INFO, scratchFolder } from "./test-data/gate.js";
 import { readRunInfo, readSkippedEvals, runInfoProblems, skipCovering, skippedEvalProblems, skippedName } from "./run-info.js";
 
 const { dir, file, remove } = scratchFolder("gate-run-info-");

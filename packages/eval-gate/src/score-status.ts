@@ -1,10 +1,11 @@
 /**
  * How the gate counts one Evalite score. Honest numbers: a score is **scored** when its value is a
  * number in [0, 1] and its metadata does not say otherwise (`metadata.status` absent, `"scored"`
- * or `"ok"`). Anything else — `status: "failed"` (the answer failed), `"skipped"`, `"no-judge"`
- * (no judge was available), any other status, or a value that is not a number in [0, 1] — is
- * **not scored**: it counts as 0 in every mean, never passes, and is counted by its reason. A task
- * that threw gives its case `errored` for every metric of its eval.
+ * or `"ok"`). Anything else — `status: "failed"` (the answer failed), `"unknown"` (the target did
+ * not give what the metric needs: a time, the sources' text), `"skipped"`, `"no-judge"` (no judge
+ * was available), any other status, or a value that is not a number in [0, 1] — is **not
+ * scored**: it counts as 0 in every mean, never passes, and is counted by its reason. A task that
+ * threw gives its case `errored` for every metric of its eval.
  *
  * A judged metric that fell back to the heuristic (`method: "heuristic"`, `fallbackFrom`) is
  * scored: its value is a real measurement, labeled; the methods are tallied per metric.
@@ -12,8 +13,8 @@
  * **Faults.** Two reasons say that the system measured did not answer, rather than that it
  * answered badly: `failed` (the scorer's word for "the target or a model failed": the answer, the
  * expansion or the comparison it grades is missing) and `errored` (the case's task threw). A run
- * with a fault never passes (judge-run.ts). A not-scored score says why in `metadata.error`
- * (an expander's in `metadata.fallback`), which the gate quotes.
+ * with a fault never passes (judge-run.ts). A not-scored score says why in `metadata.reason` or
+ * `metadata.error` (an expander's in `metadata.fallback`), which the gate quotes.
  *
  * A **verdict score** carries the verdict on its case in `metadata.verdict`: `{ pass: boolean,
  * failed: string[], diagnosis?: { verdict, reasons }, warnings?: string[] }` (the suite's
@@ -76,7 +77,7 @@ export function countScore(score: EvaliteScore): CountedScore {
   const declared = metadata.status;
   if (declared !== undefined && !(typeof declared === "string" && SCORED.has(declared))) {
     counted.status = typeof declared === "string" && declared !== "" ? declared : "invalid";
-    const why = [metadata.error, metadata.fallback].find((x): x is string => typeof x === "string" && x !== "");
+    const why = [metadata.reason, metadata.error, metadata.fallback].find((x): x is string => typeof x === "string" && x !== "");
     if (why !== undefined) counted.error = why;
     return counted;
   }

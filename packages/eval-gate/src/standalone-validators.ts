@@ -12,7 +12,7 @@
  * options, or another Ajv) the hash names no file, and the schema is compiled at run time, as
  * before the build step existed, until the next build (bin/check-build.mjs need not refuse to
  * start). Used by the gate's report checks (report-schema.ts) and the suite's fixture loader
- * (helpers/fixtures/loader.ts); the judge's schemas (scorers/triad/) only compile lazily.
+ * (helpers/fixture-files/loader.ts); the judge's schemas (scorers/triad/) only compile lazily.
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { emptyBaseline } from "./baseline.js";
-import { failedTests, output, reportOf, row, suite } from "./gate-test-data.js";
+import { failedTests, output, reportOf, row, suite } from "./test-data/gate.js";
 import { sliceCoversVariant, suiteVerdicts } from "./suite-verdicts.js";
 
 describe("suiteVerdicts", () => {

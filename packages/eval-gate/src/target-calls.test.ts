@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { evalRow, output, reportOf, suite } from "./gate-test-data.js";
+import { evalRow, output, reportOf, suite } from "./test-data/gate.js";
 import { reportProblems } from "./report-file.js";
 import { targetCalls } from "./target-calls.js";
 import { markdownSummary, targetCallsLine } from "./writers.js";

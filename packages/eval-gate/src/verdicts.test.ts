@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Evalite } from "evalite";
-import { evalRow, output, suite } from "./gate-test-data.js";
+import { evalRow, output, suite } from "./test-data/gate.js";
 import { analyzeRun } from "./analysis.js";
 
 const CREATED = "2026-11-29 12:00:00";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { emptyBaseline } from "./baseline.js";
 import { ratchet } from "./ratchet.js";
-import { evalRow, failedTests, output, reportOf, row, suite } from "./gate-test-data.js";
+import { evalRow, failedTests, output, reportOf, row, suite } from "./test-data/gate.js";
 import { analyzeRun } from "./analysis.js";
 import { reportProblems } from "./report-file.js";
 import { badge, junitXml, markdownSummary, notGatedReason, writeReportSet, xmlEscape } from "./writers.js";

@@ -207,6 +207,21 @@ export function markdownSummary(report: Report): string {
     for (const line of stabilityLines(report.variance.judge ?? null)) out(line.startsWith("  ") ? `- ${line.trim()}` : `- ${line}`);
     out();
   }
+  if (report.drafts) {
+    const d = report.drafts;
+    out(`## Drafts (${d.cases} case(s)): not gated, in no floor or mean`);
+    out();
+    out(`${d.passed} of ${d.units} verdict(s) pass, ${d.failed} fail, ${d.errored} error. Review them with pnpm eval:review.`);
+    out();
+    out(`| suite | category | pass | of |`);
+    out(`| --- | --- | --- | --- |`);
+    for (const suite of d.suites) {
+      out(`| ${cell(suite.suite)} | all | ${suite.passed} | ${suite.units} |`);
+      if (suite.categories.length > 1)
+        for (const c of suite.categories) out(`| ${cell(suite.suite)} | ${cell(c.category)} | ${c.passed} | ${c.units} |`);
+    }
+    out();
+  }
   if (report.warnings.length > 0) {
     out(`## Golden-set warnings (${report.warnings.length})`);
     out();

@@ -127,14 +127,20 @@ export interface TraceStage {
 /** The stages of one call, in the order they ran. */
 export type Trace = TraceStage[];
 
+/** Which language model answers: a cheaper or a dearer one (docs/engine.md#models). */
+export type Preset = "slim" | "balanced" | "quality";
+
+/** The hybrid tiers, fastest first (docs/engine.md#hybrid-tiers). */
+export type Tier = "fast" | "balanced" | "thorough";
+
 /** `POST /ask`. No other field is allowed. */
 export interface AskRequest {
   /** 1–100,000 characters. */
   question: string;
-  preset?: "slim" | "balanced" | "quality";
+  preset?: Preset;
   /** Sources to answer from, 1–100. */
   limit?: number;
-  tier?: "fast" | "balanced" | "thorough";
+  tier?: Tier;
   /** 1–200 characters. */
   collection?: string;
   /** A BCP 47 tag of 1–35 characters. */
@@ -182,6 +188,37 @@ export interface AskResponse {
   /** ≥ 0, in ms. */
   elapsedMs?: number;
   trace?: Trace;
+  /** The question answered, when the target echoes it. */
+  question?: string;
+  /**
+   * Why it refused, when the target says: too little evidence (decided before any model wrote), no
+   * supporting sentence (an extractive answerer), or the model itself.
+   */
+  refusal?: "insufficient-evidence" | "no-supporting-sentence" | "model";
+  /** The `[n]` the answer makes that name no source, when the target counts them; absent, the suite counts them from `answer` and `sources`. */
+  invalidCitations?: number[];
+  /** The preset asked for; null when no model of it wrote the answer (offline). */
+  preset?: Preset | null;
+  /** What the target's evidence gate measured before answering, when it has one. */
+  evidence?: Evidence;
+  /** Source sentences that read as instructions to an assistant (never used as answer text). */
+  flagged?: Array<{ ref: number; sentence: string }>;
+  /**
+   * How the answer model answered: `structured` (it said itself whether it refuses, in any
+   * language) or `text` (free text). Absent when no model wrote the answer.
+   */
+  answerFormat?: "structured" | "text";
+}
+
+/** An evidence gate's measurement: the best source's share of the question's content (`coverage`) against the bar. */
+export interface Evidence {
+  /** ≥ 0. */
+  coverage: number;
+  /** ≥ 0: below it the target refuses without asking a model. */
+  threshold: number;
+  sufficient: boolean;
+  /** The source that covered most, or null when none did. */
+  bestRef: number | null;
 }
 
 /** `POST /expand`. No other field is allowed. */

@@ -23,7 +23,7 @@ import type { TurnOptionsResolved } from "../options/turn-options.js";
 import { query, search, vsearch } from "../pipeline/run.js";
 import { now } from "../pipeline/trace.js";
 import type { CatalogDocument } from "../store/catalog.js";
-import { type AgentToolName, type Hit, TIERS, type Tier } from "../types.js";
+import { type AgentToolName, type RankedHit, TIERS, type Tier } from "../types.js";
 
 /** Modes `search` takes: BM25, vectors, or a hybrid tier. */
 export const SEARCH_MODES = ["search", "vsearch", ...TIERS] as const;
@@ -184,7 +184,7 @@ async function searchTool(ctx: ToolContext, input: SearchInput): Promise<SearchO
         : await query(ctx.core, input.query, { ...options, tier: mode as Tier });
   return {
     mode,
-    results: response.results.map((h: Hit) => ({
+    results: response.results.map((h: RankedHit) => ({
       docId: h.docId,
       title: h.title,
       language: h.language,

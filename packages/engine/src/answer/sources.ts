@@ -6,7 +6,7 @@
 import { baseLanguage } from "../ingest/language-path.js";
 import type { HeuristicReranker, OfflineRerankOptions } from "../retrieval/heuristic-reranker.js";
 import { passageBody } from "../store/indexer.js";
-import type { AskSource, Hit } from "../types.js";
+import type { AskSource, RankedHit } from "../types.js";
 import { looksLikeInstruction } from "./injection.js";
 import { splitSentences } from "./sentences.js";
 
@@ -19,8 +19,8 @@ export interface StoredPassage {
 /** Sources for `hits`, numbered from 1 in retrieval order; `passagesOf` gives a document's passages in order. */
 export function chooseSources(
   question: string,
-  hits: readonly Hit[],
-  passagesOf: (hit: Hit) => StoredPassage[],
+  hits: readonly RankedHit[],
+  passagesOf: (hit: RankedHit) => StoredPassage[],
   scorer: HeuristicReranker,
   scoring: OfflineRerankOptions,
 ): AskSource[] {

@@ -4,19 +4,13 @@
  */
 import type { Engine } from "../engine.js";
 import { quoteInput } from "../errors.js";
-import type { SearchOptions, SearchResponse, Tier } from "../types.js";
+import type { SearchOptions, SearchResult, Tier } from "../types.js";
 import { type Command, type OptionName, onIndex, oneArgument, parseTier } from "./command.js";
 
 export type RetrievalMode = "search" | "vsearch" | "query";
 
 /** The engine's response to `text` in `mode` (`tier` for query). */
-export async function retrieve(
-  engine: Engine,
-  mode: RetrievalMode,
-  text: string,
-  opts: SearchOptions,
-  tier: Tier,
-): Promise<SearchResponse> {
+export async function retrieve(engine: Engine, mode: RetrievalMode, text: string, opts: SearchOptions, tier: Tier): Promise<SearchResult> {
   if (mode === "search") return engine.search(text, opts);
   if (mode === "vsearch") return engine.vsearch(text, opts);
   return engine.query(text, { ...opts, tier });
@@ -37,7 +31,7 @@ export function retrievalCommand(mode: RetrievalMode): Command {
   };
 }
 
-function formatResponse(response: SearchResponse): string {
+function formatResponse(response: SearchResult): string {
   if (response.results.length === 0)
     return `no results for ${quoteInput(response.query)} (${response.mode}, ${response.elapsedMs.toFixed(1)} ms)\n`;
   const lines = response.results.map(

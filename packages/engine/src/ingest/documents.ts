@@ -8,13 +8,13 @@
 import { createHash } from "node:crypto";
 import { EngineError } from "../errors.js";
 import { detectLanguage } from "../text/language.js";
-import type { DocumentIds, DocumentInput } from "../types.js";
+import type { DocumentIds, Document } from "../types.js";
 import { idProblem, languageTagProblem } from "./input-rules.js";
 import type { Source, SourceDocument } from "./source.js";
 import { checkSupersessions, readValidity } from "./validity.js";
 
 /** What a document is sent as: each field the engine's readers found, none left to be guessed again. */
-export function documentsFromSource(source: Source): { ids: DocumentIds; documents: DocumentInput[] } {
+export function documentsFromSource(source: Source): { ids: DocumentIds; documents: Document[] } {
   return {
     ids: source.kind === "folder" ? "paths" : "keys",
     documents: source.documents.map((d) => ({
@@ -47,7 +47,7 @@ function optionalString(doc: Record<string, unknown>, field: string, where: stri
  * A source of the given documents, checked as the file readers check theirs (ids unique and
  * non-empty, validity dates and supersessions); `location` names it in reports and errors.
  */
-export function sourceFromDocuments(documents: readonly DocumentInput[], ids: DocumentIds, location: string): Source {
+export function sourceFromDocuments(documents: readonly Document[], ids: DocumentIds, location: string): Source {
   if (!Array.isArray(documents)) throw new TypeError(`Expected the documents to be an array`);
   const seen = new Map<string, number>();
   const read = documents.map((input, i): SourceDocument => {

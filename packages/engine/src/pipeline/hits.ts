@@ -6,10 +6,10 @@ import { baseLanguage } from "../ingest/language-path.js";
 import type { DocCandidate } from "../retrieval/bm25.js";
 import { makeSnippet } from "../retrieval/snippet.js";
 import { describeStale } from "../retrieval/validity.js";
-import type { Hit, HitValidity } from "../types.js";
+import type { RankedHit, HitValidity } from "../types.js";
 import type { QueryContext } from "./context.js";
 
-export function shapeHits(ctx: QueryContext, ranking: readonly DocCandidate[]): Hit[] {
+export function shapeHits(ctx: QueryContext, ranking: readonly DocCandidate[]): RankedHit[] {
   const { core, state } = ctx;
   const queryTokens = new Set(ctx.query.lexical.terms.flatMap((t) => t.alternatives.flat()));
   const validity = hitValidity(ctx);
@@ -26,7 +26,7 @@ export function shapeHits(ctx: QueryContext, ranking: readonly DocCandidate[]): 
       language: doc.language,
       heading: row.heading,
       ...validity(item.docIndex),
-    } as Hit;
+    } as RankedHit;
     // Snippets analyze the passage text; most callers (TREC runs, evals, ask) never read them,
     // so one is made on first read. The getter is enumerable, so JSON output still has it.
     let snippet: string | undefined;

@@ -7,7 +7,7 @@
 import type { EngineCore } from "../core.js";
 import { checkCollection, checkText, resolveSearchOptions, splitTier } from "../options/call-options.js";
 import { usedQueryText } from "../text/analyze.js";
-import type { QueryOptions, SearchOptions, SearchResponse } from "../types.js";
+import type { QueryOptions, SearchOptions, SearchResult } from "../types.js";
 import { initialFlow, type QueryFlow } from "./compose.js";
 import { lexicalQuery, type QueryContext } from "./context.js";
 import { shapeHits } from "./hits.js";
@@ -16,7 +16,7 @@ import { COMPOSITIONS, type Compositions } from "./tiers.js";
 import { now, TraceRecorder } from "./trace.js";
 
 /** BM25 search; synchronous, as no model is involved. */
-export function search(core: EngineCore, text: unknown, options: SearchOptions, compositions: Compositions = COMPOSITIONS): SearchResponse {
+export function search(core: EngineCore, text: unknown, options: SearchOptions, compositions: Compositions = COMPOSITIONS): SearchResult {
   const ctx = openQuery(core, text, options, "search", now());
   return respond(ctx, "search", compositions.search(ctx, initialFlow(ctx)));
 }
@@ -27,7 +27,7 @@ export async function vsearch(
   text: unknown,
   options: SearchOptions,
   compositions: Compositions = COMPOSITIONS,
-): Promise<SearchResponse> {
+): Promise<SearchResult> {
   const ctx = openQuery(core, text, options, "vsearch", now());
   return respond(ctx, "vsearch", await compositions.vsearch(ctx, initialFlow(ctx)));
 }
@@ -38,7 +38,7 @@ export async function query(
   text: unknown,
   options: QueryOptions,
   compositions: Compositions = COMPOSITIONS,
-): Promise<SearchResponse> {
+): Promise<SearchResult> {
   const started = now();
   const { tier, rest } = splitTier(options);
   const ctx = openQuery(core, text, rest, "query", started);
@@ -71,6 +71,6 @@ function openQuery(
   return ctx;
 }
 
-function respond(ctx: QueryContext, mode: SearchResponse["mode"], flow: QueryFlow): SearchResponse {
+function respond(ctx: QueryContext, mode: SearchResult["mode"], flow: QueryFlow): SearchResult {
   return { query: ctx.query.text, mode, results: shapeHits(ctx, flow.ranking), trace: ctx.trace.stages, elapsedMs: now() - ctx.started };
 }

@@ -6,4 +6,5 @@ export { readTrecQrels, type Qrels, type QrelsTopic, type QrelsReadOptions } fro
 export { readTrecRun, type RunTopic, type RunReadOptions, type RunSummary } from "./trec-run.js";
 export { readBeirDataset, readBeirQrels, splitNameProblem, type BeirDataset, type BeirReadOptions } from "./beir.js";
 export { FormatError } from "./format-error.js";
+export { otherUnicodeEncoding } from "./utf8-text.js";
 export { MAX_GRADE, gradeValueProblem, parseGrade } from "./grade.js";

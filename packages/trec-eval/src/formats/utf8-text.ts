@@ -10,7 +10,7 @@ import { isUtf8 } from "node:buffer";
 import { FormatError, fileError } from "./format-error.js";
 
 /** UTF-16 or UTF-32 with its byte order, told by a byte-order mark or by ASCII text with every other byte 0; else null. */
-function otherUnicodeEncoding(bytes: Buffer): string | null {
+export function otherUnicodeEncoding(bytes: Uint8Array): string | null {
   const [a, b, c, d] = bytes;
   if (a === 0xff && b === 0xfe && c === 0 && d === 0) return "UTF-32LE (byte-order mark FF FE 00 00)";
   if (a === 0 && b === 0 && c === 0xfe && d === 0xff) return "UTF-32BE (byte-order mark 00 00 FE FF)";
