@@ -13,12 +13,21 @@
  * `pnpm eval:calibrate --show <case ids|all> [--preset p]` prints what a labeller reads: each
  * case's question, sources and answer, with the answer's hash a label names.
  *
+ * `pnpm eval:calibrate --items <items.jsonl> [--out file.json]` measures the same on external
+ * labelled items (packages/eval-gate/src/labelled-items.ts: question, contexts, answer, reference,
+ * grades; ragas' column names too), which need no engine, no fixture case and no dataset: every
+ * method scores every item (bin/lib/calibration-items.ts). It prints the table; `--out` writes it
+ * with every item's score per method (`items`), in the calibration file's format, so that written
+ * beside the baseline (`--out evals/judge-calibration.json`) it is the calibration the gate reads.
+ *
  * Exit status: 0 measured and written; 1 the judge model or an answer failed on a labelled case
  * (nothing written: a calibration with holes is not one); 2 bad arguments, a labels file that does
  * not fit its schema or names a case or metric the fixtures lack (one line naming file, line and
  * field), a labels file with no label or none of the answer the engine gives now (nothing written:
  * the committed calibration stays), an `--out` that cannot be written, or a dataset without the
- * answer cases. The file is written atomically (a temp file renamed over it).
+ * answer cases; for `--items`, an items file that does not fit its schema (one line naming file,
+ * line and field) or an `--out` that cannot be written. The file is written atomically (a temp file
+ * renamed over it).
  */
 import { statSync } from "node:fs";
 import { join, dirname, relative, resolve } from "node:path";
@@ -26,14 +35,23 @@ import type { Preset } from "@hybrid-search/engine";
 import { PRESETS } from "@hybrid-search/engine/models";
 import { ConfigError, quoteInput } from "@hybrid-search/eval-gate";
 import { loadBaseline } from "@hybrid-search/eval-gate/baseline";
-import { CALIBRATION_FILE, calibrate, calibrationTable, writeCalibration } from "@hybrid-search/eval-gate/calibration";
+import {
+  CALIBRATION_FILE,
+  type CalibrationItemScore,
+  calibrate,
+  calibrationTable,
+  type JudgedScore,
+  methodName,
+  writeCalibration,
+} from "@hybrid-search/eval-gate/calibration";
+import type { ItemsFile } from "@hybrid-search/eval-gate/labelled-items";
 import type { Label } from "@hybrid-search/eval-gate/labels";
 import { passMarkOf, withFlags } from "@hybrid-search/eval-gate/pass-marks";
 import type { AskCase } from "../scorers/ask-case.js";
-import { judgeId } from "../scorers/judge-call.js";
-import { JUDGED_GRADERS, judgeConfigHash, judgedGraderName } from "../scorers/judged-graders.js";
+import { JUDGED_GRADERS, judgedGraderName, judgeMethods } from "../scorers/judged-graders.js";
 import { casesFor } from "../scorers/answer/index.js";
-import { triadAppliesTo } from "../scorers/triad/index.js";
+import { notApplicable, type TriadMetricId } from "../scorers/triad/index.js";
+import { judgeItems, readItemsFile } from "./lib/calibration-items.js";
 import { answerCases, judgeLabels, type LabelledAnswer, openEngine, readLabelsFile } from "./lib/calibration-run.js";
 import { type CommandIo, parseCommandLine, positiveInteger, processIo, UsageError } from "./lib/cli-args.js";
 import { DatasetError, loadDataset } from "../helpers/dataset.js";
@@ -43,7 +61,7 @@ import { evalModels } from "../helpers/models.js";
 import { gitInfo } from "./lib/run-context.js";
 
 const USAGE =
-  "Usage: pnpm eval:calibrate <labels.jsonl> [--trials N] [--out file] | pnpm eval:calibrate --show <case ids|all> [--preset slim|balanced|quality]";
+  "Usage: pnpm eval:calibrate <labels.jsonl> [--trials N] [--out file] | pnpm eval:calibrate --items <items.jsonl> [--trials N] [--out file.json] | pnpm eval:calibrate --show <case ids|all> [--preset slim|balanced|quality]";
 
 /** Runs one command line and returns its exit status; never exits the process (bin/entry/eval-calibrate.ts does). */
 export async function main(argv: string[], io: CommandIo = processIo()): Promise<number> {
@@ -58,6 +76,7 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
           out: { type: "string" },
           show: { type: "string" },
           preset: { type: "string" },
+          items: { type: "string" },
         },
         allowPositionals: true,
       },
@@ -66,6 +85,11 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
     if (values.help) {
       say(USAGE);
       return 0;
+    }
+    if (values.items !== undefined) {
+      if (positionals.length > 0 || values.show !== undefined || values.preset !== undefined)
+        throw new UsageError(`--items takes no labels file, --show or --preset; ${USAGE}`);
+      return await calibrateItems(values.items, positiveInteger("trials", values.trials, 1), values.out, say);
     }
     const dataset = loadDataset();
     if (!dataset.demo)
@@ -97,7 +121,7 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
     if (labels.length === 0) throw new ConfigError(`${shown}: holds its header and no label: a calibration needs labels; nothing written`);
     const byCase = checkLabels(labels, cases, shown);
 
-    const baselinePath = resolve(process.env.EVAL_BASELINE?.trim() || join(REPO_ROOT, "evals/baseline.json"));
+    const baselinePath = baselineFile();
     const marks = withFlags(loadBaseline(baselinePath).baseline.passMarks, []);
     const passMark = (metric: string): number => passMarkOf(marks, judgedGraderName(metric));
     const outPath = resolve(values.out ?? join(dirname(baselinePath), CALIBRATION_FILE));
@@ -114,17 +138,18 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
     const answers = await answerCases(engine, wanted, models);
     const judge = models.judge;
     const timeoutMs = models.selection.limits.timeoutMs;
-    const { judged, fallbacks, failed } = await judgeLabels(labels, answers, { judge, timeoutMs, trials });
-    const methods = [
-      { method: "heuristic" as const, model: null, judgeConfig: null },
-      ...(judge ? [{ method: "llm-judge" as const, model: judgeId(judge), judgeConfig: judgeConfigHash(judgeId(judge)) }] : []),
-    ];
+    const { judged, fallbacks, failed, notScored } = await judgeLabels(labels, answers, { judge, timeoutMs, trials });
     const calibration = calibrate({
       labels,
       judged,
-      methods,
+      methods: judgeMethods(judge),
       passMark,
-      labelsFile: { file: relative(REPO_ROOT, labelsPath) || labelsPath, sha256, labellers: Object.keys(header.labellers) },
+      labelsFile: {
+        file: relative(REPO_ROOT, labelsPath) || labelsPath,
+        sha256,
+        labellers: Object.keys(header.labellers),
+        kind: "answers",
+      },
       createdAt: new Date(),
       commit: gitInfo(REPO_ROOT).commit,
     });
@@ -134,15 +159,14 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
       say(
         `eval:calibrate: ${stale} label(s) left out: they graded another answer than the engine gives now (label them again: pnpm eval:calibrate --show <ids>)`,
       );
+    for (const line of notScoredLines(notScored)) say(line);
     const current = calibration.methods[0]!.metrics.reduce((n, m) => n + m.labels, 0);
     if (current === 0)
       throw new ConfigError(
         `not written: none of the ${labels.length} label(s) grades the answer the engine gives now (${stale} stale: the answers changed since they were labelled; label them again: pnpm eval:calibrate --show <ids>); ${relative(process.cwd(), outPath) || outPath} is untouched`,
       );
     if (fallbacks + failed > 0) {
-      say(
-        `eval:calibrate: not written: ${fallbacks > 0 ? `the judge failed twice on ${fallbacks} grade(s) (the heuristic stood in)` : ""}${fallbacks > 0 && failed > 0 ? " and " : ""}${failed > 0 ? `${failed} grade(s) of a failed answer` : ""}; a calibration with holes is not one`,
-      );
+      say(holes(fallbacks, failed));
       return 1;
     }
     writeCalibration(outPath, calibration);
@@ -159,6 +183,89 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
     }
     throw error;
   }
+}
+
+/** `--items` (module comment): the table on external labelled items, written with every item's score by `--out`. */
+async function calibrateItems(file: string, trials: number, out: string | undefined, say: (line: string) => void): Promise<number> {
+  const path = resolve(file);
+  const shown = relative(process.cwd(), path) || path;
+  const items = readItemsFile(path, shown);
+  const outPath = out === undefined ? null : resolve(out);
+  if (outPath !== null) writablePlace(outPath, "--out");
+  const marks = withFlags(loadBaseline(baselineFile()).baseline.passMarks, []);
+  const passMark = (metric: string): number => passMarkOf(marks, judgedGraderName(metric));
+  const perMetric = Object.entries(items.scales).map(
+    ([metric, scale]) => `${judgedGraderName(metric)} ${items.labels.filter((l) => l.metric === metric).length} (${scale})`,
+  );
+  say(`eval:calibrate: ${items.items.length} items, labels ${perMetric.join(", ")}, by ${items.labellers.join(", ")} (${shown})`);
+  const models = evalModels();
+  say(models.description);
+  const judge = models.judge;
+  const { judged, fallbacks, failed, notScored } = await judgeItems(items, { judge, timeoutMs: models.selection.limits.timeoutMs, trials });
+  const calibration = calibrate({
+    labels: items.labels,
+    judged,
+    methods: judgeMethods(judge),
+    passMark,
+    labelsFile: { file: relative(REPO_ROOT, path) || path, sha256: items.sha256, labellers: items.labellers, kind: "items" },
+    createdAt: new Date(),
+    commit: gitInfo(REPO_ROOT).commit,
+  });
+  for (const line of calibrationTable(calibration, judgedGraderName)) say(line);
+  for (const line of notScoredLines(notScored)) say(line);
+  if (fallbacks + failed > 0) {
+    say(holes(fallbacks, failed));
+    return 1;
+  }
+  if (outPath === null) {
+    say(
+      "eval:calibrate: not written (--out <file.json> writes the table and every item's score; written beside the baseline as judge-calibration.json, it is the calibration pnpm eval gates by)",
+    );
+    return 0;
+  }
+  // A calibration that compared no label would replace a committed one with nothing (as for a labels file).
+  if (calibration.methods[0]!.metrics.every((m) => m.labels === 0))
+    throw new ConfigError(
+      `not written: no method scored any of the ${items.labels.length} label(s) of ${shown}; ${relative(process.cwd(), outPath) || outPath} is untouched`,
+    );
+  writeCalibration(outPath, { ...calibration, items: itemScores(items, judged) });
+  say(`eval:calibrate: written to ${relative(process.cwd(), outPath) || outPath}, with every item's score per method`);
+  return 0;
+}
+
+/** Every label's item with each method's score of it (the mean over trials; null when the method did not score it). */
+function itemScores(items: ItemsFile, judged: readonly JudgedScore[]): CalibrationItemScore[] {
+  const scores = new Map(judged.map((j) => [`${j.case}\u0000${j.metric}\u0000${methodName(j)}`, j.scores]));
+  const methods = [...new Set(judged.map((j) => methodName(j)))];
+  return items.items.flatMap((item) =>
+    Object.entries(item.labels).flatMap(([metric, label]) =>
+      methods.map((method) => {
+        const s = scores.get(`${item.id}\u0000${metric}\u0000${method}`) ?? [];
+        return {
+          id: item.id,
+          metric,
+          method,
+          score: s.length === 0 ? null : s.reduce((a, b) => a + b, 0) / s.length,
+          label: label!,
+          labeller: item.labeller,
+        };
+      }),
+    ),
+  );
+}
+
+/** Why nothing was written: the judge failed or answers failed on labelled items. */
+function holes(fallbacks: number, failed: number): string {
+  return `eval:calibrate: not written: ${fallbacks > 0 ? `the judge failed twice on ${fallbacks} grade(s) (the heuristic stood in)` : ""}${fallbacks > 0 && failed > 0 ? " and " : ""}${failed > 0 ? `${failed} grade(s) of a failed answer` : ""}; a calibration with holes is not one`;
+}
+
+/** The grades no method could score (the item lacks what the metric reads), per reason: left out of the table, said so. */
+function notScoredLines(notScored: ReadonlyMap<string, number>): string[] {
+  return [...notScored].map(([reason, n]) => `eval:calibrate: ${n} labelled grade(s) left out, no method can score them: ${reason}`);
+}
+
+function baselineFile(): string {
+  return resolve(process.env.EVAL_BASELINE?.trim() || join(REPO_ROOT, "evals/baseline.json"));
 }
 
 /** Refuses, before any answer is made, a place the calibration cannot be written: a folder, or a path below a file. */
@@ -192,10 +299,13 @@ function checkLabels(labels: readonly Label[], cases: readonly AskCase[], shown:
     if (!c) throw new ConfigError(`${at}: /case: no answer case ${quoteInput(l.case)} in the fixtures`);
     if (!JUDGED_GRADERS.includes(l.metric))
       throw new ConfigError(`${at}: /metric: ${quoteInput(l.metric)} is not a judged metric (${JUDGED_GRADERS.join(", ")})`);
-    if (l.metric === "topic-coverage" ? !withTopics.has(c.id) : !triadAppliesTo(c))
-      throw new ConfigError(
-        `${at}: /metric: ${l.metric} does not apply to case ${l.case} (${l.metric === "topic-coverage" ? "it has no expectedTopics" : "it expects a refusal, and the triad measures answers"})`,
-      );
+    const why =
+      l.metric === "topic-coverage"
+        ? withTopics.has(c.id)
+          ? null
+          : "it has no expectedTopics"
+        : notApplicable(l.metric as TriadMetricId, c);
+    if (why !== null) throw new ConfigError(`${at}: /metric: ${l.metric} does not apply to case ${l.case} (${why})`);
     presetOf(l.preset, `${at}: /preset`);
   }
   return byId;

@@ -25,15 +25,15 @@ import { readRunInfo, readSkippedEvals, type RunInfo, type SkippedEval, skippedN
 import { suiteVerdicts } from "@hybrid-search/eval-gate/suite-verdicts";
 import { draftsLine, draftsSuiteLines } from "@hybrid-search/eval-gate/drafts";
 import { notGatedReason, skippedCounts, targetCallsLine, writeReportSet } from "@hybrid-search/eval-gate/writers";
-import { CALIBRATION_FILE, type Calibration, type JudgeMethod } from "@hybrid-search/eval-gate/calibration";
+import { CALIBRATION_FILE, type Calibration } from "@hybrid-search/eval-gate/calibration";
 import { stabilityLines } from "@hybrid-search/eval-gate/judge-stability";
+import { trustLines } from "@hybrid-search/eval-gate/judge-trust";
 import { summarizeUsage, type UsageSummary, usageLines } from "@hybrid-search/eval-gate/usage";
 import { createInMemoryStorage } from "evalite/in-memory-storage";
 import { runEvalite } from "evalite/runner";
 import type { Evalite } from "evalite";
 import type { Vitest } from "vitest/node";
-import { JUDGED_GRADERS, judgeConfigHash } from "../scorers/judged-graders.js";
-import { judgeId } from "../scorers/judge-call.js";
+import { JUDGED_GRADERS, judgedGraderName, judgeMethods } from "../scorers/judged-graders.js";
 import { readUsageFile } from "../helpers/model-calls.js";
 import { evalModels, priceTable } from "../helpers/models.js";
 import type { Dataset } from "../helpers/dataset.js";
@@ -332,20 +332,12 @@ function gateOptions(run: RunToJudge, shown: string): GateOptions {
     root,
     ...(args.maxFlipRate === null ? {} : { maxFlipRate: args.maxFlipRate }),
     judge: {
-      methods: judgeMethods(),
+      methods: judgeMethods(evalModels().judge),
       calibration: run.calibration,
       calibrationPath: relative(process.cwd(), join(dirname(run.baselinePath), CALIBRATION_FILE)),
+      graders: Object.fromEntries(JUDGED_GRADERS.map((id) => [id, judgedGraderName(id)])),
     },
   };
-}
-
-/** The judge methods of this run's configuration: the heuristic always, the judge model (with its prompts' hash) when one is set. */
-function judgeMethods(): Array<JudgeMethod & { judgeConfig: string | null }> {
-  const { judge } = evalModels();
-  return [
-    { method: "heuristic", model: null, judgeConfig: null },
-    ...(judge ? [{ method: "llm-judge" as const, model: judgeId(judge), judgeConfig: judgeConfigHash(judgeId(judge)) }] : []),
-  ];
 }
 
 /** The model calls the run recorded, summed per role and model with their cost; null offline (nothing recorded, none configured). */
@@ -381,15 +373,16 @@ function printVerdict(report: Report, changes: readonly FloorChange[], baselineP
   const t = report.thresholds.tolerance;
   const where = relative(process.cwd(), baselinePath) || baselinePath;
   if (report.skipped.length > 0) say(skippedLine(report.skipped));
-  if (g.checked + g.notRun + g.skipped === 0) {
+  if (g.checked + g.notRun + g.skipped + (g.notGated ?? 0) === 0) {
     say(
       `gate: NOT GATED: no ${report.floorMode} floors in ${where}, so no mean of this run is held to a floor; it fails when an eval failed, the target or a model did not answer a case, or an eval scored nothing, and is never a PASS without a bar held. Set floors with: pnpm eval --update-baseline --reason "..."`,
     );
   } else {
     say(
-      `gate: ${report.floorMode} floors from ${where}: ${g.checked} checked, ${g.fell} fell, ${g.missing} missing${g.notRun > 0 ? `, ${g.notRun} not run (filtered out)` : ""}${g.skipped > 0 ? `, ${g.skipped} skipped (the target cannot run their evals)` : ""} (tolerance ${t.absolute} + ${t.perSqrtN}/√n; language/category slices need n ≥ ${t.minSliceN})`,
+      `gate: ${report.floorMode} floors from ${where}: ${g.checked} checked, ${g.fell} fell, ${g.missing} missing${g.notRun > 0 ? `, ${g.notRun} not run (filtered out)` : ""}${g.skipped > 0 ? `, ${g.skipped} skipped (the target cannot run their evals)` : ""}${(g.notGated ?? 0) > 0 ? `, ${g.notGated} not gated (judged metrics, below)` : ""} (tolerance ${t.absolute} + ${t.perSqrtN}/√n; language/category slices need n ≥ ${t.minSliceN})`,
     );
   }
+  for (const line of trustLines(report.judge.trust ?? [], where)) say(line);
   if (g.failures.length > 0) {
     say(`gate: REGRESSION: ${g.failures.length} floor(s) fell or went missing:`);
     for (const c of g.failures) {

@@ -5,7 +5,7 @@
 // retrieval's or generation's. "Answers: questions" gives one verdict per question (every
 // expectation it declares) and its latency; with models, the preset order (quality ≥ balanced ≥
 // slim) is measured per question and on the mean.
-import { evalite } from "evalite";
+import { type Evalite, evalite } from "evalite";
 import type { Preset } from "@hybrid-search/target-contract/types";
 import { answerAhead } from "../helpers/answer-ahead.js";
 import { type AnswerRecord, askCase, presetComparison, presetMeans, presetValuesLine } from "../helpers/ask-task.js";
@@ -30,7 +30,15 @@ import {
 } from "../scorers/answer/index.js";
 import { completeness } from "../scorers/completeness.js";
 import { diagnose, formatDiagnosis, goldenSetWarning } from "../scorers/diagnosis.js";
-import { answerRelevance, contextRelevance, faithfulness, triadCases } from "../scorers/triad/index.js";
+import {
+  answerCorrectness,
+  answerRelevance,
+  contextRelevance,
+  correctnessCases,
+  faithfulness,
+  triadCases,
+} from "../scorers/triad/index.js";
+import { claimsColumn } from "../helpers/claims-trace.js";
 import { latencyBudget } from "../scorers/latency.js";
 import type { RecognizedAnswer } from "../scorers/refusal.js";
 import { PRESET_ORDER, presetsOrdered } from "../scorers/tier-order.js";
@@ -74,6 +82,7 @@ const columns = ({ input, output }: { input: AskCase; output: RecognizedAnswer }
 };
 
 const rows = (subset: readonly AskCase[]) => subset.map((input) => ({ input }));
+const judgeColumn = { label: "Judge", value: models.judge ? `llm-judge ${models.ids.judge}` : "heuristic (no judge configured)" };
 const judged = (metric: string) => ({
   ...(models.judge ? { judge: models.judge } : {}),
   timeoutMs: models.selection.limits.timeoutMs,
@@ -116,9 +125,22 @@ define(triadCases(cases), "expects an answer rather than a refusal")("Answers: R
   data: rows(triadCases(cases)),
   task: ask("triad"),
   scorers: [contextRelevance(judged("context")), faithfulness(judged("faithfulness")), answerRelevance(judged("relevance"))],
-  columns: (o: { input: AskCase; output: RecognizedAnswer }) => [
+  columns: (o: { input: AskCase; output: RecognizedAnswer; scores: Evalite.Score[] }) => [
     ...columns(o),
-    { label: "Judge", value: models.judge ? `llm-judge ${models.ids.judge}` : "heuristic (no judge configured)" },
+    claimsColumn(o.scores, "Faithfulness"),
+    judgeColumn,
+  ],
+});
+
+define(correctnessCases(cases), "has a reference answer")("Answers: answer correctness", {
+  data: rows(correctnessCases(cases)),
+  task: ask("correctness"),
+  scorers: [answerCorrectness(judged("correctness"))],
+  columns: (o: { input: AskCase; output: RecognizedAnswer; scores: Evalite.Score[] }) => [
+    ...columns(o),
+    { label: "Reference", value: o.input.referenceAnswer ?? "" },
+    claimsColumn(o.scores, "Answer correctness"),
+    judgeColumn,
   ],
 });
 

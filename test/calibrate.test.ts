@@ -1,19 +1,23 @@
 /**
  * `pnpm eval:calibrate` on the fixtures' labels file (fixtures/labels/answers.jsonl), offline: the
- * heuristic judge's agreement table, each figure reproduced by an independent calculation here (the
- * closed forms of κ, quadratic-weighted κ through moments, ρ as a Pearson correlation of mid-ranks
- * written out again); a mock judge that disagrees with the labels in a known pattern (κ as a hand
- * calculation); a judge that flips on alternate trials; and labels files the command refuses.
+ * heuristic judge's agreement table and its reference rows, each figure reproduced by an
+ * independent calculation here (the closed forms of κ, quadratic-weighted κ through moments, ρ as
+ * a Pearson correlation of mid-ranks written out again, AUC by counting pairs); a mock judge that
+ * disagrees with the labels in a known pattern (κ as a hand calculation); a judge that flips on
+ * alternate trials; labels files the command refuses. Then `--items` on external labelled items:
+ * every figure of its table again from the item scores `--out` writes, the reference rows, ragas'
+ * column names, and items files it refuses in one line.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { textReply } from "@hybrid-search/engine/testing";
-import { type Calibration, calibrate, judgeLine } from "@hybrid-search/eval-gate/calibration";
+import { type Calibration, calibrate, judgeLine, readCalibration } from "@hybrid-search/eval-gate/calibration";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../bin/eval-calibrate.js";
+import { judgeItems, readItemsFile } from "../bin/lib/calibration-items.js";
 import { answerCases, judgeLabels, type LabelledAnswer, openEngine, readLabelsFile } from "../bin/lib/calibration-run.js";
 import { loadDataset } from "../helpers/dataset.js";
 import { loadAskCases } from "../helpers/fixture-files.js";
@@ -69,6 +73,21 @@ function kappaQuadraticByMoments(x: number[], y: number[]): number {
   return denominator === 0 ? Number.NaN : (2 * cov) / n / denominator;
 }
 
+/** AUC by its definition: over every (passed, failed) pair, 1 when the passed one scores higher, ½ on a tie. */
+function aucByPairs(score: number[], pass: boolean[]): number {
+  let wins = 0;
+  let pairs = 0;
+  score.forEach((p, i) => {
+    if (!pass[i]) return;
+    score.forEach((f, k) => {
+      if (pass[k]) return;
+      pairs++;
+      wins += p > f ? 1 : p === f ? 0.5 : 0;
+    });
+  });
+  return pairs === 0 ? Number.NaN : wins / pairs;
+}
+
 /** Spearman's ρ: ranks by counting (ties: 1 + below + (equal − 1)/2), then Pearson. */
 function rho(x: number[], y: number[]): number {
   const rank = (v: number[]) => v.map((a) => 1 + v.filter((b) => b < a).length + (v.filter((b) => b === a).length - 1) / 2);
@@ -105,22 +124,42 @@ describe("the fixtures' labels, heuristic judge, offline", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("48 labels of 12 cases by engineer-i");
-    expect(r.stdout).toMatch(/^heuristic:$/m);
-    expect(r.stdout).toMatch(/^ {2}Faithfulness +0-3 +12 /m);
+    expect(r.stdout).toMatch(/^Faithfulness \(0-3, quadratic-weighted κ, pass mark 0\.50\):$/m);
+    expect(r.stdout).toMatch(/^ {2}heuristic +12 /m);
+    expect(r.stdout).toMatch(/^ {2}always-pass \(reference\) +12 /m);
+    expect(r.stdout).toMatch(/^ {2}bag-of-words \(reference\) +12 /m);
     expect(r.stdout).toContain("inter-annotator: no case was labelled by two people");
     const calibration = JSON.parse(readFileSync(out, "utf8")) as Calibration;
-    expect(calibration.labels).toMatchObject({ count: 48, cases: 12, labellers: ["engineer-i"] });
+    expect(calibration.labels).toMatchObject({ count: 48, cases: 12, labellers: ["engineer-i"], kind: "answers" });
     const [heuristic] = calibration.methods;
-    expect(heuristic).toMatchObject({ method: "heuristic", model: null });
+    expect(heuristic).toMatchObject({ method: "heuristic", model: null, judgeConfig: "heuristic-v2" });
+    expect(calibration.references!.map((m) => m.method)).toEqual(["always-pass", "bag-of-words"]);
 
-    // The heuristic's scores, by the same graders, and the statistics computed again here.
+    // The scores, by the same graders, and the statistics computed again here, for the heuristic and both reference rows.
     const { judged } = await judgeLabels(labelsFile.labels, answers, { judge: undefined, timeoutMs: 1000, trials: 1 });
-    for (const m of heuristic!.metrics) {
+    const rows = [heuristic!, ...calibration.references!];
+    for (const m of rows.flatMap((row) => row.metrics.map((x) => ({ ...x, method: row.method })))) {
       const labels = labelsFile.labels.filter((l) => l.metric === m.metric);
       const person = labels.map((l) => (l.grade === "pass" ? 1 : l.grade === "fail" ? 0 : (l.grade as number)));
-      const score = labels.map(
-        (l) => judged.find((j) => j.method === "heuristic" && j.metric === m.metric && j.case === l.case)!.scores[0]!,
-      );
+      const score = labels.map((l) => judged.find((j) => j.method === m.method && j.metric === m.metric && j.case === l.case)!.scores[0]!);
+      if (m.method === "always-pass") expect(score.every((x) => x === 1)).toBe(true);
+      if (m.method === "bag-of-words" && m.metric === "faithfulness") {
+        const a = answers.find((x) => x.case.id === labels[0]!.case)!;
+        const words = (t: string) =>
+          new Set(
+            t
+              .normalize("NFKC")
+              .toLowerCase()
+              .match(/[\p{L}\p{M}\p{N}]+/gu) ?? [],
+          );
+        const own = words(a.answer.answer.replace(/\[\d+(?:,\s*\d+)*\]/g, " "));
+        const context = words((a.answer.sources ?? []).map((x) => `${x.title} ${x.heading} ${x.text}`).join(" "));
+        expect(score[0]).toBeCloseTo([...own].filter((w) => context.has(w)).length / own.size, 12);
+      }
+      const passes = labels.map((_l, i) => (m.scale === "pass-fail" ? person[i] === 1 : person[i]! / 3 >= m.passMark));
+      const a2 = aucByPairs(score, passes);
+      if (Number.isNaN(a2)) expect(m.auc!.value).toBeNull();
+      else expect(m.auc!.value, `${m.method} ${m.metric}`).toBeCloseTo(a2, 12);
       expect(m.labels, m.metric).toBe(12);
       expect(m.stale).toBe(0);
       if (m.scale === "pass-fail") {
@@ -145,13 +184,18 @@ describe("the fixtures' labels, heuristic judge, offline", () => {
         expect(m.kappa.ci[1]).toBeGreaterThanOrEqual(m.kappa.value - 1e-12);
       }
     }
-    // The heuristic calls every extractive answer faithful (it only quotes): a constant score says
-    // nothing about which answers people found unfaithful — κ 0 (chance), ρ undefined.
+    // The heuristic calls every extractive answer faithful (it only quotes) and a refusal vacuous: a
+    // constant score says nothing about which answers people found unfaithful — κ 0, AUC ½, ρ undefined.
     const faithfulness = heuristic!.metrics.find((m) => m.metric === "faithfulness")!;
     expect(faithfulness.kappa.value).toBe(0);
+    expect(faithfulness.auc!.value).toBe(0.5);
     expect(faithfulness.spearman.value).toBeNull();
-    expect(judgeLine(calibration, { method: "heuristic", model: null, judgeConfig: null })).toMatch(
-      /^judge: heuristic, κ context-relevance [-\d.]+ \[[-\d.]+, [-\d.]+\], faithfulness 0\.00 .* vs 48 human labels, \d{4}-\d\d-\d\d$/,
+    expect(judgeLine(calibration, { method: "heuristic", model: null, judgeConfig: "heuristic-v2" })).toMatch(
+      /^judge: heuristic \(heuristic-v2\), κ context-relevance [-\d.]+ \[[-\d.]+, [-\d.]+\], faithfulness 0\.00 .* vs 48 human labels, \d{4}-\d\d-\d\d$/,
+    );
+    // Another version of the heuristic's rules: its κ is another judge's.
+    expect(judgeLine(calibration, { method: "heuristic", model: null, judgeConfig: "heuristic-v3" })).toMatch(
+      /κ never measured for its current rules/,
     );
   }, 180_000);
 });
@@ -196,7 +240,7 @@ describe("a mock judge that disagrees with the labels in a known pattern", () =>
       judged,
       methods: [{ method: "llm-judge", model: "mock/topic-judge", judgeConfig: "x" }],
       passMark: () => 0.5,
-      labelsFile: { file: "answers.jsonl", sha256: labelsFile.sha256, labellers: ["engineer-i"] },
+      labelsFile: { file: "answers.jsonl", sha256: labelsFile.sha256, labellers: ["engineer-i"], kind: "answers" },
       createdAt: new Date("2026-12-01T00:00:00Z"),
       commit: null,
     });
@@ -205,14 +249,14 @@ describe("a mock judge that disagrees with the labels in a known pattern", () =>
     expect(m.kappa.value).toBeCloseTo(7 / 11, 12);
     expect(m.agreement).toBeCloseTo(10 / 12, 12);
     expect(judgeLine(c, { method: "llm-judge", model: "mock/topic-judge", judgeConfig: "x" })).toMatch(
-      /^judge: llm-judge mock\/topic-judge, κ topic-coverage 0\.64 \[[-\d.]+, [-\d.]+\] vs 12 human labels, 2026-12-01$/,
+      /^judge: llm-judge mock\/topic-judge \(prompts x\), κ topic-coverage 0\.64 \[[-\d.]+, [-\d.]+\] vs 12 human labels, 2026-12-01$/,
     );
     // Other prompts than those calibrated: the κ is another judge's.
     expect(judgeLine(c, { method: "llm-judge", model: "mock/topic-judge", judgeConfig: "y" })).toMatch(
       /κ never measured for its current prompts/,
     );
     expect(judgeLine(null, { method: "llm-judge", model: "mock/topic-judge", judgeConfig: "x" })).toBe(
-      "judge: llm-judge mock/topic-judge, κ never measured against human labels (pnpm eval:calibrate <labels>)",
+      "judge: llm-judge mock/topic-judge (prompts x), κ never measured against human labels (pnpm eval:calibrate <labels>)",
     );
   }, 60_000);
 
@@ -225,7 +269,7 @@ describe("a mock judge that disagrees with the labels in a known pattern", () =>
       judged,
       methods: [{ method: "llm-judge", model: "mock/topic-judge", judgeConfig: null }],
       passMark: () => 0.5,
-      labelsFile: { file: "answers.jsonl", sha256: labelsFile.sha256, labellers: ["engineer-i"] },
+      labelsFile: { file: "answers.jsonl", sha256: labelsFile.sha256, labellers: ["engineer-i"], kind: "answers" },
       createdAt: new Date(),
       commit: null,
     });
@@ -288,4 +332,207 @@ describe("labels the command refuses, each in one line", () => {
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
       expect(r.stderr).toMatch(message);
     });
+});
+
+// ------------------------------------------------------------------ external labelled items (--items)
+
+describe("pnpm eval:calibrate --items: external labelled items", () => {
+  const ITEMS = join(import.meta.dirname, "../fixtures/labels/items-fixtures.jsonl");
+
+  it("prints the table with its reference rows, writes every item's score, and κ, AUC and confusion match an independent calculation", async () => {
+    const out = join(dir, "items-calibration.json");
+    const r = await calibrateCli(["--items", ITEMS, "--out", out], { ENGINE_PROVIDER: "offline" });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /^eval:calibrate: 228 items, labels Faithfulness 228 \(pass-fail\), Answer relevance \d+ \(pass-fail\), Answer correctness \d+ \(pass-fail\), by constructed /m,
+    );
+    expect(r.stdout).toMatch(/^Faithfulness \(pass-fail, Cohen's κ, pass mark 0\.50\):$/m);
+    expect(r.stdout).toMatch(/^ {2}bag-of-words \(reference\) +228 /m);
+    const written = JSON.parse(readFileSync(out, "utf8")) as Calibration;
+    expect(written.labels).toMatchObject({ kind: "items", labellers: ["constructed"], count: written.items!.length / 3 });
+    for (const row of [...written.methods, ...written.references!])
+      for (const m of row.metrics) {
+        const items = written.items!.filter((x) => x.metric === m.metric && x.method === row.method);
+        expect(items.length, `${row.method} ${m.metric}`).toBe(m.labels);
+        const label = items.map((x) => x.label);
+        const score = items.map((x) => x.score!);
+        const judge = score.map((s) => (s >= m.passMark ? 1 : 0));
+        expect(m.kappa.value, `${row.method} ${m.metric}`).toBeCloseTo(kappa2x2(label, judge), 12);
+        expect(m.auc!.value, `${row.method} ${m.metric}`).toBeCloseTo(
+          aucByPairs(
+            score,
+            label.map((l) => l === 1),
+          ),
+          12,
+        );
+        expect(m.confusion).toEqual({
+          tp: label.filter((l, i) => l === 1 && judge[i] === 1).length,
+          fn: label.filter((l, i) => l === 1 && judge[i] === 0).length,
+          fp: label.filter((l, i) => l === 0 && judge[i] === 1).length,
+          tn: label.filter((l, i) => l === 0 && judge[i] === 0).length,
+        });
+      }
+    // What docs/evals.md states of these items: the heuristic's faithfulness AUC is at least the bag-of-words row's.
+    const faith = (rows: Calibration["methods"]) => rows.flatMap((x) => x.metrics).find((x) => x.metric === "faithfulness")!.auc!.value!;
+    expect(faith(written.methods)).toBeGreaterThanOrEqual(faith(written.references!.filter((x) => x.method === "bag-of-words")));
+    // Written beside a baseline, it is a calibration the gate reads.
+    expect(readCalibration(out)).not.toBeNull();
+    // Its judge line names the items' file, not "human labels": constructed items are nobody's judgment.
+    expect(judgeLine(written, { method: "heuristic", model: null, judgeConfig: "heuristic-v2" })).toMatch(
+      /^judge: heuristic \(heuristic-v2\), κ faithfulness .* vs \d+ labels of the items in fixtures\/labels\/items-fixtures\.jsonl, \d{4}-\d\d-\d\d$/,
+    );
+  }, 120_000);
+
+  it("reads ragas' column names, an ordinal scale, a second labeller; without --out it writes nothing", async () => {
+    const path = join(dir, "ragas.jsonl");
+    const item = (id: string, response: string, grade: number, labeller: string) =>
+      JSON.stringify({
+        id,
+        user_input: "How many recovery codes do I get?",
+        retrieved_contexts: ["When you turn on two-factor authentication, Tessera creates 10 recovery codes."],
+        response,
+        reference: "10 recovery codes.",
+        reference_contexts: ["ignored"],
+        labels: { faithfulness: grade },
+        labeller,
+      });
+    writeFileSync(
+      path,
+      `${[item("1", "Tessera creates 10 recovery codes.", 3, "ann"), item("2", "Tessera creates 12 recovery codes.", 1, "ann"), item("3", "Tessera sends codes by SMS.", 0, "ann"), item("1", "Tessera creates 10 recovery codes.", 2, "bob")].join("\n")}\n`,
+    );
+    const r = await calibrateCli(["--items", path], { ENGINE_PROVIDER: "offline" });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^eval:calibrate: 4 items, labels Faithfulness 4 \(0-3\), by ann, bob /m);
+    expect(r.stdout).toMatch(/^Faithfulness \(0-3, quadratic-weighted κ, pass mark 0\.50\):$/m);
+    expect(r.stdout).toMatch(/^ {2}Faithfulness: ann vs bob, 1 shared, κ /m);
+    expect(r.stdout).toMatch(/^eval:calibrate: not written \(--out <file\.json>/m);
+  }, 60_000);
+
+  const good = {
+    id: "1",
+    question: "How many codes?",
+    contexts: ["Ten codes."],
+    answer: "Ten codes.",
+    labels: { faithfulness: 1 },
+  };
+  const refused: Array<[string, string[], RegExp]> = [
+    ["a line that is not JSON", ["{"], /items\.jsonl: line 1 \(\/\): \[invalid-json\] invalid JSON at column 2/],
+    [
+      "a line holding null",
+      [JSON.stringify(good), "null"],
+      /items\.jsonl: line 2 \(\/\): \[schema\] the line is null \(JSON null\); expected a JSON object/,
+    ],
+    [
+      "a grade off the scale",
+      [JSON.stringify({ ...good, labels: { faithfulness: 4 } })],
+      /items\.jsonl:1: \/labels\/faithfulness: must be an integer from 0 to 3/,
+    ],
+    ["an unknown metric", [JSON.stringify({ ...good, labels: { fluency: 1 } })], /items\.jsonl:1: \/labels: unknown metric "fluency"/],
+    ["an unknown field", [JSON.stringify({ ...good, score: 1 })], /items\.jsonl:1: \/: unknown field "score"/],
+    [
+      "a missing answer",
+      [JSON.stringify({ ...good, answer: undefined })],
+      /items\.jsonl:1: \/: missing required field "answer" \(a string; ragas' name: "response"\)/,
+    ],
+    ["both names of a field", [JSON.stringify({ ...good, response: "x" })], /items\.jsonl:1: \/response: give answer or response/],
+    [
+      "correctness without a reference",
+      [JSON.stringify({ ...good, labels: { "answer-correctness": 1 } })],
+      /items\.jsonl:1: \/labels\/answer-correctness: needs the item's reference/,
+    ],
+    [
+      "one labeller grading an item twice",
+      [JSON.stringify(good), JSON.stringify(good)],
+      /items\.jsonl:2: \/id: unnamed already graded item "1" on line 1/,
+    ],
+    ["an empty file", [""], /items\.jsonl: empty: no item/],
+  ];
+  for (const [what, lines, message] of refused)
+    it(`refuses ${what} in one line (exit 2)`, async () => {
+      const path = join(dir, "items.jsonl");
+      writeFileSync(path, `${lines.join("\n")}\n`);
+      const r = await calibrateCli(["--items", path, "--out", join(dir, "never.json")], { ENGINE_PROVIDER: "offline" });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toMatch(message);
+    });
+
+  it("refuses an items file saved as UTF-16 by its encoding, never quoting it (exit 2)", async () => {
+    const path = join(dir, "items-utf16.jsonl");
+    writeFileSync(path, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${JSON.stringify(good)}\n`, "utf16le")]));
+    const r = await calibrateCli(["--items", path], { ENGINE_PROVIDER: "offline" });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(
+      /items-utf16\.jsonl: \[encoding\] the file is UTF-16LE \(byte-order mark FF FE\) text, not UTF-8: save it as UTF-8$/m,
+    );
+    expect(r.stderr).not.toContain("\u0000");
+  });
+
+  it("refuses an --out it cannot write in one line, before any item is scored (exit 2)", async () => {
+    const path = join(dir, "items-ok.jsonl");
+    writeFileSync(path, `${JSON.stringify(good)}\n`);
+    const r = await calibrateCli(["--items", path, "--out", dir], { ENGINE_PROVIDER: "offline" });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/--out .* is a folder; it names the calibration's file$/m);
+  });
+
+  it("leaves out, and says so, a grade no method can score: faithfulness of an item with no context", async () => {
+    const path = join(dir, "items-no-context.jsonl");
+    writeFileSync(path, `${[JSON.stringify(good), JSON.stringify({ ...good, id: "2", contexts: [] })].join("\n")}\n`);
+    const r = await calibrateCli(["--items", path], { ENGINE_PROVIDER: "offline" });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^eval:calibrate: 1 labelled grade\(s\) left out, no method can score them: no source text: /m);
+  }, 60_000);
+
+  it("scores items with a judge model too: a mock that verifies in a known pattern gets its own row", async () => {
+    const path = join(dir, "judged.jsonl");
+    const sources = ["When you turn on two-factor authentication, Tessera creates 10 recovery codes."];
+    const lines = ["10", "12", "10", "12"].map((n, i) =>
+      JSON.stringify({
+        id: String(i),
+        question: "How many codes?",
+        contexts: sources,
+        answer: `Tessera creates ${n} recovery codes.`,
+        labels: { faithfulness: n === "10" ? 1 : 0 },
+      }),
+    );
+    writeFileSync(path, `${lines.join("\n")}\n`);
+    // Statements: the answer's one sentence; supported when its number is in the sources, else contradicted.
+    const judge = new MockLanguageModelV3({
+      provider: "mock",
+      modelId: "claims-judge",
+      doGenerate: async (call) => {
+        const text = promptOf(call);
+        if ((call.responseFormat as { name?: string }).name === "faithfulness_statements")
+          return textReply(JSON.stringify({ statements: [/<answer>\n([\s\S]*?)\n<\/answer>/.exec(text)![1]!] }));
+        const supported = /<statement n="1">[^<]*\b10\b/.test(text);
+        return textReply(
+          JSON.stringify({ verdicts: [{ statement: 1, reason: "mock", verdict: supported ? "supported" : "contradicted", refs: [1] }] }),
+        );
+      },
+    });
+    const file = readItemsFile(path, path);
+    const { judged, fallbacks } = await judgeItems(file, { judge, timeoutMs: 5000, trials: 1 });
+    expect(fallbacks).toBe(0);
+    const c = calibrate({
+      labels: file.labels,
+      judged,
+      methods: [{ method: "llm-judge", model: "mock/claims-judge", judgeConfig: "x" }],
+      passMark: () => 0.5,
+      labelsFile: { file: "judged.jsonl", sha256: file.sha256, labellers: file.labellers, kind: "items" },
+      createdAt: new Date(),
+      commit: null,
+    });
+    expect(c.methods[0]!.metrics[0]).toMatchObject({
+      labels: 4,
+      confusion: { tp: 2, fn: 0, fp: 0, tn: 2 },
+      kappa: { value: 1 },
+      auc: { value: 1 },
+    });
+    expect(judge.doGenerateCalls).toHaveLength(8);
+  }, 60_000);
 });

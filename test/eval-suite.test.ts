@@ -212,7 +212,9 @@ function expectEachAnswerStoredOnce(storage: string): void {
   try {
     const rows = db
       .prepare(
-        `SELECT s.name AS suite, e.output AS output, (SELECT count(*) FROM traces t WHERE t.eval_id = e.id) AS traces
+        // A judged suite's only traces are its claims tables (helpers/claims-trace.ts), not the answer's.
+        `SELECT s.name AS suite, e.output AS output,
+           (SELECT count(*) FROM traces t WHERE t.eval_id = e.id AND t.input NOT LIKE '%: claims"%') AS traces
          FROM evals e JOIN suites s ON s.id = e.suite_id WHERE s.run_id = (SELECT max(id) FROM runs) AND s.name LIKE 'Answers:%'`,
       )
       .all() as Array<{ suite: string; output: string; traces: number }>;

@@ -96,7 +96,7 @@ describe("the stub's judge: calibrated, then every run says how far to trust it 
       writeFileSync(join(dir, "labels.jsonl"), `${labels.join("\n")}\n`);
       const calibrated = await calibrateCommand([join(dir, "labels.jsonl")], storage());
       expect(calibrated.code, calibrated.stdout + calibrated.stderr).toBe(0);
-      expect(calibrated.stdout).toMatch(/^llm-judge openai-compatible\.chat\/stub-judge:$/m);
+      expect(calibrated.stdout).toMatch(/^ {2}llm-judge openai-compatible\.chat\/stub-judge +4 /m);
       const calibration = JSON.parse(readFileSync(join(dir, "judge-calibration.json"), "utf8"));
       expect(calibration.methods.map((m: { method: string }) => m.method)).toEqual(["heuristic", "llm-judge"]);
 
@@ -107,7 +107,7 @@ describe("the stub's judge: calibrated, then every run says how far to trust it 
       expect(made).toBeGreaterThan(0);
       const out = first.stdout;
       expect(out).toMatch(
-        /^judge: llm-judge openai-compatible\.chat\/stub-judge, κ answer-relevance (-?[\d.]+ \[[-\d.]+, [-\d.]+\]|undefined) vs 4 human labels, \d{4}-\d\d-\d\d$/m,
+        /^judge: llm-judge openai-compatible\.chat\/stub-judge \(prompts [0-9a-f]{16}\), κ answer-relevance (-?[\d.]+ \[[-\d.]+, [-\d.]+\]|undefined) vs 4 human labels, \d{4}-\d\d-\d\d$/m,
       );
       expect(out).toMatch(
         /^tokens: \d+ call\(s\) made, \d+ answered by the cache; [\d,]+ in \/ [\d,]+ out; cost unknown \(no price for stub-judge; known part \$[\d.]+\)/m,
@@ -121,7 +121,9 @@ describe("the stub's judge: calibrated, then every run says how far to trust it 
       const r1 = report(first.reportsDir);
       expect(r1.usage?.total.calls).toBe(made);
       expect(r1.usage?.total.unknownCostModels).toEqual(["stub-judge"]);
-      expect(r1.judge.calibration?.[0]).toMatch(/^judge: llm-judge openai-compatible\.chat\/stub-judge, κ answer-relevance/);
+      expect(r1.judge.calibration?.[0]).toMatch(
+        /^judge: llm-judge openai-compatible\.chat\/stub-judge \(prompts [0-9a-f]{16}\), κ answer-relevance/,
+      );
 
       // The second run beside the same storage: every call from the model cache, said per role and in the judge's scores.
       const second = await runEval(["ask"], { ...env, ...storage() });

@@ -114,7 +114,8 @@ describe("model faults across every answer eval: never a pass", () => {
         // In every answer suite of the preset, a failed answer's case is not scored and passes nowhere.
         const failedIds = new Set(failed.map((r) => r.id));
         const graded = rows(run, (s) => s.startsWith("Answers: ") && s.endsWith(`[${preset}]`)).filter((r) => failedIds.has(r.id));
-        expect(new Set(graded.map((r) => r.suite)).size).toBe(7);
+        // Eight suites: refusal and citations, facts, required citations, RAG triad, answer correctness, questions, forbidden content, topics.
+        expect(new Set(graded.map((r) => r.suite)).size).toBe(8);
         // The latency budget measures the call, which took place: the only score of a failed answer that is scored.
         for (const r of graded) expectNotScored(r, report, ["Latency ≤ 20 s"]);
         for (const id of failedIds)
@@ -137,7 +138,8 @@ describe("model faults across every answer eval: never a pass", () => {
       // The verdict names the errored cases, the suites and the errors of all three faults.
       const line = verdictLine(run);
       expect(line).toMatch(
-        /^eval: FAIL \(1 eval\(s\) could score no case: Preset order over all questions \(1 case\(s\), not scored: failed 1\); \d+ case\(s\) errored: the target, a model or the task failed \(Answers: questions \[slim\] \d+, Answers: questions \[balanced\] \d+, Answers: questions \[quality\] \d+, Preset order per question \d+, Preset order over all questions 1\): /,
+        // The ten answerable questions (the ones with a reference answer) all reach the failing models: answer correctness scores none.
+        /^eval: FAIL \(4 eval\(s\) could score no case: Answers: answer correctness \[slim\] \(10 case\(s\), not scored: failed 10\); Answers: answer correctness \[balanced\] \(10 case\(s\), not scored: failed 10\); Answers: answer correctness \[quality\] \(10 case\(s\), not scored: failed 10\); Preset order over all questions \(1 case\(s\), not scored: failed 1\); \d+ case\(s\) errored: the target, a model or the task failed \(Answers: questions \[slim\] \d+, Answers: questions \[balanced\] \d+, Answers: questions \[quality\] \d+, Preset order per question \d+, Preset order over all questions 1\): /,
       );
       // The errors, most frequent first: with the answers of three presets failing about as often, at least two of them.
       expect(

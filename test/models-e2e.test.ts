@@ -132,6 +132,34 @@ describe("answers over HTTP, through the stub server", () => {
         expect(judged.length).toBeGreaterThan(0);
         expect(new Set(judged.map((x) => x.metadata!.method))).toEqual(new Set(["llm-judge"]));
       }
+      // Faithfulness by claims: every statement with its verdict in the score, both judge calls in the case's trace.
+      const claimed = scores(run, "Answers: RAG triad", "Faithfulness").filter((x) => x.metadata!.vacuous !== true);
+      expect(claimed.length).toBeGreaterThan(0);
+      for (const x of claimed) {
+        expect(x.metadata).toMatchObject({ judgePrompt: "faithfulness@2", supported: x.metadata!.claims });
+        expect(x.metadata!.perClaim).toEqual(
+          expect.arrayContaining([expect.objectContaining({ statement: expect.any(String), verdict: "supported", refs: [1] })]),
+        );
+      }
+      const traced = suites(run, "Answers: RAG triad")
+        .flatMap((s) => s.evals)
+        .flatMap((e) => (e as unknown as { traces: Array<{ output: unknown }> }).traces)
+        .map((t) => JSON.stringify(t.output));
+      // (Evalite discards a scorer's own traces: the columns report the claims, helpers/claims-trace.ts.)
+      expect(traced.length).toBe(claimed.length);
+      for (const t of traced)
+        expect(t).toMatch(/\| statement +\| verdict +\| refs +\| reason +\|.*\| supported +\| 1 +\| The first source states it\. +\|/);
+      // Answer correctness against the ten fixture cases' reference answers, judged, in the report.
+      const correctness = scores(run, "Answers: answer correctness", "Answer correctness");
+      expect(correctness.length).toBe(3 * 10);
+      expect(new Set(correctness.map((x) => x.metadata!.method))).toEqual(new Set(["llm-judge"]));
+      const reportFile = readdirSync(run.reportsDir).find((f) => f.endsWith(".json") && f !== "badge.json")!;
+      const report = JSON.parse(readFileSync(join(run.reportsDir, reportFile), "utf8")) as {
+        aggregates: Array<{ eval: string; metrics: Array<{ metric: string }> }>;
+      };
+      expect(
+        report.aggregates.some((a) => a.eval === "Answers: answer correctness" && a.metrics.some((m) => m.metric === "Answer correctness")),
+      ).toBe(true);
       expectKeyOnlyInHeaders(run, stub);
     },
     RUN_TIMEOUT_MS,

@@ -103,7 +103,8 @@ function goodContent(kind: RecordedRequest["kind"], body: ChatBody): string {
     return JSON.stringify({ lexicalQueries: [q, `${q} help`], vectorQueries: [q, `How do I ${q}?`], language: "en" });
   }
   if (kind === "judge") {
-    // Answer in the shape the judge's schema asks for: per-source ratings, claims, or one score.
+    // Answer in the shape the judge's schema asks for: per-source ratings, topics, a refusal, statements
+    // and their verdicts, statements against a reference, or one score.
     const props = body.response_format?.json_schema?.schema?.properties ?? {};
     const refs = [...user.matchAll(/<source ref="(\d+)"/g)].map((m) => Number(m[1]));
     const reasoning = "The stub judge read the sources and the answer.";
@@ -116,8 +117,26 @@ function goodContent(kind: RecordedRequest["kind"], body: ChatBody): string {
       const answer = /<answer>\n([\s\S]*?)\n<\/answer>/.exec(user)?.[1] ?? "";
       return JSON.stringify({ reasoning, refused: /do not contain|enthalten keine|ne contiennent pas|non contengono/i.test(answer) });
     }
-    if ("claims" in props)
-      return JSON.stringify({ reasoning, claims: [{ claim: "The answer's first statement.", supported: true, refs: refs.slice(0, 1) }] });
+    // Faithfulness by claims: the answer's sentences as statements, then each supported by the first source.
+    if ("verdicts" in props) {
+      const statements = [...user.matchAll(/<statement n="(\d+)">/g)].map((m) => Number(m[1]));
+      return JSON.stringify({
+        verdicts: statements.map((statement) => ({
+          statement,
+          reason: "The first source states it.",
+          verdict: "supported",
+          refs: refs.slice(0, 1),
+        })),
+      });
+    }
+    const answerText = /<answer>\n([\s\S]*?)\n<\/answer>/.exec(user)?.[1] ?? "";
+    const sentences = answerText
+      .replace(/\s*\[\d+(?:,\s*\d+)*\]/g, "")
+      .split(/(?<=[.!?])\s+/)
+      .filter((x) => x.trim() !== "");
+    if ("missing" in props)
+      return JSON.stringify({ reasoning, statements: sentences.map((statement) => ({ statement, class: "in-reference" })), missing: [] });
+    if ("statements" in props) return JSON.stringify({ statements: sentences });
     return JSON.stringify({ reasoning, score: 2 });
   }
   // An answer: quote the first source's first sentence with a citation; JSON when asked for it.

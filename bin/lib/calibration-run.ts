@@ -3,20 +3,23 @@
  * cases, from the in-process engine on a temp index of the dataset with the run's models (so a
  * model answer comes back from the model cache when its call is unchanged), and each judge
  * method's scores of them — the heuristic always, the judge model when one is configured — once
- * per trial. The statistics are the gate's (`calibrate`, packages/eval-gate/src/calibration.ts).
+ * per trial, with the reference rows' (always-pass, bag-of-words). The statistics are the gate's
+ * (`calibrate`, packages/eval-gate/src/calibration.ts). External items (`--items`) are turned into
+ * cases and answers by calibration-items.ts and scored by the same `judgeEach`.
  */
 import { createHash } from "node:crypto";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { Engine } from "@hybrid-search/engine";
 import type { Preset } from "@hybrid-search/target-contract/types";
 import type { JudgedScore } from "@hybrid-search/eval-gate/calibration";
-import { type Label, type LabelsFile, labelsFrom } from "@hybrid-search/eval-gate/labels";
+import { answerSha, type Label, type LabelsFile, labelsFrom } from "@hybrid-search/eval-gate/labels";
 import type { AskCase } from "../../scorers/ask-case.js";
 import { completenessScore } from "../../scorers/completeness.js";
 import { judgeId } from "../../scorers/judge-call.js";
 import { type RecognizedAnswer, recognizeRefusal } from "../../scorers/refusal.js";
 import { triadScore, type TriadMetricId } from "../../scorers/triad/index.js";
 import type { Grade } from "../../scorers/answer/grade.js";
+import { bagOfWordsScore, type ReferenceItem } from "../../scorers/text/bag-of-words.js";
 import type { Dataset } from "../../helpers/dataset.js";
 import { loadRefusalMarkers } from "../../helpers/fixture-files.js";
 import { parseJsonl, readText } from "../../helpers/input-files/read.js";
@@ -33,11 +36,6 @@ import { observedAnswer } from "../../helpers/targets/observe.js";
 export function readLabelsFile(path: string, shown: string): LabelsFile {
   const text = readText(path, { shown });
   return labelsFrom(parseJsonl(text, shown), shown, createHash("sha256").update(text).digest("hex"));
-}
-
-/** The first 16 hex digits of the SHA-256 of an answer's text: what a label names the answer it graded by. */
-export function answerSha(answer: string): string {
-  return createHash("sha256").update(answer).digest("hex").slice(0, 16);
 }
 
 /** One labelled case's answer at a preset. */
@@ -78,22 +76,39 @@ export async function answerCases(
 /** One judged grader's grade of an answer: the triad metric's, or topic coverage's (completeness). */
 async function gradeOf(
   metric: string,
-  a: LabelledAnswer,
+  c: AskCase,
+  answer: RecognizedAnswer,
   judge: LanguageModelV3 | undefined,
   timeoutMs: number,
   trial: number,
 ): Promise<Grade> {
   const headers = { "x-eval-trial": String(trial) };
-  if (metric === "topic-coverage") return completenessScore(a.case, a.answer, { ...(judge ? { judge } : {}), headers, timeoutMs });
-  return triadScore(metric as TriadMetricId, a.case, a.answer, { ...(judge ? { judge } : {}), headers, timeoutMs });
+  if (metric === "topic-coverage") return completenessScore(c, answer, { ...(judge ? { judge } : {}), headers, timeoutMs });
+  return triadScore(metric as TriadMetricId, c, answer, { ...(judge ? { judge } : {}), headers, timeoutMs });
 }
 
 export interface JudgedLabels {
   judged: JudgedScore[];
   /** Judge-model grades that fell back to the heuristic (the judge failed twice): left out of the judge's scores, counted. */
   fallbacks: number;
-  /** Grades that could not be scored (a failed answer): left out, counted. */
+  /** Grades of a failed answer: left out, counted. */
   failed: number;
+  /**
+   * Grades not scored because the answer lacks what the metric reads (no source text for
+   * faithfulness and context relevance, scorers/observed.ts): left out, counted per reason. Not a
+   * hole in the calibration: no method can score such an answer.
+   */
+  notScored: Map<string, number>;
+}
+
+/** One labelled answer's metric to score: the case and answer the graders read, and the plain texts the reference rows read. */
+export interface ToJudge {
+  metric: string;
+  case: AskCase;
+  answer: RecognizedAnswer;
+  preset: string;
+  sha: string;
+  plain: ReferenceItem;
 }
 
 /**
@@ -106,11 +121,37 @@ export async function judgeLabels(
   answers: readonly LabelledAnswer[],
   options: { judge: LanguageModelV3 | undefined; timeoutMs: number; trials: number },
 ): Promise<JudgedLabels> {
-  const wanted = new Map<string, { metric: string; answer: LabelledAnswer }>();
+  const wanted = new Map<string, ToJudge>();
   for (const l of labels) {
-    const answer = answers.find((a) => a.case.id === l.case && a.preset === l.preset);
-    if (answer) wanted.set(`${l.metric}\u0000${l.case}\u0000${l.preset}`, { metric: l.metric, answer });
+    const a = answers.find((x) => x.case.id === l.case && x.preset === l.preset);
+    if (a)
+      wanted.set(`${l.metric}\u0000${l.case}\u0000${l.preset}`, {
+        metric: l.metric,
+        case: a.case,
+        answer: a.answer,
+        preset: a.preset,
+        sha: a.sha,
+        plain: {
+          question: a.answer.question,
+          answer: a.answer.answer,
+          contexts: (a.answer.sources ?? []).map((s) => [s.title, s.heading, s.text].filter(Boolean).join("\n")),
+          ...(a.case.referenceAnswer ? { reference: a.case.referenceAnswer } : {}),
+          ...(a.case.expectedTopics ? { topics: a.case.expectedTopics } : {}),
+        },
+      });
   }
+  return judgeEach([...wanted.values()], options);
+}
+
+/**
+ * The scores of each method — the heuristic, the judge model when given, `trials` times each —
+ * and of the reference rows (always-pass: 1; bag-of-words, scorers/text/bag-of-words.ts) on each
+ * labelled answer's metric.
+ */
+export async function judgeEach(
+  wanted: readonly ToJudge[],
+  options: { judge: LanguageModelV3 | undefined; timeoutMs: number; trials: number },
+): Promise<JudgedLabels> {
   const methods: Array<{ method: "heuristic" | "llm-judge"; model: string | null; judge: LanguageModelV3 | undefined }> = [
     { method: "heuristic", model: null, judge: undefined },
     ...(options.judge ? [{ method: "llm-judge" as const, model: judgeId(options.judge), judge: options.judge }] : []),
@@ -118,24 +159,33 @@ export async function judgeLabels(
   const judged: JudgedScore[] = [];
   let fallbacks = 0;
   let failed = 0;
+  const notScored = new Map<string, number>();
+  const scored = (w: ToJudge, method: JudgedScore["method"], model: string | null, scores: number[]): JudgedScore => ({
+    method,
+    model,
+    case: w.case.id,
+    metric: w.metric,
+    preset: w.preset,
+    answerSha256: w.sha,
+    scores,
+  });
   for (const m of methods)
-    for (const { metric, answer } of wanted.values()) {
+    for (const w of wanted) {
       const scores: number[] = [];
       for (let trial = 1; trial <= options.trials; trial++) {
-        const grade = await gradeOf(metric, answer, m.judge, options.timeoutMs, trial);
-        if (grade.metadata.status !== "scored") failed++;
+        const grade = await gradeOf(w.metric, w.case, w.answer, m.judge, options.timeoutMs, trial);
+        if (grade.metadata.status === "unknown") {
+          const reason = String(grade.metadata.reason ?? "not scored");
+          if (m === methods[0] && trial === 1) notScored.set(reason, (notScored.get(reason) ?? 0) + 1);
+        } else if (grade.metadata.status !== "scored") failed++;
         else if (grade.metadata.method !== m.method) fallbacks++;
         else scores.push(grade.score);
       }
-      judged.push({
-        method: m.method,
-        model: m.model,
-        case: answer.case.id,
-        metric,
-        preset: answer.preset,
-        answerSha256: answer.sha,
-        scores,
-      });
+      judged.push(scored(w, m.method, m.model, scores));
     }
-  return { judged, fallbacks, failed };
+  for (const w of wanted) {
+    const words = bagOfWordsScore(w.metric, w.plain);
+    judged.push(scored(w, "always-pass", null, [1]), scored(w, "bag-of-words", null, words === null ? [] : [words]));
+  }
+  return { judged, fallbacks, failed, notScored };
 }

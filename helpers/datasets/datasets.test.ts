@@ -440,7 +440,9 @@ describe("a fixtures layout", () => {
       givenSources: [{ docId: "en/backup-settings.md", text: expect.stringContaining("Backups are kept for 10 days") }],
     });
     expect(d.askCases[1]).not.toHaveProperty("givenSources");
-    expect(d.unmapped.map((u) => [u.field, u.why.split(";")[0]])).toEqual([["/*/collection", "names a collection of the other tool's index"]]);
+    expect(d.unmapped.map((u) => [u.field, u.why.split(";")[0]])).toEqual([
+      ["/*/collection", "names a collection of the other tool's index"],
+    ]);
     expect(d.declaredLanguages.get("de/tastenkuerzel.md")).toBe("de");
   });
 

@@ -65,6 +65,9 @@ const LANGUAGES: Readonly<Record<string, GradingLanguage>> = {
   },
 };
 
+/** The languages grading has function words and a stemmer for. */
+export const GRADED_LANGUAGES: readonly string[] = Object.keys(LANGUAGES);
+
 /** The base language of a tag (`de-CH` → `de`), or undefined. */
 export function baseLanguage(tag: string | null | undefined): string | undefined {
   return tag ? tag.toLowerCase().split(/[-_]/)[0] : undefined;

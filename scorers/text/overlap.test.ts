@@ -2,7 +2,7 @@
 // is a dependency rule (grading-without-engine-analysis, .dependency-cruiser.cjs).
 import { describe, expect, it } from "vitest";
 import { askResult, source } from "../test-data/ask.js";
-import { analyzedText, answerLanguage, termOverlap } from "./overlap.js";
+import { analyzedText, answerLanguage, guessLanguage, KEY_WEIGHT, termOverlap, weightedOverlap } from "./overlap.js";
 
 const overlap = (text: string, language: string, evidence: string, evidenceLanguage = language) =>
   termOverlap(text, language, [analyzedText(evidence, evidenceLanguage)]);
@@ -69,5 +69,45 @@ describe("answerLanguage", () => {
 
   it("is the case's on a tie or without function words", () => {
     expect(answerLanguage(askResult("30 giorni [1].", [it_, en]), "fr")).toBe("fr");
+  });
+});
+
+describe("weighted overlap: numbers and names weigh KEY_WEIGHT, words 1", () => {
+  const weighted = (text: string, language: string | undefined, evidence: string) =>
+    weightedOverlap(text, language, [analyzedText(evidence, language)]);
+
+  it("weighs a missing number as three words", () => {
+    const o = weighted("Tessera creates 12 recovery codes.", "en", "Tessera creates 10 recovery codes.");
+    expect(o).toMatchObject({ keys: ["12"], missingKeys: ["12"] });
+    expect(o.support).toBeCloseTo(4 / (4 + KEY_WEIGHT), 12);
+    expect(o.share).toBeCloseTo(4 / 5, 12);
+  });
+
+  it("reads names from how the text writes them: acronyms, identifiers, capitals where no sentence starts; not in German", () => {
+    // "Support" and "Then" start sentences: not names.
+    expect(weighted("Support answers via DDC and E-4012 with Dropbox. Then Tessera.", "en", "").keys).toEqual([
+      "ddc",
+      "e-4012",
+      "dropbox",
+      "tessera",
+    ]);
+    // German capitalises every noun: only the acronym is a name.
+    expect(weighted("Der Tarif bleibt bei SAML aktiv.", "de", "").keys).toEqual(["saml"]);
+    expect(weighted("", "en", "").support).toBe(0);
+  });
+
+  it("leaves out the terms that occur in `except`, unless none would be left", () => {
+    const q = [analyzedText("What is the capital of India?", "en")];
+    const o = weightedOverlap("The capital of India is New Delhi.", "en", [analyzedText("Delhi", "en")], { except: q });
+    expect(o.terms).toEqual(["new", "delhi"]);
+    expect(weightedOverlap("capital of India", "en", [], { except: q }).terms).toEqual(["capital", "india"]);
+  });
+});
+
+describe("guessLanguage", () => {
+  it("is the language whose function words a text uses most; undefined with none", () => {
+    expect(guessLanguage("Wie kann ich den Vertrag kündigen, und bis wann?")).toBe("de");
+    expect(guessLanguage("Combien de temps le lien reste-t-il valable ?")).toBe("fr");
+    expect(guessLanguage("10 GB")).toBeUndefined();
   });
 });

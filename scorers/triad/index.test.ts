@@ -1,11 +1,14 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { APICallError, type LanguageModelV3CallOptions } from "@ai-sdk/provider";
+import { textReply } from "@hybrid-search/engine/testing";
+import { MockLanguageModelV3 } from "ai/test";
 import { NotApplicableError } from "../answer/index.js";
 import { askCase, askResult, CODES, failed, inUnit, mockJudge, PRICES, random, refused, source } from "../test-data/ask.js";
 import {
   answerRelevance,
   answerRelevanceMetric,
+  claimsColumn,
   contextRelevanceMetric,
   faithfulness,
   judgePrompt,
@@ -92,20 +95,11 @@ describe("triadScore with an LLM judge (mock model)", () => {
   });
 
   it("retries once after garbage, then scores with the judge and notes the first error", async () => {
-    const j = judge(
-      "Sure! The answer is great.",
-      json({
-        reasoning: "all supported",
-        claims: [
-          { claim: "10 codes", supported: true, refs: [1] },
-          { claim: "once", supported: false, refs: [] },
-        ],
-      }),
-    );
-    const g = await triadScore("faithfulness", c, good, { judge: j });
+    const j = judge("Sure! The answer is great.", json({ reasoning: "direct", score: 2 }));
+    const g = await triadScore("answer-relevance", c, good, { judge: j });
     expect(j.doGenerateCalls).toHaveLength(2);
-    expect(g.score).toBe(0.5);
-    expect(g.metadata).toMatchObject({ method: "llm-judge", attempts: 2, unsupported: ["once"], reasoning: "all supported" });
+    expect(g.score).toBeCloseTo(2 / 3, 12);
+    expect(g.metadata).toMatchObject({ method: "llm-judge", attempts: 2, rating: 2, reasoning: "direct" });
     expect(g.metadata.retriedAfter).toMatch(/parse|JSON/i);
     // The retry differs from the first call, so a cache keyed on the call cannot replay the garbage.
     expect(j.doGenerateCalls[0]!.headers?.["x-judge-attempt"]).toBeUndefined();
@@ -147,17 +141,28 @@ describe("triadScore with an LLM judge (mock model)", () => {
     });
     expect(unrated.metadata.judgeError).toMatch(/unrated: 2/);
     const unknown = await triadScore("faithfulness", c, good, {
-      judge: judge(json({ reasoning: "x", claims: [{ claim: "a", supported: true, refs: [9] }] })),
+      judge: judge(
+        json({ statements: ["Tessera creates 10 recovery codes."] }),
+        json({ verdicts: [{ statement: 1, reason: "x", verdict: "supported", refs: [9] }] }),
+      ),
     });
     expect(unknown.metadata.judgeError).toMatch(/do not exist: 9/);
+    const unjudged = await triadScore("faithfulness", c, good, {
+      judge: judge(json({ statements: ["a", "b"] }), json({ verdicts: [{ statement: 1, reason: "x", verdict: "not-found", refs: [] }] })),
+    });
+    expect(unjudged.metadata.judgeError).toMatch(/missing: 2/);
+    const unreferenced = await triadScore("faithfulness", c, good, {
+      judge: judge(json({ statements: ["a"] }), json({ verdicts: [{ statement: 1, reason: "x", verdict: "supported", refs: [] }] })),
+    });
+    expect(unreferenced.metadata.judgeError).toMatch(/names the source it relied on/);
   });
 
-  it("scores a judge that lists no claims 1, declared vacuous (never NaN)", async () => {
-    const g = await triadScore("faithfulness", c, refused([CODES]), {
-      judge: judge(json({ reasoning: "a refusal makes no claims", claims: [] })),
-    });
+  it("scores a judge that splits the answer into no statement 1, declared vacuous (never NaN), without a verify call", async () => {
+    const j = judge(json({ statements: [] }));
+    const g = await triadScore("faithfulness", c, refused([CODES]), { judge: j });
     expect(g.score).toBe(1);
     expect(g.metadata).toMatchObject({ method: "llm-judge", vacuous: true, claims: 0 });
+    expect(j.doGenerateCalls).toHaveLength(1);
   });
 
   it("marks source and answer text as data: a source cannot close its tag", () => {
@@ -182,8 +187,15 @@ describe("triadScore with an LLM judge (mock model)", () => {
     const replies = [
       CONTEXT_OK,
       json({ reasoning: "r", score: Math.floor(rand() * 4) }),
-      json({ reasoning: "r", claims: [] }),
-      json({ reasoning: "r", claims: [{ claim: "x", supported: false, refs: [] }] }),
+      json({ statements: [] }),
+      json({ statements: ["x", "y"] }),
+      json({ verdicts: [{ statement: 1, reason: "r", verdict: "not-found", refs: [] }] }),
+      json({
+        verdicts: [
+          { statement: 1, reason: "r", verdict: "supported", refs: [1] },
+          { statement: 2, reason: "r", verdict: "contradicted", refs: [1] },
+        ],
+      }),
       json({ reasoning: "r", score: -1 }),
       json({ reasoning: "r", score: Number.NaN }),
       "{",
@@ -194,16 +206,145 @@ describe("triadScore with an LLM judge (mock model)", () => {
     for (let i = 0; i < 60; i++) {
       const result = [good, refused([CODES]), askResult("x [3]", [CODES, PRICES]), askResult("", [])][i % 4]!;
       const pick = () => replies[Math.floor(rand() * replies.length)]!;
-      const g = await triadScore(metrics[i % 3]!, c, result, { judge: judge(pick(), pick()) });
+      const g = await triadScore(metrics[i % 3]!, c, result, { judge: judge(pick(), pick(), pick(), pick()) });
       expect(inUnit(g.score), `${metrics[i % 3]} → ${g.score}`).toBe(true);
       expect(["heuristic", "llm-judge"]).toContain(g.metadata.method);
     }
   });
 });
 
+/**
+ * A judge that splits and verifies in known patterns, by the schema each call asks for:
+ * statements = the answer's sentences (citation markers removed); a statement is `supported` when
+ * every number in it occurs in a source (ref: the first such source), `contradicted` when it has a
+ * number no source holds (ref 1), `not-found` when it has no number. Answer correctness: a
+ * statement is in the reference when its numbers are, else it contradicts it; the reference's
+ * sentences whose numbers the answer lacks are missing.
+ */
+function patternJudge(): MockLanguageModelV3 {
+  const tag = (text: string, name: string) => new RegExp(`<${name}>\\n([\\s\\S]*?)\\n</${name}>`).exec(text)?.[1] ?? "";
+  const sentences = (text: string) =>
+    text
+      .replace(/\s*\[\d+(?:,\s*\d+)*\]/g, "")
+      .split(/(?<=\.)\s+/)
+      .filter((x) => x.trim() !== "");
+  const numbers = (text: string): string[] => [...(text.match(/\d+/g) ?? [])];
+  return new MockLanguageModelV3({
+    provider: "mock",
+    modelId: "pattern-judge",
+    doGenerate: async (call) => {
+      const text = promptText(call);
+      const name = (call.responseFormat as { name?: string }).name;
+      if (name === "faithfulness_statements") return textReply(json({ statements: sentences(tag(text, "answer")) }));
+      if (name === "faithfulness_verdicts") {
+        const sources = [...text.matchAll(/<source ref="(\d+)"[^>]*>\n([\s\S]*?)\n<\/source>/g)].map((m) => ({
+          ref: Number(m[1]),
+          text: m[2]!,
+        }));
+        const statements = [...text.matchAll(/<statement n="(\d+)">([\s\S]*?)<\/statement>/g)].map((m) => ({
+          n: Number(m[1]),
+          text: m[2]!,
+        }));
+        const verdicts = statements.map(({ n, text: t }) => {
+          const nums = numbers(t);
+          if (nums.length === 0) return { statement: n, reason: "no figure to check", verdict: "not-found", refs: [] };
+          const holder = sources.find((src) => nums.every((x) => numbers(src.text).includes(x)));
+          return holder
+            ? { statement: n, reason: `[${holder.ref}] gives the figure`, verdict: "supported", refs: [holder.ref] }
+            : { statement: n, reason: "[1] gives another figure", verdict: "contradicted", refs: [1] };
+        });
+        return textReply(json({ verdicts }));
+      }
+      if (name === "answer_correctness") {
+        const reference = tag(text, "reference_answer");
+        const answer = sentences(tag(text, "answer"));
+        return textReply(
+          json({
+            reasoning: "figures compared",
+            statements: answer.map((x) => ({
+              statement: x,
+              class: numbers(x).every((n) => numbers(reference).includes(n)) ? "in-reference" : "contradicts-reference",
+            })),
+            missing: sentences(reference).filter((x) => !numbers(x).every((n) => answer.some((a) => numbers(a).includes(n)))),
+          }),
+        );
+      }
+      throw new Error(`pattern judge: no pattern for ${name}`);
+    },
+  });
+}
+
+describe("claim-level faithfulness and answer correctness (a judge that splits and verifies in known patterns)", () => {
+  const sources = [CODES, PRICES];
+
+  it("splits the answer, verifies every statement, and scores supported ÷ statements with each verdict in the metadata", async () => {
+    const j = patternJudge();
+    const answer = askResult("Tessera creates 10 recovery codes [1]. Personal costs €12 per month [2]. Each code works once [1].", sources);
+    const g = await triadScore("faithfulness", c, answer, { judge: j, headers: { "x-eval-trial": "1" } });
+    expect(g.metadata).toMatchObject({
+      method: "llm-judge",
+      claims: 3,
+      supported: 1,
+      contradicted: 1,
+      notFound: 1,
+      judgePrompt: "faithfulness@2",
+    });
+    expect(g.score).toBeCloseTo(1 / 3, 12);
+    expect(g.metadata.perClaim).toEqual([
+      { statement: "Tessera creates 10 recovery codes.", verdict: "supported", refs: [1], reason: "[1] gives the figure" },
+      { statement: "Personal costs €12 per month.", verdict: "contradicted", refs: [1], reason: "[1] gives another figure" },
+      { statement: "Each code works once.", verdict: "not-found", refs: [], reason: "no figure to check" },
+    ]);
+    expect(g.metadata.unsupported).toEqual(["Personal costs €12 per month.", "Each code works once."]);
+    // Two calls: the split sees no source; the verification sees the sources and the numbered statements.
+    expect(j.doGenerateCalls.map((call) => (call.responseFormat as { name?: string }).name)).toEqual([
+      "faithfulness_statements",
+      "faithfulness_verdicts",
+    ]);
+    expect(promptText(j.doGenerateCalls[0]!)).not.toContain("<source ref=");
+    expect(promptText(j.doGenerateCalls[1]!)).toContain('<statement n="2">Personal costs €12 per month.</statement>');
+    // Every call names the prompts' version (a key of the model cache) beside the eval's own headers.
+    for (const call of j.doGenerateCalls) expect(call.headers).toMatchObject({ "x-judge-prompt": "faithfulness@2", "x-eval-trial": "1" });
+  });
+
+  it("falls back to the heuristic when the verification fails twice, after a good split", async () => {
+    const j = judge(json({ statements: ["Tessera creates 10 recovery codes."] }), "no", "still no");
+    const g = await triadScore("faithfulness", c, good, { judge: j });
+    expect(j.doGenerateCalls).toHaveLength(3);
+    expect(g.metadata).toMatchObject({ method: "heuristic", fallbackFrom: "llm-judge", attempts: 2 });
+  });
+
+  it("grades answer correctness by statements against the reference: TP / (TP + ½ (FP + FN))", async () => {
+    const withReference = askCase({ referenceAnswer: "Tessera creates 10 recovery codes. Each code works once, 1 time." });
+    const g = await triadScore(
+      "answer-correctness",
+      withReference,
+      askResult("Tessera creates 10 recovery codes [1]. The plan costs €12.", sources),
+      {
+        judge: patternJudge(),
+      },
+    );
+    // TP 1 (10 codes), FP 1 (€12), FN 1 (works 1 time): 1 / (1 + 1) = 0.5.
+    expect(g.score).toBe(0.5);
+    expect(g.metadata).toMatchObject({
+      method: "llm-judge",
+      tp: 1,
+      fp: 1,
+      fn: 1,
+      missing: ["Each code works once, 1 time."],
+      judgePrompt: "answer-correctness@1",
+    });
+  });
+});
+
 describe("Evalite scorers", () => {
   it("name the metric and the method in their description and return the metadata", async () => {
-    const s = await faithfulness({ judge: judge(json({ reasoning: "ok", claims: [{ claim: "10 codes", supported: true, refs: [1] }] })) })({
+    const s = await faithfulness({
+      judge: judge(
+        json({ statements: ["10 codes"] }),
+        json({ verdicts: [{ statement: 1, reason: "[1] says so", verdict: "supported", refs: [1] }] }),
+      ),
+    })({
       input: c,
       output: good,
       expected: undefined,
@@ -224,5 +365,31 @@ describe("no key handling", () => {
       const text = readFileSync(new URL(file, scorers), "utf8");
       expect(text, file).not.toMatch(/process\.env|api[_-]?key|createGoogle|createOpenAI|GOOGLE_GENERATIVE_AI/i);
     }
+  });
+});
+
+describe("the Claims column", () => {
+  it("shows each statement with its verdict, or each heuristic claim with its support", async () => {
+    const judged = await triadScore(
+      "faithfulness",
+      c,
+      askResult("Tessera creates 10 recovery codes [1]. Each code works once [1].", [CODES]),
+      {
+        judge: patternJudge(),
+      },
+    );
+    expect(claimsColumn(judged.metadata)).toBe(
+      "supported [1]: Tessera creates 10 recovery codes. — [1] gives the figure\nnot-found: Each code works once. — no figure to check",
+    );
+    const heuristic = await triadScore("faithfulness", c, askResult("Tessera creates 12 recovery codes [1].", [CODES]));
+    expect(claimsColumn(heuristic.metadata)).toBe("0.57 Tessera creates 12 recovery codes. (not in the sources: 12)");
+    expect(claimsColumn((await triadScore("faithfulness", c, refused([CODES]))).metadata)).toBe("no claims (vacuous: 1)");
+    const correctness = await triadScore(
+      "answer-correctness",
+      askCase({ referenceAnswer: "Tessera creates 10 codes." }),
+      askResult("12 codes", [CODES]),
+    );
+    expect(claimsColumn(correctness.metadata)).toMatch(/^precision 0\.\d\d \(not in the reference: 12\)\nrecall /);
+    expect(claimsColumn(undefined)).toBe("");
   });
 });

@@ -125,13 +125,7 @@ export function readFixturesLayout(folder: string): FormatRead {
       read.askOrigins.set(c, { file: askPath, record: `case ${c.id}`, pointer: `/${i}` });
     });
     read.unmapped.push(
-      ...unmappedFields(
-        askPath,
-        cases,
-        new Set(["id", "question", "language", "expectedTopics", "mockSources"]),
-        {},
-        "/*/",
-      ),
+      ...unmappedFields(askPath, cases, new Set(["id", "question", "language", "expectedTopics", "mockSources"]), {}, "/*/"),
     );
   }
   return read;

@@ -9,6 +9,7 @@
  *   "tolerance": { "absolute": 0.01, "perSqrtN": 0.1, "minSliceN": 5 },
  *   "modeTolerance": { "<mode>": { "perSqrtN": 0.5 } },
  *   "passMarks": { "default": 0.5, "metrics": { "<metric>": 0.6 } },
+ *   "gateJudgedAnyway": { "<judged metric>": "why it gates whatever its judge's κ" },
  *   "ceilingTolerance": { "factor": 3, "minMs": 2000 },
  *   "floors": { "<mode>": { "<eval>": { "<metric>": { "<slice>": 0.6162 } } } },
  *   "ceilings": { "<mode>": { "<eval>": { "<slice>": 1000 } } },
@@ -85,6 +86,8 @@ export interface Baseline {
   tolerance: Tolerance;
   modeTolerance?: Record<string, Partial<Tolerance>>;
   passMarks: PassMarks;
+  /** Judged metrics that gate whatever their judge's agreement with people (judge-trust.ts), each with why. */
+  gateJudgedAnyway?: Record<string, string>;
   ceilingTolerance: CeilingTolerance;
   /** mode → eval → metric → slice → floor. */
   floors: Record<string, Floors>;
@@ -172,12 +175,13 @@ export function writeBaseline(path: string, baseline: Baseline): void {
       Object.fromEntries(Object.entries(sorted(suites)).map(([suite, r]) => [suite, { pass: ids(r.pass), fail: ids(r.fail) }])),
     ]),
   );
-  const { version, tolerance, modeTolerance, passMarks, ceilingTolerance, log } = baseline;
+  const { version, tolerance, modeTolerance, passMarks, gateJudgedAnyway, ceilingTolerance, log } = baseline;
   const file = {
     version,
     tolerance,
     ...(modeTolerance ? { modeTolerance } : {}),
     passMarks,
+    ...(gateJudgedAnyway ? { gateJudgedAnyway } : {}),
     ceilingTolerance,
     floors,
     ceilings,

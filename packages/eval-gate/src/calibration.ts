@@ -9,14 +9,21 @@
  * `answerSha256`); a label of another answer is left out and counted (`stale`), as is a label the
  * method did not score (`notJudged`). With trials, the method's score is the mean of its trials.
  * A case labelled by two people gives two pairs; the bootstrap resamples cases with all their pairs.
+ * The labels are the engine's answers to fixture cases (a labels file) or external items (an items
+ * file, labelled-items.ts: case = the item's id): the statistics are the same.
  *
  * **Per scale.** pass-fail: the person's pass/fail against the judge's (score ≥ the metric's pass
  * mark); agreement and Cohen's κ on those. 0-3: the judge's score read on the person's scale,
  * round(3 · score) (a score of 0.5 is 2: halves round up); agreement (same grade) and
- * quadratic-weighted κ. Both: Spearman's ρ of the person's grade (pass 1, fail 0) against the raw
+ * quadratic-weighted κ. Both: AUC of the raw score against the person's pass/fail (which needs no
+ * pass mark; agreement/auc.ts); Spearman's ρ of the person's grade (pass 1, fail 0) against the raw
  * score; the confusion matrix at the pass mark (a person passes a 0-3 grade g when g / 3 ≥ the
  * mark); the best-agreeing pass mark (agreement/best-pass-mark.ts); 95 % percentile bootstrap
- * intervals over cases (2,000 resamples, seeded) for κ and ρ.
+ * intervals over cases (2,000 resamples, seeded) for κ, AUC and ρ.
+ *
+ * **Reference rows**, beside the judge methods and computed on the same pairs: `always-pass` (every
+ * answer scores 1) and `bag-of-words` (the simplest lexical overlap, scored by the caller): a judge
+ * that does not beat them tells nothing a reader could not get for free.
  *
  * **Self-consistency** (with trials): the share of labelled cases whose pass/fail differs between
  * the method's trials of the same answer (flip rate), and the mean SD of their scores.
@@ -29,6 +36,7 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ValidateFunction } from "ajv";
 import {
+  auc,
   bestPassMark,
   cohenKappa,
   type ConfusionMatrix,
@@ -43,16 +51,20 @@ import { schemaProblems } from "./schema-errors.js";
 import { compileValidator } from "./standalone-validators.js";
 import { bootstrapCI, mean, sd } from "./stats.js";
 
-export const CALIBRATION_VERSION = 1;
+export const CALIBRATION_VERSION = 2;
 const RESAMPLES = 2_000;
 const CATEGORIES = 4;
 
-/** A judge method: the heuristic, or a judge model. */
+/** A judge method: the heuristic, or a judge model; or a reference row (always-pass, bag-of-words). */
 export interface JudgeMethod {
-  method: "heuristic" | "llm-judge";
+  method: "heuristic" | "llm-judge" | ReferenceMethod;
   /** `provider/model` of a judge model; null for the heuristic. */
   model: string | null;
 }
+
+/** The reference rows every calibration has beside its judge methods (module comment). */
+export const REFERENCE_METHODS = ["always-pass", "bag-of-words"] as const;
+export type ReferenceMethod = (typeof REFERENCE_METHODS)[number];
 
 /** One method's scores of one labelled case's metric. */
 export interface JudgedScore extends JudgeMethod {
@@ -85,6 +97,8 @@ export interface MetricCalibration {
   agreement: number | null;
   kappa: Estimate;
   kappaKind: "cohen" | "quadratic-weighted";
+  /** AUC of the score against the person's pass/fail (agreement/auc.ts); absent in a version 1 file. */
+  auc?: Estimate;
   spearman: Estimate;
   passMark: number;
   confusion: ConfusionMatrix;
@@ -109,13 +123,31 @@ export interface InterAnnotator {
 }
 
 export interface Calibration {
-  version: typeof CALIBRATION_VERSION;
+  /** 1: written before AUC and the reference rows (still read). */
+  version: 1 | typeof CALIBRATION_VERSION;
   createdAt: string;
   commit: string | null;
-  labels: { file: string; sha256: string; count: number; cases: number; labellers: string[] };
+  /** `kind`: the engine's answers to fixture cases (a labels file) or external items (an items file); absent in a version 1 file (answers). */
+  labels: { file: string; sha256: string; count: number; cases: number; labellers: string[]; kind?: "answers" | "items" };
   passMarks: Record<string, number>;
   methods: MethodCalibration[];
+  /** The reference rows on the same labels (always-pass, bag-of-words); absent in a version 1 file. */
+  references?: MethodCalibration[];
   interAnnotator: InterAnnotator[];
+  /** Of an items file (`--items --out`): every label's item with each method's score of it. */
+  items?: CalibrationItemScore[];
+}
+
+/** One labelled item's metric as one method scored it, beside the person's grade as given (0/1 or 0–3). */
+export interface CalibrationItemScore {
+  id: string;
+  metric: string;
+  /** `heuristic`, `llm-judge <model>`, `always-pass` or `bag-of-words`. */
+  method: string;
+  /** The mean over trials; null when the method did not score it. */
+  score: number | null;
+  label: number;
+  labeller: string;
 }
 
 export interface CalibrationInput {
@@ -125,7 +157,7 @@ export interface CalibrationInput {
   methods: ReadonlyArray<JudgeMethod & { judgeConfig: string | null }>;
   /** The pass mark of each metric (by metric id). */
   passMark: (metric: string) => number;
-  labelsFile: { file: string; sha256: string; labellers: string[] };
+  labelsFile: { file: string; sha256: string; labellers: string[]; kind: "answers" | "items" };
   createdAt: Date;
   commit: string | null;
   resamples?: number;
@@ -155,7 +187,7 @@ function kappaOf(scale: LabelScale, a: readonly number[], b: readonly number[]):
 export function calibrate(input: CalibrationInput): Calibration {
   const resamples = input.resamples ?? RESAMPLES;
   const metricIds = [...new Set(input.labels.map((l) => l.metric))];
-  const methods = input.methods.map((m) => ({
+  const measured = (m: JudgeMethod & { judgeConfig: string | null }): MethodCalibration => ({
     method: m.method,
     model: m.model,
     judgeConfig: m.judgeConfig,
@@ -168,7 +200,9 @@ export function calibrate(input: CalibrationInput): Calibration {
         resamples,
       ),
     ),
-  }));
+  });
+  const methods = input.methods.map(measured);
+  const references = REFERENCE_METHODS.map((method) => measured({ method, model: null, judgeConfig: null }));
   return {
     version: CALIBRATION_VERSION,
     createdAt: input.createdAt.toISOString(),
@@ -180,6 +214,7 @@ export function calibrate(input: CalibrationInput): Calibration {
     },
     passMarks: Object.fromEntries(metricIds.map((m) => [m, input.passMark(m)])),
     methods,
+    references,
     interAnnotator: metricIds.flatMap((metric) =>
       interAnnotator(
         metric,
@@ -208,13 +243,20 @@ function metricCalibration(
     else if (j.answerSha256 !== label.answerSha256) stale++;
     else pairs.push({ case: label.case, label, score: mean(j.scores) });
   }
-  const cases = [...new Set(pairs.map((p) => p.case))];
-  const pairsOf = (picks: readonly number[]) => picks.flatMap((i) => pairs.filter((p) => p.case === cases[i]));
+  const byCase = new Map<string, typeof pairs>();
+  for (const p of pairs) byCase.set(p.case, [...(byCase.get(p.case) ?? []), p]);
+  const cases = [...byCase.keys()];
+  const pairsOf = (picks: readonly number[]) => picks.flatMap((i) => byCase.get(cases[i]!)!);
   const kappaOn = (ps: typeof pairs) =>
     kappaOf(
       scale,
       ps.map((p) => personCategory(p.label)),
       ps.map((p) => judgeCategory(p.score, scale, mark)),
+    );
+  const aucOn = (ps: typeof pairs) =>
+    auc(
+      ps.map((p) => p.score),
+      ps.map((p) => personPasses(p.label, mark)),
     );
   const rhoOn = (ps: typeof pairs) =>
     spearmanRho(
@@ -237,6 +279,10 @@ function metricCalibration(
       ci: ciOrNull(bootstrapCI(cases.length, (picks) => kappaOn(pairsOf(picks)), resamples)),
     },
     kappaKind: scale === "pass-fail" ? "cohen" : "quadratic-weighted",
+    auc: {
+      value: finiteOrNull(aucOn(pairs)),
+      ci: ciOrNull(bootstrapCI(cases.length, (picks) => aucOn(pairsOf(picks)), resamples)),
+    },
     spearman: {
       value: finiteOrNull(rhoOn(pairs)),
       ci: ciOrNull(bootstrapCI(cases.length, (picks) => rhoOn(pairsOf(picks)), resamples)),
@@ -309,20 +355,33 @@ const num = (x: number | null, digits = 2): string => (x === null ? "undefined" 
 export const estimateText = (e: Estimate): string =>
   e.value === null ? "undefined" : `${num(e.value)} ${e.ci ? `[${num(e.ci[0])}, ${num(e.ci[1])}]` : "[no interval]"}`;
 
-/** The calibration as a table for people: one block per method, one line per metric; then inter-annotator κ. */
+/**
+ * The calibration as a table for people: one block per metric (its scale, κ kind and pass mark),
+ * one line per judge method and then the reference rows on the same labels; then inter-annotator κ.
+ */
 export function calibrationTable(c: Calibration, names: (metric: string) => string = (m) => m): string[] {
+  const rows = [...c.methods, ...(c.references ?? [])];
+  const label = (m: MethodCalibration): string => `${methodName(m)}${isReference(m) ? " (reference)" : ""}`;
+  const width = Math.max(20, ...rows.map((m) => label(m).length));
   const lines: string[] = [];
-  for (const m of c.methods) {
-    lines.push(`${methodName(m)}:`);
+  for (const metric of c.methods[0]?.metrics.map((x) => x.metric) ?? []) {
+    const first = c.methods[0]!.metrics.find((x) => x.metric === metric)!;
     lines.push(
-      "  metric              scale      labels  agree  κ (95% CI)             ρ (95% CI)             pass mark  tp fn fp tn  best mark (κ)  flips",
+      `${names(metric)} (${first.scale}, ${first.kappaKind === "cohen" ? "Cohen's" : "quadratic-weighted"} κ, pass mark ${num(first.passMark)}):`,
     );
-    for (const x of m.metrics) {
+    lines.push(
+      `  ${"method".padEnd(width)}  labels  agree  κ (95% CI)             AUC (95% CI)           ρ (95% CI)             tp fn fp tn  best mark (κ)  flips`,
+    );
+    for (const m of rows) {
+      const x = m.metrics.find((y) => y.metric === metric);
+      if (!x) continue;
       const best = x.bestPassMark ? `${num(x.bestPassMark.mark)} (${num(x.bestPassMark.kappa)})` : "none";
       const flips = x.selfConsistency ? `${(x.selfConsistency.flipRate * 100).toFixed(0)} % of ${x.selfConsistency.cases}` : "–";
       const left = x.stale + x.notJudged > 0 ? `  (left out: ${x.stale} stale, ${x.notJudged} not judged)` : "";
+      const agree = x.agreement === null ? "–" : `${(x.agreement * 100).toFixed(0)} %`;
+      const confusion = [x.confusion.tp, x.confusion.fn, x.confusion.fp, x.confusion.tn].map((v) => String(v).padStart(2)).join(" ");
       lines.push(
-        `  ${names(x.metric).padEnd(18)}  ${x.scale.padEnd(9)}  ${String(x.labels).padStart(6)}  ${x.agreement === null ? "  –  " : `${(x.agreement * 100).toFixed(0)} %`.padStart(5)}  ${estimateText(x.kappa).padEnd(21)}  ${estimateText(x.spearman).padEnd(21)}  ${num(x.passMark).padStart(9)}  ${[x.confusion.tp, x.confusion.fn, x.confusion.fp, x.confusion.tn].map((v) => String(v).padStart(2)).join(" ")}  ${best.padEnd(13)}  ${flips}${left}`,
+        `  ${label(m).padEnd(width)}  ${String(x.labels).padStart(6)}  ${agree.padStart(5)}  ${estimateText(x.kappa).padEnd(21)}  ${estimateText(x.auc ?? { value: null, ci: null }).padEnd(21)}  ${estimateText(x.spearman).padEnd(21)}  ${confusion}  ${best.padEnd(13)}  ${flips}${left}`,
       );
     }
   }
@@ -330,16 +389,19 @@ export function calibrationTable(c: Calibration, names: (metric: string) => stri
     lines.push("inter-annotator:");
     for (const x of c.interAnnotator)
       lines.push(`  ${names(x.metric)}: ${x.labellers.join(" vs ")}, ${x.items} shared, κ ${estimateText(x.kappa)}`);
-  } else lines.push("inter-annotator: no case was labelled by two people");
+  } else lines.push(`inter-annotator: no ${c.labels.kind === "items" ? "item" : "case"} was labelled by two people`);
   return lines;
 }
 
-export const methodName = (m: JudgeMethod): string => (m.method === "heuristic" ? "heuristic" : `llm-judge ${m.model}`);
+const isReference = (m: JudgeMethod): boolean => (REFERENCE_METHODS as readonly string[]).includes(m.method);
+
+export const methodName = (m: JudgeMethod): string => (m.method === "llm-judge" ? `llm-judge ${m.model}` : m.method);
 
 /**
- * The judge line of a run for one method it used: its κ per metric from the calibration, or that
+ * The judge line of a run for one method it used, naming what was measured (the heuristic's
+ * version, the hash of a judge model's prompts): its κ per metric from the calibration, or that
  * it was never measured — no calibration, none of this method or model, or one of other prompts
- * (`judgeConfig` differs: its κ belongs to another judge).
+ * or heuristic rules (`judgeConfig` differs: its κ belongs to another judge).
  */
 export function judgeLine(
   calibration: Calibration | null,
@@ -347,14 +409,19 @@ export function judgeLine(
   names: (metric: string) => string = (m) => m,
   where = "judge-calibration.json",
 ): string {
-  const head = `judge: ${methodName(used)}`;
+  const config = used.judgeConfig === null ? "" : used.method === "llm-judge" ? ` (prompts ${used.judgeConfig})` : ` (${used.judgeConfig})`;
+  const head = `judge: ${methodName(used)}${config}`;
   const found = calibration?.methods.find((m) => m.method === used.method && m.model === used.model);
   if (!calibration || !found) return `${head}, κ never measured against human labels (pnpm eval:calibrate <labels>)`;
-  if (found.judgeConfig !== used.judgeConfig)
-    return `${head}, κ never measured for its current prompts (${where} measured other prompts on ${calibration.createdAt.slice(0, 10)}; pnpm eval:calibrate <labels>)`;
+  if (found.judgeConfig !== used.judgeConfig) {
+    const what = used.method === "heuristic" ? "rules" : "prompts";
+    return `${head}, κ never measured for its current ${what} (${where} measured other ${what} on ${calibration.createdAt.slice(0, 10)}; pnpm eval:calibrate <labels>)`;
+  }
   const labels = found.metrics.reduce((n, x) => n + x.labels, 0);
   const per = found.metrics.map((x) => `${names(x.metric)} ${estimateText(x.kappa)}`).join(", ");
-  return `${head}, κ ${per} vs ${labels} human labels, ${calibration.createdAt.slice(0, 10)}`;
+  // Items may be labelled by anyone (or constructed): the line names their file rather than calling them people's.
+  const whose = calibration.labels.kind === "items" ? `labels of the items in ${calibration.labels.file}` : "human labels";
+  return `${head}, κ ${per} vs ${labels} ${whose}, ${calibration.createdAt.slice(0, 10)}`;
 }
 
 export const CALIBRATION_SCHEMA_PATH = fileURLToPath(new URL("../calibration.schema.json", import.meta.url));

@@ -14,7 +14,9 @@
  * - **The check**: a floor *fell* when the run's mean is below it; a floor whose eval ran but which
  *   the run did not measure is *missing* (also a failure: a renamed metric must not slip out of the
  *   gate silently); floors of evals that did not run (a file filter) are *not run*; floors of evals
- *   (or variants) the run's target could not run are *skipped*, with the reason (neither fails).
+ *   (or variants) the run's target could not run are *skipped*, with the reason; floors of a judged
+ *   metric whose judge does not agree with people well enough are *not gated*, with the
+ *   calibration that says so (judge-trust.ts). None of the last three fails.
  *
  * Keys print as `eval|metric|slice`. Pure.
  */
@@ -54,8 +56,8 @@ export interface FloorCheck {
   /** value − floor. */
   delta: number | null;
   n: number | null;
-  status: "pass" | "fell" | "missing" | "not-run" | "skipped";
-  /** Why a skipped floor was not checked: its eval's skip (run-info.ts). */
+  status: "pass" | "fell" | "missing" | "not-run" | "skipped" | "not-gated";
+  /** Why a skipped floor was not checked (its eval's skip, run-info.ts), or why a judged metric's is not gated (judge-trust.ts). */
   reason?: string;
 }
 
@@ -70,7 +72,8 @@ export interface GateResult {
 /**
  * Every floor of `mode` against the run's aggregates; `ranEvals` are the evals the run measured,
  * `skipped` the evals (or variants) its target could not run: their floors are `skipped`, with
- * the reason, neither missing nor passed.
+ * the reason, neither missing nor passed; `notGated` the judged metrics that hold no floor, with
+ * why (judge-trust.ts): their floors are `not-gated`, and a measurement of theirs earns none.
  */
 export function checkFloors(
   baseline: Baseline,
@@ -78,6 +81,7 @@ export function checkFloors(
   aggregates: readonly SliceAggregate[],
   ranEvals: ReadonlySet<string>,
   skipped: readonly SkippedEval[] = [],
+  notGated: ReadonlyMap<string, string> = new Map(),
 ): GateResult {
   const tolerance = toleranceFor(baseline, mode);
   const measured = measurements(aggregates);
@@ -87,13 +91,23 @@ export function checkFloors(
     const m = measured.get(key);
     const base = { key, eval: evalKey, metric, slice, floor };
     const skip = m ? undefined : skipCovering(skipped, evalKey, slice);
-    if (skip) checks.push({ ...base, value: null, delta: null, n: null, status: "skipped", reason: skip.reason });
+    const ungated = notGated.get(metric);
+    if (ungated !== undefined && ranEvals.has(evalKey))
+      checks.push({
+        ...base,
+        value: m?.mean ?? null,
+        delta: m ? m.mean - floor : null,
+        n: m?.n ?? null,
+        status: "not-gated",
+        reason: ungated,
+      });
+    else if (skip) checks.push({ ...base, value: null, delta: null, n: null, status: "skipped", reason: skip.reason });
     else if (!ranEvals.has(evalKey)) checks.push({ ...base, value: null, delta: null, n: null, status: "not-run" });
     else if (!m) checks.push({ ...base, value: null, delta: null, n: null, status: "missing" });
     else checks.push({ ...base, value: m.mean, delta: m.mean - floor, n: m.n, status: m.mean < floor - 1e-9 ? "fell" : "pass" });
   }
   const unfloored = [...measured.entries()]
-    .filter(([key, m]) => m.floorable(tolerance) && !hasFloor(baseline, mode, key))
+    .filter(([key, m]) => m.floorable(tolerance) && !hasFloor(baseline, mode, key) && !notGated.has(splitKey(key)[1]))
     .map(([key]) => key);
   return { mode, tolerance, checks, unfloored };
 }

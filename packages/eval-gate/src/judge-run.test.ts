@@ -521,7 +521,7 @@ describe("the judge's trust and the run's cost in the verdict", () => {
       },
     }) as Judged;
     expect(withJudge.report.judge.calibration).toEqual([
-      "judge: llm-judge mock/judge-1, κ never measured against human labels (pnpm eval:calibrate <labels>)",
+      "judge: llm-judge mock/judge-1 (prompts abc), κ never measured against human labels (pnpm eval:calibrate <labels>)",
     ]);
   });
 });

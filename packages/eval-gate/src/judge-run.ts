@@ -12,9 +12,13 @@
  *    refused, exit 2);
  * 3. the run is held to the baseline as it stands then: floors, latency ceilings, recorded cases
  *    (floors.ts, ceilings.ts, case-ratchet.ts) — an explicit lowering counts, a raise does not;
+ *    the floors of a judged metric whose judge does not agree with people well enough are not
+ *    gated (judge-trust.ts: the calibration beside the baseline decides, the baseline's
+ *    `gateJudgedAnyway` overrides), and the verdict says which and why;
  * 4. `--update-baseline` raises floors, tightens ceilings and records cases (ratchet.ts) — only
  *    from a run in which no eval failed and every case was measured (no fault: the target and
- *    every model answered), so a broken run never sets the bar;
+ *    every model answered), so a broken run never sets the bar; it sets no floor on a judged
+ *    metric that is not gated, and removes those it had, logged with the calibration's figures;
  * 5. the verdict (`runVerdict`), then the report.
  *
  * **The verdict.** Exit 1 when an eval failed (a task threw or timed out, a file did not load),
@@ -47,7 +51,7 @@ import { checkDatasetGate, type DatasetGate, datasetGateReason } from "./dataset
 import { ConfigError, quoteInput } from "./errors.js";
 import { checkFloors, floorMode, type GateResult, gateFailures } from "./floors.js";
 import { checkPassMarkNames, withFlags } from "./pass-marks.js";
-import { ratchet, logChanges, lowerFloors } from "./ratchet.js";
+import { dropNotGated, ratchet, logChanges, lowerFloors } from "./ratchet.js";
 import {
   buildReport,
   type DatasetGateResult,
@@ -62,6 +66,7 @@ import {
 import type { RunInfo, SkippedEval } from "./run-info.js";
 import { type Calibration, type JudgeMethod, judgeLine } from "./calibration.js";
 import { DEFAULT_MAX_FLIP_RATE, instabilityReasons, type JudgeStability, judgeStability } from "./judge-stability.js";
+import { judgeTrust, notGated } from "./judge-trust.js";
 import { dollars, type UsageSummary } from "./usage.js";
 import { idMismatch, targetCalls } from "./target-calls.js";
 import { draftsSummary, splitDrafts } from "./drafts.js";
@@ -131,11 +136,16 @@ export interface GateOptions {
   maxFlipRate?: number;
   /** `--require-gate` (EVAL_REQUIRE_GATE=1): a run that held no bar fails (exit 1) instead of ending not gated. */
   requireGate?: boolean;
-  /** The judge methods the run has (the heuristic; the judge model with its prompts' hash) and their calibration, for the judge lines. */
+  /**
+   * The judge methods the run has (the heuristic; the judge model with its prompts' hash) and their
+   * calibration, for the judge lines and which judged metrics gate; `graders`: each judged grader's
+   * id → its metric's name (the suite names them).
+   */
   judge?: {
     methods: ReadonlyArray<JudgeMethod & { judgeConfig: string | null }>;
     calibration: Calibration | null;
     calibrationPath: string;
+    graders?: Readonly<Record<string, string>>;
   };
 }
 
@@ -230,8 +240,18 @@ export function judgeRun(run: RecordedRun | UnrecordedRun, baseline: Baseline, o
     if (error instanceof ConfigError) return { kind: "refused", exitStatus: 2, error };
     throw error;
   }
+  // Which judged metrics may hold floors: the judge model's calibration when one is configured, else the heuristic's.
+  const trust = options.judge?.graders
+    ? judgeTrust({
+        graders: options.judge.graders,
+        method: options.judge.methods.find((m) => m.method === "llm-judge") ?? options.judge.methods[0]!,
+        calibration: options.judge.calibration,
+        ...(baseline.gateJudgedAnyway ? { gateAnyway: baseline.gateJudgedAnyway } : {}),
+      })
+    : [];
+  const ungated = notGated(trust);
   // The run is held to the baseline as it stands after an explicit lowering, before any raise.
-  const checks = checkRun(next, mode, analysis, run.skipped);
+  const checks = checkRun(next, mode, analysis, run.skipped, ungated);
   const evaliteThreshold: EvaliteThreshold =
     options.threshold !== null
       ? { threshold: options.threshold, source: "--threshold", binding: true }
@@ -261,8 +281,10 @@ export function judgeRun(run: RecordedRun | UnrecordedRun, baseline: Baseline, o
   let notRaised: string | null = null;
   if (options.updateBaseline) {
     notRaised = raiseRefused(run.evalite, [...analysis.faults, ...(drafted?.faults ?? [])]);
+    // Floors of judged metrics that do not gate go whatever the run: they depend on the calibration, not on it.
+    if (ungated.size > 0) changes.push(...dropNotGated(next, mode, ungated, analysis.aggregates, context));
     if (notRaised === null) {
-      changes.push(...ratchet(next, mode, analysis.aggregates, context));
+      changes.push(...ratchet(next, mode, analysis.aggregates, context, ungated));
       const recorded = recordCases(next, mode, analysis.units, new Set(analysis.suites.map((s) => s.name)));
       logChanges(next, mode, "raise", { cases: recorded }, context);
       caseChanges.push(...recorded);
@@ -294,6 +316,7 @@ export function judgeRun(run: RecordedRun | UnrecordedRun, baseline: Baseline, o
     stability,
     usage: run.usage ?? null,
     judgeLines: (used) => judgeLines(used, options.judge),
+    trust,
   });
   return {
     kind: "judged",
@@ -318,9 +341,10 @@ function checkRun(
   mode: string,
   analysis: Pick<RunAnalysis, "aggregates" | "ranEvals" | "units" | "suites">,
   skipped: readonly SkippedEval[] = [],
+  notGatedMetrics: ReadonlyMap<string, string> = new Map(),
 ): { gate: GateResult; ceilings: CeilingCheck[]; ceilingTolerance: Baseline["ceilingTolerance"]; cases: CaseCheck } {
   return {
-    gate: checkFloors(baseline, mode, analysis.aggregates, analysis.ranEvals, skipped),
+    gate: checkFloors(baseline, mode, analysis.aggregates, analysis.ranEvals, skipped, notGatedMetrics),
     ceilings: checkCeilings(baseline.ceilings[mode] ?? {}, analysis.aggregates, analysis.ranEvals, skipped),
     ceilingTolerance: baseline.ceilingTolerance,
     cases: checkCases(baseline, mode, analysis.units, new Set(analysis.suites.map((s) => s.name))),

@@ -6,6 +6,7 @@
  * labelled and how) must come first and name every labeller used; a person grades a case's metric
  * once; one metric has one scale throughout the file.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { ValidateFunction } from "ajv";
@@ -39,6 +40,11 @@ export interface LabelsFile {
   labels: Label[];
   /** sha256 of the file's bytes: the calibration names the labels it was measured on. */
   sha256: string;
+}
+
+/** The first 16 hex digits of the SHA-256 of an answer's text: what a label names the answer it graded by. */
+export function answerSha(answer: string): string {
+  return createHash("sha256").update(answer).digest("hex").slice(0, 16);
 }
 
 let validate: ValidateFunction | undefined;

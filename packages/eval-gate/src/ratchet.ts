@@ -3,7 +3,8 @@
  *
  * - **Ratchet** (`--update-baseline`): adds floors for new measurements and raises floors to this
  *   run's achievement less the tolerance (floors.ts); never lowers. Adds and tightens ceilings
- *   (never below 3 × the measured p95, ceilings.ts).
+ *   (never below 3 × the measured p95, ceilings.ts). A judged metric that is not gated
+ *   (judge-trust.ts) gets no floor, and the floors it had are removed, logged with why.
  * - **Lowering** (`--lower-floor <pattern>` with `--reason`): sets the matched floors to this run's
  *   achievement less the tolerance when that is lower, loosens the matched ceilings to what this
  *   run earns, and removes matched entries the run did not measure.
@@ -32,12 +33,19 @@ export interface ChangeContext {
  * Adds and raises floors to what the run achieved (less the tolerance), never lowering one; adds
  * and tightens latency ceilings (never below what the run earns). Returns the changes logged.
  */
-export function ratchet(baseline: Baseline, mode: string, aggregates: readonly SliceAggregate[], context: ChangeContext): FloorChange[] {
+export function ratchet(
+  baseline: Baseline,
+  mode: string,
+  aggregates: readonly SliceAggregate[],
+  context: ChangeContext,
+  notGated: ReadonlyMap<string, string> = new Map(),
+): FloorChange[] {
   const tolerance = toleranceFor(baseline, mode);
   const changes: FloorChange[] = [];
   for (const [key, m] of measurements(aggregates)) {
     if (!m.floorable(tolerance)) continue;
     const [evalKey, metric, slice] = splitKey(key);
+    if (notGated.has(metric)) continue;
     const current = baseline.floors[mode]?.[evalKey]?.[metric]?.[slice];
     const earned = floorFrom(m.mean, m.n, tolerance);
     if (current !== undefined && earned <= current) continue;
@@ -48,6 +56,32 @@ export function ratchet(baseline: Baseline, mode: string, aggregates: readonly S
   changes.push(...tightenCeilings(ceilings, aggregates, baseline.ceilingTolerance));
   if (Object.keys(ceilings).length === 0) delete baseline.ceilings[mode];
   logChanges(baseline, mode, "raise", { changes }, context);
+  return changes;
+}
+
+/**
+ * Removes the floors of `mode` whose metric is a judged metric that is not gated (`notGated`:
+ * metric → why), logged as a lowering whose reason names each metric and its calibration.
+ */
+export function dropNotGated(
+  baseline: Baseline,
+  mode: string,
+  notGated: ReadonlyMap<string, string>,
+  aggregates: readonly SliceAggregate[],
+  context: ChangeContext,
+): FloorChange[] {
+  const measured = measurements(aggregates);
+  const changes: FloorChange[] = [];
+  for (const [evalKey, metric, slice, current] of eachFloor(baseline.floors[mode] ?? {})) {
+    if (!notGated.has(metric)) continue;
+    const key = floorKey(evalKey, metric, slice);
+    const m = measured.get(key);
+    setFloor(baseline, mode, key, null);
+    changes.push({ key, from: current, to: null, achieved: m?.mean ?? null, n: m?.n ?? null });
+  }
+  const metrics = [...new Set(changes.map((c) => splitKey(c.key)[1]))];
+  const why = metrics.map((m) => `${m} (${notGated.get(m)})`).join("; ");
+  logChanges(baseline, mode, "lower", { changes }, { ...context, reason: `${context.reason} — floors of judged metrics removed, ${why}` });
   return changes;
 }
 

@@ -21,6 +21,7 @@ import { percentile } from "./stats.js";
 import { type TargetCalls, targetCalls } from "./target-calls.js";
 import type { VerdictUnit } from "./verdicts.js";
 import type { JudgeStability } from "./judge-stability.js";
+import type { JudgedMetricTrust } from "./judge-trust.js";
 import type { UsageSummary } from "./usage.js";
 import type { DraftsSummary } from "./drafts.js";
 
@@ -120,6 +121,8 @@ export interface ReportInput {
   usage?: UsageSummary | null;
   /** The judge lines (κ against human labels, or never measured) of the methods the run used. */
   judgeLines?: (used: JudgeModeSummary) => string[];
+  /** Which judged metrics gate and why (judge-trust.ts). */
+  trust?: readonly JudgedMetricTrust[];
 }
 
 /** Whether the run passed, its exit status, and why it did not pass (empty when it passed). */
@@ -175,6 +178,8 @@ export interface Report {
     notRun: number;
     /** Floors of evals the target could not run: not checked, never passed. */
     skipped: number;
+    /** Floors of judged metrics whose judge does not agree with people well enough (judge-trust.ts): reported, not checked. */
+    notGated?: number;
     failures: FloorCheck[];
     checks: FloorCheck[];
     unfloored: string[];
@@ -253,6 +258,8 @@ export interface JudgeModeSummary {
   cached?: number;
   /** Per judge method the run used: its κ against human labels (judge-calibration.json beside the baseline), or that it was never measured. */
   calibration?: string[];
+  /** Per judged metric: whether it gates, by which calibration, or because the baseline says so (judge-trust.ts). */
+  trust?: JudgedMetricTrust[];
 }
 
 /**
@@ -345,7 +352,10 @@ export function buildReport(input: ReportInput): Report {
     git: input.git,
     args: input.args,
     mode: input.runInfo.mode,
-    judge: withCalibration(judgeMode(input.output, input.judgedGraders), input.judgeLines),
+    judge: {
+      ...withCalibration(judgeMode(input.output, input.judgedGraders), input.judgeLines),
+      ...(input.trust && input.trust.length > 0 ? { trust: [...input.trust] } : {}),
+    },
     floorMode: input.floorMode,
     models: input.runInfo.models,
     fingerprint: input.runInfo.fingerprint,
@@ -371,6 +381,7 @@ export function buildReport(input: ReportInput): Report {
       missing: gate.checks.filter((c) => c.status === "missing").length,
       notRun: gate.checks.filter((c) => c.status === "not-run").length,
       skipped: gate.checks.filter((c) => c.status === "skipped").length,
+      notGated: gate.checks.filter((c) => c.status === "not-gated").length,
       // Whole evals and variants first, then their language and category slices; largest drops first.
       failures: [...failures].sort(
         (a, b) => Number(isBaseSlice(b.slice)) - Number(isBaseSlice(a.slice)) || (a.delta ?? -1) - (b.delta ?? -1),
@@ -453,7 +464,8 @@ function withCalibration(summary: JudgeModeSummary, lines: ReportInput["judgeLin
 }
 
 /** Whether a floor or ceiling was held to this run: not when its eval did not run (a filter) or was skipped (the target lacks it). */
-export const isChecked = (status: FloorCheck["status"] | CeilingCheck["status"]): boolean => status !== "not-run" && status !== "skipped";
+export const isChecked = (status: FloorCheck["status"] | CeilingCheck["status"]): boolean =>
+  status !== "not-run" && status !== "skipped" && status !== "not-gated";
 
 export const pct = (x: number | null): string => (x === null ? "–" : `${(x * 100).toFixed(1)} %`);
 

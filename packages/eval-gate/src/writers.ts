@@ -304,7 +304,16 @@ function contextTable(report: Report, out: (line?: string) => number): void {
   const tol = report.thresholds.tolerance;
   out(
     gated(report)
-      ? `| gate | ${g.status}: ${g.checked} floors checked, ${g.fell} fell, ${g.missing} missing, ${g.notRun} not run, ${g.skipped} skipped; tolerance ${tol.absolute} + ${tol.perSqrtN}/√n, slices n ≥ ${tol.minSliceN}; ${g.ceilings.checked} latency ceilings checked, ${g.ceilings.exceeded} exceeded; cases: ${g.cases.recorded ? "recorded" : "none recorded"} |`
+      ? `| gate | ${g.status}: ${g.checked} floors checked, ${g.fell} fell, ${g.missing} missing, ${g.notRun} not run, ${g.skipped} skipped${
+          g.notGated
+            ? `, ${g.notGated} not gated (judged metrics whose judge falls short of κ 0.4 over 30 labels: ${cell(
+                (report.judge.trust ?? [])
+                  .filter((x) => !x.gated)
+                  .map((x) => `${x.metric}, ${x.evidence}`)
+                  .join("; "),
+              )})`
+            : ""
+        }; tolerance ${tol.absolute} + ${tol.perSqrtN}/√n, slices n ≥ ${tol.minSliceN}; ${g.ceilings.checked} latency ceilings checked, ${g.ceilings.exceeded} exceeded; cases: ${g.cases.recorded ? "recorded" : "none recorded"} |`
       : `| gate | **NOT GATED**: ${cell(notGatedReason(report) ?? "")}; no mean was held to a floor |`,
   );
   out();

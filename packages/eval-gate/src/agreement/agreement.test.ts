@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { bootstrapCI } from "../stats.js";
-import { bestPassMark, cohenKappa, confusionMatrix, midRanks, percentAgreement, spearmanRho, weightedKappa } from "./index.js";
+import { auc, bestPassMark, cohenKappa, confusionMatrix, midRanks, percentAgreement, spearmanRho, weightedKappa } from "./index.js";
 
 describe("percent agreement", () => {
   it("is the share of items in the same category; undefined without items", () => {
@@ -89,6 +89,51 @@ describe("Spearman's ρ", () => {
   it("is undefined for a constant list or fewer than two items", () => {
     expect(spearmanRho([1, 1, 1], [1, 2, 3])).toBeNaN();
     expect(spearmanRho([1], [1])).toBeNaN();
+  });
+});
+
+describe("AUC", () => {
+  /** The definition itself: over every (passed, failed) pair, 1 when the passed item scores higher, ½ on a tie. */
+  function pairCount(scores: number[], pass: boolean[]): number {
+    let wins = 0;
+    let pairs = 0;
+    scores.forEach((p, i) => {
+      if (!pass[i]) return;
+      scores.forEach((f, k) => {
+        if (pass[k]) return;
+        pairs++;
+        wins += p > f ? 1 : p === f ? 0.5 : 0;
+      });
+    });
+    return wins / pairs;
+  }
+
+  it("matches a hand calculation, a tie counting half as in Mann–Whitney's U", () => {
+    // Passed 0.9, 0.6, 0.4; failed 0.6, 0.2. Pairs: 0.9 beats both (2), 0.6 ties 0.6 (½) and beats 0.2 (1),
+    // 0.4 loses to 0.6 and beats 0.2 (1): 4.5 of 6 = 0.75.
+    expect(auc([0.9, 0.6, 0.4, 0.6, 0.2], [true, true, true, false, false])).toBeCloseTo(0.75, 12);
+  });
+
+  it("equals the pair count on random scores with many ties, is ½ for a constant score, 1 and 0 at the extremes", () => {
+    let seed = 11;
+    const rand = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
+    for (let round = 0; round < 50; round++) {
+      const n = 2 + Math.floor(rand() * 40);
+      const scores = Array.from({ length: n }, () => Math.round(rand() * 6) / 6);
+      const pass = Array.from({ length: n }, () => rand() < 0.5);
+      if (pass.every(Boolean) || !pass.some(Boolean)) continue;
+      expect(auc(scores, pass)).toBeCloseTo(pairCount(scores, pass), 12);
+    }
+    expect(auc([1, 1, 1, 1], [true, false, true, false])).toBe(0.5);
+    expect(auc([0.9, 0.8, 0.1], [true, true, false])).toBe(1);
+    expect(auc([0.1, 0.8, 0.9], [true, true, false])).toBe(0);
+  });
+
+  it("is undefined when people passed or failed every item, and refuses lists of different lengths", () => {
+    expect(auc([0.1, 0.9], [true, true])).toBeNaN();
+    expect(auc([0.1, 0.9], [false, false])).toBeNaN();
+    expect(auc([], [])).toBeNaN();
+    expect(() => auc([0.1], [true, false])).toThrow(/equally long/);
   });
 });
 
