@@ -1,8 +1,8 @@
 /**
  * The run's first lines about its dataset: its name, size and format (detected, or named by
  * EVAL_DATASET_FORMAT, and which other formats the folder also holds), where its retrieval cases
- * came from, every field the reader could not map, every warning, and the gate settings the
- * dataset brings. `pnpm eval` prints them before anything runs; the report records the same.
+ * and turn cases came from, every field the reader could not map, every warning, and the gate
+ * settings the dataset brings. `pnpm eval` prints them before anything runs; the report records the same.
  */
 import { relative } from "node:path";
 import type { Detected } from "./detect.js";
@@ -15,6 +15,7 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" 
 export function datasetHeader(dataset: Dataset, detected: Detected | null): string[] {
   const sizes = [`${dataset.cases.length} quer${dataset.cases.length === 1 ? "y" : "ies"}`];
   if (dataset.askCases.length > 0) sizes.push(plural(dataset.askCases.length, "answer case"));
+  if (dataset.turns) sizes.push(plural(dataset.turns.cases.length, "turn case"));
   const how = detected === null ? "the project's demo corpus" : detected.forced ? "EVAL_DATASET_FORMAT" : `detected: ${detected.found}`;
   const lines = [`eval: dataset ${dataset.name} (${sizes.join(", ")}): ${formatTitle(dataset.format)} (${how})`];
   const say = (text: string): void => void lines.push(`eval: dataset ${dataset.name}: ${text}`);
@@ -25,6 +26,10 @@ export function datasetHeader(dataset: Dataset, detected: Detected | null): stri
   if (dataset.derivedCases)
     say(
       `no retrieval judgments: ${plural(dataset.cases.length, "retrieval case")} derived from the answer cases' required citations (each cited document judged relevant)`,
+    );
+  if (dataset.turns?.format === "golden-cases")
+    say(
+      `turn cases: ${relative(process.cwd(), dataset.turns.file) || dataset.turns.file} read as a v10r-style golden set and mapped to the suite's turn cases (docs/evals.md, The agent eval)`,
     );
   const drafts = [...dataset.askCases, ...(dataset.derivedCases ? [] : dataset.cases)].filter(isDraft).length;
   if (drafts > 0)

@@ -69,6 +69,7 @@ function finish(read: FormatRead, detected: Detected, name: string): Dataset {
     cases,
     derivedCases: derivedCases && cases.length > 0,
     askCases: read.askCases,
+    turns: read.turns ?? null,
     translations: read.translations,
     refusalMarkers: read.refusalMarkers,
     gate: read.gate,
@@ -89,16 +90,16 @@ export const MAX_QUESTIONS = 200_000;
  * relevant (every grade 0 or below), with no question beside them.
  */
 function measurable(read: FormatRead, detected: Detected): void {
-  const questions = read.cases.length + read.askCases.length;
+  const questions = read.cases.length + read.askCases.length + (read.turns?.cases.length ?? 0);
   if (questions > MAX_QUESTIONS)
     throw new DatasetError(
       `EVAL_DATASET: ${displayPath(detected.path)}: [too-large] holds ${questions} queries and questions; a dataset holds at most ${MAX_QUESTIONS} (split it, or sample it: a run of that many cases takes hours)`,
     );
-  if (read.cases.length === 0 && read.askCases.length === 0)
+  if (read.cases.length === 0 && read.askCases.length === 0 && !read.turns)
     throw new DatasetError(
       `EVAL_DATASET: ${displayPath(detected.path)}: holds no query and no question (${read.files.map((f) => displayPath(f)).join(", ") || "no case file"}): nothing could be measured`,
     );
-  if (read.cases.length > 0 && read.askCases.length === 0 && judgedCases(read.cases).length === 0) {
+  if (read.cases.length > 0 && read.askCases.length === 0 && !read.turns && judgedCases(read.cases).length === 0) {
     const file = read.caseOrigins.get(read.cases[0]!)?.file ?? detected.path;
     throw new DatasetError(
       `EVAL_DATASET: ${displayPath(file)}: no query judges a document relevant (a grade of 1 or more): every judgment is 0 or below, so nothing can be scored`,
@@ -119,6 +120,7 @@ function demoDataset(): Dataset {
     cases: read.cases,
     derivedCases: false,
     askCases: read.askCases,
+    turns: read.turns ?? null,
     translations: read.translations,
     refusalMarkers: null,
     gate: null,

@@ -16,9 +16,14 @@ export function rankingReason(dataset: Dataset): string | null {
     : `dataset ${dataset.name} has no queries`;
 }
 
-/** Why the agent eval cannot run: its turn cases (fixtures/turn-cases.json) ask about the demo corpus only; null on it. */
+/** Why the agent eval cannot run: the dataset brings no turn cases (and how it can); null when it does. */
 export function turnCasesReason(dataset: Dataset): string | null {
-  return dataset.demo ? null : `the turn cases of fixtures/turn-cases.json ask about the demo corpus, not about dataset ${dataset.name}`;
+  if ((dataset.turns?.cases.length ?? 0) > 0) return null;
+  const how =
+    dataset.format === "fixtures"
+      ? "a turn-cases.json (the suite's turn-case format) or a v10r-style golden-cases.json beside its corpus/ adds them"
+      : "turn cases are read in the suite's fixture format: pnpm eval:import it, then add a turn-cases.json beside corpus/";
+  return `dataset ${dataset.name} has no turn cases (${how}; docs/evals.md, The agent eval)`;
 }
 
 /** Why the expansion eval cannot run (no query at all), or null. */

@@ -11,7 +11,7 @@ import { formatIssue } from "../../fixture-files/errors.js";
 import { displayPath } from "../../fixture-files/paths.js";
 import type { CorpusView, RecordOrigin } from "../lint.js";
 import { checkDocumentSize, readFolderDocuments } from "../documents.js";
-import type { AnswerCase, CorpusSource, DatasetGate, RetrievalCase, TranslationGroup, UnmappedField } from "../model.js";
+import type { AnswerCase, CorpusSource, DatasetGate, DatasetTurns, RetrievalCase, TranslationGroup, UnmappedField } from "../model.js";
 import { checkSchema, isFile, readJsonFile } from "../read.js";
 
 export interface FormatRead {
@@ -25,6 +25,8 @@ export interface FormatRead {
   relevantDocs?: Map<RetrievalCase, readonly string[]>;
   askCases: AnswerCase[];
   askOrigins: Map<AnswerCase, RecordOrigin>;
+  /** Agent turn cases, read and linted against the corpus (helpers/datasets/turn-cases.ts), when the dataset has them. */
+  turns?: DatasetTurns | null;
   translations: TranslationGroup[];
   translationOrigins?: Map<TranslationGroup, RecordOrigin>;
   refusalMarkers: RefusalMarkers | null;

@@ -6,20 +6,31 @@
  *   ask-cases.json          { version: 1, gate?, cases: [{ id, question, expectedSubstrings, mustCite, … }] }  (optional)
  *   translations.json       { version: 1, groups: [{ id, docs }] }                                      (optional)
  *   refusal-markers.json    { version: 1, markers: { <language>: [phrases] } }                           (optional)
+ *   turn-cases.json         { version: 1, surfaces, cases: [{ id, question, surface, guards, expect }] }  (optional;
+ *                           or a v10r-style golden-cases.json: helpers/datasets/turn-cases.ts)
  *
- * At least one of queries.json and ask-cases.json. A user's dataset is checked against the
+ * At least one of queries.json, ask-cases.json and the turn cases. A user's dataset is checked against the
  * `dataset-*.schema.json` schemas, where language, category, note and relevantDocs are optional and
  * ids and document ids are any text; the project's own `fixtures/` keeps the demo corpus's stricter
  * schemas and lint (helpers/fixture-files/), through `readDemoFixtures`.
  */
 import { join } from "node:path";
-import { docLanguage, listCorpusDocs, loadAskCases, loadQueries, loadTranslations, readCorpusDoc } from "../../fixture-files.js";
+import {
+  docLanguage,
+  listCorpusDocs,
+  loadAskCases,
+  loadQueries,
+  loadTranslations,
+  loadTurnCases,
+  readCorpusDoc,
+} from "../../fixture-files.js";
 import { displayPath, FIXTURES_DIR } from "../../fixture-files/paths.js";
 import type { DraftFields } from "../drafts.js";
 import type { RecordOrigin } from "../lint.js";
 import type { AnswerCase, RetrievalCase, TranslationGroup } from "../model.js";
 import { checkSchema, fail, isFile, isFolder, readJsonFile, recordNamer } from "../read.js";
 import type { DatasetFormat } from "../format.js";
+import { hasTurnCaseFile, readTurnCaseFiles } from "../turn-cases.js";
 import { writeFixtureFormat } from "../write.js";
 import { type FormatRead, folderCorpus, noRecords, readRefusalMarkers } from "./common.js";
 
@@ -42,6 +53,7 @@ interface QueryRecord extends DraftFields {
  */
 export function isFixtureFormat(folder: string): boolean {
   if (!isFolder(join(folder, "corpus")) && isFile(join(folder, "corpus.jsonl"))) return false;
+  if (isFolder(join(folder, "corpus")) && hasTurnCaseFile(folder)) return true;
   return ["queries.json", "ask-cases.json"].some((name) => {
     const path = join(folder, name);
     if (!isFile(path)) return false;
@@ -133,6 +145,7 @@ export function readFixtureFormat(folder: string, collection: string): FormatRea
     });
   }
   readAnswerFiles(folder, read);
+  read.turns = readTurnCaseFiles(folder, read.corpusView, read);
   return read;
 }
 
@@ -166,6 +179,7 @@ export function readDemoFixtures(): FormatRead {
     caseOrigins: new Map(),
     askCases: loadAskCases(),
     askOrigins: new Map(),
+    turns: { file: join(FIXTURES_DIR, "turn-cases.json"), format: "turn-cases", ...loadTurnCasesFile() },
     translations: loadTranslations(),
     refusalMarkers: null,
     gate: null,
@@ -175,11 +189,24 @@ export function readDemoFixtures(): FormatRead {
   };
 }
 
+/** The demo's turn cases (fixtures/turn-cases.json, through its strict loader) and the surfaces they use. */
+function loadTurnCasesFile(): { surfaces: Record<string, string[]>; cases: ReturnType<typeof loadTurnCases> } {
+  const cases = loadTurnCases();
+  const surfaces: Record<string, string[]> = {};
+  for (const c of cases) surfaces[c.surface] = c.tools ?? [];
+  return { surfaces, cases };
+}
+
 export const fixtures: DatasetFormat = {
   name: "fixtures",
   title: "the suite's fixture format",
-  lookedFor: "queries.json or ask-cases.json as { version, … } objects",
-  inFolder: (folder) => (isFixtureFormat(folder) ? "queries.json / ask-cases.json as { version, … } objects" : null),
+  lookedFor: "queries.json or ask-cases.json as { version, … } objects, or turn cases beside corpus/",
+  inFolder: (folder) =>
+    isFixtureFormat(folder)
+      ? hasTurnCaseFile(folder) && !["queries.json", "ask-cases.json"].some((f) => isFile(join(folder, f)))
+        ? "corpus/ with turn cases"
+        : "queries.json / ask-cases.json as { version, … } objects"
+      : null,
   read: (folder, { name }) => readFixtureFormat(folder, name),
   write: writeFixtureFormat,
 };
