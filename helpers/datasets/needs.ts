@@ -21,9 +21,9 @@ export function turnCasesReason(dataset: Dataset): string | null {
   if ((dataset.turns?.cases.length ?? 0) > 0) return null;
   const how =
     dataset.format === "fixtures"
-      ? "a turn-cases.json (the suite's turn-case format) or a v10r-style golden-cases.json beside its corpus/ adds them"
+      ? "a turn-cases.json in the suite's turn-case format, or a v10r-style golden-cases.json, beside its corpus/ adds them"
       : "turn cases are read in the suite's fixture format: pnpm eval:import it, then add a turn-cases.json beside corpus/";
-  return `dataset ${dataset.name} has no turn cases (${how}; docs/evals.md, The agent eval)`;
+  return `dataset ${dataset.name} has no turn cases: ${how} (docs/evals.md, The agent eval)`;
 }
 
 /** Why the expansion eval cannot run (no query at all), or null. */
