@@ -7,12 +7,12 @@
  * caught by name. Reading, mapping and the lint are unit-tested in helpers/datasets/turn-cases.test.ts,
  * the adapter's turn mapping in helpers/targets/adapter-turn.test.ts.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startAssistant } from "./stand-ins/assistant.js";
-import { type EvalRun, ROOT, RUN_TIMEOUT_MS, runEval } from "./eval-run.js";
+import { type EvalRun, evalInProcess, ROOT, RUN_TIMEOUT_MS, runEval } from "./eval-run.js";
 
 const work = mkdtempSync(join(tmpdir(), "own-turns-"));
 const runs: EvalRun[] = [];
@@ -48,6 +48,18 @@ function reportOf(run: EvalRun): Report {
 }
 
 describe("a dataset's own turn cases", () => {
+  it("a cited document the dataset's corpus lacks stops the run before Evalite: one line naming file, record and field, exit 2", async () => {
+    const dir = join(work, "broken-turns");
+    cpSync(join(ROOT, "test/datasets/turn-cases"), dir, { recursive: true });
+    const path = join(dir, "turn-cases.json");
+    writeFileSync(path, readFileSync(path, "utf8").replace('"doc": "billing/deposit-and-refunds.md"', '"doc": "billing/gone.md"'));
+    const r = await evalInProcess(["agent"], { EVAL_DATASET: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n")).toEqual([
+      `eval: ${dir}/turn-cases.json: case cy-deposit (/cases/1/expect/1/doc): [unknown-document] cites "billing/gone.md", which is not a document of ${dir}/corpus`,
+    ]);
+  });
+
   // Its own run: the issue's done-when, and the one path where the demo's turn cases are read as a
   // user's dataset (detection, the dataset schemas, the lint against the copy's corpus) by the CLI.
   it(
