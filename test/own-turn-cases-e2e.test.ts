@@ -96,6 +96,22 @@ describe("a dataset's own turn cases", () => {
     RUN_TIMEOUT_MS,
   );
 
+  it("--explain-target shows the adapter's turn request for the dataset's first turn case, its surface in the path", async () => {
+    const r = await evalInProcess(["--explain-target"], {
+      EVAL_DATASET: "test/datasets/golden-cases",
+      EVAL_TARGET: "http://127.0.0.1:9",
+      EVAL_TARGET_ADAPTER: "examples/targets/turn-trace.adapter.json",
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      [
+        '  an agent turn, for turn case export-where "Where is the article about exporting invoices?" (surface docs):',
+        "    POST http://127.0.0.1:9/api/assist/docs/turn",
+      ].join("\n"),
+    );
+    expect(r.stdout).toContain('    {"message":"Where is the article about exporting invoices?"}');
+  });
+
   it(
     "a golden-cases.json against a service whose turn trace has its own shape, through an adapter",
     async () => {
