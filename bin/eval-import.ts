@@ -12,10 +12,11 @@
  * folder (a file, a path below a file, a symbolic link, a folder with files: bin/lib/new-folder.ts,
  * which never deletes what it did not write).
  */
-import { copyFileSync } from "node:fs";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { type CommandIo, parseCommandLine, processIo, UsageError } from "./lib/cli-args.js";
 import { DatasetError, formatTitle, readDataset } from "../helpers/dataset.js";
+import type { DatasetTurns } from "../helpers/datasets/model.js";
 import { formatFixtureError, isFixtureError } from "../helpers/fixture-files.js";
 import { writeFixtureFormat } from "../helpers/datasets/write.js";
 import { FIXTURES_DIR } from "../helpers/fixture-files/paths.js";
@@ -68,14 +69,7 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
       folder,
       (staging) => {
         const w = writeFixtureFormat(dataset, staging);
-        // Turn cases come only with a folder corpus, whose ids are kept: the file is copied as it is, with its schema.
-        if (dataset.turns) {
-          const name = basename(dataset.turns.file);
-          const schema = dataset.turns.format === "golden-cases" ? "golden-cases.schema.json" : "dataset-turn-cases.schema.json";
-          copyFileSync(dataset.turns.file, join(staging, name));
-          copyFileSync(join(FIXTURES_DIR, "schemas", schema), join(staging, "schemas", schema));
-          w.files.push(name);
-        }
+        if (dataset.turns) w.files.push(writeTurnCases(dataset.turns, new Map(w.renamed), staging));
         return w;
       },
       "eval:import",
@@ -108,4 +102,30 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
     }
     throw error;
   }
+}
+
+/**
+ * The dataset's turn-case file, in its own format, into `folder` with its schema: copied as it is,
+ * or — when the corpus's documents were renamed — with each cited document renamed (a golden set's
+ * `path`, a turn case's `doc`), the rest as it was. Returns the file's name.
+ */
+function writeTurnCases(turns: DatasetTurns, renamed: ReadonlyMap<string, string>, folder: string): string {
+  const name = basename(turns.file);
+  const schema = turns.format === "golden-cases" ? "golden-cases.schema.json" : "dataset-turn-cases.schema.json";
+  copyFileSync(join(FIXTURES_DIR, "schemas", schema), join(folder, "schemas", schema));
+  const cited = turns.cases.some((c) => c.expect.some((e) => e.kind === "cites" && renamed.has(e.doc)));
+  if (!cited) {
+    copyFileSync(turns.file, join(folder, name));
+    return name;
+  }
+  const file = JSON.parse(readFileSync(turns.file, "utf8")) as { cases: Array<{ expect: Array<Record<string, unknown>> }> };
+  const field = turns.format === "golden-cases" ? "path" : "doc";
+  file.cases.forEach((c, i) =>
+    c.expect.forEach((e, j) => {
+      const mapped = turns.cases[i]!.expect[j]!;
+      if (mapped.kind === "cites" && renamed.has(mapped.doc)) e[field] = renamed.get(mapped.doc);
+    }),
+  );
+  writeFileSync(join(folder, name), `${JSON.stringify(file, null, 2)}\n`);
+  return name;
 }

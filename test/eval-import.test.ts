@@ -4,7 +4,7 @@
  * as the same dataset, and importing that folder again writing the same bytes; its one-line errors,
  * with nothing written. The compiled CLI is spawned in test/compiled-clis.test.ts.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -96,6 +96,24 @@ describe("pnpm eval:import", () => {
       expect(contents(twice)).toEqual(contents(once));
     },
   );
+
+  it("turn cases follow a renamed document: a BEIR folder's turn-cases.json cites the written file", () => {
+    const source = join(scratch, "beir-turns");
+    cpSync(join(ROOT, "test/datasets/beir-answers"), source, { recursive: true });
+    const turns = {
+      version: 1,
+      surfaces: { reader: ["search"] },
+      cases: [{ id: "t1", question: "Off-peak?", surface: "reader", guards: "g", expect: [{ kind: "cites", doc: "fare-01" }] }],
+    };
+    writeFileSync(join(source, "turn-cases.json"), JSON.stringify(turns));
+    const r = importing([source, join(scratch, "beir-turns-out")]);
+    expect(r.code, r.stderr).toBe(0);
+    const renamed = /"fare-01" → (\S+?\.md)/.exec(r.stdout)?.[1];
+    expect(renamed).toBeDefined();
+    expect(loadDataset({ EVAL_DATASET: join(scratch, "beir-turns-out") }).turns?.cases[0]!.expect).toEqual([
+      { kind: "cites", doc: renamed },
+    ]);
+  });
 
   it("prints every field it could not map, and every document it renamed", () => {
     const r = importing([join(ROOT, "test/datasets/golden-qa"), join(scratch, "printed")]);

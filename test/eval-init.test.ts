@@ -105,7 +105,7 @@ describe("pnpm eval:init", () => {
       const skippedLine = /^eval: 2 eval\(s\) skipped, not scored: (.*)$/m.exec(first.stdout);
       expect(skippedLine, first.stdout).not.toBeNull();
       expect(skippedLine![1]!.split("; ").sort()).toEqual([
-        "Agent turns (dataset my-ds has no turn cases: a turn-cases.json in the suite's turn-case format, or a v10r-style golden-cases.json, beside its corpus/ adds them (docs/evals.md, The agent eval))",
+        "Agent turns (dataset my-ds has no turn cases: a turn-cases.json in the suite's turn-case format, or a v10r-style golden-cases.json, in its folder adds them (docs/evals.md, The agent eval))",
         "Expansion keeps identifiers (no query of dataset my-ds holds an identifier or a quoted phrase)",
       ]);
       const floors = (JSON.parse(readFileSync(baseline, "utf8")) as { floors: Record<string, Record<string, unknown>> }).floors;

@@ -15,6 +15,8 @@ import { datasetName, type Detected, detectFormat } from "./detect.js";
 import type { FormatRead } from "./formats/common.js";
 import { fixtures, readDemoFixtures } from "./formats/fixtures.js";
 import { lintDataset } from "./lint.js";
+import { isFolder } from "./read.js";
+import { readTurnCaseFiles } from "./turn-cases.js";
 import { casesFromAnswers, type Dataset, DatasetError, judgedCases } from "./model.js";
 
 /** The run's dataset, from the environment (EVAL_DATASET, EVAL_DATASET_FORMAT, EVAL_DATASET_SPLIT). */
@@ -45,6 +47,8 @@ export function datasetSplit(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 function finish(read: FormatRead, detected: Detected, name: string): Dataset {
+  // Turn cases sit beside a folder dataset's other case files, whatever its format (turn-cases.ts).
+  if (read.turns === undefined && isFolder(detected.path)) read.turns = readTurnCaseFiles(detected.path, read.corpusView, read);
   measurable(read, detected);
   const derivedCases = read.cases.length === 0;
   const cases = derivedCases ? casesFromAnswers(read.askCases) : read.cases;

@@ -68,7 +68,7 @@ describe("the suite's turn-case format in a user's dataset", () => {
     expect(turnCasesReason(demo)).toBeNull();
     const starter = load(join(SAMPLES, "fixtures-layout"));
     expect(turnCasesReason(starter)).toBe(
-      "dataset fixtures-layout has no turn cases: turn cases are read in the suite's fixture format: pnpm eval:import it, then add a turn-cases.json beside corpus/ (docs/evals.md, The agent eval)",
+      "dataset fixtures-layout has no turn cases: a turn-cases.json in the suite's turn-case format, or a v10r-style golden-cases.json, in its folder adds them (docs/evals.md, The agent eval)",
     );
   });
 
@@ -116,6 +116,28 @@ describe("the suite's turn-case format in a user's dataset", () => {
       id: "Wo ist der Artikel? #1",
       tools: ["lookup_order", "search", "read_document", "catalog", "file_correction"],
     });
+  });
+});
+
+describe("turn cases beside any folder dataset", () => {
+  it.each([
+    ["fixtures-layout", "en/backup-settings.md"],
+    ["beir-answers", "fare-01"],
+  ])("%s: a turn-cases.json in its folder is read and linted against its corpus", (sample, doc) => {
+    const dir = copy(sample);
+    const cases = (cited: string) => ({
+      version: 1,
+      surfaces: { reader: ["search", "read_document"] },
+      cases: [
+        { id: "t1", question: "How often is a backup saved?", surface: "reader", guards: "g", expect: [{ kind: "cites", doc: cited }] },
+      ],
+    });
+    writeFileSync(join(dir, "turn-cases.json"), JSON.stringify(cases(doc)));
+    const dataset = load(dir);
+    expect(dataset.format).toBe(sample === "beir-answers" ? "beir" : "fixtures-layout");
+    expect(dataset.turns?.cases.map((c) => c.expect)).toEqual([[{ kind: "cites", doc }]]);
+    writeFileSync(join(dir, "turn-cases.json"), JSON.stringify(cases("nowhere.md")));
+    expect(failure(dir)).toContain('case t1 (/cases/0/expect/0/doc): [unknown-document] cites "nowhere.md"');
   });
 });
 

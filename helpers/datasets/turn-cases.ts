@@ -1,5 +1,6 @@
 /**
- * A dataset's own agent turn cases, beside its other case files: a `turn-cases.json` in the suite's
+ * A dataset's own agent turn cases, in a folder dataset's folder (whatever its format: load.ts reads
+ * them for every folder): a `turn-cases.json` in the suite's
  * turn-case format (fixtures/schemas/dataset-turn-cases.schema.json: the demo's format without the
  * demo corpus's own rules), or a v10r-style `golden-cases.json` (seed 004: cases with a surface, a
  * question, the regression each guards and expectations of ten kinds), mapped to the suite's turn

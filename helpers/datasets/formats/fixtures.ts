@@ -7,7 +7,7 @@
  *   translations.json       { version: 1, groups: [{ id, docs }] }                                      (optional)
  *   refusal-markers.json    { version: 1, markers: { <language>: [phrases] } }                           (optional)
  *   turn-cases.json         { version: 1, surfaces, cases: [{ id, question, surface, guards, expect }] }  (optional;
- *                           or a v10r-style golden-cases.json: helpers/datasets/turn-cases.ts)
+ *                           or a v10r-style golden-cases.json; read for any folder dataset: helpers/datasets/turn-cases.ts)
  *
  * At least one of queries.json, ask-cases.json and the turn cases. A user's dataset is checked against the
  * `dataset-*.schema.json` schemas, where language, category, note and relevantDocs are optional and
@@ -30,7 +30,7 @@ import type { RecordOrigin } from "../lint.js";
 import type { AnswerCase, RetrievalCase, TranslationGroup } from "../model.js";
 import { checkSchema, fail, isFile, isFolder, readJsonFile, recordNamer } from "../read.js";
 import type { DatasetFormat } from "../format.js";
-import { hasTurnCaseFile, readTurnCaseFiles } from "../turn-cases.js";
+import { hasTurnCaseFile } from "../turn-cases.js";
 import { writeFixtureFormat } from "../write.js";
 import { type FormatRead, folderCorpus, noRecords, readRefusalMarkers } from "./common.js";
 
@@ -53,8 +53,10 @@ interface QueryRecord extends DraftFields {
  */
 export function isFixtureFormat(folder: string): boolean {
   if (!isFolder(join(folder, "corpus")) && isFile(join(folder, "corpus.jsonl"))) return false;
-  if (isFolder(join(folder, "corpus")) && hasTurnCaseFile(folder)) return true;
-  return ["queries.json", "ask-cases.json"].some((name) => {
+  const caseFiles = ["queries.json", "ask-cases.json"];
+  // Turn cases beside corpus/ alone make the format; with a queries.json or ask-cases.json those decide (an array is another layout).
+  if (isFolder(join(folder, "corpus")) && hasTurnCaseFile(folder) && !caseFiles.some((name) => isFile(join(folder, name)))) return true;
+  return caseFiles.some((name) => {
     const path = join(folder, name);
     if (!isFile(path)) return false;
     try {
@@ -145,7 +147,6 @@ export function readFixtureFormat(folder: string, collection: string): FormatRea
     });
   }
   readAnswerFiles(folder, read);
-  read.turns = readTurnCaseFiles(folder, read.corpusView, read);
   return read;
 }
 
@@ -203,9 +204,9 @@ export const fixtures: DatasetFormat = {
   lookedFor: "queries.json or ask-cases.json as { version, … } objects, or turn cases beside corpus/",
   inFolder: (folder) =>
     isFixtureFormat(folder)
-      ? hasTurnCaseFile(folder) && !["queries.json", "ask-cases.json"].some((f) => isFile(join(folder, f)))
-        ? "corpus/ with turn cases"
-        : "queries.json / ask-cases.json as { version, … } objects"
+      ? ["queries.json", "ask-cases.json"].some((f) => isFile(join(folder, f)))
+        ? "queries.json / ask-cases.json as { version, … } objects"
+        : "corpus/ with turn cases"
       : null,
   read: (folder, { name }) => readFixtureFormat(folder, name),
   write: writeFixtureFormat,
