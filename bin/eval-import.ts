@@ -120,12 +120,11 @@ function writeTurnCases(turns: DatasetTurns, renamed: ReadonlyMap<string, string
   }
   const file = JSON.parse(readFileSync(turns.file, "utf8")) as { cases: Array<{ expect: Array<Record<string, unknown>> }> };
   const field = turns.format === "golden-cases" ? "path" : "doc";
-  file.cases.forEach((c, i) =>
-    c.expect.forEach((e, j) => {
+  for (const [i, c] of file.cases.entries())
+    for (const [j, e] of c.expect.entries()) {
       const mapped = turns.cases[i]!.expect[j]!;
       if (mapped.kind === "cites" && renamed.has(mapped.doc)) e[field] = renamed.get(mapped.doc);
-    }),
-  );
+    }
   writeFileSync(join(folder, name), `${JSON.stringify(file, null, 2)}\n`);
   return name;
 }
