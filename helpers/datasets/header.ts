@@ -31,7 +31,9 @@ export function datasetHeader(dataset: Dataset, detected: Detected | null): stri
     say(
       `turn cases: ${relative(process.cwd(), dataset.turns.file) || dataset.turns.file} read as a v10r-style golden set and mapped to the suite's turn cases (docs/evals.md, The agent eval)`,
     );
-  const drafts = [...dataset.askCases, ...(dataset.derivedCases ? [] : dataset.cases)].filter(isDraft).length;
+  const drafts = [...dataset.askCases, ...(dataset.derivedCases ? [] : dataset.cases), ...(dataset.turns?.cases ?? [])].filter(
+    isDraft,
+  ).length;
   if (drafts > 0)
     say(
       `drafts: ${drafts} (status "draft": not reviewed yet): measured and reported apart, not gated, in no floor and no mean over all cases; pnpm eval:review ${relative(process.cwd(), dataset.source) || dataset.source} reviews them`,

@@ -74,7 +74,8 @@ export interface DatasetTurns {
   format: "turn-cases" | "golden-cases";
   /** Surface → its tools; null when the file names the surface but not its tools (they live in its tool's code). */
   surfaces: Record<string, string[] | null>;
-  cases: TurnCase[];
+  /** A drafted case carries `status: "draft"` and its provenance (drafts.ts), as in any case file. */
+  cases: Array<TurnCase & DraftFields>;
 }
 
 /** Where the documents are: a folder or JSONL file the engine reads itself, or documents given as data. */
