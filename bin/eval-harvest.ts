@@ -24,7 +24,7 @@ import { type Dataset, DatasetError, formatTitle, isoDate, loadDataset } from ".
 import { checkSchema, fail, named, readJsonlFile } from "../helpers/datasets/read.js";
 import { writeFixtureFormat } from "../helpers/datasets/write.js";
 import { sourceTexts } from "../helpers/drafting/sources.js";
-import { formatFixtureError, isFixtureError, loadTurnCases } from "../helpers/fixture-files.js";
+import { formatFixtureError, isFixtureError } from "../helpers/fixture-files.js";
 import { schemaIssues } from "../helpers/fixture-files/loader.js";
 import { FIXTURES_DIR } from "../helpers/fixture-files/paths.js";
 import { type FeedbackRecord, harvest } from "./lib/harvest/candidates.js";
@@ -60,8 +60,15 @@ export function main(argv: string[], io: CommandIo = processIo(), env: NodeJS.Pr
       ...(values.format ? { EVAL_DATASET_FORMAT: values.format } : {}),
     });
     const texts = new Map(sourceTexts(dataset).map((d) => [d.id, `${d.title ?? ""}\n${d.text}`]));
-    // The turn cases ask about the demo corpus; another dataset has none (helpers/datasets/needs.ts).
-    const turnFile = dataset.demo ? loadTurnCasesFile() : { surfaces: {}, cases: [] };
+    // The dataset's own turn cases (the demo's fixtures/turn-cases.json), and the surfaces whose tools they list.
+    const turnFile = {
+      surfaces: Object.fromEntries(
+        Object.entries(dataset.turns?.surfaces ?? {}).flatMap(([name, tools]) => (tools === null ? [] : [[name, tools]])),
+      ) as Record<string, string[]>,
+      cases: dataset.turns?.cases ?? [],
+    };
+    // A user's dataset is written with the schema of a user's turn cases (its own tools and ids).
+    const turnSchema = dataset.demo ? "turn-cases.schema.json" : "dataset-turn-cases.schema.json";
     const scrubber = new Scrubber();
     const found = harvest(
       records,
@@ -110,15 +117,15 @@ export function main(argv: string[], io: CommandIo = processIo(), env: NodeJS.Pr
         if (found.turnCases.length > 0) {
           const used = new Set(found.turnCases.map((c) => c.surface));
           const file = {
-            $schema: "./schemas/turn-cases.schema.json",
+            $schema: `./schemas/${turnSchema}`,
             version: 1,
             surfaces: Object.fromEntries(Object.entries(found.surfaces).filter(([name]) => used.has(name))),
             cases: found.turnCases,
           };
-          const issues = schemaIssues("turn-cases.schema.json", file);
+          const issues = schemaIssues(turnSchema, file);
           if (issues.length > 0) fail(join(staging, "turn-cases.json"), issues);
           writeFileSync(join(staging, "turn-cases.json"), `${JSON.stringify(file, null, 2)}\n`);
-          copyFileSync(join(FIXTURES_DIR, "schemas", "turn-cases.schema.json"), join(staging, "schemas", "turn-cases.schema.json"));
+          copyFileSync(join(FIXTURES_DIR, "schemas", turnSchema), join(staging, "schemas", turnSchema));
           w.files.push("turn-cases.json");
         }
         if (found.incomplete.length > 0) {
@@ -178,12 +185,4 @@ function readFeedback(path: string): FeedbackRecord[] {
     }
     return r;
   });
-}
-
-/** fixtures/turn-cases.json's surfaces and cases, as stored. */
-function loadTurnCasesFile(): { surfaces: Record<string, string[]>; cases: Array<{ id: string; question: string }> } {
-  const cases = loadTurnCases();
-  const surfaces: Record<string, string[]> = {};
-  for (const c of cases) surfaces[c.surface] = c.tools;
-  return { surfaces, cases };
 }

@@ -12,10 +12,14 @@
  * folder (a file, a path below a file, a symbolic link, a folder with files: bin/lib/new-folder.ts,
  * which never deletes what it did not write).
  */
+import { copyFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { type CommandIo, parseCommandLine, processIo, UsageError } from "./lib/cli-args.js";
 import { DatasetError, formatTitle, readDataset } from "../helpers/dataset.js";
+import type { DatasetTurns } from "../helpers/datasets/model.js";
 import { formatFixtureError, isFixtureError } from "../helpers/fixture-files.js";
 import { writeFixtureFormat } from "../helpers/datasets/write.js";
+import { FIXTURES_DIR } from "../helpers/fixture-files/paths.js";
 import { newFolder, writeNewFolder } from "./lib/new-folder.js";
 
 const USAGE = "Usage: pnpm eval:import <file-or-folder> <new-folder> [--format <format>] [--split <split>]";
@@ -49,7 +53,7 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
     say(
       `eval:import: read ${source} as ${formatTitle(dataset.format)}${detected ? (detected.forced ? " (--format)" : ` (detected: ${detected.found})`) : " (the project's demo corpus)"}: ` +
         `${dataset.corpusIds.length} documents, ${dataset.derivedCases ? "no retrieval judgments" : `${dataset.cases.length} judged queries`}, ` +
-        `${dataset.askCases.length} answer cases, ${dataset.translations.length} translation groups${dataset.refusalMarkers ? ", its own refusal markers" : ""}${dataset.gate ? `, its own gate (${dataset.gate.source})` : ""}`,
+        `${dataset.askCases.length} answer cases, ${dataset.turns ? `${dataset.turns.cases.length} turn cases, ` : ""}${dataset.translations.length} translation groups${dataset.refusalMarkers ? ", its own refusal markers" : ""}${dataset.gate ? `, its own gate (${dataset.gate.source})` : ""}`,
     );
     const dropped = dataset.cases.filter((c) => c.collection !== undefined).length;
     const notMapped = [
@@ -61,7 +65,15 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
     for (const line of notMapped) say(`eval:import: not mapped: ${line}`);
     for (const warning of dataset.warnings) say(`eval:import: WARNING: ${warning}`);
     // Written beside the target first, then moved into place: a failure leaves nothing half written.
-    const written = writeNewFolder(folder, (staging) => writeFixtureFormat(dataset, staging), "eval:import");
+    const written = writeNewFolder(
+      folder,
+      (staging) => {
+        const w = writeFixtureFormat(dataset, staging);
+        if (dataset.turns) w.files.push(writeTurnCases(dataset.turns, staging));
+        return w;
+      },
+      "eval:import",
+    );
     if (written.fileNames.length > 0) {
       const shown = written.fileNames.slice(0, 5).map(([id, file]) => `${JSON.stringify(id)} in ${file}`);
       say(
@@ -71,7 +83,7 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
     const back = readDataset({ EVAL_DATASET: folder }).dataset;
     say(
       `eval:import: wrote ${target} in the suite's fixture format: corpus/ (${written.documents} documents), ${written.files.join(", ")}, schemas/; ` +
-        `it loads back through the same checks (${back.cases.length} queries${back.derivedCases ? ", derived from the answer cases" : ""}, ${back.askCases.length} answer cases). Next: EVAL_DATASET=${target} pnpm eval`,
+        `it loads back through the same checks (${back.cases.length} queries${back.derivedCases ? ", derived from the answer cases" : ""}, ${back.askCases.length} answer cases${back.turns ? `, ${back.turns.cases.length} turn cases` : ""}). Next: EVAL_DATASET=${target} pnpm eval`,
     );
     return 0;
   } catch (error) {
@@ -90,4 +102,16 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
     }
     throw error;
   }
+}
+
+/**
+ * The dataset's turn-case file, in its own format, into `folder` with its schema, copied as it is:
+ * the corpus keeps its document ids, so every cited document still names one. Returns the file's name.
+ */
+function writeTurnCases(turns: DatasetTurns, folder: string): string {
+  const name = basename(turns.file);
+  const schema = turns.format === "golden-cases" ? "golden-cases.schema.json" : "dataset-turn-cases.schema.json";
+  copyFileSync(join(FIXTURES_DIR, "schemas", schema), join(folder, "schemas", schema));
+  copyFileSync(turns.file, join(folder, name));
+  return name;
 }

@@ -1,4 +1,4 @@
-// Agent turns: the target's tool loop on the turn cases of fixtures/turn-cases.json, each turn's
+// Agent turns: the target's tool loop on the dataset's turn cases (the demo's fixtures/turn-cases.json), each turn's
 // trace graded deterministically by one grader per kind of expectation (scorers/agent/). Offline
 // the engine's turns are driven by its offline policy, and the suite says so ("agent: offline
 // policy"); with a model configured, one suite per preset; on another target, one suite named by it. A case passes when every expectation
@@ -7,7 +7,6 @@ import { evalite } from "evalite";
 import type { Preset } from "@hybrid-search/target-contract/types";
 import { agentTurn, toolsInOrder } from "../helpers/agent-task.js";
 import { evalDataset } from "../helpers/eval-index.js";
-import { loadTurnCases } from "../helpers/fixture-files.js";
 import { evalModels } from "../helpers/models.js";
 import { turnCasesReason } from "../helpers/datasets/needs.js";
 import { defineEval } from "../helpers/define-eval.js";
@@ -19,9 +18,10 @@ import { type AgentTurnOutput, expectationsMetScorer, turnVerdict, turnVerdictSc
 const offline = evalModels().selection.mode === "offline";
 // Offline the engine's offline policy drives every turn; another target's agent answers for itself: one suite, named by the target.
 const variants = agentSuites(offline ? null : PRESET_ORDER);
-const cases = loadTurnCases();
-// The turn cases ask about the demo corpus: on another dataset they would measure only that it differs.
-const define = defineEval({ turn: true, data: turnCasesReason(evalDataset()) }, evalite.each(variants));
+const dataset = evalDataset();
+const cases = dataset.turns?.cases ?? [];
+// A dataset without turn cases skips the eval, saying how to add them.
+const define = defineEval({ turn: true, data: turnCasesReason(dataset) }, evalite.each(variants));
 
 define("Agent turns", {
   data: cases.map((input) => ({ input })),
@@ -30,7 +30,7 @@ define("Agent turns", {
   columns: ({ input, output }: { input: TurnCase; output: AgentTurnOutput }) => {
     const verdict = turnVerdict(input, output);
     return [
-      { label: "Case", value: `${input.id} (${input.category}, ${input.surface}): ${input.question}` },
+      { label: "Case", value: `${input.id} (${input.category ? `${input.category}, ` : ""}${input.surface}): ${input.question}` },
       { label: "Agent", value: output.agent },
       { label: "Tools", value: toolsInOrder(output.turn) },
       { label: "Outcome", value: output.turn ? output.turn.outcome : `ERROR: ${output.error}` },

@@ -96,7 +96,8 @@ export async function agentTurn(suite: string, c: TurnCase, preset: Preset): Pro
   const request = {
     id: c.id,
     question: c.question,
-    tools: c.tools,
+    ...(c.tools === undefined ? {} : { tools: c.tools }),
+    surface: c.surface,
     preset,
     ...(c.maxSteps === undefined ? {} : { maxSteps: c.maxSteps }),
     ...(c.tokenBudget === undefined ? {} : { tokenBudget: c.tokenBudget }),

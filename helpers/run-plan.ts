@@ -19,7 +19,6 @@ import { type Dataset, datasetSplit, loadDataset } from "./dataset.js";
 import type { Detected } from "./datasets/detect.js";
 import { readDataset } from "./datasets/load.js";
 import { type AnswerThreadsMode, answerThreadsFromEnv, engineOptionsFromEnv, type TunableEngineOptions } from "./engine-options.js";
-import { loadTurnCases } from "./fixture-files/turn-cases.js";
 import { checkRunSettings } from "./run-settings.js";
 import { chooseTarget, type TargetPlan } from "./targets/kinds/index.js";
 
@@ -45,18 +44,16 @@ export interface ResolvedRun {
 
 /**
  * Resolves the run from the environment, checking every setting it reads whether or not this run
- * uses it (run-settings.ts; a ConfigError or a DatasetError, one line, exit 2), loads its dataset
- * and checks the files its evals will read in their worker, where a bad one would only fail an
- * eval (exit 1): the turn cases. Nothing is published yet.
+ * uses it (run-settings.ts; a ConfigError or a DatasetError, one line, exit 2) and loads its dataset,
+ * turn cases included, so a bad file is input (exit 2), never a failed eval in a worker (exit 1).
+ * Nothing is published yet.
  */
 export function resolveRun(env: NodeJS.ProcessEnv = process.env): ResolvedRun {
   checkRunSettings(env);
   const engineOptions = engineOptionsFromEnv(env);
   const answerThreads = answerThreadsFromEnv(env);
+  // The dataset's turn cases are read (and checked, exit 2) with it: the agent eval's worker reads them from the published dataset.
   const { dataset, detected } = readDataset(env);
-  // The agent eval reads the turn cases as it loads, in Evalite's worker: a malformed file there
-  // would fail that eval file (exit 1), so it is checked here, as input (exit 2).
-  loadTurnCases();
   const target = chooseTarget(env);
   const plan: RunPlan = {
     dataset: {

@@ -102,7 +102,7 @@ describe("the same turn cases on every kind of target", () => {
       writeFileSync(questions, group.map((c) => JSON.stringify({ id: c.id, question: c.question })).join("\n"));
       const out = join(work, `turns-${i}.jsonl`);
       const [c] = group;
-      const args = ["turn", "--batch", questions, "--db", index.dbPath, "--out", out, "--tools", c!.tools.join(",")];
+      const args = ["turn", "--batch", questions, "--db", index.dbPath, "--out", out, "--tools", c!.tools!.join(",")];
       if (c!.maxSteps) args.push("--max-steps", String(c!.maxSteps));
       if (c!.tokenBudget) args.push("--token-budget", String(c!.tokenBudget));
       let stderr = "";

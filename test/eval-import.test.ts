@@ -4,7 +4,7 @@
  * as the same dataset, and importing that folder again writing the same bytes; its one-line errors,
  * with nothing written. The compiled CLI is spawned in test/compiled-clis.test.ts.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -40,6 +40,8 @@ const SAMPLES = [
   ["fixtures-layout", join(ROOT, "test/datasets/fixtures-layout")],
   ["fixtures-layout-subset", join(ROOT, "test/datasets/fixtures-layout-subset")],
   ["qa-jsonl", join(ROOT, "test/datasets/qa-jsonl/golden.jsonl")],
+  ["turn-cases", join(ROOT, "test/datasets/turn-cases")],
+  ["golden-cases", join(ROOT, "test/datasets/golden-cases")],
 ] as const;
 
 describe("pnpm eval:import", () => {
@@ -76,13 +78,33 @@ describe("pnpm eval:import", () => {
       // A relevant set listed apart from the judgments (relevantDocs) is kept as it is.
       expect(imported.cases.map((c) => c.relevant)).toEqual(original.cases.map((c) => c.relevant));
       expect(imported.splitRelevance).toEqual(original.splitRelevance);
+      // Turn cases (ids kept) come along as they are.
+      expect(imported.turns?.cases).toEqual(original.turns?.cases);
       const twice = join(scratch, `${name}-2`);
       const second = importing([once, twice]);
       expect(second.code, second.stderr).toBe(0);
-      expect(second.stdout).not.toMatch(/not mapped|became file names/);
+      // A golden-cases.json is kept in its tool's format (its surfaces name no tools to write): its unmapped fields are said again.
+      if (name !== "golden-cases") expect(second.stdout).not.toMatch(/not mapped|became file names/);
       expect(contents(twice)).toEqual(contents(once));
     },
   );
+
+  it("turn cases come along, citing the documents by the ids they keep: a BEIR folder's turn-cases.json", () => {
+    const source = join(scratch, "beir-turns");
+    cpSync(join(ROOT, "test/datasets/beir-answers"), source, { recursive: true });
+    const turns = {
+      version: 1,
+      surfaces: { reader: ["search"] },
+      cases: [{ id: "t1", question: "Off-peak?", surface: "reader", guards: "g", expect: [{ kind: "cites", doc: "fare-01" }] }],
+    };
+    writeFileSync(join(source, "turn-cases.json"), JSON.stringify(turns));
+    const r = importing([source, join(scratch, "beir-turns-out")]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/"fare-01" in \S+\.md/);
+    expect(loadDataset({ EVAL_DATASET: join(scratch, "beir-turns-out") }).turns?.cases[0]?.expect).toEqual([
+      { kind: "cites", doc: "fare-01" },
+    ]);
+  });
 
   it("prints every field it could not map, and keeps every document id, a title in its file's front matter", () => {
     const r = importing([join(ROOT, "test/datasets/golden-qa"), join(scratch, "printed")]);

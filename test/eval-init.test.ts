@@ -100,12 +100,12 @@ describe("pnpm eval:init", () => {
       ])
         expect(measured, name).toContain(name);
       expect(first.output!.suites.find((s) => s.name === "Answers: questions [offline extractive]")!.evals).toHaveLength(5);
-      // What the starter cannot feed is skipped and says why: no query holds an identifier, and the
-      // agent's turn cases ask about the demo corpus.
+      // What the starter cannot feed is skipped and says why: no query holds an identifier, and it
+      // brings no turn cases (saying how to add them).
       const skippedLine = /^eval: 2 eval\(s\) skipped, not scored: (.*)$/m.exec(first.stdout);
       expect(skippedLine, first.stdout).not.toBeNull();
       expect(skippedLine![1]!.split("; ").sort()).toEqual([
-        "Agent turns (the turn cases of fixtures/turn-cases.json ask about the demo corpus, not about dataset my-ds)",
+        "Agent turns (dataset my-ds has no turn cases: a turn-cases.json in the suite's turn-case format, or a v10r-style golden-cases.json, in its folder adds them (docs/evals.md, The agent eval))",
         "Expansion keeps identifiers (no query of dataset my-ds holds an identifier or a quoted phrase)",
       ]);
       const floors = (JSON.parse(readFileSync(baseline, "utf8")) as { floors: Record<string, Record<string, unknown>> }).floors;

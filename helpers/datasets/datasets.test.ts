@@ -61,7 +61,7 @@ describe("the project's fixtures", () => {
     expect([d.cases.length, d.askCases.length, d.translations.length, d.corpusIds.length]).toEqual([67, 30, 11, 58]);
     expect(d.declaredLanguages.get("de/konto/konto-loeschen.md")).toBe("de");
     expect(datasetHeader(d, null)).toEqual([
-      "eval: dataset fixtures (67 queries, 30 answer cases): the suite's fixture format (the project's demo corpus)",
+      "eval: dataset fixtures (67 queries, 30 answer cases, 24 turn cases): the suite's fixture format (the project's demo corpus)",
     ]);
     // EVAL_DATASET naming the fixtures folder is the same dataset, floors and all.
     expect(loadDataset({ EVAL_DATASET: join(REPO_ROOT, "fixtures") }).name).toBe("fixtures");

@@ -15,6 +15,8 @@ import { datasetName, type Detected, detectFormat } from "./detect.js";
 import type { FormatRead } from "./formats/common.js";
 import { fixtures, readDemoFixtures } from "./formats/fixtures.js";
 import { lintDataset } from "./lint.js";
+import { isFolder } from "./read.js";
+import { readTurnCaseFiles } from "./turn-cases.js";
 import { casesFromAnswers, type Dataset, DatasetError, judgedCases } from "./model.js";
 
 /** The run's dataset, from the environment (EVAL_DATASET, EVAL_DATASET_FORMAT, EVAL_DATASET_SPLIT). */
@@ -45,6 +47,8 @@ export function datasetSplit(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 function finish(read: FormatRead, detected: Detected, name: string): Dataset {
+  // Turn cases sit beside a folder dataset's other case files, whatever its format (turn-cases.ts).
+  if (read.turns === undefined && isFolder(detected.path)) read.turns = readTurnCaseFiles(detected.path, read.corpusView, read);
   measurable(read, detected);
   const derivedCases = read.cases.length === 0;
   const cases = derivedCases ? casesFromAnswers(read.askCases) : read.cases;
@@ -69,6 +73,7 @@ function finish(read: FormatRead, detected: Detected, name: string): Dataset {
     cases,
     derivedCases: derivedCases && cases.length > 0,
     askCases: read.askCases,
+    turns: read.turns ?? null,
     translations: read.translations,
     refusalMarkers: read.refusalMarkers,
     gate: read.gate,
@@ -91,16 +96,16 @@ export const MAX_QUESTIONS = 200_000;
  * relevant (every grade 0 or below), with no question beside them.
  */
 function measurable(read: FormatRead, detected: Detected): void {
-  const questions = read.cases.length + read.askCases.length;
+  const questions = read.cases.length + read.askCases.length + (read.turns?.cases.length ?? 0);
   if (questions > MAX_QUESTIONS)
     throw new DatasetError(
       `EVAL_DATASET: ${displayPath(detected.path)}: [too-large] holds ${questions} queries and questions; a dataset holds at most ${MAX_QUESTIONS} (split it, or sample it: a run of that many cases takes hours)`,
     );
-  if (read.cases.length === 0 && read.askCases.length === 0)
+  if (read.cases.length === 0 && read.askCases.length === 0 && !read.turns)
     throw new DatasetError(
       `EVAL_DATASET: ${displayPath(detected.path)}: holds no query and no question (${read.files.map((f) => displayPath(f)).join(", ") || "no case file"}): nothing could be measured`,
     );
-  if (read.cases.length > 0 && read.askCases.length === 0 && judgedCases(read.cases).length === 0) {
+  if (read.cases.length > 0 && read.askCases.length === 0 && !read.turns && judgedCases(read.cases).length === 0) {
     const file = read.caseOrigins.get(read.cases[0]!)?.file ?? detected.path;
     throw new DatasetError(
       `EVAL_DATASET: ${displayPath(file)}: no query judges a document relevant (a grade of 1 or more): every judgment is 0 or below, so nothing can be scored`,
@@ -121,6 +126,7 @@ function demoDataset(): Dataset {
     cases: read.cases,
     derivedCases: false,
     askCases: read.askCases,
+    turns: read.turns ?? null,
     translations: read.translations,
     refusalMarkers: null,
     gate: null,

@@ -13,6 +13,7 @@
  */
 import type { Document } from "@hybrid-search/target-contract/types";
 import type { RefusalMarkers } from "../../scorers/refusal.js";
+import type { TurnCase } from "../../scorers/agent/turn-case.js";
 import type { AskCase } from "../fixture-files/types.js";
 import type { DraftFields } from "./drafts.js";
 
@@ -70,6 +71,21 @@ export interface UnmappedField {
   why: string;
 }
 
+/**
+ * A dataset's agent turn cases (docs/evals.md, "The agent eval"): the file they came from, the
+ * surfaces (tool sets) they run on and the cases, each with its surface's tools when the file
+ * lists them.
+ */
+export interface DatasetTurns {
+  file: string;
+  /** `turn-cases`: the suite's turn-case format; `golden-cases`: a v10r-style golden set, mapped (turn-cases.ts). */
+  format: "turn-cases" | "golden-cases";
+  /** Surface → its tools; null when the file names the surface but not its tools (they live in its tool's code). */
+  surfaces: Record<string, string[] | null>;
+  /** A drafted case carries `status: "draft"` and its provenance (drafts.ts), as in any case file. */
+  cases: Array<TurnCase & DraftFields>;
+}
+
 /** Where the documents are: a folder or JSONL file the engine reads itself, or documents given as data. */
 export type CorpusSource =
   | { kind: "folder"; path: string }
@@ -104,6 +120,8 @@ export interface Dataset {
   /** True when `cases` were derived from the answer cases' required citations (the format has no judgments). */
   derivedCases: boolean;
   askCases: AnswerCase[];
+  /** The agent turn cases, when the dataset brings them (the demo's: fixtures/turn-cases.json); null: the agent eval is skipped. */
+  turns: DatasetTurns | null;
   translations: TranslationGroup[];
   /** The dataset's own refusal phrases (they replace the suite's), or null: the suite's. */
   refusalMarkers: RefusalMarkers | null;

@@ -5,6 +5,7 @@
  */
 import { documentLanguages } from "./language.js";
 import { judgedCases, relevantSet } from "./model.js";
+import { isFolder } from "./read.js";
 import type { AnswerCase, Dataset, RetrievalCase } from "./model.js";
 
 /** Why the ranking evals cannot run on the dataset (no query with a relevant document), or null. */
@@ -16,9 +17,13 @@ export function rankingReason(dataset: Dataset): string | null {
     : `dataset ${dataset.name} has no queries`;
 }
 
-/** Why the agent eval cannot run: its turn cases (fixtures/turn-cases.json) ask about the demo corpus only; null on it. */
+/** Why the agent eval cannot run: the dataset brings no turn cases (and how it can); null when it does. */
 export function turnCasesReason(dataset: Dataset): string | null {
-  return dataset.demo ? null : `the turn cases of fixtures/turn-cases.json ask about the demo corpus, not about dataset ${dataset.name}`;
+  if ((dataset.turns?.cases.length ?? 0) > 0) return null;
+  const how = isFolder(dataset.source)
+    ? "a turn-cases.json in the suite's turn-case format, or a v10r-style golden-cases.json, in its folder adds them"
+    : "turn cases sit in a dataset's folder: pnpm eval:import it into one, then add a turn-cases.json there";
+  return `dataset ${dataset.name} has no turn cases: ${how} (docs/evals.md, The agent eval)`;
 }
 
 /** Why the expansion eval cannot run (no query at all), or null. */

@@ -66,6 +66,7 @@ export function corpusDataset(corpus: { kind: "folder" | "jsonl"; path: string }
     cases: [],
     derivedCases: false,
     askCases: [],
+    turns: null,
     translations: [],
     refusalMarkers: null,
     gate: null,

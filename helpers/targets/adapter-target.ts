@@ -22,9 +22,10 @@ import type { Document, ExpandResponse, Fingerprint, HealthResponse } from "@hyb
 import type { LoadedAdapter } from "./adapter-file.js";
 import { adapterRequest, adapterSeedRequests } from "./adapter-request.js";
 import { checked, mapAsk, Mapped, mapSearch } from "./adapter-response.js";
+import { mapTurn } from "./adapter-turn.js";
 import { HttpClient, type HttpRequest, type HttpTargetConfig, type RawResponse, statusChecked } from "./http-client.js";
-import { askRequest, type HttpTarget, searchRequest } from "./http-target.js";
-import { TargetError } from "./target.js";
+import { askRequest, type HttpTarget, searchRequest, turnRequest } from "./http-target.js";
+import { TargetError, type TargetTurn } from "./target.js";
 
 /** What a template may read: the contract request's fields. */
 type Fields = Record<string, unknown>;
@@ -112,9 +113,9 @@ export async function openAdapterTarget(
     reach: "remote",
     health,
     origin: new URL(config.url).origin,
-    // An adapter maps searches, answers and documents; agent turns are the contract's and a module's only.
-    // An adapter maps no given sources into its requests: the given-sources lane is skipped, saying so.
-    capabilities: { ...health.capabilities, turn: false, givenSources: false },
+    // Agent turns when the adapter maps a turn endpoint (its trace in the service's own shape: adapter-turn.ts);
+    // an adapter maps no given sources into its requests: the given-sources lane is skipped, saying so.
+    capabilities: { ...health.capabilities, turn: adapter.turn !== undefined, givenSources: false },
     noDocuments: `the adapter ${loaded.given} has no documents.seed request`,
     ...(adapter.documents && !adapter.documents.delete
       ? { cannotDelete: `the adapter ${loaded.given} has no documents.delete request` }
@@ -144,6 +145,22 @@ export async function openAdapterTarget(
         return { message: body, clientMs, serverMs };
       });
     },
+    ...(adapter.turn
+      ? {
+          turn: async (request: TargetTurn) =>
+            send(
+              fill(
+                adapter.turn!.request,
+                { ...turnRequest(request, scope), ...(request.surface === undefined ? {} : { surface: request.surface }) },
+                "/turn/request",
+              ),
+              (response, clientMs) => {
+                const { body, serverMs } = mapTurn(response, adapter);
+                return { message: body, clientMs, serverMs };
+              },
+            ),
+        }
+      : {}),
     ...(adapter.expand
       ? {
           expand: async (query: string) =>

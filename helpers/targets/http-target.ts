@@ -58,7 +58,7 @@ export function askRequest(
 export function turnRequest({ question, tools, preset, maxSteps, tokenBudget }: TargetTurn, scope: { collection?: string }) {
   return {
     question,
-    tools: [...tools],
+    ...(tools === undefined ? {} : { tools: [...tools] }),
     ...(preset ? { preset } : {}),
     ...(maxSteps ? { maxSteps } : {}),
     ...(tokenBudget ? { tokenBudget } : {}),

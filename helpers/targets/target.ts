@@ -70,8 +70,10 @@ export interface TargetAsk {
 export interface TargetTurn {
   id: string;
   question: string;
-  /** The surface: the tools the turn may call. */
-  tools: readonly string[];
+  /** The surface: the tools the turn may call; absent when the case's dataset does not list them (every tool the target has). */
+  tools?: readonly string[];
+  /** The surface's name, as the case names it (an adapter's template may put it in the path). */
+  surface?: string;
   preset?: Preset;
   maxSteps?: number;
   tokenBudget?: number;

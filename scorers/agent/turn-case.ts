@@ -60,12 +60,17 @@ export type TurnCategory = (typeof TURN_CATEGORIES)[number];
 export interface TurnCase {
   id: string;
   question: string;
-  language: Language;
-  category: TurnCategory;
+  /** The demo's cases always state both; a user's dataset may leave them out (they only slice the floors). */
+  language?: Language | string;
+  category?: TurnCategory | string;
   /** The surface the turn runs on: a name of the file's `surfaces`. */
   surface: string;
-  /** The tools of that surface (filled in from the file's `surfaces` when loaded). */
-  tools: string[];
+  /**
+   * The tools of that surface (filled in from the file's `surfaces` when loaded); absent when the
+   * dataset does not list them (a golden-cases.json: its tool sets live in its tool's code), and
+   * then the turn is asked without a tool list.
+   */
+  tools?: string[];
   /** Step cap and token budget of the turn, when the case sets its own. */
   maxSteps?: number;
   tokenBudget?: number;

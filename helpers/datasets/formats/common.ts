@@ -11,7 +11,16 @@ import { formatIssue } from "../../fixture-files/errors.js";
 import { displayPath } from "../../fixture-files/paths.js";
 import type { CorpusView, RecordOrigin } from "../lint.js";
 import { checkDocumentSize, readFolderDocuments } from "../documents.js";
-import type { AnswerCase, CorpusSource, DatasetGate, RetrievalCase, SplitRelevance, TranslationGroup, UnmappedField } from "../model.js";
+import type {
+  AnswerCase,
+  CorpusSource,
+  DatasetGate,
+  DatasetTurns,
+  RetrievalCase,
+  SplitRelevance,
+  TranslationGroup,
+  UnmappedField,
+} from "../model.js";
 import { checkSchema, isFile, readJsonFile } from "../read.js";
 
 export interface FormatRead {
@@ -30,6 +39,8 @@ export interface FormatRead {
   version?: number | string | null;
   askCases: AnswerCase[];
   askOrigins: Map<AnswerCase, RecordOrigin>;
+  /** Agent turn cases, read and linted against the corpus (helpers/datasets/turn-cases.ts), when the dataset has them. */
+  turns?: DatasetTurns | null;
   translations: TranslationGroup[];
   translationOrigins?: Map<TranslationGroup, RecordOrigin>;
   refusalMarkers: RefusalMarkers | null;

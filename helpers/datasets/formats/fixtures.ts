@@ -6,8 +6,10 @@
  *   ask-cases.json          { version: 1, gate?, cases: [{ id, question, expectedSubstrings, mustCite, … }] }  (optional)
  *   translations.json       { version: 1, groups: [{ id, docs }] }                                      (optional)
  *   refusal-markers.json    { version: 1, markers: { <language>: [phrases] } }                           (optional)
+ *   turn-cases.json         { version: 1, surfaces, cases: [{ id, question, surface, guards, expect }] }  (optional;
+ *                           or a v10r-style golden-cases.json; read for any folder dataset: helpers/datasets/turn-cases.ts)
  *
- * At least one of queries.json and ask-cases.json. A user's dataset is checked against the
+ * At least one of queries.json, ask-cases.json and the turn cases. A user's dataset is checked against the
  * `dataset-*.schema.json` schemas, where language, category, note and relevantDocs are optional and
  * ids and document ids are any text; relevantDocs, when given, is read as the fixtures layout reads
  * it (common.ts, `relevantSets`: the set Recall@k counts, apart from the graded judgments nDCG@k
@@ -15,13 +17,22 @@
  * schemas and lint (helpers/fixture-files/), through `readDemoFixtures`.
  */
 import { join } from "node:path";
-import { docLanguage, listCorpusDocs, loadAskCases, loadQueries, loadTranslations, readCorpusDoc } from "../../fixture-files.js";
+import {
+  docLanguage,
+  listCorpusDocs,
+  loadAskCases,
+  loadQueries,
+  loadTranslations,
+  loadTurnCases,
+  readCorpusDoc,
+} from "../../fixture-files.js";
 import { displayPath, FIXTURES_DIR } from "../../fixture-files/paths.js";
 import type { DraftFields } from "../drafts.js";
 import type { RecordOrigin } from "../lint.js";
 import type { AnswerCase, RetrievalCase, TranslationGroup } from "../model.js";
 import { checkSchema, fail, isFile, isFolder, readJsonFile, recordNamer } from "../read.js";
 import type { DatasetFormat } from "../format.js";
+import { hasTurnCaseFile } from "../turn-cases.js";
 import { writeFixtureFormat } from "../write.js";
 import { type FormatRead, folderCorpus, noRecords, readRefusalMarkers, relevantSets, splitRelevanceOf } from "./common.js";
 
@@ -44,7 +55,10 @@ interface QueryRecord extends DraftFields {
  */
 export function isFixtureFormat(folder: string): boolean {
   if (!isFolder(join(folder, "corpus")) && isFile(join(folder, "corpus.jsonl"))) return false;
-  return ["queries.json", "ask-cases.json"].some((name) => {
+  const caseFiles = ["queries.json", "ask-cases.json"];
+  // Turn cases beside corpus/ alone make the format; with a queries.json or ask-cases.json those decide (an array is another layout).
+  if (isFolder(join(folder, "corpus")) && hasTurnCaseFile(folder) && !caseFiles.some((name) => isFile(join(folder, name)))) return true;
+  return caseFiles.some((name) => {
     const path = join(folder, name);
     if (!isFile(path)) return false;
     try {
@@ -169,6 +183,7 @@ export function readDemoFixtures(): FormatRead {
     caseOrigins: new Map(),
     askCases: loadAskCases(),
     askOrigins: new Map(),
+    turns: { file: join(FIXTURES_DIR, "turn-cases.json"), format: "turn-cases", ...loadTurnCasesFile() },
     translations: loadTranslations(),
     refusalMarkers: null,
     gate: null,
@@ -178,11 +193,24 @@ export function readDemoFixtures(): FormatRead {
   };
 }
 
+/** The demo's turn cases (fixtures/turn-cases.json, through its strict loader) and the surfaces they use. */
+function loadTurnCasesFile(): { surfaces: Record<string, string[]>; cases: ReturnType<typeof loadTurnCases> } {
+  const cases = loadTurnCases();
+  const surfaces: Record<string, string[]> = {};
+  for (const c of cases) surfaces[c.surface] = c.tools ?? [];
+  return { surfaces, cases };
+}
+
 export const fixtures: DatasetFormat = {
   name: "fixtures",
   title: "the suite's fixture format",
-  lookedFor: "queries.json or ask-cases.json as { version, … } objects",
-  inFolder: (folder) => (isFixtureFormat(folder) ? "queries.json / ask-cases.json as { version, … } objects" : null),
+  lookedFor: "queries.json or ask-cases.json as { version, … } objects, or turn cases beside corpus/",
+  inFolder: (folder) =>
+    isFixtureFormat(folder)
+      ? ["queries.json", "ask-cases.json"].some((f) => isFile(join(folder, f)))
+        ? "queries.json / ask-cases.json as { version, … } objects"
+        : "corpus/ with turn cases"
+      : null,
   read: (folder, { name }) => readFixtureFormat(folder, name),
   write: writeFixtureFormat,
 };

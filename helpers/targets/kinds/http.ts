@@ -198,6 +198,26 @@ function explainAdapter(
         : ["    none (the adapter has no ask request: the answer evals are skipped)"]),
       ...(adapter.ask && !adapter.ask.response.sources ? [NO_SOURCES_MAPPED] : []),
     );
+  const turnCase = dataset.turns?.cases[0];
+  if (adapter.turn && turnCase)
+    lines.push(
+      `  an agent turn, for turn case ${turnCase.id} ${JSON.stringify(turnCase.question)} (surface ${turnCase.surface}):`,
+      ...show(
+        adapterRequest(
+          adapter.turn.request,
+          {
+            question: turnCase.question,
+            surface: turnCase.surface,
+            ...(turnCase.tools ? { tools: turnCase.tools } : {}),
+            ...(turnCase.maxSteps ? { maxSteps: turnCase.maxSteps } : {}),
+            ...(turnCase.tokenBudget ? { tokenBudget: turnCase.tokenBudget } : {}),
+            ...scope,
+          },
+          loaded!,
+          "/turn/request",
+        ),
+      ),
+    );
   if (config.seed && adapter.documents) {
     const { ids, documents } = datasetDocuments(dataset);
     const seed = adapter.documents.seed;

@@ -6,13 +6,21 @@
  * time in the process (`serially`), so that each is timed alone. Chosen when the environment names
  * no other target.
  */
-import type { AgentToolName, AskResult, Engine } from "@hybrid-search/engine";
+import { AGENT_TOOLS, type AgentToolName, type AskResult, type Engine } from "@hybrid-search/engine";
 import { OFFLINE_POLICY_LABEL } from "@hybrid-search/engine/models";
 import { CONTRACT_MODES } from "@hybrid-search/target-contract";
 import type { TurnResponse } from "@hybrid-search/target-contract/turn";
 import type { AskResponse, Preset, SearchResponse } from "@hybrid-search/target-contract/types";
 import type { TargetKind } from "../kind.js";
-import type { Reply, Target, TargetAsk, TargetCapabilities, TargetSearch, TargetTurn } from "../target.js";
+import {
+  type Reply,
+  type Target,
+  type TargetAsk,
+  type TargetCapabilities,
+  type TargetSearch,
+  TargetError,
+  type TargetTurn,
+} from "../target.js";
 
 /** The in-repo engine serves every mode, answers, expands, traces every stage and answers agent turns. */
 export const IN_PROCESS_CAPABILITIES: TargetCapabilities = {
@@ -65,16 +73,24 @@ export function inProcessTarget(engine: Engine, name: string): Target {
       ),
     ask: engineAsk(engine),
     expand: (query, options) => engine.expand(query, options),
-    turn: ({ question, tools, preset, maxSteps, tokenBudget, headers }: TargetTurn): Promise<Reply<TurnResponse>> =>
-      timed(() =>
+    turn: async ({ question, tools, preset, maxSteps, tokenBudget, headers }: TargetTurn): Promise<Reply<TurnResponse>> => {
+      // A user's surface may name tools of their own service: the engine cannot run that case's turn.
+      const foreign = (tools ?? []).filter((t) => !(AGENT_TOOLS as readonly string[]).includes(t));
+      if (foreign.length > 0)
+        throw new TargetError(
+          "unsupported",
+          `the in-repo engine has no tool ${foreign.join(", ")} (its tools: ${AGENT_TOOLS.join(", ")}); run this case against the service that has it (EVAL_TARGET)`,
+        );
+      return timed(() =>
         engine.turn(question, {
-          tools: tools as AgentToolName[],
+          ...(tools === undefined ? {} : { tools: tools as AgentToolName[] }),
           ...(preset ? { preset } : {}),
           ...(maxSteps === undefined ? {} : { maxSteps }),
           ...(tokenBudget === undefined ? {} : { tokenBudget }),
           ...(headers ? { headers } : {}),
         }),
-      ),
+      );
+    },
   };
 }
 

@@ -15,5 +15,6 @@ export { HashedNgramEmbedder } from "./embed/hashed-ngram.js";
 export { HeuristicReranker } from "./retrieval/heuristic-reranker.js";
 export { DeterministicExpander } from "./retrieval/deterministic-expander.js";
 export type * from "./types.js";
+export { AGENT_TOOLS } from "./types.js";
 export type { EngineErrorCode } from "./errors.js";
 export type { OpenEngineOptions } from "./options/call-options.js";

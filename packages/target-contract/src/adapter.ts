@@ -69,6 +69,40 @@ export interface AskMapping {
   trace?: AdapterValue;
 }
 
+/**
+ * An agent turn whose trace has the service's own shape: where the answer, the outcome, the tool
+ * calls, the citations (surfaced or recalled), the proposal and the token usage are. Pointers of
+ * `toolCalls` and `citations` are into each item of their list; those of `proposal` and `usage`
+ * into the whole body. docs/targets.md ("An adapter", agent turns) says how each is read.
+ */
+export interface TurnMapping {
+  answer: AdapterValue;
+  /** The service's word for how the turn ended; `outcomes` translates its words into the contract's. */
+  outcome: AdapterValue;
+  outcomes?: Record<string, "answered" | "refused" | "stopped-at-approval" | "step-limit" | "budget-exhausted" | "error">;
+  toolCalls?: {
+    list: string;
+    name: string;
+    input?: string;
+    output?: string;
+    error?: string;
+    needsApproval?: string;
+    durationMs?: string;
+    /** The step (model call) that made the call, a number; without it each call is a step of its own. */
+    step?: string;
+  };
+  citations?: {
+    list: string;
+    docId: string;
+    quote?: string;
+    /** true / "surfaced" when the service matched it to what a tool returned; false / "recalled" otherwise. */
+    surfaced: string;
+  };
+  proposal?: { tool: string; input?: string; summary?: string };
+  usage?: { inputTokens: string; outputTokens: string; totalTokens: string };
+  elapsedMs?: AdapterValue;
+}
+
 export interface Adapter {
   $schema?: string;
   name: string;
@@ -79,6 +113,7 @@ export interface Adapter {
   search?: Partial<Record<Mode, { request: AdapterRequest; response: SearchMapping }>>;
   ask?: { request: AdapterRequest; response: AskMapping };
   expand?: { request: AdapterRequest; response: { lexicalQueries: AdapterValue; vectorQueries: AdapterValue } };
+  turn?: { request: AdapterRequest; response: TurnMapping };
   documents?: {
     seed: { each?: boolean; request: AdapterRequest; document?: unknown };
     delete?: { request: AdapterRequest };
@@ -112,6 +147,7 @@ export const TEMPLATE_FIELDS = {
   search: ["query", "mode", "limit", "collection", "language", "traceDepth", "asOf", "includeSuperseded"],
   ask: ["question", "preset", "limit", "tier", "collection", "language", "asOf", "includeSuperseded"],
   expand: ["query"],
+  turn: ["question", "surface", "tools", "preset", "maxSteps", "tokenBudget", "collection"],
   health: ["collection"],
   seedAll: ["collection", "ids", "documents"],
   seedEach: ["collection", "ids", ...documentFields()],
@@ -168,6 +204,7 @@ function templateProblems(adapter: Adapter): string[] {
     request(entry?.request, `/search/${mode}/request`, TEMPLATE_FIELDS.search);
   request(adapter.ask?.request, "/ask/request", TEMPLATE_FIELDS.ask);
   request(adapter.expand?.request, "/expand/request", TEMPLATE_FIELDS.expand);
+  request(adapter.turn?.request, "/turn/request", TEMPLATE_FIELDS.turn);
   const seed = adapter.documents?.seed;
   if (seed) {
     request(seed.request, "/documents/seed/request", seed.each ? TEMPLATE_FIELDS.seedEach : TEMPLATE_FIELDS.seedAll);
