@@ -375,7 +375,14 @@ describe("recorded runs", () => {
       run += formatTrecRun(c.id, (await ranked(local, { id: c.id, query: c.query, mode: "balanced", limit: 10 })).results, "t");
     writeFileSync(join(folder, RUN_FILE("balanced")), run);
     const recorded = openRecordedTarget(folder, new Set(cases.map((c) => c.id)), "cluster", named);
-    expect(recorded.capabilities).toEqual({ modes: ["balanced"], ask: false, expand: false, trace: false, turn: false, givenSources: false });
+    expect(recorded.capabilities).toEqual({
+      modes: ["balanced"],
+      ask: false,
+      expand: false,
+      trace: false,
+      turn: false,
+      givenSources: false,
+    });
     for (const c of cases) {
       const request = { id: c.id, query: c.query, mode: "balanced" as const, limit: 10 };
       expect((await ranked(recorded, request)).results).toEqual(
