@@ -191,7 +191,7 @@ export default defineTarget({
       if (kind === 0) throw new Error("index offline, token " + token);
       if (kind === 1) return { hits: [] };
       if (kind === 2) return new Promise(() => {});
-      return { results: [{ docId: "en/billing/refunds.md", score: 1, snippet: "seen with " + token }] };
+      return { results: [{ docId: "en/billing/plans-and-pricing.md", score: 1, snippet: "seen with " + token }] };
     },
   },
 });
@@ -224,8 +224,8 @@ export default defineTarget({
         const kind = (q ?? "").length % 4;
         if (kind === 0) return sendJson(res, 500, { error: { code: "DOWN", message: `rejected key ${req.headers["x-api-key"]}` } });
         if (kind === 1) return sendJson(res, 200, { items: [] });
-        if (kind === 2) return sendJson(res, 200, { hits: [{ id: "en/billing/refunds.md" }] });
-        sendJson(res, 200, { hits: [{ id: "en/billing/refunds.md" }] }, { "x-took": "3" });
+        if (kind === 2) return sendJson(res, 200, { hits: [{ id: "en/billing/plans-and-pricing.md" }] });
+        sendJson(res, 200, { hits: [{ id: "en/billing/plans-and-pricing.md" }] }, { "x-took": "3" });
       });
     });
     const adapter = join(work, "odd.adapter.json");

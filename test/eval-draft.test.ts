@@ -77,7 +77,8 @@ describe("pnpm eval:draft", () => {
     expect(fromJsonl.stderr).toBe("");
     expect(fromJsonl.stdout).toMatch(/as a bare corpus \(a corpus\.jsonl, no cases\): 1 documents/);
     const written = loadDataset({ EVAL_DATASET: join(scratch, "jsonl-out") });
-    expect(written.askCases.find((c) => c.category === "number")).toMatchObject({ expectedSubstrings: ["21 days"], mustCite: ["d1.md"] });
+    // The corpus keeps its record's id (written in its file's front matter), so the draft cites "d1".
+    expect(written.askCases.find((c) => c.category === "number")).toMatchObject({ expectedSubstrings: ["21 days"], mustCite: ["d1"] });
   });
 
   it("with a model, the model drafts the answer cases, each checked the same way", async () => {
@@ -92,7 +93,7 @@ describe("pnpm eval:draft", () => {
       question: "How long does a loan last?",
       expectedSubstrings: ["21 days"],
       status: "draft",
-      provenance: { method: "model/mock/drafter", docId: "d1.md", quote: "A loan lasts 21 days." },
+      provenance: { method: "model/mock/drafter", docId: "d1", quote: "A loan lasts 21 days." },
     });
     const offline = await draft([jsonl, join(scratch, "offline-out"), "--n", "4", "--offline"], { model: scriptedModel("unused", reply) });
     expect(offline.stdout).toMatch(/by the offline rules/);
