@@ -29,6 +29,7 @@
 
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { mulberry32 } from "@hybrid-search/eval-gate/stats";
 
 /** How many CISI bases the CISI half has. */
 export const CISI_BASES = 30;
@@ -85,17 +86,8 @@ export interface CorpusDoc {
 
 export const CONSTRUCTED_LABELLER = "constructed";
 
-/** mulberry32: a small seeded generator, so the items are the same on every machine. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded generator (the gate's mulberry32), so the items are the same on every machine. */
+export const seeded = (seed: number): (() => number) => mulberry32(seed);
 
 const pick = <T>(rand: () => number, list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
 

@@ -121,20 +121,7 @@ export class EvaliteTerminal {
  * what is left and puts the stream's own write back).
  */
 export function filterEvaliteOutput(stream: NodeJS.WriteStream, options: TerminalOptions): { restore(): void } {
-  const original = stream.write;
-  const terminal = new EvaliteTerminal((text) => original.call(stream, text), options);
-  stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    terminal.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString());
-    const callback = rest.find((arg) => typeof arg === "function") as (() => void) | undefined;
-    callback?.();
-    return true;
-  }) as typeof stream.write;
-  return {
-    restore: () => {
-      terminal.end();
-      stream.write = original;
-    },
-  };
+  return routeWrites(stream, (write) => new EvaliteTerminal(write, options));
 }
 
 /**
@@ -208,17 +195,25 @@ export class EvaliteErrors {
 
 /** Routes everything written to `stream` (stderr) through EvaliteErrors until `restore()`. */
 export function filterEvaliteErrors(stream: NodeJS.WriteStream, options: Pick<TerminalOptions, "verbose">): { restore(): void } {
+  return routeWrites(stream, (write) => new EvaliteErrors(write, options));
+}
+
+/** Every write to `stream` goes to the filter `make` builds over the stream's own write, until `restore()` ends it and puts that write back. */
+function routeWrites(
+  stream: NodeJS.WriteStream,
+  make: (write: (text: string) => void) => { push(text: string): void; end(): void },
+): { restore(): void } {
   const original = stream.write;
-  const errors = new EvaliteErrors((text) => original.call(stream, text), options);
+  const filter = make((text) => original.call(stream, text));
   stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    errors.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString());
+    filter.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString());
     const callback = rest.find((arg) => typeof arg === "function") as (() => void) | undefined;
     callback?.();
     return true;
   }) as typeof stream.write;
   return {
     restore: () => {
-      errors.end();
+      filter.end();
       stream.write = original;
     },
   };
