@@ -90,7 +90,11 @@ function initialize(db: Db, file: string, create: boolean): void {
       "NOT_AN_INDEX",
       `${file}: a SQLite database, but not an index of this engine (it has tables ${names.slice(0, 5).join(", ")})`,
     );
-  if (tables().length > 0) throw foreign(tables());
+  if (tables().length > 0) {
+    // Another run created the index since this one read its version 0: it is an index now.
+    if ((db.pragma("user_version", { simple: true }) as number) !== 0) return;
+    throw foreign(tables());
+  }
   if (!create) {
     throw new EngineError(
       "NOT_AN_INDEX",
