@@ -1,0 +1,15 @@
+/**
+ * Every shared run configuration, by name, in the order the global setup starts them: first those
+ * that mostly wait (on a model that hangs or is slow, on a target that times out), so their
+ * waiting overlaps the rest, then the full runs, then the runs of a few eval files. A test file
+ * reads one with `sharedRun("<name>")` (../read.ts); a new configuration goes in the file of its
+ * area, with a line saying what it is and who reads it.
+ */
+import type { Configuration } from "../configuration.js";
+import { DATASETS } from "./datasets.js";
+import { FIXTURES } from "./fixtures.js";
+
+export const CONFIGURATIONS: Record<string, Configuration> = {
+  ...FIXTURES,
+  ...DATASETS,
+};
