@@ -8,8 +8,10 @@
 import type { Configuration } from "../configuration.js";
 import { DATASETS } from "./datasets.js";
 import { FIXTURES } from "./fixtures.js";
+import { TARGETS } from "./targets.js";
 
 export const CONFIGURATIONS: Record<string, Configuration> = {
   ...FIXTURES,
+  ...TARGETS,
   ...DATASETS,
 };
