@@ -6,6 +6,7 @@
  * area, with a line saying what it is and who reads it.
  */
 import type { Configuration } from "../configuration.js";
+import { BRING_YOUR_OWN } from "./byo.js";
 import { DATASETS } from "./datasets.js";
 import { FIXTURES } from "./fixtures.js";
 import { TARGETS } from "./targets.js";
@@ -13,5 +14,6 @@ import { TARGETS } from "./targets.js";
 export const CONFIGURATIONS: Record<string, Configuration> = {
   ...FIXTURES,
   ...TARGETS,
+  ...BRING_YOUR_OWN,
   ...DATASETS,
 };
