@@ -7,13 +7,19 @@
  */
 import type { Configuration } from "../configuration.js";
 import { BRING_YOUR_OWN } from "./byo.js";
+import { CONCURRENCY } from "./concurrency.js";
 import { DATASETS } from "./datasets.js";
 import { FIXTURES } from "./fixtures.js";
+import { MODELS } from "./models.js";
 import { TARGETS } from "./targets.js";
+import { UI } from "./ui.js";
 
 export const CONFIGURATIONS: Record<string, Configuration> = {
+  ...MODELS,
+  ...UI,
   ...FIXTURES,
   ...TARGETS,
   ...BRING_YOUR_OWN,
   ...DATASETS,
+  ...CONCURRENCY,
 };
