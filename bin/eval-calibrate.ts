@@ -16,22 +16,25 @@
  * Exit status: 0 measured and written; 1 the judge model or an answer failed on a labelled case
  * (nothing written: a calibration with holes is not one); 2 bad arguments, a labels file that does
  * not fit its schema or names a case or metric the fixtures lack (one line naming file, line and
- * field), or a dataset without the answer cases.
+ * field), a labels file with no label or none of the answer the engine gives now (nothing written:
+ * the committed calibration stays), an `--out` that cannot be written, or a dataset without the
+ * answer cases. The file is written atomically (a temp file renamed over it).
  */
+import { statSync } from "node:fs";
 import { join, dirname, relative, resolve } from "node:path";
 import type { Preset } from "@hybrid-search/engine";
 import { PRESETS } from "@hybrid-search/engine/models";
 import { ConfigError, quoteInput } from "@hybrid-search/eval-gate";
 import { loadBaseline } from "@hybrid-search/eval-gate/baseline";
 import { CALIBRATION_FILE, calibrate, calibrationTable, writeCalibration } from "@hybrid-search/eval-gate/calibration";
-import { type Label, readLabels } from "@hybrid-search/eval-gate/labels";
+import type { Label } from "@hybrid-search/eval-gate/labels";
 import { passMarkOf, withFlags } from "@hybrid-search/eval-gate/pass-marks";
 import type { AskCase } from "../scorers/ask-case.js";
 import { judgeId } from "../scorers/judge-call.js";
 import { JUDGED_GRADERS, judgeConfigHash, judgedGraderName } from "../scorers/judged-graders.js";
 import { casesFor } from "../scorers/answer/index.js";
 import { triadAppliesTo } from "../scorers/triad/index.js";
-import { answerCases, judgeLabels, type LabelledAnswer, openEngine } from "./lib/calibration-run.js";
+import { answerCases, judgeLabels, type LabelledAnswer, openEngine, readLabelsFile } from "./lib/calibration-run.js";
 import { type CommandIo, parseCommandLine, positiveInteger, processIo, UsageError } from "./lib/cli-args.js";
 import { DatasetError, loadDataset } from "../helpers/dataset.js";
 import { formatFixtureError, isFixtureError, loadAskCases } from "../helpers/fixture-files.js";
@@ -89,13 +92,16 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
     const trials = positiveInteger("trials", values.trials, 1);
     const labelsPath = resolve(positionals[0]!);
     const shown = relative(process.cwd(), labelsPath) || labelsPath;
-    const { header, labels, sha256 } = readLabels(labelsPath, shown);
+    const { header, labels, sha256 } = readLabelsFile(labelsPath, shown);
+    // A calibration from no label would replace the committed one with nothing: every later run's judge line would report it.
+    if (labels.length === 0) throw new ConfigError(`${shown}: holds its header and no label: a calibration needs labels; nothing written`);
     const byCase = checkLabels(labels, cases, shown);
 
     const baselinePath = resolve(process.env.EVAL_BASELINE?.trim() || join(REPO_ROOT, "evals/baseline.json"));
     const marks = withFlags(loadBaseline(baselinePath).baseline.passMarks, []);
     const passMark = (metric: string): number => passMarkOf(marks, judgedGraderName(metric));
     const outPath = resolve(values.out ?? join(dirname(baselinePath), CALIBRATION_FILE));
+    writablePlace(outPath, values.out !== undefined ? "--out" : "the calibration file");
 
     say(
       `eval:calibrate: ${labels.length} labels of ${new Set(labels.map((l) => l.case)).size} cases by ${Object.keys(header.labellers).join(", ")} (${shown})`,
@@ -128,6 +134,11 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
       say(
         `eval:calibrate: ${stale} label(s) left out: they graded another answer than the engine gives now (label them again: pnpm eval:calibrate --show <ids>)`,
       );
+    const current = calibration.methods[0]!.metrics.reduce((n, m) => n + m.labels, 0);
+    if (current === 0)
+      throw new ConfigError(
+        `not written: none of the ${labels.length} label(s) grades the answer the engine gives now (${stale} stale: the answers changed since they were labelled; label them again: pnpm eval:calibrate --show <ids>); ${relative(process.cwd(), outPath) || outPath} is untouched`,
+      );
     if (fallbacks + failed > 0) {
       say(
         `eval:calibrate: not written: ${fallbacks > 0 ? `the judge failed twice on ${fallbacks} grade(s) (the heuristic stood in)` : ""}${fallbacks > 0 && failed > 0 ? " and " : ""}${failed > 0 ? `${failed} grade(s) of a failed answer` : ""}; a calibration with holes is not one`,
@@ -148,6 +159,21 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
     }
     throw error;
   }
+}
+
+/** Refuses, before any answer is made, a place the calibration cannot be written: a folder, or a path below a file. */
+function writablePlace(path: string, what: string): void {
+  const kind = (p: string): "file" | "folder" | null => {
+    try {
+      return statSync(p).isDirectory() ? "folder" : "file";
+    } catch {
+      return null;
+    }
+  };
+  if (kind(path) === "folder") throw new ConfigError(`${what} ${path} is a folder; it names the calibration's file`);
+  let above = dirname(path);
+  while (kind(above) === null && dirname(above) !== above) above = dirname(above);
+  if (kind(above) === "file") throw new ConfigError(`${what} ${path} is below ${above}, which is a file, not a folder`);
 }
 
 function presetOf(value: string, where: string): Preset {

@@ -68,7 +68,7 @@ export async function main(
     const [source, target] = positionals as [string, string];
     const n = positiveInteger("n", values.n, DEFAULT_N);
     const languages = values.languages === undefined ? null : languageList(values.languages);
-    const folder = newFolder("eval:draft", target);
+    const folder = newFolder("eval:draft", target, say);
     const { dataset, bare } = draftSource(source, values.format);
     const documents = await sourceDocuments(dataset);
     if (!documents.some((d) => d.text.trim() !== ""))
@@ -106,11 +106,15 @@ export async function main(
       derivedCases: drafted.retrievalCases.length === 0 && dataset.derivedCases,
       askCases: [...dataset.askCases, ...drafted.answerCases],
     };
-    const written = writeNewFolder(folder, (staging) => {
-      const w = writeFixtureFormat(grown, staging);
-      checkWritten(staging);
-      return w;
-    });
+    const written = writeNewFolder(
+      folder,
+      (staging) => {
+        const w = writeFixtureFormat(grown, staging);
+        checkWritten(staging);
+        return w;
+      },
+      "eval:draft",
+    );
     const back = loadDataset({ EVAL_DATASET: folder });
     const answers = back.askCases.filter((c) => isDraft(c) && !c.expectedRefusal).length;
     say(

@@ -52,7 +52,7 @@ export function main(argv: string[], io: CommandIo = processIo(), env: NodeJS.Pr
     if (positionals.length !== 2)
       throw new UsageError(`a feedback file and a new folder are needed, got ${positionals.length} argument(s); ${USAGE}`);
     const [feedbackPath, target] = positionals as [string, string];
-    const folder = newFolder("eval:harvest", target);
+    const folder = newFolder("eval:harvest", target, say);
     const records = readFeedback(feedbackPath);
     const source = values.dataset ?? env.EVAL_DATASET;
     const dataset = loadDataset({
@@ -103,36 +103,40 @@ export function main(argv: string[], io: CommandIo = processIo(), env: NodeJS.Pr
       derivedCases: dataset.derivedCases && found.retrievalCases.length === 0,
       askCases: [...dataset.askCases, ...found.answerCases],
     };
-    const written = writeNewFolder(folder, (staging) => {
-      const w = writeFixtureFormat(grown, staging);
-      if (found.turnCases.length > 0) {
-        const used = new Set(found.turnCases.map((c) => c.surface));
-        const file = {
-          $schema: "./schemas/turn-cases.schema.json",
-          version: 1,
-          surfaces: Object.fromEntries(Object.entries(found.surfaces).filter(([name]) => used.has(name))),
-          cases: found.turnCases,
-        };
-        const issues = schemaIssues("turn-cases.schema.json", file);
-        if (issues.length > 0) fail(join(staging, "turn-cases.json"), issues);
-        writeFileSync(join(staging, "turn-cases.json"), `${JSON.stringify(file, null, 2)}\n`);
-        copyFileSync(join(FIXTURES_DIR, "schemas", "turn-cases.schema.json"), join(staging, "schemas", "turn-cases.schema.json"));
-        w.files.push("turn-cases.json");
-      }
-      if (found.incomplete.length > 0) {
-        writeFileSync(
-          join(staging, "incomplete.json"),
-          `${JSON.stringify({ $schema: "./schemas/incomplete-cases.schema.json", version: 1, cases: found.incomplete }, null, 2)}\n`,
-        );
-        copyFileSync(
-          join(FIXTURES_DIR, "schemas", "incomplete-cases.schema.json"),
-          join(staging, "schemas", "incomplete-cases.schema.json"),
-        );
-        w.files.push("incomplete.json");
-      }
-      loadDataset({ EVAL_DATASET: staging });
-      return w;
-    });
+    const written = writeNewFolder(
+      folder,
+      (staging) => {
+        const w = writeFixtureFormat(grown, staging);
+        if (found.turnCases.length > 0) {
+          const used = new Set(found.turnCases.map((c) => c.surface));
+          const file = {
+            $schema: "./schemas/turn-cases.schema.json",
+            version: 1,
+            surfaces: Object.fromEntries(Object.entries(found.surfaces).filter(([name]) => used.has(name))),
+            cases: found.turnCases,
+          };
+          const issues = schemaIssues("turn-cases.schema.json", file);
+          if (issues.length > 0) fail(join(staging, "turn-cases.json"), issues);
+          writeFileSync(join(staging, "turn-cases.json"), `${JSON.stringify(file, null, 2)}\n`);
+          copyFileSync(join(FIXTURES_DIR, "schemas", "turn-cases.schema.json"), join(staging, "schemas", "turn-cases.schema.json"));
+          w.files.push("turn-cases.json");
+        }
+        if (found.incomplete.length > 0) {
+          writeFileSync(
+            join(staging, "incomplete.json"),
+            `${JSON.stringify({ $schema: "./schemas/incomplete-cases.schema.json", version: 1, cases: found.incomplete }, null, 2)}\n`,
+          );
+          copyFileSync(
+            join(FIXTURES_DIR, "schemas", "incomplete-cases.schema.json"),
+            join(staging, "schemas", "incomplete-cases.schema.json"),
+          );
+          w.files.push("incomplete.json");
+        }
+        loadDataset({ EVAL_DATASET: staging });
+        return w;
+      },
+      "eval:harvest",
+    );
     say(
       `wrote ${target}: corpus/ (${written.documents} documents), ${written.files.join(", ")}, schemas/; every candidate is a draft with its feedback record's id, and the folder loads back through the same checks. Next: pnpm eval:review ${target}`,
     );

@@ -8,7 +8,9 @@
  * the same files.
  *
  * Exit status: 0 written and checked; 2 bad arguments, a source the checks reject (one line naming
- * the file, the record and the field; nothing is written) or a target folder that is not empty.
+ * the file, the record and the field; nothing is written), or a target that is not a new or empty
+ * folder (a file, a path below a file, a symbolic link, a folder with files: bin/lib/new-folder.ts,
+ * which never deletes what it did not write).
  */
 import { type CommandIo, parseCommandLine, processIo, UsageError } from "./lib/cli-args.js";
 import { DatasetError, formatTitle, readDataset } from "../helpers/dataset.js";
@@ -37,7 +39,7 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
     if (positionals.length !== 2)
       throw new UsageError(`a source and a new folder are needed, got ${positionals.length} argument(s); ${USAGE}`);
     const [source, target] = positionals as [string, string];
-    const folder = newFolder("eval:import", target);
+    const folder = newFolder("eval:import", target, (line) => say(`eval:import: ${line}`));
     const env = {
       EVAL_DATASET: source,
       ...(values.format ? { EVAL_DATASET_FORMAT: values.format } : {}),
@@ -59,7 +61,7 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
     for (const line of notMapped) say(`eval:import: not mapped: ${line}`);
     for (const warning of dataset.warnings) say(`eval:import: WARNING: ${warning}`);
     // Written beside the target first, then moved into place: a failure leaves nothing half written.
-    const written = writeNewFolder(folder, (staging) => writeFixtureFormat(dataset, staging));
+    const written = writeNewFolder(folder, (staging) => writeFixtureFormat(dataset, staging), "eval:import");
     if (written.renamed.length > 0) {
       const shown = written.renamed.slice(0, 5).map(([from, to]) => `${JSON.stringify(from)} → ${to}`);
       say(

@@ -9,7 +9,14 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import type { EvaliteVerdict } from "@hybrid-search/eval-gate/analysis";
-import { type Baseline, type CaseChange, type FloorChange, writeBaseline } from "@hybrid-search/eval-gate/baseline";
+import {
+  type Baseline,
+  type CaseChange,
+  type FloorChange,
+  loadBaseline,
+  withBaselineLock,
+  writeBaseline,
+} from "@hybrid-search/eval-gate/baseline";
 import { exportRun, markFailedSuites, type RecordingStorage, recordCreatedRuns } from "@hybrid-search/eval-gate/evalite-storage";
 import { type GateOptions, judgeRun } from "@hybrid-search/eval-gate/judge-run";
 import { describeChanges } from "@hybrid-search/eval-gate/ratchet";
@@ -35,7 +42,7 @@ import { COMPILED_SUITE_ENV, isCompiledEntry } from "../config/compiled-suite.js
 import { datasetGateLines, QUESTIONS_EVAL } from "../helpers/datasets/thresholds.js";
 import { GATED_ENV, SELECTION_ENV } from "../helpers/eval-selection.js";
 import { evaliteSocketPath } from "./lib/evalite-socket.js";
-import { filterEvaliteOutput } from "./lib/evalite-terminal.js";
+import { filterEvaliteErrors, filterEvaliteOutput } from "./lib/evalite-terminal.js";
 import { REPO_ROOT } from "../helpers/fixture-files/paths.js";
 import { processStartedAt, runWallSeconds } from "../helpers/run-clock.js";
 import { type EvaliteSetup, fixtureInfo, gitInfo } from "./lib/run-context.js";
@@ -62,8 +69,31 @@ export interface CheckedRun {
   calibration: Calibration | null;
 }
 
+/** The variables a run sets for Evalite, global setup and the worker: put back as they were when it ends (a test runs `main` again in the same process). */
+const RUN_ENV = [
+  "EVAL_RUN_INFO_FILE",
+  SKIPPED_FILE_ENV,
+  GATED_ENV,
+  "EVAL_USAGE_FILE",
+  "EVAL_TRIALS",
+  "EVAL_CACHE",
+  "EVAL_DRY_RUN",
+  "EVAL_MAX_COST",
+  COMPILED_SUITE_ENV,
+  SELECTION_ENV,
+] as const;
+
 /** Steps 2 and 3 (bin/eval.ts): runs Evalite, gates its run, prints the verdict; returns the exit status. */
 export async function runAndJudge(checked: CheckedRun): Promise<number> {
+  const before = RUN_ENV.map((name) => [name, process.env[name]] as const);
+  try {
+    return await measureAndJudge(checked);
+  } finally {
+    for (const [name, value] of before) setOrDelete(name, value);
+  }
+}
+
+async function measureAndJudge(checked: CheckedRun): Promise<number> {
   const { evalite, selected, ...checks } = checked;
   const { args, io } = checks;
   const work = mkdtempSync(join(tmpdir(), "eval-run-"));
@@ -84,6 +114,7 @@ export async function runAndJudge(checked: CheckedRun): Promise<number> {
   const recording = recordCreatedRuns(storage);
   let vitest: Vitest;
   const terminal = filterEvaliteOutput(process.stdout, { verbose: args.verbose, tty: process.stdout.isTTY === true });
+  const errors = filterEvaliteErrors(process.stderr, { verbose: args.verbose });
   try {
     // Global setup runs in this process and evalite.config.ts is loaded in it: they read where to
     // write the run info, that the gate drives the run, and the selected files from the environment.
@@ -94,7 +125,8 @@ export async function runAndJudge(checked: CheckedRun): Promise<number> {
     // Every model call is recorded there (helpers/model-calls.ts), by global setup and the workers alike.
     process.env.EVAL_USAGE_FILE = usagePath;
     process.env.EVAL_TRIALS = String(args.trials);
-    setOrDelete("EVAL_CACHE", args.noCache ? "off" : undefined);
+    // --no-cache turns the cache off; without it, a person's EVAL_CACHE (checked by the run plan) stands.
+    if (args.noCache) process.env.EVAL_CACHE = "off";
     setOrDelete("EVAL_DRY_RUN", args.dryRun ? "1" : undefined);
     setOrDelete("EVAL_MAX_COST", args.maxCost === null ? undefined : String(args.maxCost));
     // Run from dist/ after the build check (bin/check-build.mjs): the eval files load the suite
@@ -115,11 +147,13 @@ export async function runAndJudge(checked: CheckedRun): Promise<number> {
     }));
   } catch (error) {
     terminal.restore();
+    errors.restore();
     // Evalite's UI server is still listening when its run throws: exit rather than wait on it.
     io.stderr(`eval: Evalite stopped before measuring: ${firstLine(error)}\n`);
     return io.exit(2);
   }
   terminal.restore();
+  errors.restore();
   const usage = runUsage(usagePath, args.maxCost);
   if (args.dryRun) {
     await recording.storage.close();
@@ -203,31 +237,49 @@ async function judgeAndReport(run: RunToJudge): Promise<number> {
   } catch (error) {
     return configError(error, io);
   }
-  const judged = judgeRun(
-    {
-      output,
-      evalite: verdict,
-      runInfo,
-      skipped,
-      fixtures: fixtureInfo(run.dataset),
-      startedAt: run.startedAt,
-      finishedAt: new Date(),
-      git: gitInfo(root),
-      args: run.argv,
-      filter: args.filter,
-      // A dataset's own thresholds (a golden Q&A set's) are part of the verdict, with that format's semantics.
-      datasetGate: run.dataset.gate ? { ...run.dataset.gate, eval: QUESTIONS_EVAL } : null,
-      usage: run.usage,
-    },
-    run.baseline,
-    gateOptions(run, shown),
-  );
+  const judge = (baseline: Baseline, upgradedFrom: number | null) =>
+    judgeRun(
+      {
+        output,
+        evalite: verdict,
+        runInfo,
+        skipped,
+        fixtures: fixtureInfo(run.dataset),
+        startedAt: run.startedAt,
+        finishedAt: new Date(),
+        git: gitInfo(root),
+        args: run.argv,
+        filter: args.filter,
+        // A dataset's own thresholds (a golden Q&A set's) are part of the verdict, with that format's semantics.
+        datasetGate: run.dataset.gate ? { ...run.dataset.gate, eval: QUESTIONS_EVAL } : null,
+        usage: run.usage,
+      },
+      baseline,
+      { ...gateOptions(run, shown), upgradedFrom },
+    );
+  // A run that may change the baseline judges and writes under its lock, on the file as it is
+  // then: another run's changes since this one started stay, and a second run at once waits.
+  const mayChange = args.updateBaseline || args.lowerFloors.length > 0 || args.acceptFailures.length > 0;
+  let judged: ReturnType<typeof judge>;
+  let upgradedFrom = run.upgradedFrom;
+  try {
+    judged = mayChange
+      ? await withBaselineLock(baselinePath, () => {
+          const current = loadBaseline(baselinePath, { create: args.updateBaseline });
+          upgradedFrom = current.upgradedFrom;
+          const result = judge(current.baseline, current.upgradedFrom);
+          if (result.kind !== "refused" && result.writeBaseline) writeBaseline(baselinePath, result.baseline);
+          return result;
+        })
+      : judge(run.baseline, run.upgradedFrom);
+  } catch (error) {
+    return configError(error, io);
+  }
   if (judged.kind === "refused") return configError(judged.error, io);
   if (judged.notRaised !== null) say(`baseline: not raised: ${judged.notRaised}`);
-  if (judged.writeBaseline) writeBaseline(baselinePath, judged.baseline);
-  if (run.upgradedFrom !== null)
+  if (upgradedFrom !== null)
     say(
-      `baseline: ${shown} is version ${run.upgradedFrom}, read as version 2 (MRR is now MRR@10; no ceilings or recorded cases yet)${args.updateBaseline ? "; written as version 2" : "; pnpm eval --update-baseline writes it as version 2"}`,
+      `baseline: ${shown} is version ${upgradedFrom}, read as version 2 (MRR is now MRR@10; no ceilings or recorded cases yet)${args.updateBaseline ? "; written as version 2" : "; pnpm eval --update-baseline writes it as version 2"}`,
     );
   const { report, changes, caseChanges } = judged;
   const reportsDir = resolve(process.env.EVAL_REPORTS_DIR?.trim() || join(root, "reports"));

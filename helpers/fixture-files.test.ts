@@ -338,20 +338,26 @@ describe("broken fixture files", () => {
   });
 
   it("reports invalid JSON with line and column", () => {
-    expect(queriesError('{\n  "version": 1,\n}\n')).toBe(`${queriesFile()}: invalid JSON at line 3, column 1: trailing comma before '}'`);
+    expect(queriesError('{\n  "version": 1,\n}\n')).toBe(
+      `${queriesFile()}: [invalid-json] invalid JSON at line 3, column 1: trailing comma before '}'`,
+    );
     expect(queriesError('{\n  "version": 1\n  "queries": []\n}')).toBe(
-      `${queriesFile()}: invalid JSON at line 3, column 3: expected ',' or '}' after property value but found "\\""`,
+      `${queriesFile()}: [invalid-json] invalid JSON at line 3, column 3: expected ',' or '}' after property value but found "\\""`,
     );
-    expect(queriesError('{"version": tru}')).toBe(`${queriesFile()}: invalid JSON at line 1, column 13: expected a value but found "t"`);
+    expect(queriesError('{"version": tru}')).toBe(
+      `${queriesFile()}: [invalid-json] invalid JSON at line 1, column 13: expected a value but found "t"`,
+    );
     expect(queriesError('{"queries": [1 2]}')).toBe(
-      `${queriesFile()}: invalid JSON at line 1, column 16: expected ',' or ']' after array element but found "2"`,
+      `${queriesFile()}: [invalid-json] invalid JSON at line 1, column 16: expected ',' or ']' after array element but found "2"`,
     );
-    expect(queriesError('{"queries": [1,]}')).toBe(`${queriesFile()}: invalid JSON at line 1, column 16: trailing comma before ']'`);
+    expect(queriesError('{"queries": [1,]}')).toBe(
+      `${queriesFile()}: [invalid-json] invalid JSON at line 1, column 16: trailing comma before ']'`,
+    );
     expect(queriesError("{}\n}")).toBe(
-      `${queriesFile()}: invalid JSON at line 2, column 1: unexpected "}" after the end of the JSON value`,
+      `${queriesFile()}: [invalid-json] invalid JSON at line 2, column 1: unexpected "}" after the end of the JSON value`,
     );
     expect(queriesError('{"version": 1, "queries": [')).toBe(
-      `${queriesFile()}: invalid JSON at line 1, column 28: expected a value but found the end of the file`,
+      `${queriesFile()}: [invalid-json] invalid JSON at line 1, column 28: expected a value but found the end of the file`,
     );
   });
 

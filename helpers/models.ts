@@ -17,9 +17,11 @@ import {
 } from "@hybrid-search/engine/models";
 import { DeterministicExpander, type EngineOptions, HeuristicReranker } from "@hybrid-search/engine";
 import { ConfigError } from "@hybrid-search/eval-gate";
-import { mergePrices, type PriceTable, readPrices } from "@hybrid-search/eval-gate/usage";
+import { checkPrices, mergePrices, type PriceTable } from "@hybrid-search/eval-gate/usage";
 import { join, relative, resolve } from "node:path";
+import { FixtureError } from "./fixture-files/errors.js";
 import { REPO_ROOT } from "./fixture-files/paths.js";
+import { readJsonFile } from "./input-files/read.js";
 import { cacheEnabled, cacheFile, openModelCache } from "./model-cache.js";
 import { type CallSettings, instrumentEmbeddingModel, instrumentLanguageModel } from "./model-calls.js";
 
@@ -64,20 +66,40 @@ export const PRICES_PATH = join(REPO_ROOT, "evals/model-prices.json");
 
 /** The price table in force: the shipped one, with `EVAL_PRICES` (a file of the same schema) on top; a bad file is one line. */
 export function priceTable(env: NodeJS.ProcessEnv = process.env): { prices: PriceTable; override: string | null } {
-  const shipped = readPrices(PRICES_PATH, "evals/model-prices.json");
+  const shipped = readPriceFile(PRICES_PATH, "evals/model-prices.json");
   const path = env.EVAL_PRICES?.trim();
   if (!path) return { prices: shipped, override: null };
   const shown = relative(process.cwd(), resolve(path)) || path;
-  return { prices: mergePrices(shipped, readPrices(resolve(path), `EVAL_PRICES: ${shown}`)), override: shown };
+  return { prices: mergePrices(shipped, readPriceFile(resolve(path), `EVAL_PRICES: ${shown}`)), override: shown };
 }
 
-/** `EVAL_MAX_COST` in dollars, or null; anything but a non-negative number is one line. */
+/** A price table file through the suite's one reader (encoding, JSON, an object), then its schema. */
+function readPriceFile(path: string, shown: string): PriceTable {
+  try {
+    return checkPrices(readJsonFile(path, { shown, top: "object" }), shown);
+  } catch (error) {
+    if (error instanceof FixtureError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
+/**
+ * An amount in dollars as a person writes it on a command line: a plain decimal number, `0.50`,
+ * `2`, `.5` — no sign, no `$`, no exponent, no hexadecimal (`$1` in a shell is an empty variable, `0x10`
+ * is not sixteen dollars to anyone reading the CI file). `name` names the flag or variable.
+ */
+export function dollarAmount(name: string, raw: string): number {
+  const text = raw.trim();
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(text) || !Number.isFinite(Number(text)))
+    throw new ConfigError(`${name} must be a plain decimal amount in dollars, such as 0.50 or 2 (got ${JSON.stringify(raw.slice(0, 50))})`);
+  return Number(text);
+}
+
+/** `EVAL_MAX_COST` in dollars, or null; anything but a plain decimal amount is one line. */
 export function maxCostFrom(env: NodeJS.ProcessEnv = process.env): number | null {
   const raw = env.EVAL_MAX_COST?.trim();
   if (!raw) return null;
-  const n = Number(raw.replace(/^\$/, ""));
-  if (!Number.isFinite(n) || n < 0) throw new ConfigError(`--max-cost (EVAL_MAX_COST) must be an amount in dollars ≥ 0 (got "${raw}")`);
-  return n;
+  return dollarAmount("--max-cost (EVAL_MAX_COST)", raw);
 }
 
 /** How this process's model calls are cached, budgeted and recorded, from the environment `pnpm eval` sets. */

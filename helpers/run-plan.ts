@@ -19,6 +19,8 @@ import { type Dataset, datasetSplit, loadDataset } from "./dataset.js";
 import type { Detected } from "./datasets/detect.js";
 import { readDataset } from "./datasets/load.js";
 import { type AnswerThreadsMode, answerThreadsFromEnv, engineOptionsFromEnv, type TunableEngineOptions } from "./engine-options.js";
+import { loadTurnCases } from "./fixture-files/turn-cases.js";
+import { checkRunSettings } from "./run-settings.js";
 import { chooseTarget, type TargetPlan } from "./targets/kinds/index.js";
 
 /** The environment variable the plan is published in. */
@@ -42,13 +44,19 @@ export interface ResolvedRun {
 }
 
 /**
- * Resolves the run from the environment, checking every setting of it (a ConfigError or a
- * DatasetError, one line, exit 2), and loads its dataset. Nothing is published yet.
+ * Resolves the run from the environment, checking every setting it reads whether or not this run
+ * uses it (run-settings.ts; a ConfigError or a DatasetError, one line, exit 2), loads its dataset
+ * and checks the files its evals will read in their worker, where a bad one would only fail an
+ * eval (exit 1): the turn cases. Nothing is published yet.
  */
 export function resolveRun(env: NodeJS.ProcessEnv = process.env): ResolvedRun {
+  checkRunSettings(env);
   const engineOptions = engineOptionsFromEnv(env);
   const answerThreads = answerThreadsFromEnv(env);
   const { dataset, detected } = readDataset(env);
+  // The agent eval reads the turn cases as it loads, in Evalite's worker: a malformed file there
+  // would fail that eval file (exit 1), so it is checked here, as input (exit 2).
+  loadTurnCases();
   const target = chooseTarget(env);
   const plan: RunPlan = {
     dataset: {

@@ -21,14 +21,18 @@ type Primitive = string | number | boolean | null;
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const isPrimitive = (v: unknown): v is Primitive => v === null || ["string", "number", "boolean"].includes(typeof v);
 
-/** A value written on one line: `title 3 · body 1`, `a; b`, numbers rounded. */
-export function inline(value: unknown): Primitive {
+/** How deep a value is written inline; deeper levels show as `…` (a tool's output may nest thousands deep). */
+const INLINE_DEPTH = 8;
+
+/** A value written on one line: `title 3 · body 1`, `a; b`, numbers rounded; nested deeper than INLINE_DEPTH, `…`. */
+export function inline(value: unknown, depth = 0): Primitive {
   if (typeof value === "number") return roundForDisplay(value);
   if (isPrimitive(value)) return value;
-  if (Array.isArray(value)) return value.map((v) => String(inline(v))).join("; ");
+  if (depth >= INLINE_DEPTH) return "…";
+  if (Array.isArray(value)) return value.map((v) => String(inline(v, depth + 1))).join("; ");
   if (isRecord(value))
     return Object.entries(value)
-      .map(([k, v]) => `${k} ${inline(v)}`)
+      .map(([k, v]) => `${k} ${inline(v, depth + 1)}`)
       .join(" · ");
   return String(value);
 }

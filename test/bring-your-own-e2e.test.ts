@@ -210,7 +210,9 @@ describe("misbehaving targets", () => {
     writeFileSync(broken, '{ "name": "x", "search": { "search": { "request": { "method": "POST", "path": "/s" }, }');
     const r1 = await evalInProcess([], { EVAL_TARGET: "http://127.0.0.1:9", EVAL_TARGET_ADAPTER: broken });
     expect(r1.code).toBe(2);
-    expect(r1.stderr).toMatch(/^eval: EVAL_TARGET_ADAPTER .*broken\.adapter\.json: invalid JSON at line 1, column \d+: .+\n$/);
+    expect(r1.stderr).toMatch(
+      /^eval: EVAL_TARGET_ADAPTER .*broken\.adapter\.json: \[invalid-json\] invalid JSON at line 1, column \d+: .+\n$/,
+    );
     const unknown = join(work, "unknown.adapter.json");
     writeFileSync(
       unknown,

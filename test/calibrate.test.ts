@@ -11,11 +11,10 @@ import { join } from "node:path";
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { textReply } from "@hybrid-search/engine/testing";
 import { type Calibration, calibrate, judgeLine } from "@hybrid-search/eval-gate/calibration";
-import { readLabels } from "@hybrid-search/eval-gate/labels";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../bin/eval-calibrate.js";
-import { answerCases, judgeLabels, type LabelledAnswer, openEngine } from "../bin/lib/calibration-run.js";
+import { answerCases, judgeLabels, type LabelledAnswer, openEngine, readLabelsFile } from "../bin/lib/calibration-run.js";
 import { loadDataset } from "../helpers/dataset.js";
 import { loadAskCases } from "../helpers/fixture-files.js";
 import { evalModels } from "../helpers/models.js";
@@ -86,7 +85,7 @@ function rho(x: number[], y: number[]): number {
 // ------------------------------------------------------------------ shared answers
 
 let answers: LabelledAnswer[];
-const labelsFile = readLabels(LABELS);
+const labelsFile = readLabelsFile(LABELS, LABELS);
 
 beforeAll(async () => {
   const models = evalModels({ ENGINE_PROVIDER: "offline" });
@@ -272,7 +271,12 @@ describe("labels the command refuses, each in one line", () => {
       [header, label({}), label({ grade: 2 })],
       /bad\.jsonl:3: p1 already graded faithfulness of case a-001 \(balanced\) on line 2/,
     ],
-    ["not JSON", [header, "{"], /bad\.jsonl:2: not JSON/],
+    [
+      "not JSON",
+      [header, "{"],
+      /bad\.jsonl: line 2 \(\/\): \[invalid-json\] invalid JSON at column 2: expected a double-quoted property name but found the end of the file$/m,
+    ],
+    ["null", [header, "null"], /bad\.jsonl:2: must be a JSON object \(a header or a label\)$/m],
   ];
   for (const [what, lines, message] of cases)
     it(what, async () => {

@@ -30,7 +30,7 @@ describe("pnpm eval with a refusal-marker file that is not valid", () => {
   it.each([
     ["a one-word phrase", { ...VALID, markers: { ...VALID.markers, it: ["non"] } }, /\/markers\/it\/0: must have at least two words/],
     ["a language left out", { ...VALID, markers: { en: VALID.markers.en } }, /\/markers: missing required field "de"/],
-    ["not JSON", '{ "version": 1, "markers": ', /refusal-markers\.json: invalid JSON at line 1, column \d+: /],
+    ["not JSON", '{ "version": 1, "markers": ', /refusal-markers\.json: \[invalid-json\] invalid JSON at line 1, column \d+: /],
   ])("%s: one line naming the file and the field, exit 2, before Evalite starts", async (_, content, field) => {
     writeFileSync(join(dir, "refusal-markers.json"), typeof content === "string" ? content : JSON.stringify(content));
     const r = await evalInProcess(["ask"]);

@@ -10,7 +10,7 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { Engine } from "@hybrid-search/engine";
 import type { Preset } from "@hybrid-search/target-contract/types";
 import type { JudgedScore } from "@hybrid-search/eval-gate/calibration";
-import type { Label } from "@hybrid-search/eval-gate/labels";
+import { type Label, type LabelsFile, labelsFrom } from "@hybrid-search/eval-gate/labels";
 import type { AskCase } from "../../scorers/ask-case.js";
 import { completenessScore } from "../../scorers/completeness.js";
 import { judgeId } from "../../scorers/judge-call.js";
@@ -19,10 +19,21 @@ import { triadScore, type TriadMetricId } from "../../scorers/triad/index.js";
 import type { Grade } from "../../scorers/answer/grade.js";
 import type { Dataset } from "../../helpers/dataset.js";
 import { loadRefusalMarkers } from "../../helpers/fixture-files.js";
+import { parseJsonl, readText } from "../../helpers/input-files/read.js";
 import type { EvalModels } from "../../helpers/models.js";
 import { buildTempIndex } from "../../helpers/setup-db.js";
 import { inProcessTarget } from "../../helpers/targets/kinds/in-process.js";
 import { observedAnswer } from "../../helpers/targets/observe.js";
+
+/**
+ * A labels file (`pnpm eval:calibrate <labels.jsonl>`) through the suite's one reader of a person's
+ * files — UTF-8 checked (a UTF-16 file is named as such, never quoted), each line's JSON with its
+ * line and column — then the labels' own checks (packages/eval-gate/src/labels.ts).
+ */
+export function readLabelsFile(path: string, shown: string): LabelsFile {
+  const text = readText(path, { shown });
+  return labelsFrom(parseJsonl(text, shown), shown, createHash("sha256").update(text).digest("hex"));
+}
 
 /** The first 16 hex digits of the SHA-256 of an answer's text: what a label names the answer it graded by. */
 export function answerSha(answer: string): string {

@@ -53,6 +53,7 @@ describe("every bench/ tool with a bad flag: one line, exit 2 (bin/ commands: te
     ["bench/beir-synthetic.ts", "bench:beir"],
     ["bench/cjk-strategies.ts", "bench:cjk"],
     ["bench/draft-speed.ts", "bench:draft"],
+    ["bench/load.ts", "bench:load"],
     ["packages/trec-eval/bench/metrics-bench.ts", "bench:metrics"],
     ["packages/engine/bench/engine-bench.ts", "bench:engine"],
   ] as const;
@@ -76,5 +77,17 @@ describe("every bench/ tool with a bad flag: one line, exit 2 (bin/ commands: te
     });
     expect(r.status).toBe(2);
     expect(r.stderr).toBe('bench:eval: --runs must be a positive integer, got "0"\n');
+  });
+});
+
+describe("bench:load's sizes", () => {
+  it("a size that is not a whole number is one line, exit 2", () => {
+    const r = spawnSync(process.execPath, ["--import", "tsx", join(REPO_ROOT, "bench/load.ts"), "--sizes", "1000,-5"], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe('bench:load: --sizes must be whole numbers ≥ 1 separated by commas, got "-5"\n');
   });
 });

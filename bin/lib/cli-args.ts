@@ -12,12 +12,37 @@ export class UsageError extends Error {
   override readonly name = "UsageError";
 }
 
-/** Strict `util.parseArgs`; whatever it rejects becomes a UsageError with the usage appended. */
+/**
+ * `argv` with a negative number given to a flag that takes a value joined to it (`--trials -1` →
+ * `--trials=-1`): `util.parseArgs` reads `-1` as a flag ("argument is ambiguous"), and the flag's
+ * own check then says what is wrong with the number, not that it "needs a value".
+ */
+export function joinNegativeValues(argv: readonly string[], options: ParseArgsConfig["options"] = {}): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const name = /^--([^=]+)$/.exec(arg)?.[1];
+    const next = argv[i + 1];
+    if (
+      name !== undefined &&
+      Object.hasOwn(options, name) &&
+      options[name]!.type === "string" &&
+      next !== undefined &&
+      /^-(\d|\.\d)/.test(next)
+    ) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
+/** Strict `util.parseArgs`; whatever it rejects becomes a UsageError of one line with the usage appended. */
 export function parseCommandLine<T extends ParseArgsConfig>(config: T, usage: string): ReturnType<typeof parseArgs<T>> {
   try {
-    return parseArgs(config);
+    return parseArgs({ ...config, args: joinNegativeValues(config.args ?? process.argv.slice(2), config.options) } as T);
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}; ${usage}`);
+    throw new UsageError(`${(error as Error).message.replace(/\s*\n\s*/g, " ")}; ${usage}`);
   }
 }
 

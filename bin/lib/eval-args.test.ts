@@ -61,7 +61,7 @@ describe("pnpm eval's command line", () => {
   });
 
   it("reads the judge's and the budget's flags, and refuses bad values in one line", () => {
-    expect(parseEvalArgs(["--trials", "3", "--max-flip-rate", "0.2", "--max-cost", "$0.50", "--no-cache"])).toMatchObject({
+    expect(parseEvalArgs(["--trials", "3", "--max-flip-rate", "0.2", "--max-cost", "0.50", "--no-cache"])).toMatchObject({
       trials: 3,
       maxFlipRate: 0.2,
       maxCost: 0.5,
@@ -72,7 +72,14 @@ describe("pnpm eval's command line", () => {
     expect(parseEvalArgs([])).toMatchObject({ trials: 1, maxFlipRate: null, maxCost: null, noCache: false, dryRun: false });
     expect(() => parseEvalArgs(["--trials", "0"])).toThrow("--trials must be a whole number from 1 to 100 (got 0)");
     expect(() => parseEvalArgs(["--max-flip-rate", "1.5"])).toThrow("--max-flip-rate must be a share from 0 to 1 (got 1.5)");
-    expect(() => parseEvalArgs(["--max-cost", "ten"])).toThrow("--max-cost must be an amount in dollars ≥ 0, e.g. 0.50 (got ten)");
+    // A plain decimal amount only: `$1` (an empty shell variable in CI), hexadecimal, an exponent, a sign are refused.
+    for (const bad of ["ten", "$1", "$0.50", "0x10", "1e3", "-5", "+1", "Infinity", "1.2.3", ""])
+      expect(() => parseEvalArgs(["--max-cost", bad]), bad).toThrow(
+        `--max-cost must be a plain decimal amount in dollars, such as 0.50 or 2 (got ${JSON.stringify(bad)})`,
+      );
+    expect(parseEvalArgs(["--max-cost", ".5"]).maxCost).toBe(0.5);
+    // A negative number is the flag's value, told what is wrong with it, not "needs a value".
+    expect(() => parseEvalArgs(["--trials", "-1"])).toThrow("--trials must be a whole number from 1 to 100 (got -1)");
     expect(() => parseEvalArgs(["--dry-run", "--max-cost", "1"])).toThrow(/--dry-run makes no call/);
     expect(() => parseEvalArgs(["--dry-run", "--update-baseline"])).toThrow(/--dry-run scores nothing/);
   });

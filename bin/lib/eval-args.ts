@@ -11,6 +11,8 @@ import { ConfigError, quoteInput } from "@hybrid-search/eval-gate";
 import { parsePassMark } from "@hybrid-search/eval-gate/pass-marks";
 import type { runEvalite } from "evalite/runner";
 import { evalNames, selectEvalFiles } from "../../helpers/eval-selection.js";
+import { dollarAmount } from "../../helpers/models.js";
+import { joinNegativeValues } from "./cli-args.js";
 import { evalFiles } from "../../helpers/index-plan.js";
 
 export { evalFiles };
@@ -137,7 +139,8 @@ export interface EvalArgs {
   evalite: EvaliteRunOptions;
 }
 
-export function parseEvalArgs(argv: readonly string[]): EvalArgs {
+export function parseEvalArgs(given: readonly string[]): EvalArgs {
+  const argv = joinNegativeValues(given, OPTIONS);
   checkTokens(argv, OPTIONS, "pnpm eval");
   const { values, positionals } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
   const filter = oneFilter(positionals);
@@ -216,10 +219,7 @@ function shareOf(flag: string, raw: string): number {
 }
 
 function amountOf(flag: string, raw: string): number {
-  const n = Number(raw.trim().replace(/^\$/, ""));
-  if (raw.trim() === "" || !Number.isFinite(n) || n < 0)
-    throw new ConfigError(`${flag} must be an amount in dollars ≥ 0, e.g. 0.50 (got ${quoteInput(raw, { bare: true })})`);
-  return n;
+  return dollarAmount(flag, raw);
 }
 
 function percentage(raw: string): number {

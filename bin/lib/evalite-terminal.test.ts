@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EvaliteTerminal, evaliteLineKind, stripAnsi } from "./evalite-terminal.js";
+import { EvaliteErrors, EvaliteTerminal, evaliteLineKind, stripAnsi } from "./evalite-terminal.js";
 
 const dim = (s: string) => `\x1b[2m${s}\x1b[22m`;
 
@@ -84,5 +84,46 @@ describe("pnpm eval's view of Evalite's output", () => {
     expect(render({ verbose: false, tty: false }, ["gate: 495 ch", "ecked\n  Threshold", "  70% (passed)\nlast"])).toBe(
       "gate: 495 checked\nlast\n",
     );
+  });
+});
+
+describe("EvaliteErrors: a target failure is one line", () => {
+  const separator = "\x1b[31m\x1b[2m⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯\x1b[22m\x1b[39m";
+  const failure = (message: string) => `\x1b[31m\x1b[1mTargetError\x1b[22m: ${message}\x1b[39m\n${separator}\n`;
+
+  it("shows each distinct target failure once, without its separator, and passes anything else through", () => {
+    const out: string[] = [];
+    const errors = new EvaliteErrors((text) => out.push(text), { verbose: false });
+    for (let i = 0; i < 3; i++) errors.push(failure("POST /ask: HTTP 500: DOWN boom"));
+    errors.push(failure("POST /search: no response within 300 ms"));
+    errors.push("Serialized Error: { reason: 'x' }\n");
+    errors.push("TypeError: a bug\n    at f (x.js:1:1)\n");
+    errors.end();
+    expect(out.map(stripAnsi)).toEqual([
+      "TargetError: POST /ask: HTTP 500: DOWN boom\n",
+      "TargetError: POST /search: no response within 300 ms\n",
+      "TypeError: a bug\n",
+      "    at f (x.js:1:1)\n",
+    ]);
+    expect(errors.dropped).toBe(2);
+  });
+
+  it("shows the first ten distinct failures and counts the rest in one line", () => {
+    const out: string[] = [];
+    const errors = new EvaliteErrors((text) => out.push(text), { verbose: false });
+    for (let i = 0; i < 14; i++) errors.push(failure(`GET /search?q=${i}: HTTP 500`));
+    errors.end();
+    expect(out).toHaveLength(11);
+    expect(stripAnsi(out.at(-1)!)).toBe(
+      "eval: 4 more distinct target failure(s) not shown (pnpm eval --verbose shows every case's; the report names each errored case)\n",
+    );
+  });
+
+  it("shows everything with --verbose", () => {
+    const out: string[] = [];
+    const errors = new EvaliteErrors((text) => out.push(text), { verbose: true });
+    errors.push(failure("x") + failure("x"));
+    errors.end();
+    expect(out).toHaveLength(4);
   });
 });

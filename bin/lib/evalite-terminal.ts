@@ -136,3 +136,90 @@ export function filterEvaliteOutput(stream: NodeJS.WriteStream, options: Termina
     },
   };
 }
+
+/**
+ * What `pnpm eval` shows of what Evalite's run prints on stderr: a case whose target call failed
+ * makes Vitest print its error, which for a target failure is one line (`TargetError: POST /ask:
+ * HTTP 500: …`, helpers/targets/target.ts) and a separator. Unless `--verbose`, each distinct such
+ * line is shown once, the first time, without its separator, and at most `SHOWN_FAILURES` of them
+ * (a service that is down fails every case, each with its own URL); the rest are counted in one
+ * line at the end (the verdict counts the cases too: `"the task threw: TargetError: …" ×164`).
+ * Anything else passes through.
+ */
+/** How many distinct target failures `pnpm eval` shows before it only counts them. */
+export const SHOWN_FAILURES = 10;
+
+export class EvaliteErrors {
+  private pending = "";
+  private readonly seen = new Set<string>();
+  /** The last line was a target failure's: its separator and serialized fields follow. */
+  private inTargetError = false;
+  /** Repeats of a target failure's line that were dropped. */
+  dropped = 0;
+  /** Distinct target failures past the first SHOWN_FAILURES, not shown. */
+  unshown = 0;
+
+  constructor(
+    private readonly write: (text: string) => void,
+    private readonly options: Pick<TerminalOptions, "verbose">,
+  ) {}
+
+  push(chunk: string): void {
+    const lines = (this.pending + chunk).split("\n");
+    this.pending = lines.pop()!;
+    for (const line of lines) this.line(line);
+  }
+
+  end(): void {
+    if (this.pending !== "") this.line(this.pending);
+    this.pending = "";
+    if (this.unshown > 0)
+      this.write(
+        `eval: ${this.unshown} more distinct target failure(s) not shown (pnpm eval --verbose shows every case's; the report names each errored case)\n`,
+      );
+    this.unshown = 0;
+  }
+
+  private line(line: string): void {
+    if (this.options.verbose) {
+      this.write(`${line}\n`);
+      return;
+    }
+    const text = stripAnsi(line).trim();
+    if (text.startsWith("TargetError: ")) {
+      this.inTargetError = true;
+      if (this.seen.has(text)) {
+        this.dropped++;
+        return;
+      }
+      this.seen.add(text);
+      if (this.seen.size > SHOWN_FAILURES) {
+        this.unshown++;
+        return;
+      }
+      this.write(`${line}\n`);
+      return;
+    }
+    if (this.inTargetError && (/^⎯+$/.test(text) || text.startsWith("Serialized Error:") || text === "")) return;
+    this.inTargetError = false;
+    this.write(`${line}\n`);
+  }
+}
+
+/** Routes everything written to `stream` (stderr) through EvaliteErrors until `restore()`. */
+export function filterEvaliteErrors(stream: NodeJS.WriteStream, options: Pick<TerminalOptions, "verbose">): { restore(): void } {
+  const original = stream.write;
+  const errors = new EvaliteErrors((text) => original.call(stream, text), options);
+  stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    errors.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString());
+    const callback = rest.find((arg) => typeof arg === "function") as (() => void) | undefined;
+    callback?.();
+    return true;
+  }) as typeof stream.write;
+  return {
+    restore: () => {
+      errors.end();
+      stream.write = original;
+    },
+  };
+}

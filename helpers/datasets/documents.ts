@@ -26,9 +26,30 @@ import type { Document, DocumentIds } from "@hybrid-search/target-contract/types
 import { isMap, isNode, isScalar, parseDocument as parseYaml } from "yaml";
 import { displayPath } from "../fixture-files/paths.js";
 import { type CorpusSource, DatasetError } from "./model.js";
-import { decodeText, textProblem } from "./text.js";
+import { decodeText, textProblem } from "../input-files/text.js";
 
 const TEXT_FILE = /\.(md|markdown|mdx|txt|text)$/i;
+
+/**
+ * The largest document the suite takes (16 MiB of UTF-8): a document is indexed, chunked, seeded and
+ * language-identified whole, and one of 50 MB cost half a minute of every run in every format. A
+ * larger one is split into several documents (a chapter, a section each).
+ */
+export const MAX_DOCUMENT_BYTES = 16 * 2 ** 20;
+
+/** Why a document of `bytes` bytes is refused (one line), or null when it is within the limit. */
+export function documentSizeProblem(bytes: number): string | null {
+  if (bytes <= MAX_DOCUMENT_BYTES) return null;
+  return `[too-large] the document is ${(bytes / 2 ** 20).toFixed(1)} MiB; a document is at most ${MAX_DOCUMENT_BYTES / 2 ** 20} MiB of text (split it into several documents)`;
+}
+
+/** Refuses, naming `where`, a document of data whose text is over the limit. */
+export function checkDocumentSize(where: string, text: string): void {
+  // Characters first: a text of fewer UTF-16 units than a quarter of the limit cannot be over it.
+  if (text.length * 3 <= MAX_DOCUMENT_BYTES) return;
+  const problem = documentSizeProblem(Buffer.byteLength(text, "utf8"));
+  if (problem) throw new DatasetError(`${where}: ${problem}`);
+}
 const MARKDOWN_FILE = /\.(md|markdown|mdx)$/i;
 const HEADING = /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
 const FENCE = /^ {0,3}(```|~~~)/;
@@ -174,8 +195,12 @@ export function readFolderDocuments(folder: string, exclude: (id: string) => boo
       const full = join(dir, entry.name);
       const id = `${prefix}${entry.name}`;
       if (entry.isDirectory()) walk(full, `${id}/`);
-      else if ((entry.isFile() || (entry.isSymbolicLink() && linksToFileInside(full, real))) && TEXT_FILE.test(id) && !exclude(id))
-        documents.push(parseDocumentFile(id, readTextFile(full, displayPath(join(folder, id))), displayPath(join(folder, id))));
+      else if ((entry.isFile() || (entry.isSymbolicLink() && linksToFileInside(full, real))) && TEXT_FILE.test(id) && !exclude(id)) {
+        const shown = displayPath(join(folder, id));
+        const tooLarge = documentSizeProblem(statSync(full).size);
+        if (tooLarge) problem(shown, tooLarge);
+        documents.push(parseDocumentFile(id, readTextFile(full, shown), shown));
+      }
     }
   };
   walk(root, "");
@@ -224,6 +249,7 @@ export function readCorpusJsonl(file: string): Document[] {
     };
     const body = field("text");
     if (body === undefined) problem(where, 'missing "text"');
+    checkDocumentSize(where, body);
     const language = (field("language") ?? field("lang"))?.toLowerCase();
     const validFrom = field("validFrom");
     const validUntil = field("validUntil");

@@ -13,6 +13,7 @@ import type { FixtureIssue } from "../fixture-files/errors.js";
 import { show } from "../fixture-files/errors.js";
 import { displayPath } from "../fixture-files/paths.js";
 import { normalizeForMatch } from "../fixture-files/types.js";
+import { factsFound } from "./fact-search.js";
 import type { AnswerCase, RetrievalCase, TranslationGroup } from "./model.js";
 import { fail, named } from "./read.js";
 
@@ -83,9 +84,10 @@ export function lintDataset(input: LintInput): void {
     const listed = input.relevantDocs?.get(c);
     if (listed) problems.push(...relevantDocsMismatch(c, listed, origin));
   }
+  const facts = factChecker(input.askCases, input.corpus);
   for (const c of input.askCases) {
     const origin = input.askOrigins.get(c)!;
-    problems.push(...answerCaseProblems(c, origin, input.corpus));
+    problems.push(...answerCaseProblems(c, origin, input.corpus, facts));
   }
   const groupOf = new Map<string, string>();
   for (const group of input.translations) {
@@ -158,8 +160,8 @@ function relevantDocsMismatch(c: RetrievalCase, listed: readonly string[], origi
   const set = new Set(listed);
   const positive = Object.entries(c.judgments).filter(([, grade]) => grade >= 1);
   const unlisted = positive.filter(([doc]) => !set.has(doc)).map(([doc, grade]) => `${doc} (judged ${grade})`);
-  const zero = listed.filter((doc) => c.judgments[doc] === 0);
-  const unjudged = listed.filter((doc) => !(doc in c.judgments));
+  const zero = listed.filter((doc) => Object.hasOwn(c.judgments, doc) && c.judgments[doc] === 0);
+  const unjudged = listed.filter((doc) => !Object.hasOwn(c.judgments, doc));
   const parts: string[] = [];
   if (unlisted.length > 0) parts.push(`missing ${unlisted.join(", ")}`);
   if (zero.length > 0) parts.push(`lists ${zero.join(", ")} although judged 0`);
@@ -180,7 +182,43 @@ export function hasExpectation(c: AnswerCase): boolean {
   );
 }
 
-function answerCaseProblems(c: AnswerCase, origin: RecordOrigin, corpus: CorpusView): Located[] {
+/**
+ * Whether an expected fact occurs where it must: in a document the case cites (each cited document
+ * normalised once for the whole lint), or — a case that cites none — in some document of the
+ * corpus, every such fact of the dataset looked for in one pass over the corpus (fact-search.ts).
+ * Linear in the corpus and the facts, however many questions there are.
+ */
+function factChecker(askCases: readonly AnswerCase[], corpus: CorpusView): (fact: string, cite: readonly string[]) => boolean {
+  const normalized = new Map<string, string>();
+  const textOf = (doc: string): string => {
+    let text = normalized.get(doc);
+    if (text === undefined) {
+      text = normalizeForMatch(corpus.text(doc));
+      normalized.set(doc, text);
+    }
+    return text;
+  };
+  const uncited = askCases
+    .filter((c) => (c.mustCite ?? []).length === 0)
+    .flatMap((c) => (c.expectedSubstrings ?? []).map(normalizeForMatch));
+  let anywhere: Set<string> | undefined;
+  const everyDocument = function* (): Generator<string> {
+    for (const id of corpus.ids) yield normalizeForMatch(corpus.text(id));
+  };
+  return (fact, cite) => {
+    const form = normalizeForMatch(fact);
+    if (cite.length > 0) return cite.some((doc) => textOf(doc).includes(form));
+    anywhere ??= factsFound(uncited, everyDocument());
+    return anywhere.has(form) || form === "";
+  };
+}
+
+function answerCaseProblems(
+  c: AnswerCase,
+  origin: RecordOrigin,
+  corpus: CorpusView,
+  occurs: (fact: string, cite: readonly string[]) => boolean,
+): Located[] {
   const out: Located[] = [];
   if (!hasExpectation(c))
     out.push(
@@ -202,12 +240,8 @@ function answerCaseProblems(c: AnswerCase, origin: RecordOrigin, corpus: CorpusV
     out.push(at(origin, "expectedSubstrings", "a question that expects a refusal cannot expect facts in the answer"));
   if (missing.length > 0) return out;
   // Each fact must occur in a document the case cites, or in some document when it cites none.
-  const where = cite.length > 0 ? cite : [...corpus.ids];
-  const texts = () => where.map((doc) => normalizeForMatch(corpus.text(doc)));
-  let cached: string[] | undefined;
   (c.expectedSubstrings ?? []).forEach((fact, j) => {
-    cached ??= texts();
-    if (!cached.some((text) => text.includes(normalizeForMatch(fact))))
+    if (!occurs(fact, cite))
       out.push(
         at(
           origin,

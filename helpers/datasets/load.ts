@@ -9,13 +9,13 @@
 import { resolve } from "node:path";
 import type { Document } from "@hybrid-search/target-contract/types";
 import { splitNameProblem } from "@hybrid-search/trec-eval/formats";
-import { FIXTURES_DIR } from "../fixture-files/paths.js";
+import { displayPath, FIXTURES_DIR } from "../fixture-files/paths.js";
 import type { DocumentsSource } from "../setup-db.js";
 import { datasetName, type Detected, detectFormat } from "./detect.js";
 import type { FormatRead } from "./formats/common.js";
 import { fixtures, readDemoFixtures } from "./formats/fixtures.js";
 import { lintDataset } from "./lint.js";
-import { casesFromAnswers, type Dataset, DatasetError } from "./model.js";
+import { casesFromAnswers, type Dataset, DatasetError, judgedCases } from "./model.js";
 
 /** The run's dataset, from the environment (EVAL_DATASET, EVAL_DATASET_FORMAT, EVAL_DATASET_SPLIT). */
 export function loadDataset(env: NodeJS.ProcessEnv = process.env): Dataset {
@@ -45,6 +45,7 @@ export function datasetSplit(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 function finish(read: FormatRead, detected: Detected, name: string): Dataset {
+  measurable(read, detected);
   const derivedCases = read.cases.length === 0;
   const cases = derivedCases ? casesFromAnswers(read.askCases) : read.cases;
   lintDataset({
@@ -77,6 +78,32 @@ function finish(read: FormatRead, detected: Detected, name: string): Dataset {
     declaredLanguages: read.declaredLanguages,
     files: read.files,
   };
+}
+
+/** The most queries and questions, together, a dataset may hold: 100,000 load in about 3 s (pnpm bench:load). */
+export const MAX_QUESTIONS = 200_000;
+
+/**
+ * A dataset that could measure nothing is an input error before anything runs, never an empty run
+ * that passes: no query and no question at all, or queries of which none judges a document
+ * relevant (every grade 0 or below), with no question beside them.
+ */
+function measurable(read: FormatRead, detected: Detected): void {
+  const questions = read.cases.length + read.askCases.length;
+  if (questions > MAX_QUESTIONS)
+    throw new DatasetError(
+      `EVAL_DATASET: ${displayPath(detected.path)}: [too-large] holds ${questions} queries and questions; a dataset holds at most ${MAX_QUESTIONS} (split it, or sample it: a run of that many cases takes hours)`,
+    );
+  if (read.cases.length === 0 && read.askCases.length === 0)
+    throw new DatasetError(
+      `EVAL_DATASET: ${displayPath(detected.path)}: holds no query and no question (${read.files.map((f) => displayPath(f)).join(", ") || "no case file"}): nothing could be measured`,
+    );
+  if (read.cases.length > 0 && read.askCases.length === 0 && judgedCases(read.cases).length === 0) {
+    const file = read.caseOrigins.get(read.cases[0]!)?.file ?? detected.path;
+    throw new DatasetError(
+      `EVAL_DATASET: ${displayPath(file)}: no query judges a document relevant (a grade of 1 or more): every judgment is 0 or below, so nothing can be scored`,
+    );
+  }
 }
 
 function demoDataset(): Dataset {

@@ -1,19 +1,21 @@
 /**
- * Reading a dataset's files: text that must be UTF-8, JSON and JSONL with the line of a syntax
- * error, records checked against a JSON Schema of `fixtures/schemas/` (Ajv, compiled once, as the
- * fixture loader does). Every problem is a `FixtureError`: one line naming the file, the record (its
- * id, or its line in a JSONL file) and the field.
+ * Reading a dataset's files, through the suite's one reader of a person's files
+ * (helpers/input-files/read.ts: text that must be UTF-8, JSON and JSONL with the line of a syntax
+ * error, the top level a file must have), then records checked against a JSON Schema of
+ * `fixtures/schemas/` (Ajv, compiled once, as the fixture loader does). Every problem is a
+ * `FixtureError`: one line naming the file, the record (its id, or its line in a JSONL file) and
+ * the field.
  *
  * Named errors carry a tag in brackets, so a user (and a test) can tell them apart whatever the
  * format: `[encoding]`, `[invalid-json]`, `[schema]`, `[duplicate-id]`, `[unknown-document]`,
- * `[empty-corpus]`, `[no-expectation]`, `[invalid-id]`.
+ * `[empty-corpus]`, `[no-expectation]`, `[invalid-id]`, `[too-large]`.
  */
-import { readFileSync, statSync } from "node:fs";
 import { FixtureError, type FixtureIssue } from "../fixture-files/errors.js";
-import { jsonSyntaxProblem } from "../fixture-files/json-syntax.js";
 import { schemaIssues } from "../fixture-files/loader.js";
 import { displayPath } from "../fixture-files/paths.js";
-import { decodeText, textProblem } from "./text.js";
+import { readJsonFile as readJson, type TopLevel } from "../input-files/read.js";
+
+export { isFile, isFolder, type JsonlRecord, readJsonlFile, readText } from "../input-files/read.js";
 
 export type ErrorName =
   | "encoding"
@@ -25,7 +27,8 @@ export type ErrorName =
   | "no-expectation"
   | "invalid-id"
   | "golden-invalid"
-  | "golden-schema";
+  | "golden-schema"
+  | "too-large";
 
 /** A problem's text with its name: `[duplicate-id] id "q1" is already used by /questions/0`. */
 export function named(name: ErrorName, problem: string): string {
@@ -38,54 +41,11 @@ export function fail(file: string, issues: readonly FixtureIssue[]): never {
 }
 
 /**
- * A text file's content. Not UTF-8 is the named error `[encoding]`: a UTF-16 or UTF-32 file, a
- * binary file, or the first invalid byte (text.ts).
+ * A JSON file's value, its top level checked when `top` says what it must be (`null` where an object
+ * belongs is a `[schema]` error, not a crash); a syntax error names its line and column.
  */
-export function readText(path: string): string {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "file not found" : code === "EISDIR" ? "is a folder, expected a file" : `cannot read (${code})`;
-    return fail(path, [{ pointer: "", problem: why }]);
-  }
-  const bad = textProblem(bytes);
-  if (bad !== null) return fail(path, [{ pointer: "", problem: named("encoding", bad) }]);
-  return decodeText(bytes);
-}
-
-/** A JSON file's value; a syntax error names its line and column. */
-export function readJsonFile(path: string, syntaxName: ErrorName = "invalid-json"): unknown {
-  const text = readText(path);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return fail(path, [{ pointer: "", problem: named(syntaxName, jsonSyntaxProblem(text)) }]);
-  }
-}
-
-export interface JsonlRecord {
-  /** 1-based line number. */
-  line: number;
-  value: unknown;
-}
-
-/** A JSONL file's records (blank lines skipped); a line that is not JSON names its line. */
-export function readJsonlFile(path: string): JsonlRecord[] {
-  const text = readText(path);
-  const records: JsonlRecord[] = [];
-  text.split("\n").forEach((raw, i) => {
-    const line = raw.replace(/\r$/, "");
-    if (line.trim() === "") return;
-    try {
-      records.push({ line: i + 1, value: JSON.parse(line) as unknown });
-    } catch {
-      const problem = jsonSyntaxProblem(line).replace(/^invalid JSON at line 1, column /, "invalid JSON at column ");
-      fail(path, [{ record: `line ${i + 1}`, pointer: "", problem: named("invalid-json", problem) }]);
-    }
-  });
-  return records;
+export function readJsonFile(path: string, options: { top?: TopLevel; syntaxName?: ErrorName } = {}): unknown {
+  return readJson(path, { ...(options.top ? { top: options.top } : {}), syntaxTag: options.syntaxName ?? "invalid-json" });
 }
 
 /**
@@ -123,20 +83,4 @@ export function recordNamer(
     const id = value !== null && typeof value === "object" ? (value as { id?: unknown }).id : undefined;
     return typeof id === "string" && id.trim() !== "" ? { record: `${label} ${id}`, pointer } : { pointer };
   };
-}
-
-export function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
-export function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -3,11 +3,12 @@
  * read and checked: one line naming the file and the JSON Pointer of a problem, and the values of
  * the environment variables its templates name (secrets: redacted wherever they could appear).
  */
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import { type Adapter, adapterProblems, ENV_NAME, TEMPLATE_VARIABLE, templateStrings } from "@hybrid-search/target-contract/adapter";
-import { jsonSyntaxProblem } from "../fixture-files/json-syntax.js";
+import { secretProblem } from "@hybrid-search/target-contract/redact";
+import { FixtureError } from "../fixture-files/errors.js";
+import { readJsonFile } from "../input-files/read.js";
 
 /** An adapter file, checked, with the values of the environment variables it names. */
 export interface LoadedAdapter {
@@ -25,18 +26,13 @@ export interface LoadedAdapter {
  */
 export function loadAdapter(given: string, env: NodeJS.ProcessEnv = process.env): LoadedAdapter {
   const where = `EVAL_TARGET_ADAPTER ${given}`;
-  let text: string;
-  try {
-    text = readFileSync(resolve(given), "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ConfigError(`${where}: ${code === "ENOENT" ? "no such file" : `cannot be read (${code ?? (error as Error).message})`}`);
-  }
   let value: unknown;
   try {
-    value = JSON.parse(text);
-  } catch {
-    throw new ConfigError(`${where}: ${jsonSyntaxProblem(text)}`);
+    // The suite's one reader of a person's files: UTF-8 checked, JSON with its line and column, an object.
+    value = readJsonFile(resolve(given), { shown: where, top: "object" });
+  } catch (error) {
+    if (error instanceof FixtureError) throw new ConfigError(error.message);
+    throw error;
   }
   const problems = adapterProblems(value);
   if (problems.length > 0)
@@ -50,6 +46,9 @@ export function loadAdapter(given: string, env: NodeJS.ProcessEnv = process.env)
       const set = env[variable];
       if (set === undefined || set === "")
         throw new ConfigError(`${where}: ${at}: {{env.${variable}}} names the environment variable ${variable}, which is not set`);
+      // Every variable an adapter names is a secret, redacted everywhere: one too short to redact safely is refused.
+      const short = secretProblem(variable, set);
+      if (short) throw new ConfigError(`${where}: ${at}: {{env.${variable}}}: ${short}`);
       values[variable] = set;
     }
   }

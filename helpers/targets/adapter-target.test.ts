@@ -31,7 +31,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function file(name: string, content: unknown): string {
   const path = join(work, name);
-  writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content, null, 2));
+  writeFileSync(path, typeof content === "string" || Buffer.isBuffer(content) ? content : JSON.stringify(content, null, 2));
   return path;
 }
 
@@ -75,15 +75,24 @@ describe("loadAdapter", () => {
       }
       return "no error";
     };
-    expect(one(join(work, "none.json"))).toBe("EVAL_TARGET_ADAPTER <dir>/none.json: no such file");
+    expect(one(join(work, "none.json"))).toBe("EVAL_TARGET_ADAPTER <dir>/none.json: file not found");
     expect(one(file("bad.json", '{\n  "name": "x",\n  "search": {,}\n}'))).toBe(
-      'EVAL_TARGET_ADAPTER <dir>/bad.json: invalid JSON at line 3, column 14: expected a double-quoted property name but found ","',
+      'EVAL_TARGET_ADAPTER <dir>/bad.json: [invalid-json] invalid JSON at line 3, column 14: expected a double-quoted property name but found ","',
+    );
+    expect(one(file("null.json", "null"))).toBe(
+      "EVAL_TARGET_ADAPTER <dir>/null.json: [schema] the file is null (JSON null); expected a JSON object { … }",
+    );
+    expect(one(file("utf16.json", Buffer.from(`\ufeff${JSON.stringify(ADAPTER)}`, "utf16le")))).toBe(
+      "EVAL_TARGET_ADAPTER <dir>/utf16.json: [encoding] the file is UTF-16LE (byte-order mark FF FE) text, not UTF-8: save it as UTF-8",
     );
     expect(one(file("unknown.json", { ...ADAPTER, ask: { ...ADAPTER.ask, response: { answer: { body: "text" }, cited: {} } } }))).toBe(
       'EVAL_TARGET_ADAPTER <dir>/unknown.json: /ask/response: unknown field "cited"',
     );
     expect(one(file("env.json", ADAPTER), {})).toBe(
       "EVAL_TARGET_ADAPTER <dir>/env.json: /headers/x-key: {{env.SVC_KEY}} names the environment variable SVC_KEY, which is not set",
+    );
+    expect(one(file("short.json", ADAPTER), { SVC_KEY: "k" })).toBe(
+      "EVAL_TARGET_ADAPTER <dir>/short.json: /headers/x-key: {{env.SVC_KEY}}: SVC_KEY is 1 character long: a credential shorter than 8 characters would be redacted out of ordinary words in every message and report; use the real credential",
     );
     expect(loadAdapter(file("ok.json", ADAPTER), { SVC_KEY: SECRET })).toMatchObject({ env: { SVC_KEY: SECRET } });
   });

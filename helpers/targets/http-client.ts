@@ -116,15 +116,24 @@ export class HttpClient {
   private async once({ method, path, headers, body }: HttpRequest, timeoutMs: number): Promise<RawResponse> {
     let response: Response;
     let text: string;
+    const signal = AbortSignal.timeout(timeoutMs);
     try {
-      response = await fetch(`${this.config.url}${path}`, {
-        method,
-        headers: this.headers(headers),
-        ...(body === undefined ? {} : { body }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
+      // Redirects are followed here, within the configured origin only: fetch would carry every
+      // header but Authorization (an adapter's key header, a key in the query) to any origin.
+      let url = `${this.config.url}${path}`;
+      let request: { method: string; body?: string } = { method, ...(body === undefined ? {} : { body }) };
+      for (let hop = 0; ; hop++) {
+        response = await fetch(url, { ...request, headers: this.headers(headers), signal, redirect: "manual" });
+        const next = redirectOf(response, url, this.origin, request.method);
+        if (next === null) break;
+        await response.arrayBuffer();
+        if (hop === MAX_REDIRECTS) throw new TargetError("redirect", `more than ${MAX_REDIRECTS} redirects`);
+        url = next.url;
+        if (next.asGet) request = { method: "GET" };
+      }
       text = await response.text();
     } catch (error) {
+      if (error instanceof TargetError) throw new TargetError(error.reason, this.redact(error.message));
       const e = error as Error & { cause?: { code?: string; message?: string } };
       if (e.name === "TimeoutError" || e.name === "AbortError") throw new Retryable("timeout", `no response within ${timeoutMs} ms`);
       throw new Retryable("connection", `connection failed (${e.cause?.code ?? e.cause?.message ?? e.message})`);
@@ -140,6 +149,11 @@ export class HttpClient {
       headers: all,
       text: this.redact(text),
     };
+  }
+
+  /** The configured service's origin: the only one a request (and its credentials) is ever sent to. */
+  get origin(): string {
+    return new URL(this.config.url).origin;
   }
 
   /**
@@ -161,6 +175,8 @@ export class HttpClient {
         headers: this.headers(request.headers),
         body: request.body,
         timeoutMs,
+        origin: this.origin,
+        maxRedirects: MAX_REDIRECTS,
       }),
       encoding: "utf8",
       timeout: timeoutMs + 10_000,
@@ -173,7 +189,11 @@ export class HttpClient {
       outcome = { error: `the request process failed (${child.error?.message ?? `exit ${child.status}`})` };
     }
     try {
-      if ("error" in outcome) throw new TargetError(outcome.error.startsWith("no response") ? "timeout" : "connection", outcome.error);
+      if ("error" in outcome)
+        throw new TargetError(
+          outcome.error.startsWith("no response") ? "timeout" : outcome.error.startsWith("redirected") ? "redirect" : "connection",
+          outcome.error,
+        );
       return read(outcome, performance.now() - started);
     } catch (error) {
       if (!(error instanceof TargetError)) throw error;
@@ -193,22 +213,61 @@ export interface RawResponse {
   text: string;
 }
 
-/** What the child of `sendSync` runs: one fetch, its outcome as one JSON line on stdout. */
+/** What the child of `sendSync` runs: one fetch (redirects followed within the origin only, as `once` does), its outcome as one JSON line on stdout. */
 const SYNC_REQUEST = `
 let input = "";
 for await (const chunk of process.stdin) input += chunk;
-const { url, method, headers, body, timeoutMs } = JSON.parse(input);
+const { url: first, method, headers, body, timeoutMs, origin, maxRedirects } = JSON.parse(input);
 let outcome;
 try {
-  const res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(timeoutMs) });
+  const signal = AbortSignal.timeout(timeoutMs);
+  let url = first;
+  let request = { method, body };
+  let res;
+  for (let hop = 0; ; hop++) {
+    res = await fetch(url, { ...request, headers, signal, redirect: "manual" });
+    const location = res.headers.get("location");
+    if (![301, 302, 303, 307, 308].includes(res.status) || !location) break;
+    await res.arrayBuffer();
+    const next = new URL(location, url);
+    if (next.origin !== origin) throw Object.assign(new Error(\`redirected to another origin (\${next.origin}); credentials are only ever sent to \${origin}\`), { redirect: true });
+    if (hop === maxRedirects) throw Object.assign(new Error(\`more than \${maxRedirects} redirects\`), { redirect: true });
+    url = next.href;
+    if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === "POST")) request = { method: "GET" };
+  }
   const all = {};
   res.headers.forEach((value, name) => { all[name] = value; });
   outcome = { status: res.status, retryAfter: res.headers.get("retry-after"), serverTiming: res.headers.get("server-timing"), headers: all, text: await res.text() };
 } catch (e) {
-  outcome = { error: e.name === "TimeoutError" || e.name === "AbortError" ? \`no response within \${timeoutMs} ms\` : \`connection failed (\${e.cause?.code ?? e.cause?.message ?? e.message})\` };
+  outcome = { error: e.redirect ? e.message : e.name === "TimeoutError" || e.name === "AbortError" ? \`no response within \${timeoutMs} ms\` : \`connection failed (\${e.cause?.code ?? e.cause?.message ?? e.message})\` };
 }
 process.stdout.write(JSON.stringify(outcome));
 `;
+
+/** How many redirects within the service's origin a request follows. */
+const MAX_REDIRECTS = 5;
+
+/**
+ * Where a redirect response sends the request next, or null when `response` is none. A redirect
+ * to another origin is refused (a TargetError, not retried): the request carries credentials.
+ */
+function redirectOf(response: Response, url: string, origin: string, method: string): { url: string; asGet: boolean } | null {
+  const location = response.headers.get("location");
+  if (![301, 302, 303, 307, 308].includes(response.status) || location === null) return null;
+  let next: URL;
+  try {
+    next = new URL(location, url);
+  } catch {
+    throw new TargetError("redirect", `HTTP ${response.status} to a Location that is not a URL`);
+  }
+  if (next.origin !== origin)
+    throw new TargetError(
+      "redirect",
+      `redirected (HTTP ${response.status}) to another origin (${next.origin}); credentials are only ever sent to ${origin}: set EVAL_TARGET to the service's own address`,
+    );
+  // As fetch does: a 303 (and a 301 or 302 after a POST) is followed with a GET, without the body.
+  return { url: next.href, asGet: response.status === 303 || ((response.status === 301 || response.status === 302) && method === "POST") };
+}
 
 /** A non-2xx response as the TargetError it is (retryable for a 429 or a 5xx, after `Retry-After` when it says). */
 export function statusChecked(response: RawResponse): void {

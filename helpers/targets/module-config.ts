@@ -5,7 +5,7 @@
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { ConfigError } from "@hybrid-search/eval-gate";
-import { positiveInt, type SeedConfig, seedConfig, targetName } from "./settings.js";
+import { credential, positiveInt, RANGES, type SeedConfig, seedConfig, targetName } from "./settings.js";
 
 export interface ModuleTargetConfig {
   /** The module's absolute path. */
@@ -41,9 +41,9 @@ export function moduleTargetConfig(target: string, env: NodeJS.ProcessEnv): Modu
     file,
     given: target,
     ...(name ? { name } : {}),
-    timeoutMs: positiveInt(env, "EVAL_TARGET_TIMEOUT_MS", 10_000, 1),
-    concurrency: positiveInt(env, "EVAL_TARGET_CONCURRENCY", 1, 1),
+    timeoutMs: positiveInt(env, "EVAL_TARGET_TIMEOUT_MS", 10_000, RANGES.timeout),
+    concurrency: positiveInt(env, "EVAL_TARGET_CONCURRENCY", 1, RANGES.concurrency),
     ...(seed ? { seed } : {}),
-    secrets: [env.EVAL_TARGET_TOKEN, env.EVAL_TARGET_COOKIE].filter((s): s is string => !!s),
+    secrets: [credential(env, "EVAL_TARGET_TOKEN"), credential(env, "EVAL_TARGET_COOKIE")].filter((s): s is string => !!s),
   };
 }

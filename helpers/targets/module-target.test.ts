@@ -90,30 +90,33 @@ describe("a target module", () => {
   });
 
   it("aborts a call's signal when the suite stops waiting, whether the module read it at once or reads it later", async () => {
-    const seen = globalThis as { signalSeen?: Record<string, { aborted: boolean; reason: string }> };
-    seen.signalSeen = {};
+    // The module runs in a thread of its own: it tells what it saw through its answer.
     const target = await openModuleTarget(
       moduleFile(
         "signal.target.mjs",
-        `const seen = globalThis.signalSeen;
+        `const seen = {};
         const record = (key, signal) => { seen[key] = { aborted: signal.aborted, reason: String(signal.reason?.message) }; };
-        export default { name: "signal", search: { search: ({ query }, context) => {
-          if (query === "at once") {
-            const signal = context.signal;
-            signal.addEventListener("abort", () => record(query, signal));
-          } else setTimeout(() => record(query, context.signal), 400);
-          return new Promise(() => {});
-        } } };`,
+        export default { name: "signal",
+          search: { search: ({ query }, context) => {
+            if (query === "at once") {
+              const signal = context.signal;
+              signal.addEventListener("abort", () => record(query, signal));
+            } else setTimeout(() => record(query, context.signal), 400);
+            return new Promise(() => {});
+          } },
+          ask: () => ({ answer: JSON.stringify(seen), citations: [], refused: false, sources: [] }),
+        };`,
       ),
       named,
     );
     for (const query of ["at once", "later"])
       await expect(target.search({ id: "q", query, mode: "search", limit: 1 })).rejects.toThrow("did not settle within 300 ms");
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(seen.signalSeen).toEqual({
+    expect(JSON.parse((await target.ask({ id: "a", question: "seen?" })).message.answer)).toEqual({
       "at once": { aborted: true, reason: "no answer within 300 ms" },
       later: { aborted: true, reason: "no answer within 300 ms" },
     });
+    await target.close();
   });
 
   it("refuses with one line naming the file: no such file, not a module path, a syntax error, a throw while loading, a wrong definition", async () => {
@@ -156,5 +159,112 @@ describe("a target module", () => {
       expect((error as Error).message, name).toMatch(message);
       expect((error as Error).message.split("\n")).toHaveLength(1);
     }
+  });
+});
+
+describe("a target module's thread: its time limit holds, and what it does outside a call fails the run", () => {
+  const BLOCKING = `
+let seeds = 0;
+let collection = "";
+export default {
+  name: "blocking",
+  search: { search: ({ query }) => {
+    if (query === "block") { const end = Date.now() + 4000; while (Date.now() < end); }
+    if (query === "throw later") setTimeout(() => { throw new Error("boom ${SECRET}"); }, 5);
+    if (query === "reject") Promise.reject(new Error("nobody waits for this"));
+    if (query === "exit") setTimeout(() => process.exit(4), 5);
+    if (query === "print") console.log("token " + process.env.TOKEN_SEEN);
+    return { results: [{ docId: "a.md", score: seeds }] };
+  } },
+  ask: () => ({ answer: JSON.stringify({ seeds, collection }), citations: [], refused: false, sources: [] }),
+  documents: { seed: (request) => { seeds++; collection = request.collection; return { collection: request.collection, documents: request.documents.length }; } },
+};`;
+
+  it("stops a module that blocks its thread within the call's time, and starts it again, seeded, for the next call", async () => {
+    const target = await openModuleTarget(moduleFile("blocking.target.mjs", BLOCKING), named);
+    await target.putDocuments("eval", { ids: "keys", documents: [{ id: "a.md", title: "", text: "x", format: "text" }] });
+    const started = performance.now();
+    await expect(target.search({ id: "q", query: "block", mode: "search", limit: 1 })).rejects.toThrow(
+      "module:blocking: search(search): did not settle within 300 ms",
+    );
+    // The case failed on time, though the module blocks its thread for 4 s.
+    expect(performance.now() - started).toBeLessThan(3000);
+    // Asked again at once: the blocked thread was stopped (not waited for), the module started again and handed the corpus again.
+    const again = performance.now();
+    expect((await target.search({ id: "q", query: "fine", mode: "search", limit: 1 })).message.results[0]!.score).toBe(1);
+    expect(performance.now() - again).toBeLessThan(3500);
+    expect(JSON.parse((await target.ask({ id: "a", question: "?" })).message.answer)).toEqual({ seeds: 1, collection: "eval" });
+    await target.close();
+  });
+
+  for (const [query, how] of [
+    ["throw later", "the module threw outside a call: Error: boom [redacted]"],
+    ["reject", "the module threw outside a call: Error: nobody waits for this"],
+    ["exit", "the module exited (process.exit(4)) outside a call"],
+  ] as const)
+    it(`fails every call after the module ${how.split(":")[0]!.replace("the module ", "")}: ${query}`, async () => {
+      const target = await openModuleTarget(moduleFile(`${query.replace(" ", "-")}.target.mjs`, BLOCKING), named);
+      await target.search({ id: "q", query, mode: "search", limit: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const error = await target.search({ id: "q", query: "fine", mode: "search", limit: 1 }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(TargetError);
+      expect((error as Error).message).toBe(`module:blocking: search(search): ${how}; no call of it can be answered now`);
+    });
+
+  it("refuses a module that exits or throws outside a call while it loads, in one line", async () => {
+    for (const [name, source, message] of [
+      ["exits.target.mjs", "process.exit(3); export default { name: 'x' };", /: the module exited \(process\.exit\(3\)\) while loading$/],
+      ["exits0.target.mjs", "process.exit(0); export default { name: 'x' };", /: the module exited \(process\.exit\(0\)\) while loading$/],
+    ] as const) {
+      const error = await openModuleTarget(moduleFile(name, source), named).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error, name).toBeInstanceOf(ConfigError);
+      expect((error as Error).message, name).toMatch(new RegExp(`^EVAL_TARGET .*${name.replace(".", "\\.")}${message.source}`));
+    }
+  });
+
+  it("redacts a credential from what the module prints", async () => {
+    // The module's thread takes this process's environment as it is when the thread starts.
+    process.env.TOKEN_SEEN = SECRET;
+    const target = await openModuleTarget(moduleFile("print.target.mjs", BLOCKING), named);
+    const printed: string[] = [];
+    const write = process.stdout.write;
+    process.stdout.write = ((chunk: string) => {
+      printed.push(String(chunk));
+      return true;
+    }) as typeof process.stdout.write;
+    try {
+      await target.search({ id: "q", query: "print", mode: "search", limit: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      process.stdout.write = write;
+      delete process.env.TOKEN_SEEN;
+    }
+    expect(printed.join("")).toContain("token [redacted]");
+    expect(printed.join("")).not.toContain(SECRET);
+    await target.close();
+  });
+});
+
+describe("a target module's reply nested 100,000 deep", () => {
+  it("crosses its thread cut at the depth limit, never a stack overflow", async () => {
+    const target = await openModuleTarget(
+      moduleFile(
+        "deep.target.mjs",
+        `let output = "bottom";
+        for (let i = 0; i < 100000; i++) output = { inner: output };
+        export default { name: "deep", turn: () => ({ answer: "x", outcome: "answered", citations: [],
+          steps: [{ index: 1, toolCalls: [{ name: "search", input: {}, output, status: "done", needsApproval: false, durationMs: 1 }] }] }) };`,
+      ),
+      named,
+    );
+    const reply = await target.turn!({ id: "t", question: "?", tools: ["search"], maxSteps: 2, tokenBudget: 100 } as never);
+    expect(JSON.stringify(reply.message)).toContain("[cut: nested deeper than 32 levels]");
+    await target.close();
   });
 });

@@ -5,6 +5,7 @@
  * what the suite can derive it derives and labels — a call's time the target did not report is the
  * suite's measurement around the call, and unknown when the suite made no call (a recording).
  */
+import { cutDeep } from "./depth.js";
 import type { AskResponse, Fingerprint, SearchResponse } from "@hybrid-search/target-contract/types";
 import type { TurnResponse } from "@hybrid-search/target-contract/turn";
 import type { ObservedAnswer, ObservedRanking, ObservedSource, ObservedTurn, Timing } from "../../scorers/observed.js";
@@ -58,9 +59,13 @@ function uncitable(answer: string, sources: readonly ObservedSource[]): number[]
   return [...new Set([...answer.matchAll(MARKER)].map((m) => Number(m[1])))].filter((n) => !refs.has(n));
 }
 
-/** An agent turn as the agent graders read it. */
+/**
+ * An agent turn as the agent graders read it: its tool calls' inputs and outputs (any JSON a target
+ * sends) cut past `MAX_DEPTH` levels (depth.ts), so storing, reporting and viewing the turn never
+ * overflows the stack, whatever the target sent.
+ */
 export function observedTurn(reply: Reply<TurnResponse>): ObservedTurn {
-  return { turn: reply.message, ...timing(reply.message.elapsedMs, reply) };
+  return { turn: cutDeep(reply.message), ...timing(reply.message.elapsedMs, reply) };
 }
 
 const NOT_REPORTED = "(not reported by the target)";

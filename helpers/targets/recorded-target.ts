@@ -22,12 +22,13 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { readJsonlObjects } from "@hybrid-search/engine/formats";
 import { ConfigError } from "@hybrid-search/eval-gate";
 import { CONTRACT_MODES, contractProblems } from "@hybrid-search/target-contract";
 import { FormatError, readTrecRun } from "@hybrid-search/trec-eval/formats";
 import type { TurnResponse } from "@hybrid-search/target-contract/turn";
 import type { AskResponse, Hit } from "@hybrid-search/target-contract/types";
+import { FixtureError } from "../fixture-files/errors.js";
+import { type JsonlRecord, readJsonlFile } from "../input-files/read.js";
 import { type Reply, type Target, TargetError, type TargetMode } from "./target.js";
 
 export const RUN_FILE = (mode: TargetMode): string => `${mode}.run`;
@@ -45,6 +46,7 @@ function readRun(file: string): Map<string, Hit[]> {
   const topics = new Map<string, Hit[]>();
   try {
     readTrecRun(file, {
+      requireLineBreaks: true,
       onTopic: (t) => {
         const hits: Hit[] = [];
         for (let i = 0; i < t.count; i++) hits.push({ docId: t.docIds[i]!, score: t.scores[i]! });
@@ -59,16 +61,22 @@ function readRun(file: string): Map<string, Hit[]> {
   return topics;
 }
 
-/** Each recorded line `{id, …}` checked as the contract's `message`, by id; a ConfigError names the file, line and problem. */
+/**
+ * Each recorded line `{id, …}` of a JSONL file, read by the suite's one reader of a person's files
+ * (UTF-8, each line a JSON object, a line cut off named by its line), then checked as the
+ * contract's `message`, by id; a ConfigError names the file, line and problem.
+ */
 function readRecords<T>(file: string, message: "AskResponse" | "TurnResponse", what: string): Map<string, T> {
   const records = new Map<string, T>();
-  let lines: ReturnType<typeof readJsonlObjects>;
+  let lines: JsonlRecord[];
   try {
-    lines = readJsonlObjects(file);
+    lines = readJsonlFile(file, { shown: file, records: "object" });
   } catch (error) {
-    throw new ConfigError(`EVAL_RUN_DIR: ${(error as Error).message.split("\n")[0]}`);
+    if (error instanceof FixtureError) throw new ConfigError(`EVAL_RUN_DIR: ${error.message}`);
+    throw error;
   }
-  for (const { line, value } of lines) {
+  for (const { line, value: record } of lines) {
+    const value = record as Record<string, unknown>;
     const id = value.id;
     if (typeof id !== "string" && typeof id !== "number") throw new ConfigError(`EVAL_RUN_DIR: ${file}:${line}: missing "id"`);
     const problems = contractProblems(message, value);

@@ -25,8 +25,9 @@ export interface TargetCapabilities {
 
 /**
  * How the suite reaches a target, which decides how its calls are scheduled and timed:
- * - `this-thread`: the target runs in the suite's own thread (the in-process engine, a target
- *   module); its calls are timed one at a time, never asked ahead;
+ * - `this-thread`: the target runs in this process (the in-process engine in the suite's own
+ *   thread, a target module in a worker thread of its own); its calls are timed one at a time,
+ *   never asked ahead;
  * - `remote`: another process answers (a service): its calls overlap, up to its concurrency, and
  *   are asked for ahead of the cases that read them (helpers/rank-ahead.ts);
  * - `recorded`: nothing is called; the answers were written elsewhere, and carry only the times
@@ -109,13 +110,22 @@ export interface Target {
  * never becomes a score. `reason` is a short label: `timeout`, `http 500`, `schema`, `connection`,
  * `not recorded`, `unsupported`.
  */
+/** Each TargetError's reason, kept off the error itself (see the class). */
+const reasons = new WeakMap<TargetError, string>();
+
 export class TargetError extends Error {
   override readonly name = "TargetError";
-  constructor(
-    readonly reason: string,
-    message: string,
-  ) {
+  constructor(reason: string, message: string) {
     super(message);
+    reasons.set(this, reason);
+    // One line, the promise of docs/targets.md: where in the suite the call was made is no news to a
+    // person, and a field of the error's own would be printed by the test runner as a second line.
+    this.stack = `${this.name}: ${message}`;
+  }
+
+  /** What kind of failure: `timeout`, `http 500`, `schema`, `threw`, … */
+  get reason(): string {
+    return reasons.get(this) ?? "unknown";
   }
 }
 

@@ -302,7 +302,7 @@ describe("choosing the target from the environment", () => {
     expect(() => chooseTarget({ EVAL_TARGET: "http://u:p@x" })).toThrow("must not carry credentials");
     expect(() => chooseTarget({ EVAL_TARGET: "ftp://x" })).toThrow("http(s) URL");
     expect(() => chooseTarget({ EVAL_TARGET: "http://x", EVAL_TARGET_TIMEOUT_MS: "soon" })).toThrow(
-      'EVAL_TARGET_TIMEOUT_MS must be an integer ≥ 1, got "soon"',
+      'EVAL_TARGET_TIMEOUT_MS must be a whole number from 1 to 2147483647, got "soon"',
     );
     expect(() => chooseTarget({ EVAL_TARGET: "http://x", EVAL_TARGET_NAME: "my target" })).toThrow("EVAL_TARGET_NAME must be");
   });

@@ -6,10 +6,11 @@
  * translations.json and refusal-markers.json; helpers/datasets/formats/fixtures.ts), their
  * `mustCite` naming corpus.jsonl ids.
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FormatError, readBeirDataset } from "@hybrid-search/trec-eval/formats";
 import { displayPath } from "../../fixture-files/paths.js";
-import { readCorpusJsonl } from "../documents.js";
+import { documentSizeProblem, readCorpusJsonl } from "../documents.js";
 import { DatasetError, judgedCases, type RetrievalCase } from "../model.js";
 import { isFile, isFolder } from "../read.js";
 import type { DatasetFormat } from "../format.js";
@@ -33,6 +34,7 @@ export function readBeir(folder: string, split: string): FormatRead {
   } catch (error) {
     return beirError(error);
   }
+  longestRecord(join(folder, "corpus.jsonl"));
   const cases: RetrievalCase[] = [];
   for (const q of beir.queries) {
     const topic = beir.qrels.topics.get(q.id);
@@ -69,6 +71,22 @@ export function readBeir(folder: string, split: string): FormatRead {
       `EVAL_DATASET: ${folder}: no query of queries.jsonl has a judgment in qrels/${split}.tsv${isFolder(join(folder, "qrels")) ? "" : " (no qrels folder)"}, and there is no ask-cases.json beside it`,
     );
   return read;
+}
+
+/**
+ * Refuses a corpus.jsonl with a record over the document limit before anything runs (its texts are
+ * read later, when the lint or a target needs them): a scan of its line lengths, no parsing.
+ */
+function longestRecord(file: string): void {
+  const bytes = readFileSync(file);
+  let start = 0;
+  for (let line = 1; start < bytes.length; line++) {
+    const end = bytes.indexOf(10, start);
+    const stop = end < 0 ? bytes.length : end;
+    const tooLarge = documentSizeProblem(stop - start);
+    if (tooLarge) throw new DatasetError(`EVAL_DATASET: ${displayPath(file)}:${line}: ${tooLarge}`);
+    start = stop + 1;
+  }
 }
 
 export const beir: DatasetFormat = {

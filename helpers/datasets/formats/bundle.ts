@@ -40,7 +40,7 @@ export function bundleRoot(source: string): string | null {
 
 export function readBundle(root: string): FormatRead {
   const path = join(root, GOLDEN_FILE);
-  const value = readJsonFile(path, "golden-invalid") as GoldenRecord[];
+  const value = readJsonFile(path, { top: "array", syntaxName: "golden-invalid" }) as GoldenRecord[];
   checkSchema(path, "bundle-golden.schema.json", value, recordNamer(Array.isArray(value) ? value : [], "record", ""), "golden-schema");
   const documents = readFolderDocuments(root, (id) => id.startsWith("eval/"));
   const ids = new Set(documents.map((d) => d.id));

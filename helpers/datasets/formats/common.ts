@@ -10,7 +10,7 @@ import { lintRefusalMarkers } from "../../fixture-files/refusal-markers.js";
 import { formatIssue } from "../../fixture-files/errors.js";
 import { displayPath } from "../../fixture-files/paths.js";
 import type { CorpusView, RecordOrigin } from "../lint.js";
-import { readFolderDocuments } from "../documents.js";
+import { checkDocumentSize, readFolderDocuments } from "../documents.js";
 import type { AnswerCase, CorpusSource, DatasetGate, RetrievalCase, TranslationGroup, UnmappedField } from "../model.js";
 import { checkSchema, isFile, readJsonFile } from "../read.js";
 
@@ -50,6 +50,7 @@ export function folderCorpus(folder: string): CorpusPart {
 
 /** A corpus of documents given as data (`corpus`: the file or folder they came from; `where`: how messages name it). */
 export function documentsCorpus(corpus: string, where: string, documents: Document[], ids: "paths" | "keys"): CorpusPart {
+  for (const d of documents) checkDocumentSize(`${where}: document ${JSON.stringify(d.id.slice(0, 80))}`, d.text);
   return {
     corpus,
     corpusSource: { kind: "documents", documents, ids },
@@ -121,7 +122,7 @@ export function readRefusalMarkers(folder: string, warnings: string[], files: st
   const path = join(folder, "refusal-markers.json");
   if (!isFile(path)) return null;
   files.push(path);
-  const value = readJsonFile(path);
+  const value = readJsonFile(path, { top: "object" });
   checkSchema(path, "dataset-refusal-markers.schema.json", value);
   const file = value as { version: 1; markers: Record<string, string[]> };
   for (const issue of lintRefusalMarkers(file))

@@ -56,16 +56,18 @@ export function readFixturesLayout(folder: string): FormatRead {
   const queriesPath = join(folder, "queries.json");
   if (isFile(queriesPath)) {
     files.push(queriesPath);
-    const queries = readJsonFile(queriesPath) as LayoutQuery[];
+    const queries = readJsonFile(queriesPath, { top: "array" }) as LayoutQuery[];
     checkSchema(queriesPath, "layout-queries.schema.json", queries, recordNamer(Array.isArray(queries) ? queries : [], "query", ""));
     queries.forEach((q, i) => {
       const origin = { file: queriesPath, record: `query ${q.id}`, pointer: `/${i}` };
-      const judgments: Record<string, number> = {};
+      // A Map, so that a document id such as "constructor" or "__proto__" is an id like any other.
+      const judged = new Map<string, number>();
       q.judgments.forEach((j, k) => {
-        if (j.docid in judgments)
+        if (judged.has(j.docid))
           fail(queriesPath, [{ ...origin, pointer: `/${i}/judgments/${k}/docid`, problem: `${JSON.stringify(j.docid)} is judged twice` }]);
-        judgments[j.docid] = j.relevance;
+        judged.set(j.docid, j.relevance);
       });
+      const judgments = Object.fromEntries(judged);
       const c: RetrievalCase = {
         id: q.id,
         query: q.query,
@@ -93,7 +95,7 @@ export function readFixturesLayout(folder: string): FormatRead {
   const askPath = join(folder, "ask-cases.json");
   if (isFile(askPath)) {
     files.push(askPath);
-    const cases = readJsonFile(askPath) as LayoutAskCase[];
+    const cases = readJsonFile(askPath, { top: "array" }) as LayoutAskCase[];
     checkSchema(askPath, "layout-ask-cases.schema.json", cases, recordNamer(Array.isArray(cases) ? cases : [], "case", ""));
     cases.forEach((a, i) => {
       const c: AnswerCase = {

@@ -65,7 +65,10 @@ export function readAnswerFiles(
   const askPath = join(folder, "ask-cases.json");
   if (isFile(askPath)) {
     read.files.push(askPath);
-    const value = readJsonFile(askPath) as { cases?: unknown[]; gate?: { minPassRate?: number; maxP95LatencyMs?: number } };
+    const value = readJsonFile(askPath, { top: "object" }) as {
+      cases?: unknown[];
+      gate?: { minPassRate?: number; maxP95LatencyMs?: number };
+    };
     checkSchema(askPath, "dataset-ask-cases.schema.json", value, recordNamer(value.cases ?? [], "case", "/cases"));
     if (value.gate) read.gate = { ...value.gate, source: `${displayPath(askPath)} /gate` };
     (value.cases as AnswerCase[]).forEach((c, i) => {
@@ -76,7 +79,7 @@ export function readAnswerFiles(
   const translationsPath = join(folder, "translations.json");
   if (isFile(translationsPath)) {
     read.files.push(translationsPath);
-    const value = readJsonFile(translationsPath) as { groups?: unknown[] };
+    const value = readJsonFile(translationsPath, { top: "object" }) as { groups?: unknown[] };
     checkSchema(translationsPath, "dataset-translations.schema.json", value, recordNamer(value.groups ?? [], "group", "/groups"));
     read.translationOrigins ??= new Map();
     (value.groups as TranslationGroup[]).forEach((group, i) => {
@@ -99,7 +102,7 @@ export function readFixtureFormat(folder: string, collection: string): FormatRea
   const queriesPath = join(folder, "queries.json");
   if (isFile(queriesPath)) {
     files.push(queriesPath);
-    const value = readJsonFile(queriesPath) as { queries?: unknown[] };
+    const value = readJsonFile(queriesPath, { top: "object" }) as { queries?: unknown[] };
     checkSchema(queriesPath, "dataset-queries.schema.json", value, recordNamer(value.queries ?? [], "query", "/queries"));
     (value.queries as QueryRecord[]).forEach((q, i) => {
       const origin = { file: queriesPath, record: `query ${q.id}`, pointer: `/queries/${i}` };

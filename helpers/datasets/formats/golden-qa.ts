@@ -54,7 +54,7 @@ export function goldenQaFile(source: string): string | null {
 }
 
 export function readGoldenQa(path: string): FormatRead {
-  const value = readJsonFile(path) as GoldenQa;
+  const value = readJsonFile(path, { top: "object" }) as GoldenQa;
   checkSchema(path, "golden-qa.schema.json", value, (pointer) => {
     if (pointer.startsWith("/questions/")) return recordNamer(value.questions, "question", "/questions")(pointer);
     return { pointer };

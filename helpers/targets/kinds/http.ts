@@ -17,7 +17,7 @@ import type { Mode } from "@hybrid-search/target-contract";
 import { type LoadedAdapter, loadAdapter } from "../adapter-file.js";
 import type { HttpClient, HttpRequest, HttpTargetConfig } from "../http-client.js";
 import type { TargetKind } from "../kind.js";
-import { positiveInt, seedConfig, targetName, URL_FORM } from "../settings.js";
+import { credential, positiveInt, RANGES, seedConfig, targetName, URL_FORM } from "../settings.js";
 import { bodyShown, CALLED_TARGET_SETTINGS, CONTRACT_MODES, gradingLine, remoteVariants, SEARCH_OPTIONS } from "./shared.js";
 
 export interface HttpConfig {
@@ -40,14 +40,16 @@ export function httpTargetConfig(env: NodeJS.ProcessEnv): HttpTargetConfig {
     throw new ConfigError("EVAL_TARGET must not carry credentials; set EVAL_TARGET_TOKEN or EVAL_TARGET_COOKIE instead");
   const name = targetName(env);
   const seed = seedConfig(env);
+  const token = credential(env, "EVAL_TARGET_TOKEN");
+  const cookie = credential(env, "EVAL_TARGET_COOKIE");
   return {
     url: parsed.href.replace(/\/+$/, ""),
     ...(name ? { name } : {}),
-    ...(env.EVAL_TARGET_TOKEN ? { token: env.EVAL_TARGET_TOKEN } : {}),
-    ...(env.EVAL_TARGET_COOKIE ? { cookie: env.EVAL_TARGET_COOKIE } : {}),
-    timeoutMs: positiveInt(env, "EVAL_TARGET_TIMEOUT_MS", 10_000, 1),
-    retries: positiveInt(env, "EVAL_TARGET_RETRIES", 2, 0),
-    concurrency: positiveInt(env, "EVAL_TARGET_CONCURRENCY", 4, 1),
+    ...(token ? { token } : {}),
+    ...(cookie ? { cookie } : {}),
+    timeoutMs: positiveInt(env, "EVAL_TARGET_TIMEOUT_MS", 10_000, RANGES.timeout),
+    retries: positiveInt(env, "EVAL_TARGET_RETRIES", 2, RANGES.retries),
+    concurrency: positiveInt(env, "EVAL_TARGET_CONCURRENCY", 4, RANGES.concurrency),
     ...(seed ? { seed } : {}),
   };
 }

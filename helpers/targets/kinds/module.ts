@@ -1,6 +1,7 @@
 /**
  * A target module (`EVAL_TARGET=./eval.target.ts`): a TypeScript or JavaScript module whose
- * default export is `defineTarget({...})`, loaded and called in this process (module-target.ts).
+ * default export is `defineTarget({...})`, loaded and called in a worker thread of its own in this
+ * process (module-target.ts, module-thread.ts), where its time limit holds whatever it does.
  * EVAL_TARGET_NAME, EVAL_TARGET_TIMEOUT_MS (10000), EVAL_TARGET_CONCURRENCY (1), EVAL_TARGET_SEED
  * and EVAL_TARGET_KEEP_SEED as for a service; a module that takes documents is handed the dataset's
  * corpus in every process of the run that calls it (its state lives where it was loaded).
@@ -36,7 +37,7 @@ export const module: TargetKind<ModuleTargetConfig> = {
   async open(config, { dataset }) {
     const [{ openModuleTarget }, { observedFingerprint }] = await loadModules();
     const target = await openModuleTarget(config, label);
-    const seed = target.definition.documents
+    const seed = target.shape.documents
       ? (config.seed ?? { collection: DEFAULT_MODULE_COLLECTION, keep: false, timeoutMs: 600_000 })
       : null;
     return { target, fingerprint: observedFingerprint(target.health.fingerprint, dataset), seedable: target, seed };
@@ -45,16 +46,16 @@ export const module: TargetKind<ModuleTargetConfig> = {
   floorsKey: label,
   location: (config) => config.given,
   async explain(config, { dataset, query, question }) {
-    const [{ loadTargetDefinition }, , { datasetDocuments }] = await loadModules();
-    const definition = await loadTargetDefinition(config);
+    const [{ loadTargetShape }, , { datasetDocuments }] = await loadModules();
+    const definition = await loadTargetShape(config);
     const name = config.name ?? definition.name;
     const seeded = definition.documents ? (config.seed?.collection ?? DEFAULT_MODULE_COLLECTION) : undefined;
     const scope = seeded ? { collection: seeded } : {};
     const queryLine = query ? `query ${query.id} ${JSON.stringify(query.query)}` : "no query (the dataset has none)";
     const lines = [
-      `target: ${label(name)} (${config.given}), called in this process, ${config.concurrency} call(s) at once, each within ${config.timeoutMs} ms`,
+      `target: ${label(name)} (${config.given}), called in a worker thread of this process, ${config.concurrency} call(s) at once, each within ${config.timeoutMs} ms`,
     ];
-    const modes = CONTRACT_MODES.filter((m) => definition.search?.[m]);
+    const modes = CONTRACT_MODES.filter((m) => definition.modes.includes(m));
     if (modes.length === 0) lines.push("  ranking: none (the definition has no search functions: the retrieval evals are skipped)");
     for (const mode of modes) {
       const request = {

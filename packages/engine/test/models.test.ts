@@ -76,7 +76,11 @@ describe("selectModels", () => {
     );
     expect(() => selectModels({ ENGINE_PROVIDER: "google" })).toThrow(/needs GOOGLE_GENERATIVE_AI_API_KEY/);
     expect(() => selectModels({ OPENAI_COMPATIBLE_BASE_URL: "not a url", ENGINE_MODEL: "x" })).toThrow(/is not a URL/);
-    expect(() => selectModels({ ENGINE_TIMEOUT_MS: "soon" })).toThrow(/ENGINE_TIMEOUT_MS must be an integer/);
+    expect(() => selectModels({ ENGINE_TIMEOUT_MS: "soon" })).toThrow(/ENGINE_TIMEOUT_MS must be a whole number from 1 to 2147483647/);
+    // Node fires a timer longer than 2^31 − 1 ms at once: such a timeout would time out every call.
+    expect(() => selectModels({ ENGINE_TIMEOUT_MS: "3000000000" })).toThrow(
+      /ENGINE_TIMEOUT_MS must be a whole number from 1 to 2147483647/,
+    );
     expect(selectModels({ ENGINE_PROVIDER: "offline", GOOGLE_GENERATIVE_AI_API_KEY: KEY }).mode).toBe("offline");
   });
 

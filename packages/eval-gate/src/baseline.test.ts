@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkBaseline, emptyBaseline, loadBaseline, readBaseline, writeBaseline } from "./baseline.js";
+import { checkBaseline, emptyBaseline, loadBaseline, readBaseline, withBaselineLock, writeAtomically, writeBaseline } from "./baseline.js";
 import { BASELINE_SCHEMA_PATH, baselineCheckSource } from "./baseline-schema.js";
 import { REPORT_SCHEMA_PATH, VALIDATORS_DIR } from "./report-schema.js";
 import { validatorFile } from "./standalone-validators.js";
@@ -174,5 +175,56 @@ describe("the baseline file", () => {
     expect(JSON.parse(readFileSync(BASELINE_SCHEMA_PATH, "utf8")).$id).toMatch(/\/packages\/eval-gate\/baseline\.schema\.json$/);
     // The tests run after a build (test/build-clis.ts): the check then runs the built code, not Ajv.
     expect(existsSync(join(VALIDATORS_DIR, validatorFile(baselineCheckSource())))).toBe(true);
+  });
+});
+
+describe("updating the baseline: atomic, under a lock", () => {
+  /** One run's update: read the file as it is, add this run's floor after a pause (another run's read could fall in it), write. */
+  const update = (path: string, mode: string, pauseMs: number) =>
+    withBaselineLock(
+      path,
+      async () => {
+        const { baseline } = loadBaseline(path, { create: true });
+        await new Promise((resolve) => setTimeout(resolve, pauseMs));
+        baseline.floors[mode] = { E: { m: { all: 0.5 } } };
+        baseline.log.push({ date: "d", commit: null, mode, action: "raise", reason: mode, changes: [] });
+        writeBaseline(path, baseline);
+      },
+      { pollMs: 5 },
+    );
+
+  it("two updates at once both land: the second reads what the first wrote", async () => {
+    const path = join(dir, "together.json");
+    await Promise.all([update(path, "a", 60), update(path, "b", 0), update(path, "c", 10)]);
+    const after = readBaseline(path);
+    expect(Object.keys(after.floors).sort()).toEqual(["a", "b", "c"]);
+    expect(after.log.map((l) => l.mode).sort()).toEqual(["a", "b", "c"]);
+    expect(existsSync(`${path}.lock`)).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.startsWith("together.json."))).toEqual([]);
+  });
+
+  it("waits for a lock held by a live process and names it when it gives up; takes over one whose process is gone", async () => {
+    const path = join(dir, "held.json");
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), since: "2026-01-01T00:00:00.000Z" }));
+    await expect(withBaselineLock(path, () => "ran", { waitMs: 50, pollMs: 5 })).rejects.toThrow(
+      `${path}: another run (process ${process.pid} on ${hostname()}, since 2026-01-01T00:00:00.000Z) is still updating it after 0 s; wait for it to finish, or remove ${path}.lock if that process is gone`,
+    );
+    // A process that has exited: its pid is free.
+    const gone = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: Number(gone.stdout), host: hostname(), since: "2026-01-01T00:00:00.000Z" }));
+    expect(await withBaselineLock(path, () => "ran", { waitMs: 50, pollMs: 5 })).toBe("ran");
+    expect(existsSync(`${path}.lock`)).toBe(false);
+  });
+
+  it("writes through a temp file renamed over the old one: a failed write leaves the old file whole", () => {
+    const path = join(dir, "atomic.json");
+    writeBaseline(path, emptyBaseline());
+    const before = readFileSync(path, "utf8");
+    expect(() => writeBaseline(join(dir, "no-such-folder", "b.json"), emptyBaseline())).toThrow(
+      /no-such-folder\/b\.json: cannot be written \(ENOENT\)$/,
+    );
+    writeAtomically(path, before);
+    expect(readFileSync(path, "utf8")).toBe(before);
+    expect(readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
 });

@@ -23,8 +23,14 @@
  * (baseline-migration.ts). **Mode** keys floors, ceilings and cases: `offline`, or the model
  * configuration's name, with `@<dataset>` appended when the run measured another dataset than the
  * fixtures (floors.ts, `floorMode`). Reading and writing are this module's only I/O.
+ *
+ * Writing is atomic (a temp file beside it, renamed over it: a reader sees the old file or the new
+ * one, never half of one), and a run that changes the baseline does so under a lock
+ * (`withBaselineLock`): it reads the file as it is then, applies its own changes and writes, while
+ * any other run doing the same waits. Two `--update-baseline` runs at once both land.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { hostname } from "node:os";
 import { isBaseSlice } from "./aggregate.js";
 import { baselineProblem } from "./baseline-schema.js";
 import { BASELINE_VERSION, migrateBaseline, olderVersion } from "./baseline-migration.js";
@@ -178,5 +184,107 @@ export function writeBaseline(path: string, baseline: Baseline): void {
     cases,
     log,
   };
-  writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`);
+  writeAtomically(path, `${JSON.stringify(file, null, 2)}\n`);
+}
+
+/** `text` written to `path` through a temp file beside it, flushed and renamed over it. */
+export function writeAtomically(path: string, text: string): void {
+  const temp = `${path}.${process.pid}.tmp`;
+  try {
+    const fd = openSync(temp, "w");
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw new ConfigError(`${path}: cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+}
+
+/** What a lock file says of its holder. */
+interface LockHolder {
+  pid: number;
+  host: string;
+  since: string;
+}
+
+/** How long a run waits for another run's lock on the baseline before giving up, by default. */
+export const BASELINE_LOCK_WAIT_MS = 120_000;
+
+/**
+ * Runs `fn` holding the lock on the baseline at `path` (`<path>.lock`, created exclusively, naming
+ * this process): `fn` reads the file, changes it and writes it while no other run can. A lock whose
+ * process is gone (same host) is taken over; a lock still held after `waitMs` is a ConfigError
+ * naming its holder. The lock is released however `fn` ends.
+ */
+export async function withBaselineLock<T>(
+  path: string,
+  fn: () => T | Promise<T>,
+  options: { waitMs?: number; pollMs?: number } = {},
+): Promise<T> {
+  const lock = `${path}.lock`;
+  const waitMs = options.waitMs ?? BASELINE_LOCK_WAIT_MS;
+  const started = Date.now();
+  for (;;) {
+    const holder = tryLock(lock);
+    if (holder === null) break;
+    if (Date.now() - started >= waitMs)
+      throw new ConfigError(
+        `${path}: another run (process ${holder.pid} on ${holder.host}, since ${holder.since}) is still updating it after ${Math.round(waitMs / 1000)} s; wait for it to finish, or remove ${lock} if that process is gone`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 100));
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+/** Takes the lock (null), or says who holds it; a holder that died on this host loses it. */
+function tryLock(lock: string): LockHolder | null {
+  const me: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
+  try {
+    writeFileSync(lock, JSON.stringify(me), { flag: "wx" });
+    return null;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST")
+      throw new ConfigError(`${lock}: cannot be created (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  let holder: LockHolder;
+  try {
+    holder = JSON.parse(readFileSync(lock, "utf8")) as LockHolder;
+  } catch {
+    // Being written by its holder this very moment, or left empty by one that died as it wrote: old enough, it is stale.
+    const age = Date.now() - (statSafe(lock) ?? Date.now());
+    if (age > 5_000) rmSync(lock, { force: true });
+    return { pid: 0, host: "?", since: "just now" };
+  }
+  if (holder.host === hostname() && !alive(holder.pid)) {
+    rmSync(lock, { force: true });
+    return tryLock(lock);
+  }
+  return holder;
+}
+
+function statSafe(path: string): number | null {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a process of this host is running. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }

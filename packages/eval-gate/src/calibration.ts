@@ -24,7 +24,7 @@
  * **Inter-annotator κ**: for each metric and each two labellers who graded the same answers, κ of
  * one against the other on the metric's scale (Cohen's or quadratic-weighted), with its interval.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ValidateFunction } from "ajv";
@@ -383,8 +383,15 @@ export function readCalibration(path: string, shown = path): Calibration | null 
 
 /** Writes the calibration (a temp file renamed into place: never half written). */
 export function writeCalibration(path: string, calibration: Calibration): void {
-  mkdirSync(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(calibration, null, 2)}\n`);
-  renameSync(temp, path);
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(temp, `${JSON.stringify(calibration, null, 2)}\n`);
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw new ConfigError(
+      `${path}: cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); nothing was written`,
+    );
+  }
 }

@@ -6,7 +6,6 @@
  * labelled and how) must come first and name every labeller used; a person grades a case's metric
  * once; one metric has one scale throughout the file.
  */
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { ValidateFunction } from "ajv";
@@ -44,19 +43,18 @@ export interface LabelsFile {
 
 let validate: ValidateFunction | undefined;
 
-/** Reads and checks a labels file; a problem is a ConfigError of one line naming the file, line and field. */
-export function readLabels(path: string, shown = path): LabelsFile {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new ConfigError(`${shown}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
-  return parseLabels(text, shown);
+/** A labels file's line as the caller read it: its number (1-based) and its parsed JSON. */
+export interface LabelsLine {
+  line: number;
+  value: unknown;
 }
 
-/** `readLabels` on the file's text. */
-export function parseLabels(text: string, shown: string): LabelsFile {
+/**
+ * A labels file's lines, checked: the caller reads the file (the suite's one reader of a person's
+ * files: encoding, then each line's JSON) and passes its lines and the sha256 of its bytes; a
+ * problem is a ConfigError of one line naming the file, line and field.
+ */
+export function labelsFrom(lines: readonly LabelsLine[], shown: string, sha256: string): LabelsFile {
   validate ??= compileValidator({
     options: { allErrors: false, strict: false },
     schema: JSON.parse(readFileSync(LABELS_SCHEMA_PATH, "utf8")) as object,
@@ -65,24 +63,15 @@ export function parseLabels(text: string, shown: string): LabelsFile {
   const labels: Label[] = [];
   const seen = new Map<string, number>();
   const scales = new Map<string, { scale: LabelScale; line: number }>();
-  const lines = text.split(/\r?\n/);
-  lines.forEach((raw, i) => {
-    const line = i + 1;
-    if (raw.trim() === "") return;
+  for (const { line, value } of lines) {
     const at = `${shown}:${line}`;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (error) {
-      throw new ConfigError(`${at}: not JSON (${(error as Error).message.split("\n")[0]})`);
-    }
     const isHeader = typeof value === "object" && value !== null && "about" in value;
     if (!validate!(value)) throw new ConfigError(`${at}: ${problem(value, isHeader)}`);
     if (isHeader) {
       if (header !== null || labels.length > 0)
         throw new ConfigError(`${at}: the header (about, labellers) must be the file's first line, once`);
       header = value as LabelsHeader;
-      return;
+      continue;
     }
     if (header === null)
       throw new ConfigError(`${at}: the file must start with its header: {"about": "who labelled what and how", "labellers": {...}}`);
@@ -105,9 +94,9 @@ export function parseLabels(text: string, shown: string): LabelsFile {
       );
     if (!scale) scales.set(label.metric, { scale: label.scale, line });
     labels.push(label);
-  });
+  }
   if (header === null) throw new ConfigError(`${shown}: empty: no header and no label`);
-  return { header, labels, sha256: createHash("sha256").update(text).digest("hex") };
+  return { header, labels, sha256 };
 }
 
 /** The first schema problem in words, at its field: Ajv's errors under `oneOf` name both branches, so the branch is chosen by the record's kind. */

@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { callCost, type ModelCall, mergePrices, type PriceTable, readPrices, summarizeUsage, usageLines } from "./usage.js";
+import { callCost, checkPrices, type ModelCall, mergePrices, type PriceTable, summarizeUsage, usageLines } from "./usage.js";
 
 const PRICES: PriceTable = {
   currency: "USD",
@@ -99,7 +99,8 @@ describe("a run's usage", () => {
 
 describe("price tables", () => {
   it("the shipped one fits its schema; an override replaces by model id; a bad file is one line naming the field", () => {
-    const shipped = readPrices(join(import.meta.dirname, "../../../evals/model-prices.json"));
+    const read = (path: string, shown = path) => checkPrices(JSON.parse(readFileSync(path, "utf8")), shown);
+    const shipped = read(join(import.meta.dirname, "../../../evals/model-prices.json"));
     expect(shipped.models["gemini-2.5-flash"]).toMatchObject({ input: expect.any(Number), output: expect.any(Number) });
     const merged = mergePrices(shipped, { ...PRICES, models: { "gemini-2.5-flash": { input: 9, output: 9 } } });
     expect(merged.models["gemini-2.5-flash"]).toEqual({ input: 9, output: 9 });
@@ -107,6 +108,6 @@ describe("price tables", () => {
     const dir = mkdtempSync(join(tmpdir(), "prices-"));
     const bad = join(dir, "p.json");
     writeFileSync(bad, JSON.stringify({ ...PRICES, models: { x: { input: -1 } } }));
-    expect(() => readPrices(bad, "p.json")).toThrow(/^p\.json: \/models\/x\/input: must be >= 0$/);
+    expect(() => read(bad, "p.json")).toThrow(/^p\.json: \/models\/x\/input: must be >= 0$/);
   });
 });

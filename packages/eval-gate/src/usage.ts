@@ -5,14 +5,14 @@
  * (a hit costs nothing and is counted), whether it was only estimated (`--dry-run`) or refused by
  * the budget (`--max-cost`). Cost comes from a price table per model id (`prices.schema.json`):
  * a model without a price has an unknown cost — its tokens still counted, never a made-up price.
- * Pure, except `readPrices`.
+ * Pure: the caller reads a price table file, `checkPrices` checks it.
  *
  *   cost of a call = ((input − cached) · input price + cached · cached price + output · output price) / 10⁶
  *
  * where cached tokens without a cached price cost the input price, and a call that reported no
  * token counts has an unknown cost.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { ValidateFunction } from "ajv";
 import { ConfigError } from "./errors.js";
@@ -211,15 +211,12 @@ export function usageLines(u: UsageSummary): string[] {
 
 let validatePrices: ValidateFunction | undefined;
 
-/** A price table file, checked against its schema; a problem is a ConfigError of one line naming the file and field. */
-export function readPrices(path: string, shown = path): PriceTable {
-  if (!existsSync(path)) throw new ConfigError(`${shown}: no such price table`);
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(path, "utf8"));
-  } catch (error) {
-    throw new ConfigError(`${shown}: not JSON (${(error as Error).message.split("\n")[0]})`);
-  }
+/**
+ * A price table's parsed JSON, checked against its schema (prices ≥ 0); a problem is a ConfigError
+ * of one line naming the file (`shown`) and the field. The caller reads the file (the suite's one
+ * reader of a person's files: encoding, then JSON).
+ */
+export function checkPrices(value: unknown, shown: string): PriceTable {
   validatePrices ??= compileValidator({
     options: { allErrors: true, strict: false },
     schema: JSON.parse(readFileSync(PRICES_SCHEMA_PATH, "utf8")) as object,

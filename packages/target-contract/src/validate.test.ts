@@ -130,6 +130,20 @@ describe("contract validators", () => {
     ]);
   });
 
+  it("refuse a turn whose token usage contradicts itself: a total below its input and output together", () => {
+    const turn = { answer: "", outcome: "answered", steps: [], citations: [] };
+    const usage = (inputTokens: number, outputTokens: number, totalTokens: number) => ({
+      ...turn,
+      usage: { inputTokens, outputTokens, totalTokens, counted: "model" },
+    });
+    expect(contractProblems("TurnResponse", usage(5_000_000, 0, 1))).toEqual([
+      "/usage/totalTokens: 1 is less than inputTokens + outputTokens (5000000 + 0): the turn's usage contradicts itself",
+    ]);
+    expect(contractProblems("TurnResponse", usage(3000, 200, 3200))).toEqual([]);
+    // A total above the parts (reasoning tokens a provider counts apart) is no contradiction.
+    expect(contractProblems("TurnResponse", usage(3000, 200, 3500))).toEqual([]);
+  });
+
   it("from the build's code give the problems Ajv compiling the schemas gives, for every message", () => {
     const sources = validatorSources();
     const dir = join(scratch, "current");

@@ -112,7 +112,21 @@ function describe(errors: readonly ErrorObject[]): string[] {
 /** Problems of `value` as `message` by `validators`, in plain words; empty when it fits. */
 export function problemsBy(validators: Validators, message: ContractMessage, value: unknown): string[] {
   const validate = validators(message);
-  return validate(value) ? [] : describe(validate.errors ?? []);
+  return validate(value) ? consistencyProblems(message, value) : describe(validate.errors ?? []);
+}
+
+/**
+ * What a schema cannot say of a message that fits it: a turn's token usage must add up — its total
+ * at least its input and output together — or a grader of the budget would read a total the turn's
+ * own parts contradict (a total of 1 beside 5,000,000 input tokens passed "stops within budget").
+ */
+function consistencyProblems(message: ContractMessage, value: unknown): string[] {
+  if (message !== "TurnResponse") return [];
+  const usage = (value as { usage?: { inputTokens: number; outputTokens: number; totalTokens: number } }).usage;
+  if (!usage || usage.totalTokens >= usage.inputTokens + usage.outputTokens) return [];
+  return [
+    `/usage/totalTokens: ${usage.totalTokens} is less than inputTokens + outputTokens (${usage.inputTokens} + ${usage.outputTokens}): the turn's usage contradicts itself`,
+  ];
 }
 
 let validators: Validators | undefined;

@@ -81,14 +81,16 @@ export function describeModels(s: ModelSelection): string {
 }
 
 function limitsFrom(env: NodeJS.ProcessEnv): ModelSelection["limits"] {
-  const int = (name: string, fallback: number, min: number): number => {
+  // A timer longer than 2^31 − 1 ms fires at once in Node: the largest timeout that holds.
+  const int = (name: string, fallback: number, min: number, max: number): number => {
     const raw = env[name]?.trim();
     if (!raw) return fallback;
     const n = Number(raw);
-    if (!/^\d+$/.test(raw) || n < min) throw new EngineError("BAD_ARGUMENT", `${name} must be an integer ≥ ${min}, got ${quoteInput(raw)}`);
+    if (!/^\d+$/.test(raw) || n < min || n > max)
+      throw new EngineError("BAD_ARGUMENT", `${name} must be a whole number from ${min} to ${max}, got ${quoteInput(raw)}`);
     return n;
   };
-  return { timeoutMs: int("ENGINE_TIMEOUT_MS", 60_000, 1), maxRetries: int("ENGINE_MAX_RETRIES", 2, 0) };
+  return { timeoutMs: int("ENGINE_TIMEOUT_MS", 60_000, 1, 2_147_483_647), maxRetries: int("ENGINE_MAX_RETRIES", 2, 0, 10) };
 }
 
 export function selectModels(env: NodeJS.ProcessEnv = process.env): ModelSelection {

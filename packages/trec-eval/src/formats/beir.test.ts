@@ -33,6 +33,15 @@ describe("readBeirDataset", () => {
     expect(ds.qrels.topics.get("q2")!.line).toBe(4);
   });
 
+  it("refuses a qrels file whose last line has no line break: it looks cut off", () => {
+    const dir = dataset({
+      "corpus.jsonl": corpus,
+      "queries.jsonl": queries,
+      "qrels/test.tsv": "query-id\tcorpus-id\tscore\nq1\td1\t2\nq2\td2\t1",
+    });
+    expect(() => readBeirDataset(dir)).toThrow(/test\.tsv:3: the last line has no line break at its end: the file looks cut off/);
+  });
+
   it("names file and line for bad qrels, unknown topics and unknown documents", () => {
     const base = { "corpus.jsonl": corpus, "queries.jsonl": queries };
     const cases: Array<[string, RegExp]> = [

@@ -8,7 +8,8 @@
  * that are not UTF-8 (utf8-text.ts), a bad header, a line without 3 tab-separated fields, a score that is not an
  * integer grade within ±MAX_GRADE (grade.ts: the limit and wording of the TREC qrels reader),
  * a query-id absent from queries.jsonl (an unknown topic), a corpus-id absent from corpus.jsonl
- * (unless `allowUnknownDocs`), a repeated (query, doc) pair.
+ * (unless `allowUnknownDocs`), a repeated (query, doc) pair, a last line without its line break
+ * (the file cut off: `CUT_OFF`).
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -18,6 +19,7 @@ import { FormatError, quote } from "./format-error.js";
 import { parseGrade } from "./grade.js";
 import { readUtf8Text } from "./utf8-text.js";
 import type { Qrels, QrelsTopic } from "./trec-qrels.js";
+import { CUT_OFF } from "./trec-run.js";
 
 export interface BeirDataset {
   readonly folder: string;
@@ -81,7 +83,10 @@ export function readBeirDataset(folder: string, options: BeirReadOptions = {}): 
 
 /** Reads a BEIR qrels TSV; ids not in `queryIds`/`docIds` (when given) are errors. */
 export function readBeirQrels(file: string, known: { queryIds?: ReadonlySet<string>; docIds?: ReadonlySet<string> } = {}): Qrels {
-  const lines = readUtf8Text(file).split("\n");
+  const text = readUtf8Text(file);
+  const lines = text.split("\n");
+  // A qrels file cut off mid-line would otherwise be read as a shorter file, or a last judgment cut short.
+  if (!text.endsWith("\n") && lines.at(-1)!.trim() !== "" && lines.length > 1) throw new FormatError(file, lines.length, CUT_OFF);
   const header = (lines[0] ?? "").replace(/\r$/, "").replace(/^\uFEFF/, "");
   if (header.trim() === "") throw new FormatError(file, 1, "empty file, expected the header 'query-id<TAB>corpus-id<TAB>score'");
   if (

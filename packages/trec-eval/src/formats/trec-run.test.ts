@@ -30,7 +30,7 @@ interface Seen {
   lines: number[];
 }
 
-function read(path: string, options: { chunkSize?: number; idEncoding?: "utf8" | "latin1" } = {}) {
+function read(path: string, options: { chunkSize?: number; idEncoding?: "utf8" | "latin1"; requireLineBreaks?: boolean } = {}) {
   let topics: Seen[] = [];
   let restarts = 0;
   const summary = readTrecRun(path, {
@@ -59,6 +59,16 @@ describe("readTrecRun", () => {
       { id: "2", docs: ["c"], scores: [0.5], lines: [5] },
     ]);
     expect(summary).toEqual({ runId: "runB", lines: 3, grouped: true });
+  });
+
+  it("reads a last line without its line break as trec_eval does, or refuses it as cut off when line breaks are required", () => {
+    const cut = file("1 Q0 a 1 2 runA\n1 Q0 b 2 1 ru");
+    expect(read(cut).topics).toEqual([{ id: "1", docs: ["a", "b"], scores: [2, 1], lines: [1, 2] }]);
+    for (const chunkSize of [4, 1 << 22])
+      expect(catchError(() => read(cut, { requireLineBreaks: true, chunkSize })).message).toBe(
+        `${cut}:2: the last line has no line break at its end: the file looks cut off (every line of the file ends with one; if the line is whole, add the line break)`,
+      );
+    expect(read(file("1 Q0 a 1 2 runA\n  "), { requireLineBreaks: true }).summary.lines).toBe(1);
   });
 
   it("parses scores exactly as strtod does", () => {

@@ -53,7 +53,16 @@ export interface RunReadOptions {
   readonly idEncoding?: "utf8" | "latin1";
   /** Read size in bytes (tests use tiny chunks to exercise lines split across reads). @default 4 MiB */
   readonly chunkSize?: number;
+  /**
+   * A last line without its line break is an error (the file looks cut off), not a line: for a run
+   * a person hands the suite (EVAL_RUN_DIR). trec_eval, and `pnpm trec-eval`, read it as a line. @default false
+   */
+  readonly requireLineBreaks?: boolean;
 }
+
+/** What a file whose last line lacks its line break is told when line breaks are required. */
+export const CUT_OFF =
+  "the last line has no line break at its end: the file looks cut off (every line of the file ends with one; if the line is whole, add the line break)";
 
 export interface RunSummary {
   /** Run tag of the last line. */
@@ -163,6 +172,8 @@ function readPass(file: string, options: RunReadOptions, streaming: boolean): Ru
         eof = true;
         if (filled === 0) break;
         if (buf[filled - 1] !== NEWLINE) {
+          const tail = buf.subarray(buf.lastIndexOf(NEWLINE, filled - 1) + 1, filled);
+          if (options.requireLineBreaks && tail.some((b) => !IS_SPACE[b]!)) throw new FormatError(file, lineNo + 1, CUT_OFF);
           if (filled === buf.length) buf = grow(buf, filled);
           buf[filled++] = NEWLINE;
         }

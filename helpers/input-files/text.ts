@@ -1,10 +1,12 @@
 /**
- * A dataset file's bytes as text: UTF-8 only, read as it is — a byte that is not UTF-8 never
+ * A user's file's bytes as text (a dataset's files and documents, turn cases, labels, an adapter, a
+ * price table, a recorded run): UTF-8 only, read as it is — a byte that is not UTF-8 never
  * becomes U+FFFD on the way in (an id changed without a word would match nothing). A file saved as
  * UTF-16 or UTF-32 (an editor's "Unicode") is named as such, a binary file by its first NUL byte,
  * invalid UTF-8 by its first bad byte. A leading byte-order mark is dropped. The data layer's own
  * reader, with the ruler's test for another Unicode encoding (trec-eval's): what a dataset says
- * never depends on how the measured engine reads files.
+ * never depends on how the measured engine reads files. No byte of a file that is not text ever
+ * reaches a message: the problem is named, never quoted.
  */
 import { isUtf8 } from "node:buffer";
 import { otherUnicodeEncoding } from "@hybrid-search/trec-eval/formats";
