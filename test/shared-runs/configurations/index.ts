@@ -7,6 +7,7 @@
  */
 import type { Configuration } from "../configuration.js";
 import { BRING_YOUR_OWN } from "./byo.js";
+import { CAMPAIGN } from "./campaign.js";
 import { CONCURRENCY } from "./concurrency.js";
 import { DATASETS } from "./datasets.js";
 import { FIXTURES } from "./fixtures.js";
@@ -20,6 +21,7 @@ export const CONFIGURATIONS: Record<string, Configuration> = {
   ...FIXTURES,
   ...TARGETS,
   ...BRING_YOUR_OWN,
+  ...CAMPAIGN,
   ...DATASETS,
   ...CONCURRENCY,
 };
