@@ -2,24 +2,31 @@ import { availableParallelism } from "node:os";
 import { relative } from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { defineConfig } from "vitest/config";
+import { declaredIn } from "./test/shared-runs/declared.js";
 
 /**
  * Vitest's order (the previous run's longest files first, larger files first when it has no
- * record), except that the long files always start first: the end-to-end files (test/, each
- * spawning `pnpm eval` runs that take tens of seconds), then the packages' integration tests
- * (packages/<name>/test/, which build indexes of 10,000 documents, start servers and processes),
- * then the unit tests beside the code. The longest files begin while the short ones fill the other
- * worker, so a fresh clone's run (CI's, with no record) does not end on one long file running alone.
+ * record), except that the long files start first — the browser's (test/ui/: Chromium, its own
+ * `evalite serve`), the end-to-end files of test/ that spawn processes themselves, then the
+ * packages' integration tests (packages/<name>/test/, which build indexes of 10,000 documents,
+ * start servers and processes), then the unit tests beside the code — and the other files that
+ * read shared runs (test/shared-runs/) come last: their runs are made in the background meanwhile
+ * (the shared runs' global setup), so the other files fill the cores while the runs wait on their
+ * models and targets, and the readers find them made. The longest files begin while the short ones
+ * fill the other worker, so a fresh clone's run (CI's, with no record) does not end on one long
+ * file running alone.
  */
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const rank = (spec: TestSpecification): number => {
       const path = relative(spec.project.config.root, spec.moduleId);
-      if (path.startsWith("test/")) return 0;
-      return /^packages\/[^/]+\/test\//.test(path) ? 1 : 2;
+      if (path.startsWith("test/ui/")) return 0;
+      if (declaredIn(spec.moduleId).length > 0) return 4;
+      if (path.startsWith("test/")) return 1;
+      return /^packages\/[^/]+\/test\//.test(path) ? 2 : 3;
     };
-    return [0, 1, 2].flatMap((r) => sorted.filter((spec) => rank(spec) === r));
+    return [0, 1, 2, 3, 4].flatMap((r) => sorted.filter((spec) => rank(spec) === r));
   }
 }
 
@@ -50,9 +57,12 @@ export default defineConfig({
     // so two workers at least.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     sequence: { sequencer: LongestFirst },
-    // The end-to-end tests spawn the compiled CLIs: build them first (incremental). The root's
-    // global setup runs once for the whole run, whichever projects have files in it.
-    globalSetup: ["./test/build-clis.ts"],
+    // The end-to-end tests spawn the compiled CLIs: build them first (incremental); then start the
+    // shared runs the test files declare (test/shared-runs/). The root's global setup runs once for
+    // the whole run, whichever projects have files in it.
+    globalSetup: ["./test/build-clis.ts", "./test/shared-runs/setup.ts"],
+    // At the end, the ten slowest files and the commands that ran evals (test/slowest-files.ts).
+    reporters: ["default", "./test/slowest-files.ts"],
     projects: [
       {
         // One module graph per worker, not per file (`isolate: false`): a worker imports the

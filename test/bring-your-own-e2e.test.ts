@@ -1,7 +1,7 @@
 /**
  * `pnpm eval` end to end on systems that do not speak the target contract: a target module over a third-party search library (MiniSearch), an adapter for an
  * Elasticsearch-shaped cluster and one for a golden-Q&A service shaped like seed 000's, each
- * started here on 127.0.0.1 and stopped; a misbehaving module (throws, the wrong shape, never
+ * started on 127.0.0.1 by its shared run (test/shared-runs/configurations/byo.ts) and stopped; a misbehaving module (throws, the wrong shape, never
  * settles) and a misbehaving service behind an adapter (a 500, a mapping that finds nothing, a
  * header missing): each failure one labelled line, nothing scored as a success, and the planted
  * secret nowhere in what the run printed or wrote (reports, Evalite's storage, its export); and
@@ -11,25 +11,19 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { bodyOf, listen, sendJson } from "./stand-ins/serve.js";
 import { NO_SOURCES_MAPPED } from "../helpers/targets/kinds/http.js";
-import { startGoldenQa } from "./stand-ins/golden-qa.js";
-import { startSearchCluster } from "./stand-ins/search-cluster.js";
-import { type EvalRun, evalInProcess, ROOT, runEval } from "./eval-run.js";
+import { type EvalRun, evalInProcess, ROOT, RUN_TIMEOUT_MS } from "./eval-run.js";
+import { SECRET } from "./shared-runs/configurations/byo.js";
+import { sharedRun } from "./shared-runs/read.js";
 
-const SECRET = "byo-SECRET-0d93f1";
+const minisearch = sharedRun("byo:minisearch");
+const elasticsearch = sharedRun("byo:elasticsearch");
+const goldenQa = sharedRun("byo:golden-qa");
+const oddModule = sharedRun("byo:odd-module");
+const oddAdapter = sharedRun("byo:odd-adapter");
+
 const work = mkdtempSync(join(tmpdir(), "byo-e2e-"));
-const runs: EvalRun[] = [];
-afterAll(() => {
-  for (const r of runs) rmSync(r.dir, { recursive: true, force: true });
-  rmSync(work, { recursive: true, force: true });
-});
-
-const evalRun = async (args: string[], env: Record<string, string>) => {
-  const r = await runEval(args, env);
-  runs.push(r);
-  return r;
-};
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 interface Report {
   mode: string;
@@ -74,36 +68,36 @@ function expectLabels(run: EvalRun, label: string, where: string): void {
 }
 
 describe("a target module over a search library", () => {
-  it("MiniSearch, handed the fixtures' corpus, is measured by the retrieval evals offline", async () => {
-    const r = await evalRun(["*search"], { EVAL_TARGET: "examples/targets/minisearch.target.ts" });
-    expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(0);
-    expectLabels(r, "module:minisearch", "examples/targets/minisearch\\.target\\.ts");
-    const report = reportOf(r);
-    expect(report.skipped).toContainEqual({ eval: "Vector search", reason: "target minisearch does not serve mode vsearch" });
-    expect(r.stdout).toMatch(
-      /^eval: \d+ eval\(s\) skipped, not scored: .*Vector search.*\(target minisearch does not serve mode vsearch\)/m,
-    );
-    expect(report.mode).toBe("module:minisearch");
-    expect(report.summary.errored).toBe(0);
-    // A real library's real ranking: far from nothing, short of perfect.
-    const recall = mean(report, "Search (BM25)", "Recall@10");
-    expect(recall.n).toBe(58);
-    expect(recall.mean).toBeGreaterThan(0.5);
-    expect(recall.mean).toBeLessThan(1);
-    expect(report.target).toMatchObject({ target: "module:minisearch", calls: 58, clientMs: { n: 58 }, serverMs: { n: 58 } });
-  }, 600_000);
+  it(
+    "MiniSearch, handed the fixtures' corpus, is measured by the retrieval evals offline",
+    async () => {
+      const r = await minisearch.run();
+      expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(0);
+      expectLabels(r, "module:minisearch", "examples/targets/minisearch\\.target\\.ts");
+      const report = reportOf(r);
+      expect(report.skipped).toContainEqual({ eval: "Vector search", reason: "target minisearch does not serve mode vsearch" });
+      expect(r.stdout).toMatch(
+        /^eval: \d+ eval\(s\) skipped, not scored: .*Vector search.*\(target minisearch does not serve mode vsearch\)/m,
+      );
+      expect(report.mode).toBe("module:minisearch");
+      expect(report.summary.errored).toBe(0);
+      // A real library's real ranking: far from nothing, short of perfect.
+      const recall = mean(report, "Search (BM25)", "Recall@10");
+      expect(recall.n).toBe(58);
+      expect(recall.mean).toBeGreaterThan(0.5);
+      expect(recall.mean).toBeLessThan(1);
+      expect(report.target).toMatchObject({ target: "module:minisearch", calls: 58, clientMs: { n: 58 }, serverMs: { n: 58 } });
+    },
+    RUN_TIMEOUT_MS,
+  );
 });
 
 describe("adapters for services with their own API", () => {
-  it("an Elasticsearch-shaped cluster: seeded one document at a time, ranked by multi_match, its index deleted after the run", async () => {
-    const cluster = await startSearchCluster(SECRET);
-    try {
-      const r = await evalRun(["search"], {
-        EVAL_TARGET: cluster.url,
-        EVAL_TARGET_ADAPTER: "examples/targets/elasticsearch.adapter.json",
-        EVAL_TARGET_SEED: "eval-docs",
-        ES_API_KEY: SECRET,
-      });
+  it(
+    "an Elasticsearch-shaped cluster: seeded one document at a time, ranked by multi_match, its index deleted after the run",
+    async () => {
+      const r = await elasticsearch.run();
+      const seen = await elasticsearch.fact<Array<{ method: string; url: string; authorization?: string }>>("seen");
       expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(0);
       expectLabels(r, "http:es-docs", "http://127\\.0\\.0\\.1:\\d+");
       expect(r.stdout).toMatch(
@@ -117,29 +111,23 @@ describe("adapters for services with their own API", () => {
       expect(mean(report, "Search (BM25)", "Recall@10").mean).toBeGreaterThan(0.4);
       // Its own time from `took`, the client's round trip beside it.
       expect(report.target).toMatchObject({ target: "http:es-docs", calls: 58, clientMs: { n: 58 }, serverMs: { n: 58 } });
-      const calls = cluster.seen.map((c) => `${c.method} ${c.url.replace(/_doc\/.*/, "_doc/…")}`);
+      const calls = seen.map((c) => `${c.method} ${c.url.replace(/_doc\/.*/, "_doc/…")}`);
       expect(calls.filter((c) => c === "PUT /eval-docs/_doc/…")).toHaveLength(58);
       expect(calls.filter((c) => c === "POST /eval-docs/_search")).toHaveLength(58);
       expect(calls.at(-1)).toBe("DELETE /eval-docs");
-      expect(cluster.seen.every((c) => c.authorization === `ApiKey ${SECRET}`)).toBe(true);
+      expect(seen.every((c) => c.authorization === `ApiKey ${SECRET}`)).toBe(true);
       expect(everything(r)).not.toContain(SECRET);
-    } finally {
-      await cluster.stop();
-    }
-  }, 600_000);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it("a golden-Q&A service (seed 000's shape): a text answer, citations from a header, refusals by the dataset's markers", async () => {
-    const service = await startGoldenQa(SECRET);
-    try {
-      const r = await evalRun(["ask"], {
-        EVAL_TARGET: service.url,
-        EVAL_TARGET_ADAPTER: "examples/targets/golden-qa.adapter.json",
-        EVAL_TARGET_SEED: "golden",
-        KB_KEY: SECRET,
-      });
+  it(
+    "a golden-Q&A service (seed 000's shape): a text answer, citations from a header, refusals by the dataset's markers",
+    async () => {
+      const r = await goldenQa.run();
       expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(0);
       expectLabels(r, "http:golden-qa", "http://127\\.0\\.0\\.1:\\d+");
-      expect(service.documents.size).toBe(58);
+      expect(await goldenQa.fact("documents")).toBe(58);
       // It has no delete: the run says the documents stay, once, and does not pretend otherwise.
       expect(r.stdout).toMatch(
         /^eval: seeded collection golden of target golden-qa .*; left on the target after the run \(the adapter .* has no documents\.delete request\)$/m,
@@ -170,85 +158,36 @@ describe("adapters for services with their own API", () => {
       expect(outputs.filter((o) => o.citations.length > 0 && o.answer.length > 0).length).toBeGreaterThan(15);
       expect(outputs.some((o) => o.refusalCheck.refused && o.citations.length === 0)).toBe(true);
       expect(everything(r)).not.toContain(SECRET);
-    } finally {
-      await service.stop();
-    }
-  }, 600_000);
+    },
+    RUN_TIMEOUT_MS,
+  );
 });
 
 describe("misbehaving targets", () => {
-  it("a module that throws, returns the wrong shape or never settles: each case errors with one labelled line, none scores", async () => {
-    const file = join(work, "odd.target.ts");
-    writeFileSync(
-      file,
-      `import { defineTarget } from "@hybrid-search/target-contract/define-target";
-const token = process.env.EVAL_TARGET_TOKEN;
-export default defineTarget({
-  name: "odd",
-  search: {
-    search: async ({ query }) => {
-      const kind = query.length % 5;
-      if (kind === 0) throw new Error("index offline, token " + token);
-      if (kind === 1) return { hits: [] };
-      if (kind === 2) return new Promise(() => {});
-      return { results: [{ docId: "en/billing/plans-and-pricing.md", score: 1, snippet: "seen with " + token }] };
+  it(
+    "a module that throws, returns the wrong shape or never settles: each case errors with one labelled line, none scores",
+    async () => {
+      const r = await oddModule.run();
+      expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(1);
+      const said = r.stdout + r.stderr;
+      expect(said).toContain("module:odd: search(search): threw Error: index offline, token [redacted]");
+      expect(said).toContain('module:odd: search(search): returned no SearchResponse: (the body): missing required field "results"');
+      expect(said).toContain("module:odd: search(search): did not settle within 1000 ms");
+      const suite = r.output!.suites.find((s) => s.name === "Search (BM25)")!;
+      const failed = suite.evals.filter((e) => e.status === "fail");
+      expect(failed.length).toBeGreaterThan(0);
+      const report = reportOf(r);
+      expect(report.summary.errored).toBe(failed.length);
+      expect(mean(report, "Search (BM25)", "Recall@10").notScored.errored).toBe(failed.length);
+      expect(everything(r)).not.toContain(SECRET);
     },
-  },
-});
-`,
-    );
-    const r = await evalRun(["search"], {
-      EVAL_TARGET: file,
-      EVAL_TARGET_TOKEN: SECRET,
-      EVAL_TARGET_TIMEOUT_MS: "1000",
-      EVAL_TARGET_CONCURRENCY: "8",
-    });
-    expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(1);
-    const said = r.stdout + r.stderr;
-    expect(said).toContain("module:odd: search(search): threw Error: index offline, token [redacted]");
-    expect(said).toContain('module:odd: search(search): returned no SearchResponse: (the body): missing required field "results"');
-    expect(said).toContain("module:odd: search(search): did not settle within 1000 ms");
-    const suite = r.output!.suites.find((s) => s.name === "Search (BM25)")!;
-    const failed = suite.evals.filter((e) => e.status === "fail");
-    expect(failed.length).toBeGreaterThan(0);
-    const report = reportOf(r);
-    expect(report.summary.errored).toBe(failed.length);
-    expect(mean(report, "Search (BM25)", "Recall@10").notScored.errored).toBe(failed.length);
-    expect(everything(r)).not.toContain(SECRET);
-  }, 600_000);
+    RUN_TIMEOUT_MS,
+  );
 
-  it("a service behind an adapter that answers 500, a body its mapping finds nothing in, or no header it maps: one labelled line each, none scores", async () => {
-    const service = await listen((req, res) => {
-      bodyOf(req).then((body) => {
-        const { q } = JSON.parse(body || "{}") as { q?: string };
-        const kind = (q ?? "").length % 4;
-        if (kind === 0) return sendJson(res, 500, { error: { code: "DOWN", message: `rejected key ${req.headers["x-api-key"]}` } });
-        if (kind === 1) return sendJson(res, 200, { items: [] });
-        if (kind === 2) return sendJson(res, 200, { hits: [{ id: "en/billing/plans-and-pricing.md" }] });
-        sendJson(res, 200, { hits: [{ id: "en/billing/plans-and-pricing.md" }] }, { "x-took": "3" });
-      });
-    });
-    const adapter = join(work, "odd.adapter.json");
-    writeFileSync(
-      adapter,
-      JSON.stringify({
-        name: "odd-service",
-        headers: { "x-api-key": "{{env.ODD_KEY}}" },
-        search: {
-          search: {
-            request: { method: "POST", path: "/find", json: { q: "{{query}}", n: "{{limit}}" } },
-            response: { results: { list: "/hits", docId: "/id" }, elapsedMs: { header: "x-took" } },
-          },
-        },
-      }),
-    );
-    try {
-      const r = await evalRun(["search"], {
-        EVAL_TARGET: service.url,
-        EVAL_TARGET_ADAPTER: adapter,
-        ODD_KEY: SECRET,
-        EVAL_TARGET_RETRIES: "0",
-      });
+  it(
+    "a service behind an adapter that answers 500, a body its mapping finds nothing in, or no header it maps: one labelled line each, none scores",
+    async () => {
+      const r = await oddAdapter.run();
       expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(1);
       const said = r.stdout + r.stderr;
       expect(said).toContain("POST /find: HTTP 500: DOWN rejected key [redacted]");
@@ -263,10 +202,9 @@ export default defineTarget({
       expect(report.summary.errored).toBe(failed);
       expect(mean(report, "Search (BM25)", "nDCG@10").notScored.errored).toBe(failed);
       expect(everything(r)).not.toContain(SECRET);
-    } finally {
-      await service.stop();
-    }
-  }, 600_000);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
   it("an adapter file that is not JSON, or has a field the schema does not know, stops the run before Evalite with one line (exit 2)", async () => {
     const broken = join(work, "broken.adapter.json");

@@ -2,34 +2,24 @@
  * The campaign's baseline (issue 42): two `pnpm eval --update-baseline` runs of different datasets
  * started together on one baseline file both land — both modes' floors, both log entries — where
  * the second used to overwrite the first's work while both said it was logged. Two runs of the
- * `expansion` eval (no index of its own to build), as CI jobs start them.
+ * `expansion` eval (no index of its own to build), as CI jobs start them: the shared run
+ * `campaign:baseline` (test/shared-runs/configurations/campaign.ts).
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Baseline } from "@hybrid-search/eval-gate/baseline";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Campaign } from "./campaign.js";
-import { ROOT, RUN_TIMEOUT_MS, runEval } from "./eval-run.js";
+import { RUN_TIMEOUT_MS } from "./eval-run.js";
+import { sharedRun } from "./shared-runs/read.js";
 
 const campaign = new Campaign("baseline");
-const scratch = mkdtempSync(join(tmpdir(), "campaign-baseline-"));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const together = sharedRun("campaign:baseline");
 
 describe("campaign: two --update-baseline runs at once", () => {
   it(
     "both land: each dataset's floors and log entry are in the file, nothing lost",
     async () => {
-      const baseline = join(scratch, "baseline.json");
-      const env = { EVAL_BASELINE: baseline, EVALITE_PORT: "0" };
-      const runs = await Promise.all([
-        runEval(["expansion", "--update-baseline", "--reason", "first dataset"], env),
-        runEval(["expansion", "--update-baseline", "--reason", "second dataset"], {
-          ...env,
-          EVAL_DATASET: join(ROOT, "test/datasets/fixtures-layout"),
-        }),
-      ]);
-      const file = JSON.parse(readFileSync(baseline, "utf8")) as Baseline;
+      const runs = await Promise.all([together.run("run 1"), together.run("run 2")]);
+      const file = await together.fact<Baseline>("baseline");
       const modes = Object.keys(file.floors).sort();
       const reasons = file.log.map((l) => l.reason).sort();
       const lost = [
@@ -48,7 +38,6 @@ describe("campaign: two --update-baseline runs at once", () => {
           lost: i === 0 ? lost : [],
         });
         expect(r.stdout).toMatch(/^baseline: .*floor\(s\) added.*\(logged with date, commit and reason\)$/m);
-        rmSync(r.dir, { recursive: true, force: true });
       }
       expect(modes).toEqual(["offline", "offline@fixtures-layout"]);
       expect(reasons).toEqual(["first dataset", "second dataset"]);

@@ -5,21 +5,22 @@
  * none of its encodings — raw, percent-encoded (either case), JSON-escaped, base64 — in what
  * `pnpm eval` prints, in the reports, in Evalite's storage, in the run's export, in the UI export
  * (`pnpm eval:export`) or in `--explain-target`; the other origin must receive nothing. One run of
- * every eval file against the two stand-ins, and the commands around it; a credential too short to
- * redact safely is refused instead.
+ * every eval file against the two stand-ins and the UI export of its storage (the shared run
+ * `campaign:secrets`, test/shared-runs/configurations/campaign.ts), `--explain-target` in process;
+ * a credential too short to redact safely is refused instead.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { stripAnsi } from "../bin/lib/evalite-terminal.js";
 import { Campaign, filesBelow, keysIn } from "./campaign.js";
-import { evalInProcess, ROOT, RUN_TIMEOUT_MS, runEval, scriptCommand } from "./eval-run.js";
-import { bodyOf, listen, sendJson } from "./stand-ins/serve.js";
+import { evalInProcess, RUN_TIMEOUT_MS } from "./eval-run.js";
+import { CAMPAIGN_KEY as KEY } from "./shared-runs/configurations/campaign.js";
+import { sharedRun } from "./shared-runs/read.js";
 
 const campaign = new Campaign("secrets");
-const KEY = "AbC+dEf/GhI=";
+const keyed = sharedRun("campaign:secrets");
 const scratch = mkdtempSync(join(tmpdir(), "campaign-secrets-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -27,82 +28,38 @@ describe("campaign: a key in an adapter's path and query, a service that echoes 
   it(
     "is found in no encoding anywhere the run writes or prints, and never reaches another origin",
     async () => {
-      const elsewhere: string[] = [];
-      const other = await listen((req, res) => {
-        elsewhere.push(`${req.method} ${req.url} ${JSON.stringify(req.headers)}`);
-        sendJson(res, 200, { answer: "stolen", citations: [] });
-      });
-      const service = await listen((req, res) => {
-        bodyOf(req).then(() => {
-          if (req.url!.startsWith("/ask")) {
-            res.writeHead(307, { location: `${other.url}${req.url}` });
-            return res.end();
-          }
-          // The service quotes what it was sent, URL and key header included.
-          sendJson(res, 500, { error: { code: "DOWN", message: `cannot serve ${req.url} for ${req.headers["x-api-key"]}` } });
-        });
-      });
-      const adapter = join(scratch, "keyed.adapter.json");
-      writeFileSync(
-        adapter,
-        JSON.stringify({
-          name: "keyed",
-          headers: { "x-api-key": "{{env.MY_KEY}}" },
-          search: {
-            search: {
-              request: { method: "GET", path: "/v1/{{env.MY_KEY}}/search", query: { q: "{{query}}", key: "{{env.MY_KEY}}" } },
-              response: { results: { list: "/hits", docId: "/id" } },
-            },
-          },
-          ask: {
-            request: { method: "POST", path: "/ask", query: { key: "{{env.MY_KEY}}" }, json: { q: "{{question}}" } },
-            response: { answer: { pointer: "/answer" } },
-          },
-        }),
-      );
-      const env = { EVAL_TARGET: service.url, EVAL_TARGET_ADAPTER: adapter, MY_KEY: KEY, EVAL_TARGET_RETRIES: "1" };
-      try {
-        const explained = await evalInProcess(["--explain-target"], env);
-        expect(explained.stdout).toContain("GET");
-        const run = await runEval([], env);
-        const exported = join(run.dir, "ui-export");
-        const command = scriptCommand("eval:export");
-        const ui = spawnSync(command.command, [...command.args, "--output", exported], {
-          cwd: ROOT,
-          encoding: "utf8",
-          env: { ...process.env, EVALITE_STORAGE: join(run.dir, "evalite.db") },
-        });
-        expect(ui.status, ui.stderr).toBe(0);
-        const keys = keysIn(
-          KEY,
-          {
-            "--explain-target": explained.stdout + explained.stderr,
-            stdout: run.stdout,
-            stderr: run.stderr,
-            "eval:export": ui.stdout + ui.stderr,
-          },
-          filesBelow(run.dir),
-        );
-        campaign.record({
-          name: "a percent-encoded key, a 500 echoing it, a redirect",
-          expect: 1,
-          code: run.code,
+      // The run's settings, the service's URL included: --explain-target shows the same requests.
+      const env = await keyed.fact<Record<string, string>>("env");
+      const explained = await evalInProcess(["--explain-target"], env);
+      expect(explained.stdout).toContain("GET");
+      const run = await keyed.run();
+      const ui = await keyed.command("export");
+      expect(ui.code, ui.stderr).toBe(0);
+      const keys = keysIn(
+        KEY,
+        {
+          "--explain-target": explained.stdout + explained.stderr,
           stdout: run.stdout,
           stderr: run.stderr,
-          keys,
-        });
-        const said = stripAnsi(run.stderr);
-        expect(said).toMatch(
-          /TargetError: GET \/v1\/\[redacted\]\/search\?q=.*&key=\[redacted\]: HTTP 500: DOWN cannot serve \/v1\/\[redacted\]\/search\?q=.*key=\[redacted\] for \[redacted\] \(2 attempts\)/,
-        );
-        expect(said).toContain(`redirected (HTTP 307) to another origin (${other.url})`);
-        expect(said.trim().split("\n").length).toBeLessThanOrEqual(11);
-        expect(elsewhere).toEqual([]);
-        rmSync(run.dir, { recursive: true, force: true });
-      } finally {
-        await service.stop();
-        await other.stop();
-      }
+          "eval:export": ui.stdout + ui.stderr,
+        },
+        [...filesBelow(run.dir), ...filesBelow(await keyed.fact<string>("exported"))],
+      );
+      campaign.record({
+        name: "a percent-encoded key, a 500 echoing it, a redirect",
+        expect: 1,
+        code: run.code,
+        stdout: run.stdout,
+        stderr: run.stderr,
+        keys,
+      });
+      const said = stripAnsi(run.stderr);
+      expect(said).toMatch(
+        /TargetError: GET \/v1\/\[redacted\]\/search\?q=.*&key=\[redacted\]: HTTP 500: DOWN cannot serve \/v1\/\[redacted\]\/search\?q=.*key=\[redacted\] for \[redacted\] \(2 attempts\)/,
+      );
+      expect(said).toContain(`redirected (HTTP 307) to another origin (${await keyed.fact<string>("otherOrigin")})`);
+      expect(said.trim().split("\n").length).toBeLessThanOrEqual(11);
+      expect(await keyed.fact<string[]>("elsewhere")).toEqual([]);
     },
     RUN_TIMEOUT_MS,
   );

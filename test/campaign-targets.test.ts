@@ -4,41 +4,25 @@
  * that ends its thread outside a call during a run — a throw from a timer, a rejection nobody
  * handles, a `process.exit` — fails the run (exit 1) with one line per distinct failure, where in
  * the suite's own thread it ended the run with the module's status or printed "Unhandled Errors"
- * and passed. The runs are `pnpm eval search` as a person runs it (two, of 58 cases each); what a
+ * and passed. The runs are `pnpm eval search` as a person runs it (two, of 58 cases each: the
+ * shared run `campaign:modules-that-end`, test/shared-runs/configurations/campaign.ts); what a
  * blocking module does to its time limit is asserted on the module thread itself
  * (helpers/targets/module-target.test.ts), as a full run of it would take minutes.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { Campaign } from "./campaign.js";
-import { ROOT, RUN_TIMEOUT_MS, runEval, scriptCommand } from "./eval-run.js";
+import { ROOT, RUN_TIMEOUT_MS, scriptCommand } from "./eval-run.js";
+import { MODULES_THAT_END, misbehavingModule } from "./shared-runs/configurations/campaign.js";
+import { sharedRun } from "./shared-runs/read.js";
 
 const campaign = new Campaign("targets");
+const modulesThatEnd = sharedRun("campaign:modules-that-end");
 const scratch = mkdtempSync(join(tmpdir(), "campaign-targets-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-/** A module that ranks every document of its corpus, and does `misbehave` after its first call. */
-function module(name: string, misbehave: string, atLoad = ""): string {
-  const file = join(scratch, `${name}.target.mjs`);
-  writeFileSync(
-    file,
-    `${atLoad}
-let ids = [];
-let calls = 0;
-export default {
-  name: ${JSON.stringify(name)},
-  documents: { seed: ({ collection, documents }) => { ids = documents.map((d) => d.id); return { collection, documents: ids.length }; } },
-  search: { search: () => {
-    if (calls++ === 1) { ${misbehave} }
-    return { results: ids.slice(0, 10).map((docId, i) => ({ docId, score: 10 - i })) };
-  } },
-};`,
-  );
-  return file;
-}
 
 describe("campaign: a module that ends as it loads", () => {
   const command = scriptCommand("eval");
@@ -47,7 +31,7 @@ describe("campaign: a module that ends as it loads", () => {
     ["exits with status 3 while loading", "process.exit(3);", /the module exited \(process\.exit\(3\)\) while loading$/m],
     ["throws while loading", 'throw new Error("no index here");', /loading the module failed: Error: no index here$/m],
   ])("%s: one line, exit 2", (name, atLoad, message) => {
-    const file = module(name.replaceAll(" ", "-"), "", atLoad);
+    const file = misbehavingModule(scratch, name, "", atLoad);
     const r = spawnSync(command.command, [...command.args, "--explain-target"], {
       cwd: ROOT,
       encoding: "utf8",
@@ -59,15 +43,10 @@ describe("campaign: a module that ends as it loads", () => {
 });
 
 describe("campaign: a module that ends its thread outside a call, during a run", () => {
-  it.each([
-    ["throws from a timer", 'setTimeout(() => { throw new Error("late boom"); }, 0);', "the module threw outside a call: Error: late boom"],
-    ["leaves a rejection unhandled", 'Promise.reject(new Error("nobody waits"));', "the module threw outside a call: Error: nobody waits"],
-  ])(
+  it.each(MODULES_THAT_END)(
     "%s: the run fails, exit 1, with that one line",
-    async (name, misbehave, how) => {
-      const file = module(name.replaceAll(" ", "-"), misbehave);
-      const r = await runEval(["search"], { EVAL_TARGET: file, EVALITE_PORT: "0" });
-      rmSync(r.dir, { recursive: true, force: true });
+    async (name, _misbehave, how) => {
+      const r = await modulesThatEnd.run(name);
       campaign.record({ name: `a module that ${name}`, expect: 1, code: r.code, stdout: r.stdout, stderr: r.stderr });
       expect(r.stdout).toMatch(/^eval: FAIL \(.*case\(s\) errored.*\); exit 1$/m);
       expect(r.stderr).toContain(how);

@@ -2,7 +2,7 @@
  * The compiled CLIs end to end, as `pnpm <script>` runs them (package.json's `node ...` command,
  * without pnpm): a real process with its argv, working folder, streams and exit status. Everything
  * else about the commands is tested in process through their `main(argv, io)`; the full
- * `pnpm eval` runs are in targets-e2e, eval-suite, gate, models-e2e and answers-stub-e2e. Also
+ * `pnpm eval` runs are the shared runs the end-to-end files read (test/shared-runs/). Also
  * the stale-build check (bin/check-build.mjs) on a throwaway project.
  */
 import { spawnSync } from "node:child_process";

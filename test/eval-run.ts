@@ -1,13 +1,14 @@
 /**
  * Runs `pnpm eval` (the compiled bin/eval.ts) in a sandbox: its own Evalite storage, output file and
- * reports folder (it listens on no port: helpers/evalite-socket.ts).
+ * reports folder (it listens on no port: helpers/evalite-socket.ts). Every run is counted in the
+ * test run's log of commands (test/shared-runs/run-log.ts), which `pnpm test` sums up at its end.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Evalite } from "evalite";
-import { main as evalMain } from "../bin/eval.js";
+import { logCommand } from "./shared-runs/run-log.js";
 
 export const ROOT = resolve(import.meta.dirname, "..");
 
@@ -45,6 +46,7 @@ export interface EvalRun {
 
 /** `onStart` gets the running `pnpm eval` process (to interrupt it, say). */
 export async function runEval(args: string[], env: Record<string, string> = {}, onStart?: (child: ChildProcess) => void): Promise<EvalRun> {
+  const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), "eval-run-"));
   const outputPath = join(dir, "results.json");
   const command = scriptCommand("eval");
@@ -75,6 +77,7 @@ export async function runEval(args: string[], env: Record<string, string> = {}, 
     reportsDir: env.EVAL_REPORTS_DIR ?? join(dir, "reports"),
   };
   if (existsSync(outputPath)) run.output = JSON.parse(readFileSync(outputPath, "utf8")) as Evalite.Exported.Output;
+  logCommand({ command: `pnpm eval ${args.join(" ")}`.trim(), ms: Date.now() - started, code, signal });
   return run;
 }
 
@@ -90,6 +93,8 @@ export interface Outcome {
  * the call: for what it refuses before Evalite starts (a run needs its own process: runEval).
  */
 export async function evalInProcess(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
+  // Imported here, not at the top: the shared runs' global setup loads this module for runEval alone.
+  const { main: evalMain } = await import("../bin/eval.js");
   const saved = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]));
   Object.assign(process.env, env);
   const r = { code: 0, stdout: "", stderr: "" };

@@ -1,49 +1,33 @@
 /**
  * `pnpm eval` on the user's own data (EVAL_DATASET: a BEIR folder; a golden Q&A set whose
- * thresholds decide the exit code), and a plain `evalite run` of one file. The
+ * thresholds decide the exit code; a bundle that feeds no selected eval), and a plain `evalite
+ * run` of one file: shared runs (test/shared-runs/configurations/datasets.ts). The
  * full offline run on the fixtures, and what the suite checks on it, is in test/targets-e2e.test.ts,
  * where the targets are compared with it: one run for both. What a one-file filter runs and builds
  * (`pnpm eval search`: search.eval.ts only, the dataset's index only) is checked on the `pnpm eval
  * search` that test/eval-init.test.ts makes on the starter dataset.
  */
-import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
 import { WHOLE_RECORD_NOTE } from "../helpers/ask-task.js";
 import { stripAnsi } from "../bin/lib/evalite-terminal.js";
-import { evalInProcess, ROOT, RUN_TIMEOUT_MS, runEval, type EvalRun } from "./eval-run.js";
+import { evalInProcess, RUN_TIMEOUT_MS } from "./eval-run.js";
+import { sharedRun } from "./shared-runs/read.js";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-async function run(args: string[], env: Record<string, string> = {}): Promise<EvalRun> {
-  const r = await runEval(args, env);
-  dirs.push(r.dir);
-  return r;
-}
+const evaliteRun = sharedRun("evalite-run:search");
+const beir = sharedRun("dataset:beir");
+const golden = sharedRun("dataset:golden-qa");
+const bundle = sharedRun("dataset:bundle-multilingual");
 
 describe("one file, run by Evalite itself", () => {
   it(
     "a plain `evalite run evals/search.eval.ts` passes as pnpm eval search does, saying it is not gated and what gives the verdict",
     async () => {
-      const dir = mkdtempSync(join(tmpdir(), "evalite-run-"));
-      dirs.push(dir);
-      const env: NodeJS.ProcessEnv = { ...process.env, EVALITE_STORAGE: join(dir, "evalite.db"), EVALITE_PORT: "0" };
-      delete env.EVAL_GATED;
-      delete env.EVAL_SELECTED_FILES;
-      const child = spawn(join(ROOT, "node_modules/.bin/evalite"), ["run", "evals/search.eval.ts"], {
-        cwd: ROOT,
-        env,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let output = "";
-      child.stdout.on("data", (d: Buffer) => (output += d.toString()));
-      child.stderr.on("data", (d: Buffer) => (output += d.toString()));
-      const code = await new Promise<number | null>((done) => child.on("exit", done));
+      const run = await evaliteRun.command("main");
+      const output = run.stdout + run.stderr;
+      const code = run.code;
       // No score threshold in evalite.config.ts: the gate's floors decide, not Evalite's one mean (65 % here).
       expect(code, output.slice(-3000)).toBe(0);
       expect(stripAnsi(output)).toContain(
@@ -59,28 +43,7 @@ describe("pnpm eval on a BEIR folder (EVAL_DATASET)", () => {
   it(
     "measures the engine on the user's own data with the same evals",
     async () => {
-      const beir = join(mkdtempSync(join(tmpdir(), "beir-mini-")), "beir-mini");
-      dirs.push(dirname(beir));
-      mkdirSync(join(beir, "qrels"), { recursive: true });
-      const docs = [
-        { _id: "d1", title: "Solar panels", text: "Photovoltaic solar panels convert sunlight into electricity on rooftops." },
-        { _id: "d2", title: "Wind turbines", text: "Wind turbines turn the kinetic energy of wind into electric power." },
-        { _id: "d3", title: "Bread baking", text: "Sourdough bread needs flour, water, salt and a lively starter." },
-        { _id: "d4", title: "Tides", text: "Tidal power plants use the rise and fall of the sea to make electricity." },
-      ];
-      writeFileSync(join(beir, "corpus.jsonl"), `${docs.map((d) => JSON.stringify(d)).join("\n")}\n`);
-      writeFileSync(
-        join(beir, "queries.jsonl"),
-        `${[
-          { _id: "q1", text: "solar electricity" },
-          { _id: "q2", text: "baking sourdough" },
-          { _id: "q3", text: "unjudged query" },
-        ]
-          .map((q) => JSON.stringify(q))
-          .join("\n")}\n`,
-      );
-      writeFileSync(join(beir, "qrels", "test.tsv"), "query-id\tcorpus-id\tscore\nq1\td1\t2\nq1\td4\t1\nq2\td3\t1\n");
-      const r = await run([], { EVAL_DATASET: beir });
+      const r = await beir.run();
       expect(r.stdout).toMatch(/eval: dataset beir-mini \(2 queries\)/);
       const suite = r.output!.suites.find((s) => s.name === "Search (BM25)")!;
       expect(suite.evals).toHaveLength(2);
@@ -117,8 +80,7 @@ describe("pnpm eval on a golden Q&A set with thresholds", () => {
   it(
     "holds the answer eval's questions to the set's minPassRate and maxP95LatencyMs, shown in the verdict and the report: exit 0 when they hold, 1 when not",
     async () => {
-      const sample = join(ROOT, "test/datasets/golden-qa/golden_qa.json");
-      const held = await run(["ask"], { EVAL_DATASET: sample });
+      const held = await golden.run("held");
       expect(held.stdout).toMatch(
         /^eval: dataset golden-qa \(5 queries, 6 answer cases\): golden Q&A set with an inline corpus \(detected: /m,
       );
@@ -129,23 +91,17 @@ describe("pnpm eval on a golden Q&A set with thresholds", () => {
       expect(line, held.stdout).not.toBeNull();
       expect(held.code, held.stdout + held.stderr).toBe(0);
       expectEachAnswerStoredOnce(join(held.dir, "evalite.db"));
-      // Six questions are too few for answer threads (`auto`); forced, the threads write the same answers and scores.
-      const threaded = await run(["ask"], { EVAL_DATASET: sample, EVAL_ANSWER_THREADS: "always" });
-      expect(threaded.code, threaded.stdout + threaded.stderr).toBe(0);
-      expect(threaded.stdout + threaded.stderr).not.toContain("worker thread");
+      // The same set with a pass rate above what this run reached (the configuration's second run):
+      // the verdict fails, naming the thresholds. Six questions are too few for answer threads
+      // (`auto`); that run forces them, and they write the same answers and scores.
+      const failed = await golden.run("strict");
+      expect(failed.stdout + failed.stderr).not.toContain("worker thread");
       const answers = storedAnswers(join(held.dir, "evalite.db"));
       // The six questions in every answer suite each applies to (q04's alternatives in "Answers: facts (one of)").
       expect(answers).toHaveLength(28);
-      expect(storedAnswers(join(threaded.dir, "evalite.db"))).toEqual(answers);
+      expect(storedAnswers(join(failed.dir, "evalite.db"))).toEqual(answers);
       const passed = Number(line![2]);
-      // The same set with a pass rate above what this run reached: the verdict fails, naming the thresholds.
-      const strict = join(dirname(held.dir), `strict-${basename(held.dir)}.json`);
-      dirs.push(strict);
-      writeFileSync(
-        strict,
-        readFileSync(sample, "utf8").replace('"minPassRate": 0.5', `"minPassRate": ${Math.min(1, (passed + 1) / 6).toFixed(4)}`),
-      );
-      const failed = await run(["ask"], { EVAL_DATASET: strict });
+      expect(await golden.fact("passed")).toBe(passed);
       expect(failed.code, failed.stdout + failed.stderr).toBe(1);
       expect(failed.stdout).toMatch(/: FAIL; p95 latency/);
       expect(failed.stdout).toMatch(
@@ -167,7 +123,7 @@ describe("pnpm eval on a golden Q&A set with thresholds", () => {
         expect.objectContaining({ field: "/questions/*/difficulty", records: 1 }),
       ]);
     },
-    2 * RUN_TIMEOUT_MS,
+    RUN_TIMEOUT_MS,
   );
 });
 
@@ -253,7 +209,7 @@ describe("pnpm eval where the dataset feeds no selected eval", () => {
     "says that no eval could run, and which and why, instead of a run with nothing in it",
     async () => {
       // A bundle's questions state no language: the cross-language evals have nothing to measure.
-      const r = await run(["multilingual"], { EVAL_DATASET: join(ROOT, "test/datasets/bundle") });
+      const r = await bundle.run();
       expect(r.code, r.stdout + r.stderr).toBe(1);
       expect(r.stdout).toMatch(/^eval: no eval could run: every selected eval was skipped$/m);
       expect(r.stdout).toMatch(

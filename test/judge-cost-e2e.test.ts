@@ -6,61 +6,22 @@
  * replaying every call from the model cache; `--dry-run` calling nothing; `--max-cost` stopping
  * mid-run and failing, with what was scored kept in the report.
  */
-import { spawn } from "node:child_process";
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Report } from "@hybrid-search/eval-gate/report";
-import { ROOT, RUN_TIMEOUT_MS, runEval, scriptCommand } from "./eval-run.js";
-import { startStubServer, type StubServer } from "./stub-openai-server.js";
+import { RUN_TIMEOUT_MS } from "./eval-run.js";
+import type { SeenRequest } from "./shared-runs/configurations/models.js";
+import { sharedRun } from "./shared-runs/read.js";
 
-const dir = mkdtempSync(join(tmpdir(), "judge-cost-"));
-let stub: StubServer;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  stub = await startStubServer("good");
-  copyFileSync(join(ROOT, "evals/baseline.json"), join(dir, "baseline.json"));
-  // A price for the answerers' model, none for the judge's: its cost is unknown, its tokens counted.
-  writeFileSync(
-    join(dir, "prices.json"),
-    JSON.stringify({
-      currency: "USD",
-      per: "1M tokens",
-      source: "test",
-      retrieved: "2026-12-01",
-      models: { "stub-model": { input: 1, output: 2 } },
-    }),
-  );
-  env = {
-    OPENAI_COMPATIBLE_BASE_URL: stub.url,
-    OPENAI_COMPATIBLE_API_KEY: "sk-stub",
-    ENGINE_MODEL: "stub-model",
-    ENGINE_JUDGE_MODEL: "stub-judge",
-    EVAL_BASELINE: join(dir, "baseline.json"),
-    EVAL_PRICES: join(dir, "prices.json"),
-  };
-});
-
-afterAll(async () => {
-  await stub?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function calibrateCommand(args: string[], extra: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const command = scriptCommand("eval:calibrate");
-  const child = spawn(command.command, [...command.args, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, ...extra },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
-}
+/**
+ * The structured-answer models of answers-stub-e2e.test.ts (one per preset, priced; the judge
+ * stub-judge, unpriced) on one Evalite storage: `pnpm eval:calibrate --show`, labels of what it
+ * showed, `pnpm eval:calibrate`, then `pnpm eval ask` twice (test/shared-runs/configurations/models.ts).
+ */
+const answers = sharedRun("models:answers");
+const dryRun = sharedRun("models:dry-run");
+const maxCost = sharedRun("models:max-cost");
 
 const report = (reportsDir: string): Report => {
   const name = readdirSync(reportsDir).find((f) => f.endsWith(".json") && f !== "badge.json")!;
@@ -68,42 +29,24 @@ const report = (reportsDir: string): Report => {
 };
 
 describe("the stub's judge: calibrated, then every run says how far to trust it and what it cost", () => {
-  const storage = () => ({ EVALITE_STORAGE: join(dir, "shared", "evalite.db") });
-
   it(
     "labels of the stub's answers, pnpm eval:calibrate, pnpm eval ask twice on one cache",
     async () => {
       // What a labeller reads: the stub's answers, each with the hash a label names.
-      const shown = await calibrateCommand(["--show", "a-001,a-003,a-004,a-005"], storage());
+      const shown = await answers.command("show");
       expect(shown.code, shown.stderr).toBe(0);
       const shas = [...shown.stdout.matchAll(/^== (a-\d+) .*answerSha256 ([0-9a-f]{16})$/gm)].map((m) => [m[1]!, m[2]!]);
       expect(shas).toHaveLength(4);
-      const grades = [3, 1, 2, 0];
-      const labels = [
-        JSON.stringify({ about: "test labels of the stub's answers", labellers: { tester: "the test" } }),
-        ...shas.map(([id, sha], i) =>
-          JSON.stringify({
-            case: id,
-            metric: "answer-relevance",
-            scale: "0-3",
-            grade: grades[i],
-            labeller: "tester",
-            preset: "balanced",
-            answerSha256: sha,
-          }),
-        ),
-      ];
-      writeFileSync(join(dir, "labels.jsonl"), `${labels.join("\n")}\n`);
-      const calibrated = await calibrateCommand([join(dir, "labels.jsonl")], storage());
+      const calibrated = await answers.command("calibrate");
       expect(calibrated.code, calibrated.stdout + calibrated.stderr).toBe(0);
       expect(calibrated.stdout).toMatch(/^ {2}llm-judge openai-compatible\.chat\/stub-judge +4 /m);
-      const calibration = JSON.parse(readFileSync(join(dir, "judge-calibration.json"), "utf8"));
-      expect(calibration.methods.map((m: { method: string }) => m.method)).toEqual(["heuristic", "llm-judge"]);
+      const calibration = await answers.fact<{ methods: Array<{ method: string }> }>("calibration");
+      expect(calibration.methods.map((m) => m.method)).toEqual(["heuristic", "llm-judge"]);
 
-      const before = stub.requests.length;
-      const first = await runEval(["ask"], { ...env, ...storage() });
+      const first = await answers.run("first");
       expect(first.code, first.stdout.slice(-3000)).toBe(0);
-      const made = stub.requests.length - before;
+      // Every answer call first got 429 (the rate limit), then an answer: the calls made are the answered requests.
+      const made = (await answers.fact<SeenRequest[]>("firstRequests")).filter((r) => !r.rateLimited).length;
       expect(made).toBeGreaterThan(0);
       const out = first.stdout;
       expect(out).toMatch(
@@ -113,7 +56,7 @@ describe("the stub's judge: calibrated, then every run says how far to trust it 
         /^tokens: \d+ call\(s\) made, \d+ answered by the cache; [\d,]+ in \/ [\d,]+ out; cost unknown \(no price for stub-judge; known part \$[\d.]+\)/m,
       );
       expect(out).toMatch(
-        /^ {2}answerer:slim openai-compatible\.chat\/stub-model: \d+ call\(s\) made, \d+ cache hit\(s\); [\d,]+ in \/ [\d,]+ out; cost \$[\d.]+$/m,
+        /^ {2}answerer:slim openai-compatible\.chat\/stub-slim: \d+ call\(s\) made, \d+ cache hit\(s\); [\d,]+ in \/ [\d,]+ out; cost \$[\d.]+$/m,
       );
       expect(out).toMatch(
         /^ {2}judge openai-compatible\.chat\/stub-judge: \d+ call\(s\) made, \d+ cache hit\(s\); [\d,]+ in \/ [\d,]+ out; cost unknown$/m,
@@ -125,10 +68,12 @@ describe("the stub's judge: calibrated, then every run says how far to trust it 
         /^judge: llm-judge openai-compatible\.chat\/stub-judge \(prompts [0-9a-f]{16}\), κ answer-relevance/,
       );
 
-      // The second run beside the same storage: every call from the model cache, said per role and in the judge's scores.
-      const second = await runEval(["ask"], { ...env, ...storage() });
+      // The second run beside the same storage: every call from the model cache (0 requests to the
+      // model), said per role and in the judge's scores.
+      const second = await answers.run("second");
       expect(second.code, second.stdout.slice(-3000)).toBe(0);
-      expect(stub.requests.length - before).toBe(made);
+      expect(await answers.fact("secondCalls")).toBe(0);
+      expect(`${first.stdout}${first.stderr}${second.stdout}${second.stderr}`).not.toMatch(/Cache (fetch|write) failed/);
       expect(second.stdout).toMatch(/^tokens: 0 call\(s\) made, \d+ answered by the cache; 0 in \/ 0 out; cost \$0 /m);
       const r2 = report(second.reportsDir);
       expect(r2.judge.cached).toBe(r2.judge.llmJudge);
@@ -142,22 +87,21 @@ describe("the stub's judge: calibrated, then every run says how far to trust it 
       expect(judged.length).toBeGreaterThan(0);
       expect(judged.every((s) => (s.metadata as { cached?: boolean }).cached === true)).toBe(true);
     },
-    RUN_TIMEOUT_MS * 2,
+    RUN_TIMEOUT_MS,
   );
 
   it(
     "--dry-run calls no model and prints the calls per role and model with estimated tokens",
     async () => {
-      const before = stub.requests.length;
-      const run = await runEval(["ask", "--dry-run"], env);
+      const run = await dryRun.run();
       expect(run.code, run.stdout.slice(-3000)).toBe(0);
-      expect(stub.requests.length).toBe(before);
+      expect(await dryRun.fact<SeenRequest[]>("requests")).toEqual([]);
       expect(run.stdout).toMatch(
         /^tokens \(dry run: estimates, no model called\): \d+ call\(s\) would be made, \d+ answered by the cache; ~[\d,]+ in \/ ~[\d,]+ out; cost unknown/m,
       );
       expect(run.stdout).toMatch(/^ {2}judge openai-compatible\.chat\/stub-judge: \d+ call\(s\) would be made/m);
       expect(run.stdout).toMatch(/^eval: --dry-run: no model was called; nothing was scored, gated or written/m);
-      expect(readdirSync(dir).includes("reports")).toBe(false);
+      expect(existsSync(run.reportsDir)).toBe(false);
     },
     RUN_TIMEOUT_MS,
   );
@@ -165,17 +109,7 @@ describe("the stub's judge: calibrated, then every run says how far to trust it 
   it(
     "--max-cost stops before the call that would pass the budget, fails the run saying so, and keeps what was scored",
     async () => {
-      writeFileSync(
-        join(dir, "all-priced.json"),
-        JSON.stringify({
-          currency: "USD",
-          per: "1M tokens",
-          source: "test",
-          retrieved: "2026-12-01",
-          models: { "stub-model": { input: 1, output: 1 }, "stub-judge": { input: 1, output: 1 } },
-        }),
-      );
-      const run = await runEval(["ask", "--max-cost", "0.01"], { ...env, EVAL_PRICES: join(dir, "all-priced.json") });
+      const run = await maxCost.run();
       expect(run.code, run.stdout.slice(-3000)).toBe(1);
       expect(run.stdout).toMatch(/^budget: STOPPED: --max-cost \$0\.01 reached \(spent \$0\.00\d+\); \d+ call\(s\) not made, the first: /m);
       expect(run.stdout).toMatch(/^eval: FAIL \(--max-cost \$0\.01 reached: \d+ model call\(s\) not made/m);
@@ -185,10 +119,10 @@ describe("the stub's judge: calibrated, then every run says how far to trust it 
       expect(r.cases.length).toBeGreaterThan(0);
 
       // A model without a price cannot be held to a budget: refused before anything runs.
-      const unpriced = await runEval(["ask", "--max-cost", "1"], env);
+      const unpriced = await maxCost.run("unpriced");
       expect(unpriced.code).toBe(2);
       expect(unpriced.stderr.trim()).toMatch(/^eval: --max-cost needs a price for every model the run calls; .* has none for stub-judge/);
     },
-    RUN_TIMEOUT_MS * 2,
+    RUN_TIMEOUT_MS,
   );
 });

@@ -16,20 +16,17 @@
  * Every case whose answer, expansion or comparison is missing is not scored (`failed`) and passes
  * nowhere; the run exits 1, and its last line names the suites and the errors.
  */
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Report } from "@hybrid-search/eval-gate/report";
-import { afterAll, describe, expect, it } from "vitest";
-import { type EvalRun, RUN_TIMEOUT_MS, runEval } from "./eval-run.js";
-import { startStubServer } from "./stub-openai-server.js";
+import { describe, expect, it } from "vitest";
+import { type EvalRun, RUN_TIMEOUT_MS } from "./eval-run.js";
+import { sharedRun } from "./shared-runs/read.js";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+/** The runs with one fault per preset (test/shared-runs/configurations/models.ts): `pnpm eval ask`, `pnpm eval '*p*'`. */
+const askFaults = sharedRun("models:faults");
+const expansionFaults = sharedRun("models:faults-expansion");
 
-/** The three faults, one per preset: a model id that names a stub behaviour gets that behaviour. */
-const FAULTS = { ENGINE_MODEL_SLIM: "server-error", ENGINE_MODEL_BALANCED: "empty", ENGINE_MODEL_QUALITY: "timeout" };
 /**
  * What each preset's failed answer says, by preset. On a loaded machine an instant 500 or empty
  * reply can still reach the client after its timeout (the stub shares this process with other
@@ -44,27 +41,11 @@ const ANSWER_ERRORS: Record<string, RegExp> = {
 type Score = { name: string; score: number; metadata?: Record<string, unknown> };
 type Row = { suite: string; id: string; output: Record<string, unknown>; scores: Score[] };
 
-async function faultyRun(filter: string, env: Record<string, string> = {}): Promise<{ run: EvalRun; report: Report }> {
-  const stub = await startStubServer("good");
-  try {
-    const run = await runEval([filter], {
-      OPENAI_COMPATIBLE_BASE_URL: stub.url,
-      OPENAI_COMPATIBLE_API_KEY: "sk-stub",
-      ...FAULTS,
-      // Not a behaviour's name: the stub answers it as a cooperative judge.
-      ENGINE_JUDGE_MODEL: "stub-judge",
-      ENGINE_MAX_RETRIES: "0",
-      // An instant 500 or empty reply must not time out on a loaded machine; the hanging calls wait this long.
-      ENGINE_TIMEOUT_MS: "3000",
-      ...env,
-    });
-    dirs.push(run.dir);
-    const name = readdirSync(run.reportsDir).find((f) => /^\d{4}-.*Z\.json$/.test(f));
-    expect(name, run.stdout + run.stderr).toBeDefined();
-    return { run, report: JSON.parse(readFileSync(join(run.reportsDir, name!), "utf8")) as Report };
-  } finally {
-    await stub.close();
-  }
+/** A run and its report. */
+function withReport(run: EvalRun): { run: EvalRun; report: Report } {
+  const name = readdirSync(run.reportsDir).find((f) => /^\d{4}-.*Z\.json$/.test(f));
+  expect(name, run.stdout + run.stderr).toBeDefined();
+  return { run, report: JSON.parse(readFileSync(join(run.reportsDir, name!), "utf8")) as Report };
 }
 
 function rows(run: EvalRun, test: (suite: string) => boolean): Row[] {
@@ -98,7 +79,7 @@ describe("model faults across every answer eval: never a pass", () => {
   it(
     "pnpm eval ask, one fault per preset (500, empty message, hang): exit 1, every failed answer not scored, the errors named",
     async () => {
-      const { run, report } = await faultyRun("ask");
+      const { run, report } = withReport(await askFaults.run());
       expect(run.stdout).toMatch(/\ngate: NOT GATED: no openai-compatible\S* floors in .*baseline\.json/);
       expect(run.code, run.stdout + run.stderr).toBe(1);
       expect(report).toMatchObject({ status: "fail", exitStatus: 1 });
@@ -154,7 +135,7 @@ describe("model faults across every answer eval: never a pass", () => {
   it(
     "pnpm eval '*p*' (temporal and expansion), the expander's model answering an empty message: no expansion passes, exit 1",
     async () => {
-      const { run, report } = await faultyRun("*p*", { ENGINE_EXPANSION_PRESET: "balanced" });
+      const { run, report } = withReport(await expansionFaults.run());
       expect(run.code, run.stdout + run.stderr).toBe(1);
       expect(new Set(report.evals.map((e) => e.eval))).toEqual(
         new Set(["Temporal validity", "Temporal answers", "Query expansion", "Expansion keeps identifiers"]),

@@ -35,6 +35,8 @@ export interface RecordedRequest {
   headers: IncomingMessage["headers"];
   body: Record<string, unknown>;
   kind: "answer" | "expansion" | "judge" | "embedding" | "other";
+  /** Answered 429 (the `rate-limit` behaviour's first reply to a call): the call was not made. */
+  rateLimited?: true;
 }
 
 /** What an answer call asked: the model, the question and the numbered sources (their doc ids). */
@@ -51,6 +53,8 @@ export interface StubOptions {
   jsonAnswers?: boolean;
   /** How long to hold a call of this model before answering (ms). */
   delayMs?: (model: string, kind: RecordedRequest["kind"]) => number;
+  /** Which calls the `rate-limit` behaviour answers 429 first. @default every call */
+  rateLimits?: (kind: RecordedRequest["kind"]) => boolean;
 }
 
 export interface StubServer {
@@ -212,10 +216,11 @@ export function startStubServer(defaultBehaviour: StubBehaviour, port = 0, optio
         held.push(res);
         return;
       }
-      if (behaviour === "rate-limit") {
+      if (behaviour === "rate-limit" && (options.rateLimits?.(kind) ?? true)) {
         const key = raw;
         if (!seen.has(key)) {
           seen.add(key);
+          requests.at(-1)!.rateLimited = true;
           return send(res, 429, { error: { message: "stub: rate limited", type: "rate_limit" } }, { "retry-after": "0" });
         }
       }

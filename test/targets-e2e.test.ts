@@ -1,11 +1,13 @@
 /**
- * `pnpm eval` end to end on the fixtures: one full offline run (every eval file, the committed
- * floors), read by the tests of the suite itself and as the reference the targets must reproduce
- * (a full run costs tens of seconds: it is made once). And what a target must reproduce:
- * - `pnpm engine serve` on the fixture index + EVAL_TARGET scores as the in-process run, to 4 decimals;
- * - runs written by `pnpm engine run` and `engine ask --batch`, read through EVAL_RUN_DIR, too;
- * - `engine serve` on an EMPTY index, seeded by the run (EVAL_TARGET_SEED), too, and the seeded
- *   collection is deleted afterwards: after a pass, a failed run and a SIGINT alike;
+ * `pnpm eval` end to end on the fixtures: the full offline run (every eval file, the committed
+ * floors, the shared `fixtures` run), read by the tests of the suite itself and as the reference
+ * the targets must reproduce. And what a target must reproduce (shared runs,
+ * test/shared-runs/configurations/targets.ts):
+ * - `pnpm engine serve` on an EMPTY index, seeded by the run (EVAL_TARGET_SEED), + EVAL_TARGET scores
+ *   as the in-process run, to 4 decimals, and the seeded collection is deleted afterwards: after a
+ *   pass, a failed run and a SIGINT alike;
+ * - the engine as a target module, and runs written by `pnpm engine run` and `engine ask --batch`,
+ *   read through EVAL_RUN_DIR, too;
  * - a misbehaving target (500s, a timeout, wrong schema, unknown ids, a mode it lacks): the run
  *   completes, each failure is labelled, nothing is scored as a success, the token and the cookie
  *   stay in the header;
@@ -13,30 +15,25 @@
  *   reason, and the gate reports its floors as skipped: never missing, never passed;
  * - a seeded collection whose DELETE fails is a warning naming it and what to do; the verdict stands.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main as engineMain } from "@hybrid-search/engine/cli";
+import { describe, expect, it } from "vitest";
 import type { Report as GateReport } from "@hybrid-search/eval-gate/report";
 import { stripAnsi } from "../bin/lib/evalite-terminal.js";
 import { evalFiles } from "../helpers/index-plan.js";
-import { ROOT, runEval, scriptCommand, type EvalRun } from "./eval-run.js";
+import { ROOT, RUN_TIMEOUT_MS, type EvalRun } from "./eval-run.js";
+import { COOKIE, TOKEN } from "./shared-runs/configurations/targets.js";
+import { sharedRun } from "./shared-runs/read.js";
+import { UNKNOWN_DOC } from "./stand-ins/flaky-target.js";
 
-const work = mkdtempSync(join(tmpdir(), "targets-e2e-"));
-const db = join(work, "fixtures.db");
-const TOKEN = "e2e-SECRET-4b7d21";
-const COOKIE = "session=e2e-COOKIE-93f0aa";
-/** `pnpm engine …` in this process, through its main(argv, io); a failure throws with its one line. */
-const cli = async (...args: string[]): Promise<void> => {
-  let stderr = "";
-  const status = await engineMain(args, { stdout: () => undefined, stderr: (s) => void (stderr += s), env: process.env });
-  if (status !== 0) throw new Error(`engine ${args[0]} failed: ${stderr}`);
-};
+const fixtures = sharedRun("fixtures");
+const served = sharedRun("target:serve");
+const moduleTarget = sharedRun("target:module");
+const recorded = sharedRun("target:recorded");
+const flaky = sharedRun("target:flaky");
+const deleteFails = sharedRun("target:seed-delete-fails");
+const interrupted = sharedRun("target:sigint");
 
 interface Report {
   mode: string;
@@ -103,69 +100,10 @@ const skippedOf = (report: Report) => ({
 });
 const inTheRepo = (target: string, kind: string) =>
   `it measures the in-repo engine's text analysis on its own index, and target ${target} is ${kind}`;
-/** A baseline holding `floors` (and `ceilings`) of one mode: what a target's earlier runs set. */
-function baselineWith(mode: string, floors: object, ceilings: object = {}): string {
-  const committed = JSON.parse(readFileSync(join(ROOT, "evals/baseline.json"), "utf8")) as Record<string, unknown>;
-  const file = join(work, `baseline-${mode.replace(/\W+/g, "-")}.json`);
-  writeFileSync(file, JSON.stringify({ ...committed, floors: { [mode]: floors }, ceilings: { [mode]: ceilings }, cases: {}, log: [] }));
-  return file;
+/** The in-process run's base means (the shared `fixtures` run): what every target must reproduce. */
+async function inProcessMeans(): Promise<Map<string, string>> {
+  return means(reportOf(await fixtures.run()));
 }
-/** The committed offline floors of `evals`, without latency (a recorded run has none): what the same rankings reach. */
-function offlineFloors(...evals: string[]): Record<string, Record<string, Record<string, number>>> {
-  const { floors } = JSON.parse(readFileSync(join(ROOT, "evals/baseline.json"), "utf8")) as {
-    floors: { offline: Record<string, Record<string, Record<string, number>>> };
-  };
-  return Object.fromEntries(
-    evals.map((e) => [e, Object.fromEntries(Object.entries(floors.offline[e]!).filter(([metric]) => !/^Latency/.test(metric)))]),
-  );
-}
-/** The full offline run: every eval file, in process, gated on evals/baseline.json. */
-let base: EvalRun;
-let inProcess: Map<string, string>;
-const servers: ChildProcess[] = [];
-let serverUrl: string;
-const runs: EvalRun[] = [];
-const evalRun = async (args: string[], env: Record<string, string>, onStart?: Parameters<typeof runEval>[2]) => {
-  const r = await runEval(args, env, onStart);
-  runs.push(r);
-  return r;
-};
-
-/** `pnpm engine serve --db <index>` with the token required; its URL once it listens. */
-async function serve(index: string): Promise<string> {
-  // The compiled engine, as `pnpm engine serve` runs it (built by the test run's global setup).
-  const engine = scriptCommand("engine");
-  const server = spawn(engine.command, [...engine.args, "serve", "--db", index, "--port", "0"], {
-    cwd: ROOT,
-    env: { ...process.env, ENGINE_SERVE_TOKEN: TOKEN },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  servers.push(server);
-  return new Promise<string>((ok, fail) => {
-    let out = "";
-    server.stdout!.on("data", (d: Buffer) => {
-      out += d;
-      const m = /on (http:\/\/\S+)/.exec(out);
-      if (m) ok(m[1]!);
-    });
-    server.on("exit", (code) => fail(new Error(`engine serve exited ${code}`)));
-  });
-}
-
-beforeAll(async () => {
-  await cli("index", join(ROOT, "fixtures/corpus"), "--db", db, "--collection", "corpus");
-  serverUrl = await serve(db);
-  base = await runEval([], {});
-  runs.push(base);
-  expect(base.code, base.stdout.slice(-2000)).toBe(0);
-  inProcess = means(reportOf(base));
-}, 600_000);
-
-afterAll(() => {
-  for (const server of servers) server.kill("SIGTERM");
-  for (const r of runs) rmSync(r.dir, { recursive: true, force: true });
-  rmSync(work, { recursive: true, force: true });
-});
 
 describe("pnpm eval on the fixtures, offline", () => {
   const EXPECTED_SUITES = [
@@ -183,7 +121,8 @@ describe("pnpm eval on the fixtures, offline", () => {
     "Expansion keeps identifiers",
   ];
 
-  it("runs every eval file and records scores in [0, 1]", () => {
+  it("runs every eval file and records scores in [0, 1]", async () => {
+    const base = await fixtures.run();
     const names = base.output!.suites.map((s) => s.name);
     for (const name of EXPECTED_SUITES) expect(names).toContain(name);
     for (const suite of base.output!.suites) {
@@ -230,7 +169,8 @@ describe("pnpm eval on the fixtures, offline", () => {
     });
   });
 
-  it("every file of the report set says what the gate says; a question citing half its required documents fails, naming the missing one", () => {
+  it("every file of the report set says what the gate says; a question citing half its required documents fails, naming the missing one", async () => {
+    const base = await fixtures.run();
     const report = JSON.parse(
       readFileSync(join(base.reportsDir, readdirSync(base.reportsDir).find((f) => /Z\.json$/.test(f))!), "utf8"),
     ) as GateReport;
@@ -282,7 +222,8 @@ describe("pnpm eval on the fixtures, offline", () => {
     }
   });
 
-  it("forwards every engine stage to the trace, and where relevant documents went", () => {
+  it("forwards every engine stage to the trace, and where relevant documents went", async () => {
+    const base = await fixtures.run();
     const balanced = base.output!.suites.find((s) => s.name === "Hybrid query (balanced)")!;
     const stages = balanced.evals[0]!.traces.map((t) => (t.input as { stage: string }).stage);
     expect(stages).toEqual(["bm25", "vector", "fusion", "rerank", "relevant documents"]);
@@ -292,255 +233,185 @@ describe("pnpm eval on the fixtures, offline", () => {
 });
 
 describe("the same scores through any target", () => {
-  it("engine serve + EVAL_TARGET scores as in-process to 4 decimals, with traces; floors keyed by the target", async () => {
-    const r = await evalRun([], { EVAL_TARGET: serverUrl, EVAL_TARGET_NAME: "engine-serve", EVAL_TARGET_TOKEN: TOKEN });
-    expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(0);
-    expect(r.stdout).toMatch(
-      /^target: http:engine-serve \(http:\/\/127\.0\.0\.1:\d+\) produced the rankings and answers; corpus [0-9a-f]{12}; modes search, vsearch, fast, balanced, thorough; ask yes; expand yes; with traces$/m,
-    );
-    const report = reportOf(r);
-    expect(report.skipped).toContainEqual({
-      eval: "Lexical matrix",
-      reason: "it measures the in-repo engine's text analysis on its own index, and target engine-serve is a service over HTTP",
-    });
-    expect([report.mode, report.floorMode]).toEqual(["http:engine-serve", "http:engine-serve"]);
-    // The report names the target: its kind, name and origin (never a path or query, which could carry a secret).
-    expect(report.models.target).toMatch(/^http:engine-serve \(http:\/\/127\.0\.0\.1:\d+\)$/);
-    // The suite's offline models did none of the work: no line says they did, no suite is named after them.
-    expect(r.stdout).not.toMatch(/^models: /m);
-    expect(r.stdout).toMatch(/^grading: heuristic graders, no judge model configured/m);
-    expect(r.output!.suites.map((s) => s.name)).toContain("Answers: facts [http:engine-serve]");
-    expect(r.output!.suites.map((s) => s.name).join("\n")).not.toContain("offline extractive");
-    // The lanes are skipped, reported with why, never scored.
-    expect(skippedOf(report)).toEqual({ names: LANE_EVALS, reasons: new Set([inTheRepo("engine-serve", "a service over HTTP")]) });
-    expect(r.stdout).toMatch(/^eval: 8 eval\(s\) skipped, not scored: /m);
-    // Both times of every ranking call: the client's round trip and engine serve's own elapsedMs.
-    const calls = report.target!.calls;
-    expect(report.target).toMatchObject({
-      target: "http:engine-serve",
-      clientMs: { n: calls },
-      serverMs: { n: calls },
-      unjudged: { results: 0, calls: 0, documents: [] },
-    });
-    expect(report.target!.serverMs!.p50Ms).toBeLessThanOrEqual(report.target!.clientMs!.p50Ms);
-    expect(r.stdout).toMatch(
-      new RegExp(
-        `^target: http:engine-serve: ${calls} ranking calls; client p50 [\\d.]+ m?s, p95 [\\d.]+ m?s; target's own time p50 [\\d.]+ m?s, p95 [\\d.]+ m?s; no result names a document the dataset does not hold$`,
-        "m",
-      ),
-    );
-    const expected = new Map([...inProcess].filter(([key]) => !LANES.test(key)));
-    expect(means(report)).toEqual(expected);
-    // Traces came through: the UI's stages and "lost at" for a served target.
-    const balanced = r.output!.suites.find((s) => s.name === "Hybrid query (balanced)")!;
-    const stages = balanced.evals[0]!.traces.map((t) => (t.input as { stage: string }).stage);
-    expect(stages).toEqual(expect.arrayContaining(["bm25", "vector", "fusion", "rerank", "relevant documents"]));
-    // The token: in the request header only, never in anything the run wrote.
-    const written = [r.stdout, r.stderr, ...readdirSync(r.reportsDir).map((f) => readFileSync(join(r.reportsDir, f), "utf8"))].join("\n");
-    expect(written).not.toContain(TOKEN);
-    expect(JSON.stringify(r.output)).not.toContain(TOKEN);
-  }, 600_000);
+  it(
+    "engine serve + EVAL_TARGET scores as in-process to 4 decimals, with traces; floors keyed by the target",
+    async () => {
+      const r = await served.run();
+      expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(0);
+      expect(r.stdout).toMatch(
+        /^target: http:engine-serve \(http:\/\/127\.0\.0\.1:\d+\) produced the rankings and answers; corpus [0-9a-f]{12}; modes search, vsearch, fast, balanced, thorough; ask yes; expand yes; with traces$/m,
+      );
+      const report = reportOf(r);
+      expect(report.skipped).toContainEqual({
+        eval: "Lexical matrix",
+        reason: "it measures the in-repo engine's text analysis on its own index, and target engine-serve is a service over HTTP",
+      });
+      expect([report.mode, report.floorMode]).toEqual(["http:engine-serve", "http:engine-serve"]);
+      // The report names the target: its kind, name and origin (never a path or query, which could carry a secret).
+      expect(report.models.target).toMatch(/^http:engine-serve \(http:\/\/127\.0\.0\.1:\d+\)$/);
+      // The suite's offline models did none of the work: no line says they did, no suite is named after them.
+      expect(r.stdout).not.toMatch(/^models: /m);
+      expect(r.stdout).toMatch(/^grading: heuristic graders, no judge model configured/m);
+      expect(r.output!.suites.map((s) => s.name)).toContain("Answers: facts [http:engine-serve]");
+      expect(r.output!.suites.map((s) => s.name).join("\n")).not.toContain("offline extractive");
+      // The lanes are skipped, reported with why, never scored.
+      expect(skippedOf(report)).toEqual({ names: LANE_EVALS, reasons: new Set([inTheRepo("engine-serve", "a service over HTTP")]) });
+      expect(r.stdout).toMatch(/^eval: 8 eval\(s\) skipped, not scored: /m);
+      // Both times of every ranking call: the client's round trip and engine serve's own elapsedMs.
+      const calls = report.target!.calls;
+      expect(report.target).toMatchObject({
+        target: "http:engine-serve",
+        clientMs: { n: calls },
+        serverMs: { n: calls },
+        unjudged: { results: 0, calls: 0, documents: [] },
+      });
+      expect(report.target!.serverMs!.p50Ms).toBeLessThanOrEqual(report.target!.clientMs!.p50Ms);
+      expect(r.stdout).toMatch(
+        new RegExp(
+          `^target: http:engine-serve: ${calls} ranking calls; client p50 [\\d.]+ m?s, p95 [\\d.]+ m?s; target's own time p50 [\\d.]+ m?s, p95 [\\d.]+ m?s; no result names a document the dataset does not hold$`,
+          "m",
+        ),
+      );
+      const expected = new Map([...(await inProcessMeans())].filter(([key]) => !LANES.test(key)));
+      expect(means(report)).toEqual(expected);
+      // Traces came through: the UI's stages and "lost at" for a served target.
+      const balanced = r.output!.suites.find((s) => s.name === "Hybrid query (balanced)")!;
+      const stages = balanced.evals[0]!.traces.map((t) => (t.input as { stage: string }).stage);
+      expect(stages).toEqual(expect.arrayContaining(["bm25", "vector", "fusion", "rerank", "relevant documents"]));
+      // The token: in the request header only, never in anything the run wrote.
+      const written = [r.stdout, r.stderr, ...readdirSync(r.reportsDir).map((f) => readFileSync(join(r.reportsDir, f), "utf8"))].join("\n");
+      expect(written).not.toContain(TOKEN);
+      expect(JSON.stringify(r.output)).not.toContain(TOKEN);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it("the engine wrapped as a target module (examples/targets/engine.target.ts), handed the corpus by the run, scores as in-process to 4 decimals, with traces", async () => {
-    const r = await evalRun([], { EVAL_TARGET: "examples/targets/engine.target.ts", EVAL_TARGET_TOKEN: TOKEN });
-    expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(0);
-    expect(r.stdout).toMatch(
-      /^target: module:engine-module \(examples\/targets\/engine\.target\.ts\) produced the rankings and answers; corpus [0-9a-f]{12}; modes search, vsearch, fast, balanced, thorough; ask yes; expand yes; with traces$/m,
-    );
-    expect(r.stdout).toMatch(
-      /^eval: seeded collection eval of target engine-module \(examples\/targets\/engine\.target\.ts\) with the 58 documents/m,
-    );
-    expect(r.stdout).toMatch(/^eval: deleted the seeded collection eval of target engine-module/m);
-    expect(r.stdout).not.toMatch(/^models: /m);
-    const report = reportOf(r);
-    expect([report.mode, report.floorMode]).toEqual(["module:engine-module", "module:engine-module"]);
-    expect(report.models.target).toBe("module:engine-module (examples/targets/engine.target.ts)");
-    expect(skippedOf(report)).toEqual({ names: LANE_EVALS, reasons: new Set([inTheRepo("engine-module", "a target module")]) });
-    expect(means(report)).toEqual(new Map([...inProcess].filter(([key]) => !LANES.test(key))));
-    // Every call timed by the suite, and the engine's own time reported by the module.
-    expect(report.target).toMatchObject({
-      target: "module:engine-module",
-      clientMs: { n: report.target!.calls },
-      serverMs: { n: report.target!.calls },
-    });
-    const balanced = r.output!.suites.find((s) => s.name === "Hybrid query (balanced)")!;
-    expect(balanced.evals[0]!.traces.map((t) => (t.input as { stage: string }).stage)).toEqual(
-      expect.arrayContaining(["bm25", "vector", "fusion", "rerank", "relevant documents"]),
-    );
-    expect(r.output!.suites.map((s) => s.name)).toContain("Answers: facts [module:engine-module]");
-  }, 600_000);
+  it(
+    "the engine wrapped as a target module (examples/targets/engine.target.ts), handed the corpus by the run, scores as in-process to 4 decimals, with traces",
+    async () => {
+      const r = await moduleTarget.run();
+      expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(0);
+      expect(r.stdout).toMatch(
+        /^target: module:engine-module \(examples\/targets\/engine\.target\.ts\) produced the rankings and answers; corpus [0-9a-f]{12}; modes search, vsearch, fast, balanced, thorough; ask yes; expand yes; with traces$/m,
+      );
+      expect(r.stdout).toMatch(
+        /^eval: seeded collection eval of target engine-module \(examples\/targets\/engine\.target\.ts\) with the 58 documents/m,
+      );
+      expect(r.stdout).toMatch(/^eval: deleted the seeded collection eval of target engine-module/m);
+      expect(r.stdout).not.toMatch(/^models: /m);
+      const report = reportOf(r);
+      expect([report.mode, report.floorMode]).toEqual(["module:engine-module", "module:engine-module"]);
+      expect(report.models.target).toBe("module:engine-module (examples/targets/engine.target.ts)");
+      expect(skippedOf(report)).toEqual({ names: LANE_EVALS, reasons: new Set([inTheRepo("engine-module", "a target module")]) });
+      expect(means(report)).toEqual(new Map([...(await inProcessMeans())].filter(([key]) => !LANES.test(key))));
+      // Every call timed by the suite, and the engine's own time reported by the module.
+      expect(report.target).toMatchObject({
+        target: "module:engine-module",
+        clientMs: { n: report.target!.calls },
+        serverMs: { n: report.target!.calls },
+      });
+      const balanced = r.output!.suites.find((s) => s.name === "Hybrid query (balanced)")!;
+      expect(balanced.evals[0]!.traces.map((t) => (t.input as { stage: string }).stage)).toEqual(
+        expect.arrayContaining(["bm25", "vector", "fusion", "rerank", "relevant documents"]),
+      );
+      expect(r.output!.suites.map((s) => s.name)).toContain("Answers: facts [module:engine-module]");
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it("engine serve on an EMPTY index, seeded by the run (EVAL_TARGET_SEED), scores as in-process to 4 decimals; the collection is gone afterwards", async () => {
-    // An empty index: one finished index run over an empty folder.
-    const nothing = join(work, "nothing");
-    mkdirSync(nothing);
-    const emptyDb = join(work, "empty.db");
-    await cli("index", nothing, "--db", emptyDb);
-    const url = await serve(emptyDb);
-    const health = async () => (await (await fetch(`${url}/health`)).json()) as { fingerprint: { documents: number } };
-    expect((await health()).fingerprint.documents).toBe(0);
-    const r = await evalRun([], {
-      EVAL_TARGET: url,
-      EVAL_TARGET_NAME: "engine-seeded",
-      EVAL_TARGET_TOKEN: TOKEN,
-      EVAL_TARGET_SEED: "eval-fixtures",
-    });
-    expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(0);
-    expect(r.stdout).toMatch(
-      /^eval: seeded collection eval-fixtures of target engine-seeded \(http:\/\/127\.0\.0\.1:\d+\) with the 58 documents of dataset fixtures in [\d.]+ s; deleted after the run$/m,
-    );
-    expect(r.stdout).toMatch(/^eval: deleted the seeded collection eval-fixtures of target engine-seeded \(http:\/\/127\.0\.0\.1:\d+\)$/m);
-    const report = reportOf(r);
-    expect(report.floorMode).toBe("http:engine-seeded");
-    expect(means(report)).toEqual(new Map([...inProcess].filter(([key]) => !LANES.test(key))));
-    // Gone: the index holds nothing again.
-    expect((await health()).fingerprint.documents).toBe(0);
-    const written = [r.stdout, r.stderr, ...readdirSync(r.reportsDir).map((f) => readFileSync(join(r.reportsDir, f), "utf8"))].join("\n");
-    expect(written).not.toContain(TOKEN);
-  }, 600_000);
+  it(
+    "engine serve on an EMPTY index, seeded by the run (EVAL_TARGET_SEED), scores as in-process to 4 decimals; the collection is gone afterwards",
+    async () => {
+      // The run of `target:serve`: an empty index (one finished index run over an empty folder) served, the run seeding it.
+      expect(await served.fact("documentsBefore")).toBe(0);
+      const r = await served.run();
+      expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(0);
+      expect(r.stdout).toMatch(
+        /^eval: seeded collection eval-fixtures of target engine-serve \(http:\/\/127\.0\.0\.1:\d+\) with the 58 documents of dataset fixtures in [\d.]+ s; deleted after the run$/m,
+      );
+      expect(r.stdout).toMatch(/^eval: deleted the seeded collection eval-fixtures of target engine-serve \(http:\/\/127\.0\.0\.1:\d+\)$/m);
+      const report = reportOf(r);
+      expect(report.floorMode).toBe("http:engine-serve");
+      expect(means(report)).toEqual(new Map([...(await inProcessMeans())].filter(([key]) => !LANES.test(key))));
+      // Gone: the index holds nothing again.
+      expect(await served.fact("documentsAfter")).toBe(0);
+      const written = [r.stdout, r.stderr, ...readdirSync(r.reportsDir).map((f) => readFileSync(join(r.reportsDir, f), "utf8"))].join("\n");
+      expect(written).not.toContain(TOKEN);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it("runs recorded by `engine run` and `engine ask --batch` score as in-process through EVAL_RUN_DIR", async () => {
-    const folder = join(work, "recorded-engine");
-    mkdirSync(folder);
-    const queries = JSON.parse(readFileSync(join(ROOT, "fixtures/queries.json"), "utf8")) as {
-      queries: Array<{ id: string; query: string }>;
-    };
-    const queryFile = join(work, "queries.jsonl");
-    writeFileSync(queryFile, queries.queries.map((q) => JSON.stringify({ _id: q.id, text: q.query })).join("\n"));
-    for (const mode of ["search", "vsearch"])
-      await cli("run", queryFile, "--db", db, "--mode", mode, "--limit", "10", "--out", join(folder, `${mode}.run`));
-    for (const tier of ["fast", "balanced", "thorough"])
-      await cli("run", queryFile, "--db", db, "--mode", "query", "--tier", tier, "--limit", "10", "--out", join(folder, `${tier}.run`));
-    const asks = JSON.parse(readFileSync(join(ROOT, "fixtures/ask-cases.json"), "utf8")) as {
-      cases: Array<{ id: string; question: string }>;
-    };
-    const questions = join(work, "questions.jsonl");
-    writeFileSync(questions, asks.cases.map((c) => JSON.stringify({ id: c.id, question: c.question })).join("\n"));
-    await cli("ask", "--batch", questions, "--db", db, "--out", join(folder, "answers.jsonl"));
+  it(
+    "runs recorded by `engine run` and `engine ask --batch` score as in-process through EVAL_RUN_DIR",
+    async () => {
+      const r = await recorded.run();
+      expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(0);
+      const report = reportOf(r);
+      expect(report.skipped).toContainEqual({ eval: "Query expansion", reason: "target recorded-engine does not expand queries" });
+      expect(report.floorMode).toBe("run:recorded-engine");
+      // No turns.jsonl in the folder: the agent eval is skipped, saying why (test/agent-turns.test.ts records turns).
+      expect(skippedOf(report)).toEqual({
+        names: [...LANE_EVALS, "Agent turns", "Expansion keeps identifiers", "Query expansion"].sort(),
+        reasons: new Set([
+          inTheRepo("recorded-engine", "recorded runs"),
+          "target recorded-engine does not expand queries",
+          "target recorded-engine does not answer agent turns",
+        ]),
+      });
+      const expected = new Map(
+        [...(await inProcessMeans())].filter(([key]) => !LANES.test(key) && !/^(Query expansion|Expansion keeps|Agent turns)/.test(key)),
+      );
+      expect(means(report)).toEqual(expected);
+      // Recorded runs carry no time: their latency is not scored, never "within budget".
+      const latency = report.aggregates
+        .find((a) => a.eval === "Hybrid query (balanced)" && a.base)!
+        .metrics.find((m) => /^Latency/.test(m.metric))!;
+      expect(latency.notScored).toEqual({ unknown: latency.n });
+      expect(report.target).toMatchObject({ target: "run:recorded-engine", clientMs: null, serverMs: null, unjudged: { results: 0 } });
 
-    const r = await evalRun([], { EVAL_RUN_DIR: folder });
-    expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(0);
-    const report = reportOf(r);
-    expect(report.skipped).toContainEqual({ eval: "Query expansion", reason: "target recorded-engine does not expand queries" });
-    expect(report.floorMode).toBe("run:recorded-engine");
-    // No turns.jsonl in the folder: the agent eval is skipped, saying why (test/agent-turns.test.ts records turns).
-    expect(skippedOf(report)).toEqual({
-      names: [...LANE_EVALS, "Agent turns", "Expansion keeps identifiers", "Query expansion"].sort(),
-      reasons: new Set([
-        inTheRepo("recorded-engine", "recorded runs"),
-        "target recorded-engine does not expand queries",
-        "target recorded-engine does not answer agent turns",
-      ]),
-    });
-    const expected = new Map(
-      [...inProcess].filter(([key]) => !LANES.test(key) && !/^(Query expansion|Expansion keeps|Agent turns)/.test(key)),
-    );
-    expect(means(report)).toEqual(expected);
-    // Recorded runs carry no time: their latency is not scored, never "within budget".
-    const latency = report.aggregates
-      .find((a) => a.eval === "Hybrid query (balanced)" && a.base)!
-      .metrics.find((m) => /^Latency/.test(m.metric))!;
-    expect(latency.notScored).toEqual({ unknown: latency.n });
-    expect(report.target).toMatchObject({ target: "run:recorded-engine", clientMs: null, serverMs: null, unjudged: { results: 0 } });
-
-    // The same runs without fast.run: the fast tier and the tier order are skipped and reported;
-    // their floors (set when the tier was there) are skipped, the other tiers' floors checked.
-    const noFast = join(work, "recorded-nofast");
-    mkdirSync(noFast);
-    for (const file of readdirSync(folder).filter((f) => f !== "fast.run"))
-      writeFileSync(join(noFast, file), readFileSync(join(folder, file)));
-    const floors = offlineFloors("Thoroughness", "Tier order per query");
-    const t = await evalRun(["thoroughness"], {
-      EVAL_RUN_DIR: noFast,
-      EVAL_BASELINE: baselineWith("run:recorded-nofast", floors, { Thoroughness: { "tier=fast": 2000 } }),
-    });
-    expect(t.code, t.stdout.slice(-3000) + t.stderr).toBe(0);
-    const partial = reportOf(t);
-    const lacksFast = "target recorded-nofast does not serve mode fast";
-    expect(partial.skipped).toEqual([
-      { eval: "Thoroughness", variant: "fast", reason: lacksFast },
-      { eval: "Tier order per query", reason: lacksFast },
-      { eval: "Tier order over all queries", reason: lacksFast },
-    ]);
-    const skippedFloors = partial.gate.checks.filter((c) => c.status === "skipped");
-    expect(new Set(skippedFloors.map((c) => (c.eval === "Thoroughness" ? c.slice.split(",")[0] : c.eval)))).toEqual(
-      new Set(["tier=fast", "Tier order per query"]),
-    );
-    expect(skippedFloors.every((c) => c.reason === lacksFast)).toBe(true);
-    expect(partial.gate.checks.filter((c) => c.slice.startsWith("tier=fast")).every((c) => c.status === "skipped")).toBe(true);
-    expect(partial.gate.checks.filter((c) => c.slice.startsWith("tier=balanced")).every((c) => c.status === "pass")).toBe(true);
-    expect(partial.gate).toMatchObject({ missing: 0, skipped: skippedFloors.length });
-    expect(partial.gate.ceilings.checks).toEqual([
-      expect.objectContaining({ key: "Thoroughness|p95 ms|tier=fast", status: "skipped", reason: lacksFast }),
-    ]);
-    expect(t.stdout).toContain(
-      `eval: 3 eval(s) skipped, not scored: Thoroughness [fast], Tier order per query, Tier order over all queries (${lacksFast})`,
-    );
-    expect(t.stdout).toMatch(
-      new RegExp(
-        `^gate: run:recorded-nofast floors from .*: \\d+ checked, 0 fell, 0 missing, ${skippedFloors.length} skipped \\(the target cannot run their evals\\)`,
-        "m",
-      ),
-    );
-    expect(t.stdout).toMatch(new RegExp(`^ {2}Thoroughness \\[fast\\] {2}\\d+ floor\\(s\\) skipped \\(${lacksFast}\\)$`, "m"));
-  }, 600_000);
+      // The same runs without fast.run: the fast tier and the tier order are skipped and reported;
+      // their floors (set when the tier was there) are skipped, the other tiers' floors checked.
+      const t = await recorded.run("nofast");
+      expect(t.code, t.stdout.slice(-3000) + t.stderr).toBe(0);
+      const partial = reportOf(t);
+      const lacksFast = "target recorded-nofast does not serve mode fast";
+      expect(partial.skipped).toEqual([
+        { eval: "Thoroughness", variant: "fast", reason: lacksFast },
+        { eval: "Tier order per query", reason: lacksFast },
+        { eval: "Tier order over all queries", reason: lacksFast },
+      ]);
+      const skippedFloors = partial.gate.checks.filter((c) => c.status === "skipped");
+      expect(new Set(skippedFloors.map((c) => (c.eval === "Thoroughness" ? c.slice.split(",")[0] : c.eval)))).toEqual(
+        new Set(["tier=fast", "Tier order per query"]),
+      );
+      expect(skippedFloors.every((c) => c.reason === lacksFast)).toBe(true);
+      expect(partial.gate.checks.filter((c) => c.slice.startsWith("tier=fast")).every((c) => c.status === "skipped")).toBe(true);
+      expect(partial.gate.checks.filter((c) => c.slice.startsWith("tier=balanced")).every((c) => c.status === "pass")).toBe(true);
+      expect(partial.gate).toMatchObject({ missing: 0, skipped: skippedFloors.length });
+      expect(partial.gate.ceilings.checks).toEqual([
+        expect.objectContaining({ key: "Thoroughness|p95 ms|tier=fast", status: "skipped", reason: lacksFast }),
+      ]);
+      expect(t.stdout).toContain(
+        `eval: 3 eval(s) skipped, not scored: Thoroughness [fast], Tier order per query, Tier order over all queries (${lacksFast})`,
+      );
+      expect(t.stdout).toMatch(
+        new RegExp(
+          `^gate: run:recorded-nofast floors from .*: \\d+ checked, 0 fell, 0 missing, ${skippedFloors.length} skipped \\(the target cannot run their evals\\)`,
+          "m",
+        ),
+      );
+      expect(t.stdout).toMatch(new RegExp(`^ {2}Thoroughness \\[fast\\] {2}\\d+ floor\\(s\\) skipped \\(${lacksFast}\\)$`, "m"));
+    },
+    RUN_TIMEOUT_MS,
+  );
 });
 
 describe("a misbehaving target", () => {
-  it("completes the run, labels each failure, scores none as a success, reports the mode it lacks as skipped, and never leaks the token or cookie", async () => {
-    const seen: IncomingHttpHeaders[] = [];
-    const queries = (
-      JSON.parse(readFileSync(join(ROOT, "fixtures/queries.json"), "utf8")) as {
-        queries: Array<{ id: string; query: string; judgments: Record<string, number> }>;
-      }
-    ).queries;
-    const byQuery = new Map(queries.map((q, i) => [q.query, i]));
-    const stub = createServer((req, res) => {
-      let body = "";
-      req.on("data", (d: Buffer) => {
-        body += d;
-      });
-      req.on("end", () => {
-        seen.push(req.headers);
-        const send = (status: number, value: unknown) => {
-          res.writeHead(status, { "content-type": "application/json" });
-          res.end(JSON.stringify(value));
-        };
-        if (req.url === "/health")
-          return send(200, {
-            name: "flaky",
-            version: "0",
-            fingerprint: "flaky-corpus",
-            capabilities: { modes: ["search"], ask: false, expand: false, documents: false, trace: false },
-          });
-        const { query } = JSON.parse(body) as { query: string };
-        const i = byQuery.get(query) ?? 0;
-        const relevant = Object.keys(queries[i]!.judgments);
-        if (i % 5 === 1)
-          return send(500, { error: { code: "INTERNAL", message: `boom ${req.headers.authorization} ${req.headers.cookie}` } });
-        if (i % 5 === 2) return send(200, { hits: relevant });
-        if (i % 5 === 3) return res.socket?.destroy();
-        // Never answers: the client's timeout ends the call.
-        if (i % 10 === 5) return;
-        if (i % 5 === 4)
-          return send(200, { results: [{ docId: "not/in/the/dataset.md", score: 2 }, ...relevant.map((docId) => ({ docId, score: 1 }))] });
-        return send(200, { results: relevant.map((docId) => ({ docId, score: 1 })) });
-      });
-    });
-    await new Promise<void>((ok) => stub.listen(0, "127.0.0.1", ok));
-    const url = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
-    try {
-      // search.eval.ts and vsearch.eval.ts, gated on floors this target's earlier runs set for
-      // Vector search: it serves `search` only now.
-      const r = await evalRun(["*search"], {
-        EVAL_TARGET: url,
-        EVAL_TARGET_NAME: "flaky",
-        EVAL_TARGET_TOKEN: TOKEN,
-        EVAL_TARGET_COOKIE: COOKIE,
-        EVAL_TARGET_RETRIES: "1",
-        EVAL_TARGET_TIMEOUT_MS: "2000",
-        EVAL_BASELINE: baselineWith("http:flaky", offlineFloors("Vector search"), { "Vector search": { all: 2000 } }),
-      });
+  it(
+    "completes the run, labels each failure, scores none as a success, reports the mode it lacks as skipped, and never leaks the token or cookie",
+    async () => {
+      const r = await flaky.run();
+      const seen = await flaky.fact<Array<{ headers: { authorization?: string; cookie?: string } }>>("seen");
       // Cases failed: exit 1, never a pass; the run still wrote its report.
       expect(r.code, r.stdout.slice(-3000)).toBe(1);
       const report = reportOf(r);
@@ -555,13 +426,13 @@ describe("a misbehaving target", () => {
       expect(errors).toMatch(/POST \/search: no response within 2000 ms \(2 attempts\)/);
       // The unknown id is reported, and scored as unjudged (non-relevant), not dropped.
       const withUnknown = suite.evals.find((e) => (e.output as { unknownDocs?: string[] } | null)?.unknownDocs?.length);
-      expect((withUnknown!.output as { unknownDocs: string[] }).unknownDocs).toEqual(["not/in/the/dataset.md"]);
+      expect((withUnknown!.output as { unknownDocs: string[] }).unknownDocs).toEqual([UNKNOWN_DOC]);
       // Counted over the run too, in the report and the verdict block; the stub reports no time of its own.
       const withUnknownCount = suite.evals.filter((e) => (e.output as { unknownDocs?: string[] } | null)?.unknownDocs?.length).length;
       expect(report.target).toMatchObject({
         target: "http:flaky",
         serverMs: null,
-        unjudged: { results: withUnknownCount, calls: withUnknownCount, documents: ["not/in/the/dataset.md"] },
+        unjudged: { results: withUnknownCount, calls: withUnknownCount, documents: [UNKNOWN_DOC] },
       });
       expect(report.target!.clientMs!.n).toBe(report.target!.calls);
       // The Evalite UI names the target: the Target column of every ranked case, as stored for the UI.
@@ -612,138 +483,67 @@ describe("a misbehaving target", () => {
       const everything = r.stdout + r.stderr + written.map(([, text]) => text).join("") + JSON.stringify(r.output);
       expect(everything).not.toContain(TOKEN);
       expect(everything).not.toContain(COOKIE.split("=")[1]);
-      expect(seen.every((h) => h.authorization === `Bearer ${TOKEN}` && h.cookie === COOKIE)).toBe(true);
-    } finally {
-      stub.closeAllConnections();
-      await new Promise<void>((ok) => stub.close(() => ok()));
-    }
-  }, 600_000);
+      expect(seen.every((h) => h.headers.authorization === `Bearer ${TOKEN}` && h.headers.cookie === COOKIE)).toBe(true);
+    },
+    RUN_TIMEOUT_MS,
+  );
 });
 
 describe("a seeded target whose run fails or is interrupted", () => {
-  /** A target that takes documents and answers /search with `search` (and DELETE with `remove`); what it was sent, in order. */
-  async function seedable(
-    search: (res: import("node:http").ServerResponse) => void,
-    remove?: (res: import("node:http").ServerResponse) => void,
-  ) {
-    const seen: Array<{ method: string; url: string; authorization?: string }> = [];
-    const stub = createServer((req, res) => {
-      let body = "";
-      req.on("data", (d: Buffer) => {
-        body += d;
-      });
-      req.on("end", () => {
-        seen.push({
-          method: req.method!,
-          url: req.url!,
-          ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
-        });
-        const send = (value: unknown) => {
-          res.writeHead(200, { "content-type": "application/json" });
-          res.end(JSON.stringify(value));
-        };
-        if (req.url === "/health")
-          return send({
-            name: "seedable",
-            version: "0",
-            fingerprint: "seedable-corpus",
-            capabilities: { modes: ["search"], ask: false, expand: false, documents: true, trace: false },
-          });
-        if (req.method === "PUT") {
-          const { documents } = JSON.parse(body) as { documents: unknown[] };
-          return send({ collection: "eval-seed", documents: documents.length });
-        }
-        if (req.method === "DELETE") return remove ? remove(res) : send({ collection: "eval-seed", documents: 0 });
-        search(res);
-      });
-    });
-    await new Promise<void>((ok) => stub.listen(0, "127.0.0.1", ok));
-    return {
-      seen,
-      url: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`,
-      stop: async () => {
-        stub.closeAllConnections();
-        await new Promise<void>((ok) => stub.close(() => ok()));
-      },
-    };
-  }
-  const env = (url: string) => ({
-    EVAL_TARGET: url,
-    EVAL_TARGET_TOKEN: TOKEN,
-    EVAL_TARGET_SEED: "eval-seed",
-    EVAL_TARGET_RETRIES: "0",
-    EVAL_TARGET_TIMEOUT_MS: "60000",
-  });
-  const calls = (seen: Array<{ method: string; url: string }>) =>
-    seen.filter((c) => c.method === "PUT" || c.method === "DELETE").map((c) => `${c.method} ${c.url}`);
-  /** A stub's answer: `status` with `body` as JSON. */
-  const reply = (status: number, body: unknown) => (res: import("node:http").ServerResponse) => {
-    res.writeHead(status, { "content-type": "application/json" });
-    res.end(JSON.stringify(body));
-  };
+  type Seen = Array<{ method: string; url: string; authorization?: string; headers?: { authorization?: string } }>;
+  const calls = (seen: Seen) => seen.filter((c) => c.method === "PUT" || c.method === "DELETE").map((c) => `${c.method} ${c.url}`);
+  const authorization = (c: Seen[number]) => c.authorization ?? c.headers?.authorization;
 
-  it("a run whose cases fail still deletes what it seeded, after the last case", async () => {
-    const t = await seedable(reply(500, { error: { code: "INTERNAL", message: "down" } }));
-    try {
-      const r = await evalRun(["search"], env(t.url));
+  it(
+    "a run whose cases fail still deletes what it seeded, after the last case",
+    async () => {
+      // The misbehaving target's run (`target:flaky`): it takes documents, and its cases fail.
+      const r = await flaky.run();
+      const seen = await flaky.fact<Seen>("seen");
       expect(r.code, r.stdout.slice(-2000) + r.stderr).toBe(1);
-      expect(calls(t.seen)).toEqual(["PUT /documents", "DELETE /documents?collection=eval-seed"]);
-      expect(t.seen.at(-1)).toMatchObject({ authorization: `Bearer ${TOKEN}` });
-      expect(t.seen.findIndex((c) => c.method === "DELETE")).toBeGreaterThan(t.seen.findLastIndex((c) => c.url === "/search"));
-      expect(r.stdout).toContain("eval: deleted the seeded collection eval-seed of target seedable");
+      expect(calls(seen)).toEqual(["PUT /documents", "DELETE /documents?collection=eval-seed"]);
+      expect(authorization(seen.at(-1)!)).toBe(`Bearer ${TOKEN}`);
+      expect(seen.findIndex((c) => c.method === "DELETE")).toBeGreaterThan(seen.findLastIndex((c) => c.url === "/search"));
+      expect(r.stdout).toContain("eval: deleted the seeded collection eval-seed of target flaky");
       expect(r.stdout + r.stderr).not.toContain(TOKEN);
-    } finally {
-      await t.stop();
-    }
-  }, 600_000);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it("a DELETE that fails is one warning naming the collection and what to do; the verdict stands", async () => {
-    const { queries } = JSON.parse(readFileSync(join(ROOT, "fixtures/queries.json"), "utf8")) as {
-      queries: Array<{ judgments: Record<string, number> }>;
-    };
-    const anyDoc = Object.keys(queries.find((q) => Object.keys(q.judgments).length > 0)!.judgments)[0]!;
-    const t = await seedable(
-      reply(200, { results: [{ docId: anyDoc, score: 1 }] }),
-      reply(503, { error: { code: "BUSY", message: "index locked" } }),
-    );
-    try {
-      const r = await evalRun(["search"], env(t.url));
+  it(
+    "a DELETE that fails is one warning naming the collection and what to do; the verdict stands",
+    async () => {
+      const r = await deleteFails.run();
+      const seen = await deleteFails.fact<Seen>("seen");
+      const url = await deleteFails.fact<string>("url");
       // Every case was answered and scored, and no floor exists for this target: not gated (never PASS), exit 0; the DELETE does not change it.
       expect(r.code, r.stdout.slice(-2000) + r.stderr).toBe(0);
-      expect(calls(t.seen)).toEqual(["PUT /documents", "DELETE /documents?collection=eval-seed"]);
+      expect(calls(seen)).toEqual(["PUT /documents", "DELETE /documents?collection=eval-seed"]);
       const warnings = r.stderr.split("\n").filter((l) => l.includes("WARNING"));
       expect(warnings).toEqual([
-        `eval: WARNING: the seeded collection eval-seed of target seedable (${t.url}) was not deleted (DELETE /documents?collection=eval-seed: HTTP 503: BUSY index locked); remove it with DELETE ${t.url}/documents?collection=eval-seed (with the run's token or cookie), or a later run with EVAL_TARGET_SEED=eval-seed replaces and deletes it; this run's verdict does not depend on it`,
+        `eval: WARNING: the seeded collection eval-seed of target seedable (${url}) was not deleted (DELETE /documents?collection=eval-seed: HTTP 503: BUSY index locked); remove it with DELETE ${url}/documents?collection=eval-seed (with the run's token or cookie), or a later run with EVAL_TARGET_SEED=eval-seed replaces and deletes it; this run's verdict does not depend on it`,
       ]);
       expect(r.stdout).not.toContain("eval: deleted the seeded collection");
       expect(r.stdout).toMatch(
         /^eval: NOT GATED \(\d+ of \d+ cases pass; no floor, latency ceiling, recorded case or threshold held this run: --require-gate makes that a failure\); exit 0$/m,
       );
       expect(r.stdout + r.stderr).not.toContain(TOKEN);
-    } finally {
-      await t.stop();
-    }
-  }, 600_000);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it("SIGINT during the run deletes what it seeded before the process ends", async () => {
-    let interrupt = (): void => undefined;
-    // The searches are held: the run is in progress when it is interrupted.
-    const t = await seedable(() => interrupt());
-    try {
-      const r = await evalRun(["search"], env(t.url), (child) => {
-        interrupt = () => {
-          interrupt = () => undefined;
-          child.kill("SIGINT");
-        };
-      });
+  it(
+    "SIGINT during the run deletes what it seeded before the process ends",
+    async () => {
+      const r = await interrupted.run();
+      const seen = await interrupted.fact<Seen>("seen");
       expect([r.code, r.signal]).toEqual([null, "SIGINT"]);
-      expect(calls(t.seen)).toEqual(["PUT /documents", "DELETE /documents?collection=eval-seed"]);
-      expect(t.seen.at(-1)).toMatchObject({ authorization: `Bearer ${TOKEN}` });
+      expect(calls(seen)).toEqual(["PUT /documents", "DELETE /documents?collection=eval-seed"]);
+      expect(authorization(seen.at(-1)!)).toBe(`Bearer ${TOKEN}`);
       expect(r.stderr).toContain("eval: interrupted (SIGINT): deleting the seeded collection eval-seed of target seedable");
       expect(r.stdout).toContain("eval: deleted the seeded collection eval-seed of target seedable");
       expect(r.stdout + r.stderr).not.toContain(TOKEN);
-    } finally {
-      await t.stop();
-    }
-  }, 600_000);
+    },
+    RUN_TIMEOUT_MS,
+  );
 });

@@ -169,7 +169,7 @@ let collection = "";
 export default {
   name: "blocking",
   search: { search: ({ query }) => {
-    if (query === "block") { const end = Date.now() + 30000; while (Date.now() < end); }
+    if (query === "block") { const end = Date.now() + 60000; while (Date.now() < end); }
     if (query === "throw later") setTimeout(() => { throw new Error("boom ${SECRET}"); }, 5);
     if (query === "reject") Promise.reject(new Error("nobody waits for this"));
     if (query === "exit") setTimeout(() => process.exit(4), 5);
@@ -187,13 +187,13 @@ export default {
     await expect(target.search({ id: "q", query: "block", mode: "search", limit: 1 })).rejects.toThrow(
       "module:blocking: search(search): did not settle within 300 ms",
     );
-    // The case failed on time, though the module blocks its thread for 30 s (the bounds below leave a
-    // loaded machine room: a thread waited for would take the whole 30 s).
-    expect(performance.now() - started).toBeLessThan(15_000);
+    // The case failed on time, though the module blocks its thread for a minute (half of that leaves
+    // room for a loaded machine: a pass must not depend on its speed).
+    expect(performance.now() - started).toBeLessThan(30_000);
     // Asked again at once: the blocked thread was stopped (not waited for), the module started again and handed the corpus again.
     const again = performance.now();
     expect((await target.search({ id: "q", query: "fine", mode: "search", limit: 1 })).message.results[0]!.score).toBe(1);
-    expect(performance.now() - again).toBeLessThan(15_000);
+    expect(performance.now() - again).toBeLessThan(30_000);
     expect(JSON.parse((await target.ask({ id: "a", question: "?" })).message.answer)).toEqual({ seeds: 1, collection: "eval" });
     await target.close();
   });
@@ -207,10 +207,15 @@ export default {
       const target = await openModuleTarget(moduleFile(`${query.replace(" ", "-")}.target.mjs`, BLOCKING), named);
       await target.search({ id: "q", query, mode: "search", limit: 1 });
       await new Promise((resolve) => setTimeout(resolve, 200));
-      const error = await target.search({ id: "q", query: "fine", mode: "search", limit: 1 }).then(
-        () => null,
-        (e: unknown) => e,
-      );
+      // The module misbehaves 5 ms after the call; until its thread has reported it (later than
+      // 200 ms on a loaded machine), a call may time out instead: asked again until the report is in.
+      const ask = () =>
+        target.search({ id: "q", query: "fine", mode: "search", limit: 1 }).then(
+          () => null,
+          (e: unknown) => e,
+        );
+      let error = await ask();
+      for (let i = 0; i < 100 && (error as Error | null)?.message.endsWith("did not settle within 300 ms"); i++) error = await ask();
       expect(error).toBeInstanceOf(TargetError);
       expect((error as Error).message).toBe(`module:blocking: search(search): ${how}; no call of it can be answered now`);
     });

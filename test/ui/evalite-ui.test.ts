@@ -1,24 +1,24 @@
 /**
  * The Evalite UI, checked in a real browser as a person uses it: `evalite serve` on a port the system picks
- * and then the static export (`pnpm eval:export`) of a gated `pnpm eval` run on the plainest
- * static server, each opened in headless Debian Chromium driven by playwright-core (never a
+ * and then the static export (`pnpm eval:export`) of a gated `pnpm eval` run (the shared run
+ * `ui:gated`) on the plainest static server, each opened in headless Debian Chromium driven by playwright-core (never a
  * downloaded browser; every request that is not to 127.0.0.1 is aborted, so the test needs no
  * network). It clicks a case, then the trace menu's links (Evalite's fix for evalite#391 is
  * carried by patches/), reads each stage's name, the relevant-documents table and the
  * cross-language matrix, and what the UI says of a suite: its duration (Evalite's is always 0),
  * its mark (⊗ exactly where the gate failed a suite) and the summary (the mean the terminal
- * prints). The agent eval is served too: a turn case's trace links open its steps, one tool call
- * (or the answer) each, in the order of the turn the task returned. Screenshots land in the git-ignored artifacts/ui/ (the path is printed). Without
+ * prints). The agent eval is opened too, in the export of the full offline run (the shared run
+ * `fixtures`): a turn case's trace links open its steps, one tool call (or the answer) each, in the
+ * order of the turn the task returned. Screenshots land in the git-ignored artifacts/ui/ (the path is printed). Without
  * /usr/bin/chromium the test is skipped with a warning, unless REQUIRE_BROWSER=1 (as in
  * .ci/run), where a missing browser fails it.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Baseline } from "@hybrid-search/eval-gate/baseline";
 import type { Report } from "@hybrid-search/eval-gate/report";
 import { createSqliteStorage } from "evalite/sqlite-storage";
 import { type Browser, chromium, type Locator, type Page } from "playwright-core";
@@ -27,8 +27,13 @@ import { OFFLINE_POLICY_LABEL } from "@hybrid-search/engine/models";
 import { main as exportUi } from "../../bin/eval-export.js";
 import { toolsInOrder, turnTraceEntries } from "../../helpers/agent-task.js";
 import type { AgentTurnOutput } from "../../scorers/agent/turn-verdict.js";
-import { ROOT, RUN_TIMEOUT_MS, runEval } from "../eval-run.js";
+import { ROOT, RUN_TIMEOUT_MS } from "../eval-run.js";
+import { UI_EVAL_FILE, UI_SUITE } from "../shared-runs/configurations/ui.js";
+import { sharedRun } from "../shared-runs/read.js";
 import { serveStatic } from "./static-server.js";
+
+const gatedRun = sharedRun("ui:gated");
+const fixtures = sharedRun("fixtures");
 
 const CHROMIUM = "/usr/bin/chromium";
 const haveBrowser = existsSync(CHROMIUM);
@@ -39,8 +44,8 @@ if (!haveBrowser) {
 }
 
 /** The eval file served: retrieval cases with every balanced-tier stage, and the matrix. */
-const EVAL_FILE = "evals/multilingual.eval.ts";
-const SUITE = "Cross-language recall";
+const EVAL_FILE = UI_EVAL_FILE;
+const SUITE = UI_SUITE;
 const MATRIX = "Cross-language recall matrix";
 const ARTIFACTS = join(ROOT, "artifacts", "ui");
 /** Evalite renders Markdown tables lazily: allow for a slow, shared machine. */
@@ -245,6 +250,7 @@ describe.skipIf(!haveBrowser)("Evalite UI in headless Chromium", () => {
   const storage = join(scratch, "evalite.db");
 
   beforeAll(async () => {
+    // Its own run: the browser needs the live server, which serves what its own first run stored.
     ({ server, base } = await serveEvalite(EVAL_FILE, storage, [SUITE, MATRIX]));
     browser = await launchBrowser();
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -280,11 +286,7 @@ describe.skipIf(!haveBrowser)("Evalite UI in headless Chromium", () => {
     async () => {
       // A pnpm eval run whose baseline asks more of Cross-language recall than it gives: the gate
       // fails that suite (exit 1) and passes the matrix's.
-      const baseline = JSON.parse(readFileSync(join(ROOT, "evals/baseline.json"), "utf8")) as Baseline;
-      baseline.floors.offline![SUITE]!["Recall@5"]!.all = 0.99;
-      const baselinePath = join(scratch, "baseline.json");
-      writeFileSync(baselinePath, JSON.stringify(baseline));
-      const run = await runEval([EVAL_FILE], { EVAL_BASELINE: baselinePath, EVAL_REPORTS_DIR: join(scratch, "reports") });
+      const run = await gatedRun.run();
       expect(run.code, run.stdout + run.stderr).toBe(1);
       expect(run.stdout).toMatch(/ {2}Cross-language recall\|Recall@5\|all {2}0\.\d{4} < floor 0\.9900/);
       const reportFile = readdirSync(run.reportsDir).find((f) => /Z\.json$/.test(f))!;
@@ -324,7 +326,6 @@ describe.skipIf(!haveBrowser)("Evalite UI in headless Chromium", () => {
         await page.close();
       } finally {
         staticServer.close();
-        rmSync(run.dir, { recursive: true, force: true });
       }
     },
     RUN_TIMEOUT_MS + 300_000,
@@ -332,7 +333,6 @@ describe.skipIf(!haveBrowser)("Evalite UI in headless Chromium", () => {
 });
 
 /** The agent eval's offline suite: each step of a turn is one trace entry (helpers/agent-task.ts). */
-const AGENT_FILE = "evals/agent.eval.ts";
 const AGENT_SUITE = `Agent turns [agent: ${OFFLINE_POLICY_LABEL}]`;
 
 /** The first case of the newest run of `suite` in `storagePath`: its output, as the agent task returned it. */
@@ -348,21 +348,27 @@ async function firstCaseOutput(storagePath: string, suite: string): Promise<Agen
 }
 
 describe.skipIf(!haveBrowser)("an agent turn in the Evalite UI, in headless Chromium", () => {
-  let server: ChildProcess;
   let browser: Browser;
+  let staticServer: Server;
   let base: string;
+  let storage: string;
   const scratch = mkdtempSync(join(tmpdir(), "evalite-ui-agent-"));
-  const storage = join(scratch, "evalite.db");
 
   beforeAll(async () => {
-    ({ server, base } = await serveEvalite(AGENT_FILE, storage, [AGENT_SUITE]));
+    // The export of the full offline run (the shared run `fixtures`), which holds the agent eval.
+    storage = join((await fixtures.run()).dir, "evalite.db");
+    const output = join(scratch, "export");
+    const exportIo = { stdout: () => undefined, stderr: (t: string) => process.stderr.write(t) };
+    expect(await exportUi(["--output", output], exportIo, { EVALITE_STORAGE: storage })).toBe(0);
+    staticServer = await serveStatic(output);
+    base = `http://127.0.0.1:${(staticServer.address() as AddressInfo).port}`;
     browser = await launchBrowser();
     mkdirSync(ARTIFACTS, { recursive: true });
-  }, 180_000);
+  }, RUN_TIMEOUT_MS);
 
   afterAll(async () => {
     await browser?.close();
-    stopServer(server);
+    staticServer?.close();
     rmSync(scratch, { recursive: true, force: true });
   });
 

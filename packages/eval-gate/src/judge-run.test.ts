@@ -168,6 +168,24 @@ describe("judgeRun: the verdict, decided once", () => {
     expect(j.log.flatMap((entry) => entry.changes)).toEqual(j.changes);
   });
 
+  it("a run slower than a latency ceiling fails, naming it; the same run within the ceiling passes", () => {
+    const timed = (ms: number) =>
+      output([
+        suite(
+          "Search",
+          [0.9, 0.8, 0.9, 0.8].map((v, i) => row({ id: `q${i + 1}`, scores: { "nDCG@10": v }, elapsedMs: ms })),
+        ),
+      ]);
+    const ceiled: Baseline = { ...base, ceilings: { offline: { Search: { all: 2000 } } } };
+    const slow = judged(recordedRun(timed(9000)), ceiled);
+    expect(slow.verdict).toEqual({ status: "fail", exitStatus: 1, statusReasons: ["1 latency ceiling(s) exceeded or went missing"] });
+    expect(slow.report.gate.ceilings).toMatchObject({ checked: 1, exceeded: 1, missing: 0 });
+    expect(slow.report.gate.ceilings.failures.map((c) => c.key)).toEqual(["Search|p95 ms|all"]);
+    const quick = judged(recordedRun(timed(5)), ceiled);
+    expect(quick.verdict).toEqual({ status: "pass", exitStatus: 0, statusReasons: [] });
+    expect(quick.report.gate.ceilings).toMatchObject({ checked: 1, exceeded: 0, missing: 0 });
+  });
+
   it("never changes the baseline it is given; the new one is a new value, logged once per action", () => {
     const given = floored();
     const before = structuredClone(given);
