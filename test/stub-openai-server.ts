@@ -255,6 +255,9 @@ export function startStubServer(defaultBehaviour: StubBehaviour, port = 0, optio
       else reply();
     });
   });
+  // Longer than a client keeps an idle connection (undici: 4 s), so the client closes it first and no
+  // request goes out on a connection the stub is closing at that moment (ECONNRESET under load).
+  server.keepAliveTimeout = 60_000;
   return new Promise((resolve) => {
     server.listen(port, "127.0.0.1", () => {
       const { port: actual } = server.address() as { port: number };

@@ -41,8 +41,11 @@ export interface Configuration {
   /** What the runs are, and which tests read them: one line. */
   what: string;
   /**
-   * How many cores its runs keep busy while they run (1 for one `pnpm eval` of a few eval files; 2
-   * for a full run or two at once): the scheduler keeps the sum within the machine's cores.
+   * How many cores its runs keep busy, on average, while they run (their CPU time over their wall
+   * time): about 1.5 for a full run (`pnpm eval`'s process, Evalite's worker and the engine's
+   * threads), 1 for a run of a few eval files, 0.5 for runs that mostly wait (on a model's rate
+   * limit, hang or delay, on a target's timeouts), 2 for runs started together. The scheduler
+   * keeps the sum within the machine's cores plus one (setup.ts).
    * @default 1
    */
   cores?: number;

@@ -1,8 +1,8 @@
 /**
  * Vitest global setup (vitest.config.ts, after test/build-clis.ts): runs each shared run
  * configuration the test files of this run declare (`sharedRun("<name>")`, declared.ts) exactly
- * once, in the background while the other files run, at most as many cores' worth at a time as the
- * machine has (`cores` of each configuration), in the order of CONFIGURATIONS. Each configuration's
+ * once, in the background while the other files run, at most one core's worth more at a time than
+ * the machine has (`cores` of each configuration), in the order of CONFIGURATIONS. Each configuration's
  * result is written to `<folder>/<name>.json` when its steps end; the tests wait for it (read.ts).
  * The folder reaches the tests as `inject("sharedRuns")`; it and every run's sandbox are removed
  * when the test run ends (its runs' reports and Evalite storage are read by the tests until then).
@@ -68,7 +68,11 @@ function start(folder: string, names: readonly string[], round: number): Batch {
   const results = join(folder, `round-${round}`);
   mkdirSync(results, { recursive: true });
   writeFileSync(join(folder, MANIFEST), JSON.stringify({ results, names }));
-  const cores = Math.max(2, availableParallelism());
+  // One core's worth more than the machine has: a run's use of the cores varies (its start, an
+  // index build, its waits on a model or a target), and these runs are the test run's critical
+  // path — the files that read them wait — so a core they leave idle costs more than one they share
+  // with another run.
+  const cores = Math.max(2, availableParallelism()) + 1;
   const queue = [...names];
   const running = new Set<Promise<void>>();
   const sandboxes: string[] = [];

@@ -11,6 +11,9 @@ export interface Running {
 /** `handler` listening on 127.0.0.1:0; `stop()` ends its connections and closes it. */
 export async function listen(handler: RequestListener): Promise<Running> {
   const server = createServer(handler);
+  // Longer than a client keeps an idle connection (undici: 4 s), so the client closes it first and no
+  // request goes out on a connection the stand-in is closing at that moment (ECONNRESET under load).
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -90,7 +90,6 @@ export const CAMPAIGN: Record<string, Configuration> = {
   },
   "campaign:secrets": {
     what: "`pnpm eval` (every eval file) through an adapter carrying a key in its path and query, on a service that answers 500 echoing the URL and key and redirects answers to another origin; then `pnpm eval:export` of its storage (campaign-secrets)",
-    cores: 2,
     steps: async (ctx) => {
       const elsewhere: string[] = [];
       const other = await listen((req, res) => {

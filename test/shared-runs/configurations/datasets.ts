@@ -27,7 +27,7 @@ export const DATASETS: Record<string, Configuration> = {
   },
   "init:floors": {
     what: "`pnpm eval --update-baseline` on a starter dataset, with a copy of the committed floors, then the next full run gated by the floors it set (eval-init)",
-    cores: 2,
+    cores: 1.5,
     steps: async (ctx) => {
       const env = { EVAL_DATASET: starter(ctx, "my-ds"), EVAL_BASELINE: committedBaseline(ctx) };
       ctx.fact("before", JSON.parse(readFileSync(env.EVAL_BASELINE, "utf8")));
@@ -38,7 +38,6 @@ export const DATASETS: Record<string, Configuration> = {
   },
   "dataset:beir": {
     what: "`pnpm eval` on a four-document BEIR folder written here: the same evals on the user's own data (eval-suite)",
-    cores: 2,
     steps: async (ctx) => {
       const beir = join(ctx.work, "beir-mini");
       mkdirSync(join(beir, "qrels"), { recursive: true });

@@ -136,6 +136,8 @@ function calibrate(ctx: StepContext, label: string, args: string[], env: Record<
 export const MODELS: Record<string, Configuration> = {
   "models:faults": {
     what: "`pnpm eval ask` with one fault per preset — slim's calls get 500, balanced's an empty message, quality's hang past ENGINE_TIMEOUT_MS — and a cooperative judge (model-faults, models-e2e)",
+    // It mostly waits on the stub model.
+    cores: 0.5,
     steps: (ctx) =>
       withStub(ctx, "good", {}, async (stub) => {
         await ctx.evalRun(
@@ -154,6 +156,8 @@ export const MODELS: Record<string, Configuration> = {
   },
   "models:slow-text": {
     what: "`pnpm eval ask` with a slow free-text model (the server rejects the JSON format) that refuses every question in its language, on a baseline whose latency ceilings it exceeds (answers-stub-e2e)",
+    // It mostly waits on the stub model.
+    cores: 0.5,
     steps: (ctx) => {
       const refusalIn = (language: string) => `${MARKERS[language]![0]!.replace(/^./, (c) => c.toUpperCase())} an answer to this question.`;
       return withStub(
@@ -191,6 +195,8 @@ export const MODELS: Record<string, Configuration> = {
   },
   "models:answers": {
     what: "the structured-answer models (one per preset) behind a rate limit (every answer call first gets 429): labels of their answers and `pnpm eval:calibrate` for the judge, then `pnpm eval ask` with prices, then again on the same storage, every call from the model cache (answers-stub-e2e, models-e2e, judge-cost-e2e, concurrent-runs)",
+    // It mostly waits on the stub model.
+    cores: 0.5,
     steps: (ctx) =>
       // The judge's calls are not limited: a judge retries a failed call itself, with a header of
       // its own (the cache keys the attempt), so a judge call limited once would be made again by

@@ -89,7 +89,7 @@ const seeding = (url: string) => ({
 export const TARGETS: Record<string, Configuration> = {
   "target:serve": {
     what: "`pnpm eval` through `pnpm engine serve` on an EMPTY index, which the run seeds (EVAL_TARGET_SEED) and empties again (targets-e2e)",
-    cores: 2,
+    cores: 1.5,
     steps: async (ctx) => {
       // An empty index: one finished index run over an empty folder.
       const nothing = join(ctx.work, "nothing");
@@ -113,14 +113,14 @@ export const TARGETS: Record<string, Configuration> = {
   },
   "target:module": {
     what: "`pnpm eval` through the engine wrapped as a target module (examples/targets/engine.target.ts), handed the corpus by the run (targets-e2e)",
-    cores: 2,
+    cores: 1.5,
     steps: async (ctx) => {
       await ctx.evalRun("main", [], { EVAL_TARGET: "examples/targets/engine.target.ts", EVAL_TARGET_TOKEN: TOKEN });
     },
   },
   "target:recorded": {
     what: "`pnpm eval` on runs recorded by `pnpm engine run` and `engine ask --batch` (EVAL_RUN_DIR); then `pnpm eval thoroughness` on the same runs without the fast tier's, gated on floors of that mode (targets-e2e)",
-    cores: 2,
+    cores: 1.5,
     steps: async (ctx) => {
       const index = join(ctx.work, "fixtures.db");
       await engine("index", join(ROOT, "fixtures/corpus"), "--db", index, "--collection", "corpus");
@@ -162,6 +162,8 @@ export const TARGETS: Record<string, Configuration> = {
   },
   "target:flaky": {
     what: "`pnpm eval '*search'` through a target that answers 500s, times out, breaks the schema, names unknown documents and lacks vsearch, seeded by the run and gated on floors of its own (targets-e2e)",
+    // It mostly waits on the target's timeouts.
+    cores: 0.5,
     steps: async (ctx) => {
       const stub = await startFlakyTarget();
       try {
