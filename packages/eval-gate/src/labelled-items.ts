@@ -21,7 +21,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { ValidateFunction } from "ajv";
 import { ConfigError, quoteInput } from "./errors.js";
-import { answerSha, type Label, type LabelScale, type LabelsLine } from "./labels.js";
+import { answerSha, type Label, type LabelScale, type LabelsLine, pointer } from "./labels.js";
 import { compileValidator } from "./standalone-validators.js";
 
 export const ITEMS_SCHEMA_PATH = fileURLToPath(new URL("../items.schema.json", import.meta.url));
@@ -186,11 +186,4 @@ function problem(value: object): string {
   if (e.instancePath.startsWith("/labels/"))
     return `${where}: must be an integer from 0 to 3 (0/1: fail/pass; 0-3: ordinal) (got ${quoteInput(JSON.stringify(v) ?? "nothing")})`;
   return `${where}: ${e.message ?? e.keyword} (got ${quoteInput(JSON.stringify(v) ?? "nothing")})`;
-}
-
-function pointer(value: unknown, path: string): unknown {
-  let v: unknown = value;
-  for (const part of path.split("/").slice(1))
-    v = (v as Record<string, unknown> | undefined)?.[part.replace(/~1/g, "/").replace(/~0/g, "~")];
-  return v;
 }

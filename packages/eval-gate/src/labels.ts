@@ -122,7 +122,8 @@ function problem(value: unknown, isHeader: boolean): string {
   return `${where}: ${e.message ?? e.keyword} (got ${quoteInput(JSON.stringify(v) ?? "nothing")})`;
 }
 
-function pointer(value: unknown, path: string): unknown {
+/** The value at a JSON Pointer (RFC 6901) in `value`; undefined when nothing is there. */
+export function pointer(value: unknown, path: string): unknown {
   let v: unknown = value;
   for (const part of path.split("/").slice(1))
     v = (v as Record<string, unknown> | undefined)?.[part.replace(/~1/g, "/").replace(/~0/g, "~")];
