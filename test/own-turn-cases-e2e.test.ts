@@ -4,28 +4,21 @@
  * turn-cases.json runs in process over its own corpus with the offline policy; and the sample
  * with a v10r-style golden-cases.json runs against a stand-in assistant (test/stand-ins/) whose turn
  * trace has its own shape, through an adapter, its cases scored and its planted recalled citation
- * caught by name. Reading, mapping and the lint are unit-tested in helpers/datasets/turn-cases.test.ts,
+ * caught by name; the three runs are the shared configuration dataset:own-turns. Reading, mapping and the lint are unit-tested in helpers/datasets/turn-cases.test.ts,
  * the adapter's turn mapping in helpers/targets/adapter-turn.test.ts.
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { startAssistant } from "./stand-ins/assistant.js";
-import { type EvalRun, evalInProcess, ROOT, RUN_TIMEOUT_MS, runEval } from "./eval-run.js";
+import { type EvalRun, evalInProcess, ROOT, RUN_TIMEOUT_MS } from "./eval-run.js";
+import { sharedRun } from "./shared-runs/read.js";
 
+const ownTurns = sharedRun("dataset:own-turns");
 const work = mkdtempSync(join(tmpdir(), "own-turns-"));
-const runs: EvalRun[] = [];
 afterAll(() => {
-  for (const r of runs) rmSync(r.dir, { recursive: true, force: true });
   rmSync(work, { recursive: true, force: true });
 });
-
-const evalRun = async (args: string[], env: Record<string, string>) => {
-  const r = await runEval(args, env);
-  runs.push(r);
-  return r;
-};
 
 /** Each agent case's id and verdict (1 or 0), from the run's Evalite export. */
 function verdicts(run: EvalRun): Map<string, number> {
@@ -60,14 +53,12 @@ describe("a dataset's own turn cases", () => {
     ]);
   });
 
-  // Its own run: the done-when, and the one path where the demo's turn cases are read as a
-  // user's dataset (detection, the dataset schemas, the lint against the copy's corpus) by the CLI.
+  // The done-when, and the one path where the demo's turn cases are read as a user's
+  // dataset (detection, the dataset schemas, the lint against the copy's corpus) by the CLI.
   it(
     "a copy of fixtures/ under another name runs the agent eval's 24 turn cases",
     async () => {
-      const copy = join(work, "demo-copy");
-      cpSync(join(ROOT, "fixtures"), copy, { recursive: true });
-      const r = await evalRun(["agent"], { EVAL_DATASET: copy });
+      const r = await ownTurns.run("copy");
       expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(0);
       expect(r.stdout).toMatch(/^eval: dataset demo-copy \(67 queries, 30 answer cases, 24 turn cases\): the suite's fixture format/m);
       expect(verdicts(r).size).toBe(24);
@@ -79,7 +70,7 @@ describe("a dataset's own turn cases", () => {
   it(
     "a turn-cases.json beside its corpus runs in process with the offline policy over that corpus",
     async () => {
-      const r = await evalRun(["agent"], { EVAL_DATASET: "test/datasets/turn-cases" });
+      const r = await ownTurns.run("sample");
       expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(0);
       expect(r.stdout).toMatch(/^eval: dataset turn-cases \(0 queries, 5 turn cases\)/m);
       expect(r.output!.suites.map((s) => s.name)).toEqual(["Agent turns [agent: offline policy]"]);
@@ -115,36 +106,25 @@ describe("a dataset's own turn cases", () => {
   it(
     "a golden-cases.json against a service whose turn trace has its own shape, through an adapter",
     async () => {
-      const assistant = await startAssistant(join(ROOT, "test/datasets/golden-cases/corpus"));
-      try {
-        const r = await evalRun(["agent"], {
-          EVAL_DATASET: "test/datasets/golden-cases",
-          EVAL_TARGET: assistant.url,
-          EVAL_TARGET_ADAPTER: "examples/targets/turn-trace.adapter.json",
-        });
-        // The planted recalled citation fails a case: a new failure, not a fault of the run.
-        expect(r.stdout, r.stderr).toMatch(
-          /^eval: dataset golden-cases: not mapped: test\/datasets\/golden-cases\/golden-cases\.json cases\/\*\/tags \(5 records\)/m,
-        );
-        expect(r.output!.suites.map((s) => s.name)).toEqual(["Agent turns [http:assistant]"]);
-        expect(Object.fromEntries(verdicts(r))).toEqual({
-          "export-where": 1,
-          "export-large": 1,
-          retention: 0,
-          "fix-year-end": 1,
-          "off-topic": 1,
-        });
-        const retention = r.output!.suites[0]!.evals.find((e) => (e.input as { id: string }).id === "retention")!;
-        const verdict = retention.scores.find((s) => s.name === "Turn verdict")!.metadata as { verdict: { failed: string[] } };
-        expect(verdict.verdict.failed).toEqual([
-          "unsurfaced: guides/closing-the-year.md (recalled: no tool output in the turn returned it)",
-        ]);
-        const report = reportOf(r);
-        expect(report.summary.errored).toBe(0);
-        expect(report.skipped.map((s) => s.eval)).not.toContain("Agent turns");
-      } finally {
-        await assistant.stop();
-      }
+      const r = await ownTurns.run("golden");
+      // The planted recalled citation fails a case: a new failure, not a fault of the run.
+      expect(r.stdout, r.stderr).toMatch(
+        /^eval: dataset golden-cases: not mapped: test\/datasets\/golden-cases\/golden-cases\.json cases\/\*\/tags \(5 records\)/m,
+      );
+      expect(r.output!.suites.map((s) => s.name)).toEqual(["Agent turns [http:assistant]"]);
+      expect(Object.fromEntries(verdicts(r))).toEqual({
+        "export-where": 1,
+        "export-large": 1,
+        retention: 0,
+        "fix-year-end": 1,
+        "off-topic": 1,
+      });
+      const retention = r.output!.suites[0]!.evals.find((e) => (e.input as { id: string }).id === "retention")!;
+      const verdict = retention.scores.find((s) => s.name === "Turn verdict")!.metadata as { verdict: { failed: string[] } };
+      expect(verdict.verdict.failed).toEqual(["unsurfaced: guides/closing-the-year.md (recalled: no tool output in the turn returned it)"]);
+      const report = reportOf(r);
+      expect(report.summary.errored).toBe(0);
+      expect(report.skipped.map((s) => s.eval)).not.toContain("Agent turns");
     },
     RUN_TIMEOUT_MS,
   );

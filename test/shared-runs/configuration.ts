@@ -49,6 +49,12 @@ export interface Configuration {
    * @default 1
    */
   cores?: number;
+  /**
+   * Runs with no other configuration beside it: its verdict depends on time (the committed floors'
+   * latency scores and ceilings), which other runs sharing the cores would stretch.
+   * @default false
+   */
+  alone?: boolean;
   steps(ctx: StepContext): Promise<void>;
 }
 

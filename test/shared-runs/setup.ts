@@ -2,8 +2,8 @@
  * Vitest global setup (vitest.config.ts, after test/build-clis.ts): runs each shared run
  * configuration the test files of this run declare (`sharedRun("<name>")`, declared.ts) exactly
  * once, in the background while the other files run, at most one core's worth more at a time than
- * the machine has (`cores` of each configuration), in the order of CONFIGURATIONS. Each configuration's
- * result is written to `<folder>/<name>.json` when its steps end; the tests wait for it (read.ts).
+ * the machine has (`cores` of each configuration; one marked `alone` with none beside it), in the
+ * order of CONFIGURATIONS. Each configuration's result is written to `<folder>/<name>.json` when its steps end; the tests wait for it (read.ts).
  * The folder reaches the tests as `inject("sharedRuns")`; it and every run's sandbox are removed
  * when the test run ends (its runs' reports and Evalite storage are read by the tests until then).
  *
@@ -82,14 +82,15 @@ function start(folder: string, names: readonly string[], round: number): Batch {
   const loop = (async () => {
     while (queue.length > 0 && !stopped) {
       const next = queue[0]!;
-      const need = Math.min(cores, CONFIGURATIONS[next]!.cores ?? 1);
+      const configuration = CONFIGURATIONS[next]!;
+      const need = configuration.alone ? cores : Math.min(cores, configuration.cores ?? 1);
       if (busy + need > cores) {
         await new Promise<void>((resolve) => (wake = resolve));
         continue;
       }
       queue.shift();
       busy += need;
-      const done = runConfiguration(next, CONFIGURATIONS[next]!, results, sandboxes).finally(() => {
+      const done = runConfiguration(next, configuration, results, sandboxes).finally(() => {
         busy -= need;
         running.delete(done);
         wake();

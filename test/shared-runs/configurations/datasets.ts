@@ -1,8 +1,9 @@
-/** Runs on a user's own data (EVAL_DATASET): the starter dataset of `pnpm eval:init`, a BEIR folder, a golden Q&A set, a bundle; and Evalite's own CLI on one file. */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+/** Runs on a user's own data (EVAL_DATASET): the starter dataset of `pnpm eval:init`, a BEIR folder, a golden Q&A set, a bundle, a dataset's own turn cases; and Evalite's own CLI on one file. */
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { main as initMain } from "../../../bin/eval-init.js";
 import { ROOT } from "../../eval-run.js";
+import { startAssistant } from "../../stand-ins/assistant.js";
 import { type Configuration, EVALITE_BIN, type StepContext } from "../configuration.js";
 import { committedBaseline } from "./fixtures.js";
 
@@ -76,6 +77,25 @@ export const DATASETS: Record<string, Configuration> = {
     what: "`pnpm eval multilingual` on a bundle whose questions state no language: no eval could run (eval-suite)",
     steps: async (ctx) => {
       await ctx.evalRun("main", ["multilingual"], { EVAL_DATASET: join(ROOT, "test/datasets/bundle") });
+    },
+  },
+  "dataset:own-turns": {
+    what: "`pnpm eval agent` on a dataset's own turn cases: a copy of fixtures/ under another name, the turn-cases sample in process, the golden-cases sample against a stand-in assistant through an adapter (own-turn-cases-e2e)",
+    steps: async (ctx) => {
+      const copy = join(ctx.work, "demo-copy");
+      cpSync(join(ROOT, "fixtures"), copy, { recursive: true });
+      await ctx.evalRun("copy", ["agent"], { EVAL_DATASET: copy });
+      await ctx.evalRun("sample", ["agent"], { EVAL_DATASET: "test/datasets/turn-cases" });
+      const assistant = await startAssistant(join(ROOT, "test/datasets/golden-cases/corpus"));
+      try {
+        await ctx.evalRun("golden", ["agent"], {
+          EVAL_DATASET: "test/datasets/golden-cases",
+          EVAL_TARGET: assistant.url,
+          EVAL_TARGET_ADAPTER: "examples/targets/turn-trace.adapter.json",
+        });
+      } finally {
+        await assistant.stop();
+      }
     },
   },
   "evalite-run:search": {

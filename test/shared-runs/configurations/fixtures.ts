@@ -21,7 +21,7 @@ export function committedBaseline(ctx: StepContext, name = "baseline.json"): str
 export const FIXTURES: Record<string, Configuration> = {
   fixtures: {
     what: "`pnpm eval` on the fixtures, offline, every eval file, gated on evals/baseline.json: the suite itself (targets-e2e, gate), the reference every target reproduces, the UI's agent turn",
-    cores: 1.5,
+    alone: true,
     steps: async (ctx) => {
       await ctx.evalRun("main", []);
     },
