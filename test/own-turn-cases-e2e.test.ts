@@ -4,8 +4,9 @@
  * turn-cases.json runs in process over its own corpus with the offline policy; and the sample
  * with a v10r-style golden-cases.json runs against a stand-in assistant (test/stand-ins/) whose turn
  * trace has its own shape, through an adapter, its cases scored and its planted recalled citation
- * caught by name; the three runs are the shared configuration dataset:own-turns. Reading, mapping and the lint are unit-tested in helpers/datasets/turn-cases.test.ts,
- * the adapter's turn mapping in helpers/targets/adapter-turn.test.ts.
+ * caught by name; the three runs are the shared configuration dataset:own-turns. Reading, mapping
+ * and the lint are unit-tested in helpers/datasets/turn-cases.test.ts, the adapter's turn mapping
+ * in helpers/targets/adapter-turn.test.ts.
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

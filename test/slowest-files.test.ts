@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { declaredIn } from "./shared-runs/declared.js";
+import { needed } from "./shared-runs/setup.js";
 import { summary } from "./slowest-files.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "slowest-files-"));
@@ -55,6 +56,18 @@ describe("the configurations a test file declares", () => {
       ),
     );
     expect(declaredIn(file)).toEqual(["gate:weakened", "fixtures"]);
+  });
+
+  it("start in CONFIGURATIONS' order, one marked alone (the fixtures' gated run) before any other", () => {
+    const file = join(scratch, "order.test.ts");
+    writeFileSync(file, [call('"', "gate:weakened"), call('"', "models:faults"), call('"', "fixtures")].join(";\n"));
+    expect(needed([file])).toEqual(["fixtures", "models:faults", "gate:weakened"]);
+  });
+
+  it("stop the run when a file names a configuration nobody made", () => {
+    const file = join(scratch, "unknown.test.ts");
+    writeFileSync(file, call('"', "no-such-run"));
+    expect(() => needed([file])).toThrow(/^sharedRun: no configuration named "no-such-run" in test\/shared-runs\/configurations\//);
   });
 
   it("are none for a file that reads no shared run, or that cannot be read", () => {

@@ -50,8 +50,8 @@ export interface Configuration {
    */
   cores?: number;
   /**
-   * Runs with no other configuration beside it: its verdict depends on time (the committed floors'
-   * latency scores and ceilings), which other runs sharing the cores would stretch.
+   * Runs first, with no other configuration beside it: its verdict depends on time (the committed
+   * floors' latency scores and ceilings), which other runs sharing the cores would stretch.
    * @default false
    */
   alone?: boolean;

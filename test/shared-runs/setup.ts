@@ -2,8 +2,9 @@
  * Vitest global setup (vitest.config.ts, after test/build-clis.ts): runs each shared run
  * configuration the test files of this run declare (`sharedRun("<name>")`, declared.ts) exactly
  * once, in the background while the other files run, at most one core's worth more at a time than
- * the machine has (`cores` of each configuration; one marked `alone` with none beside it), in the
- * order of CONFIGURATIONS. Each configuration's result is written to `<folder>/<name>.json` when its steps end; the tests wait for it (read.ts).
+ * the machine has (`cores` of each configuration), in the order of CONFIGURATIONS, except that one
+ * marked `alone` runs first with none beside it. Each configuration's result is written to
+ * `<folder>/<name>.json` when its steps end; the tests wait for it (read.ts).
  * The folder reaches the tests as `inject("sharedRuns")`; it and every run's sandbox are removed
  * when the test run ends (its runs' reports and Evalite storage are read by the tests until then).
  *
@@ -47,15 +48,19 @@ export default function setup(project: TestProject): () => Promise<void> {
   };
 }
 
-/** The configurations `files` declare, in CONFIGURATIONS' order; a name it does not hold stops the run. */
-function needed(files: readonly string[]): string[] {
+/**
+ * The configurations `files` declare, those to run `alone` first (before any other has started),
+ * then in CONFIGURATIONS' order; a name it does not hold stops the run.
+ */
+export function needed(files: readonly string[]): string[] {
   const declared = new Set(files.flatMap(declaredIn));
   const unknown = [...declared].filter((name) => !(name in CONFIGURATIONS));
   if (unknown.length > 0)
     throw new Error(
       `sharedRun: no configuration named ${unknown.map((n) => JSON.stringify(n)).join(", ")} in test/shared-runs/configurations/ (known: ${Object.keys(CONFIGURATIONS).join(", ")})`,
     );
-  return Object.keys(CONFIGURATIONS).filter((name) => declared.has(name));
+  const names = Object.keys(CONFIGURATIONS).filter((name) => declared.has(name));
+  return [...names.filter((name) => CONFIGURATIONS[name]!.alone), ...names.filter((name) => !CONFIGURATIONS[name]!.alone)];
 }
 
 interface Batch {

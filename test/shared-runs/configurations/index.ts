@@ -1,8 +1,8 @@
 /**
- * Every shared run configuration, by name, in the order the global setup starts them: first the
- * fixtures' gated run, alone (its latency floors hold only on cores nothing else shares), then those
- * that mostly wait (on a model that hangs or is slow, on a target that times out), so their
- * waiting overlaps the rest, then the full runs, then the runs of a few eval files. A test file
+ * Every shared run configuration, by name, in the order the global setup starts them (after any
+ * marked `alone`, which run first with none beside them): first those that mostly wait (on a
+ * model that hangs or is slow, on a target that times out), so their waiting overlaps the rest,
+ * then the full runs, then the runs of a few eval files. A test file
  * reads one with `sharedRun("<name>")` (../read.ts); a new configuration goes in the file of its
  * area, with a line saying what it is and who reads it.
  */
@@ -17,7 +17,6 @@ import { TARGETS } from "./targets.js";
 import { UI } from "./ui.js";
 
 export const CONFIGURATIONS: Record<string, Configuration> = {
-  fixtures: FIXTURES.fixtures!,
   ...MODELS,
   ...UI,
   ...FIXTURES,
